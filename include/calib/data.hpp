@@ -1,0 +1,98 @@
+// Predictions and targets of one validation set, validated at construction.
+//
+// Each container holds n predictions (probability distributions of the target) and the n observed
+// targets. Construction checks everything the estimators rely on and throws calib::invalid_argument
+// naming the function, the argument, the index and the value at fault. Containers are immutable
+// after construction; rows are observations.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstddef>
+#include <vector>
+
+namespace calib {
+
+using Matrix = Eigen::MatrixXd;  // column-major: column k of an n×m matrix is contiguous over i
+using Vector = Eigen::VectorXd;
+
+// Tolerance on |Σ_k p_ik − 1| for a row of probabilities to count as on the simplex.
+inline constexpr double simplex_tolerance = 1e-8;
+
+// Categorical predictions: n×m class probabilities (rows on the simplex, entries in [0, 1]) and
+// 0-based labels in [0, m). m ≥ 2.
+class CategoricalData {
+public:
+    CategoricalData(Matrix probabilities, std::vector<int> labels);
+
+    // Predictions given as logits (any finite reals): row-wise softmax, computed stably.
+    static CategoricalData from_logits(const Matrix& logits, std::vector<int> labels);
+    // Binary predictions P(Y = 1) = p with 0/1 targets, as the 2-class model [1 − p, p].
+    static CategoricalData from_binary(const Vector& p, const std::vector<int>& y);
+
+    std::size_t size() const { return labels_.size(); }
+    int num_classes() const { return static_cast<int>(probabilities_.cols()); }
+    const Matrix& probabilities() const { return probabilities_; }
+    const std::vector<int>& labels() const { return labels_; }
+
+private:
+    Matrix probabilities_;
+    std::vector<int> labels_;
+};
+
+// Univariate normal predictions N(μ_i, σ_i²), σ_i > 0, with real targets y_i.
+class NormalData {
+public:
+    NormalData(Vector mean, Vector stddev, Vector targets);
+
+    std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
+    const Vector& mean() const { return mean_; }
+    const Vector& stddev() const { return stddev_; }
+    const Vector& targets() const { return targets_; }
+
+private:
+    Vector mean_, stddev_, targets_;
+};
+
+// Univariate Laplace predictions L(μ_i, β_i) (density exp(−|y − μ|/β)/(2β)), β_i > 0, with real
+// targets y_i.
+class LaplaceData {
+public:
+    LaplaceData(Vector mean, Vector scale, Vector targets);
+
+    std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
+    const Vector& mean() const { return mean_; }
+    const Vector& scale() const { return scale_; }
+    const Vector& targets() const { return targets_; }
+
+private:
+    Vector mean_, scale_, targets_;
+};
+
+// d-variate normal predictions N(μ_i, Σ_i) with vector targets y_i ∈ R^d. The covariance is either
+// diagonal (given by the standard deviations) or full (symmetric positive definite, checked by a
+// Cholesky factorisation).
+class MvNormalData {
+public:
+    // mean, stddev and targets are n×d; Σ_i = diag(stddev_i²).
+    static MvNormalData diagonal(Matrix mean, const Matrix& stddev, Matrix targets);
+    // mean and targets are n×d; covariances holds n symmetric positive definite d×d matrices.
+    static MvNormalData full(Matrix mean, std::vector<Matrix> covariances, Matrix targets);
+
+    std::size_t size() const { return static_cast<std::size_t>(mean_.rows()); }
+    int dimension() const { return static_cast<int>(mean_.cols()); }
+    bool is_diagonal() const { return covariances_.empty(); }
+    const Matrix& mean() const { return mean_; }
+    const Matrix& targets() const { return targets_; }
+    // n×d standard deviations; only for a diagonal covariance.
+    const Matrix& stddev() const { return stddev_; }
+    // The n covariance matrices; only for a full covariance.
+    const std::vector<Matrix>& covariances() const { return covariances_; }
+
+private:
+    MvNormalData() = default;
+    Matrix mean_, stddev_, targets_;
+    std::vector<Matrix> covariances_;
+};
+
+}  // namespace calib

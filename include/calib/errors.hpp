@@ -1,0 +1,31 @@
+// Error types of calib. Bad input raises calib::invalid_argument; a numerical failure
+// (singular covariance, non-PSD Gram) raises calib::numerical_error. Messages name the
+// function, the argument, the offending index and value, and the rule, e.g.
+//   "calib::skce_block: block_size = 1, must be in [2, n = 10]".
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace calib {
+
+class invalid_argument : public std::invalid_argument {
+public:
+    // row and column locate the offending entry of a data container (0-based observation and
+    // column index), or are -1 when the error is not about one entry; readers of files use them to
+    // point at the line and column of the file.
+    explicit invalid_argument(const std::string& message, long row = -1, long column = -1)
+        : std::invalid_argument(message), row_(row), column_(column) {}
+    long row() const { return row_; }
+    long column() const { return column_; }
+
+private:
+    long row_, column_;
+};
+
+class numerical_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace calib

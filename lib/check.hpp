@@ -1,0 +1,56 @@
+// Internal argument checks: each throws calib::invalid_argument with a message that names the
+// function, the argument, the index and value at fault, and the rule that was broken.
+#pragma once
+
+#include <calib/errors.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+namespace calib::detail {
+
+// Formats a double with enough digits to find it in the input.
+std::string format_value(double x);
+
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+    std::ostringstream os;
+    (os << ... << parts);
+    return os.str();
+}
+
+template <class... Parts>
+[[noreturn]] void fail(const char* function, const Parts&... parts) {
+    throw invalid_argument(concat("calib::", function, ": ", parts...));
+}
+
+// As fail, for an error about entry (row, column) of a data container (column -1: the whole row).
+template <class... Parts>
+[[noreturn]] void fail_at(long row, long column, const char* function, const Parts&... parts) {
+    throw invalid_argument(concat("calib::", function, ": ", parts...), row, column);
+}
+
+inline void check_finite(const char* function, const char* argument, long row, long column,
+                         double value) {
+    if (!std::isfinite(value))
+        fail_at(row, column, function, argument, "(", row, ", ", column, ") = ", format_value(value),
+                ", must be finite");
+}
+
+inline void check_positive(const char* function, const char* argument, long row, long column,
+                           double value) {
+    if (!(std::isfinite(value) && value > 0))
+        fail_at(row, column, function, argument, "(", row, ", ", column, ") = ", format_value(value),
+                ", must be finite and > 0");
+}
+
+inline void check_same_rows(const char* function, const char* a, long na, const char* b, long nb) {
+    if (na != nb) fail(function, a, " has ", na, " rows but ", b, " has ", nb, "; they must match");
+}
+
+inline void check_nonempty(const char* function, const char* argument, long n) {
+    if (n < 1) fail(function, argument, " is empty; at least one observation is needed");
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,174 @@
+// Validation and construction of the data containers (data.hpp).
+#include <calib/data.hpp>
+
+#include "check.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace calib {
+
+namespace detail {
+std::string format_value(double x) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+}  // namespace detail
+
+using detail::check_finite;
+using detail::check_positive;
+using detail::check_same_rows;
+using detail::fail;
+using detail::fail_at;
+
+namespace {
+
+void check_matrix_finite(const char* function, const char* argument, const Matrix& x) {
+    for (Eigen::Index k = 0; k < x.cols(); ++k)
+        for (Eigen::Index i = 0; i < x.rows(); ++i) check_finite(function, argument, i, k, x(i, k));
+}
+
+void check_vector_finite(const char* function, const char* argument, const Vector& x) {
+    for (Eigen::Index i = 0; i < x.size(); ++i) check_finite(function, argument, i, 0, x(i));
+}
+
+void check_vector_positive(const char* function, const char* argument, const Vector& x) {
+    for (Eigen::Index i = 0; i < x.size(); ++i) check_positive(function, argument, i, 0, x(i));
+}
+
+}  // namespace
+
+CategoricalData::CategoricalData(Matrix probabilities, std::vector<int> labels)
+    : probabilities_(std::move(probabilities)), labels_(std::move(labels)) {
+    const char* fn = "CategoricalData";
+    const long n = probabilities_.rows(), m = probabilities_.cols();
+    detail::check_nonempty(fn, "probabilities", n);
+    if (m < 2) fail(fn, "probabilities has ", m, " column(s), must have m >= 2 classes");
+    check_same_rows(fn, "probabilities", n, "labels", static_cast<long>(labels_.size()));
+    for (long i = 0; i < n; ++i) {
+        double sum = 0;
+        for (long k = 0; k < m; ++k) {
+            const double p = probabilities_(i, k);
+            if (!(p >= 0 && p <= 1))
+                fail_at(i, k, fn, "probabilities(", i, ", ", k, ") = ", detail::format_value(p),
+                        ", must be in [0, 1]");
+            sum += p;
+        }
+        if (!(std::abs(sum - 1) <= simplex_tolerance))
+            fail_at(i, -1, fn, "probabilities row ", i, " sums to ", detail::format_value(sum),
+                    ", must be on the simplex (sum 1 within ", simplex_tolerance, ")");
+        const int y = labels_[static_cast<std::size_t>(i)];
+        if (y < 0 || y >= m)
+            fail_at(i, m, fn, "labels[", i, "] = ", y, ", must be in [0, ", m - 1, "] (0-based)");
+    }
+}
+
+CategoricalData CategoricalData::from_logits(const Matrix& logits, std::vector<int> labels) {
+    check_matrix_finite("CategoricalData::from_logits", "logits", logits);
+    // Subtracting the row maximum keeps exp() in (0, 1] and the normaliser in [1, m].
+    Matrix p = (logits.colwise() - logits.rowwise().maxCoeff()).array().exp().matrix();
+    p.array().colwise() /= p.rowwise().sum().array();
+    return CategoricalData(std::move(p), std::move(labels));
+}
+
+CategoricalData CategoricalData::from_binary(const Vector& p, const std::vector<int>& y) {
+    const char* fn = "CategoricalData::from_binary";
+    check_same_rows(fn, "p", p.size(), "y", static_cast<long>(y.size()));
+    Matrix probabilities(p.size(), 2);
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+        if (!(p(i) >= 0 && p(i) <= 1))
+            fail_at(i, 0, fn, "p[", i, "] = ", detail::format_value(p(i)), ", must be in [0, 1]");
+        if (y[static_cast<std::size_t>(i)] != 0 && y[static_cast<std::size_t>(i)] != 1)
+            fail_at(i, 1, fn, "y[", i, "] = ", y[static_cast<std::size_t>(i)], ", must be 0 or 1");
+        probabilities(i, 0) = 1 - p(i);
+        probabilities(i, 1) = p(i);
+    }
+    return CategoricalData(std::move(probabilities), y);
+}
+
+NormalData::NormalData(Vector mean, Vector stddev, Vector targets)
+    : mean_(std::move(mean)), stddev_(std::move(stddev)), targets_(std::move(targets)) {
+    const char* fn = "NormalData";
+    detail::check_nonempty(fn, "mean", mean_.size());
+    check_same_rows(fn, "mean", mean_.size(), "stddev", stddev_.size());
+    check_same_rows(fn, "mean", mean_.size(), "targets", targets_.size());
+    check_vector_finite(fn, "mean", mean_);
+    check_vector_positive(fn, "stddev", stddev_);
+    check_vector_finite(fn, "targets", targets_);
+}
+
+LaplaceData::LaplaceData(Vector mean, Vector scale, Vector targets)
+    : mean_(std::move(mean)), scale_(std::move(scale)), targets_(std::move(targets)) {
+    const char* fn = "LaplaceData";
+    detail::check_nonempty(fn, "mean", mean_.size());
+    check_same_rows(fn, "mean", mean_.size(), "scale", scale_.size());
+    check_same_rows(fn, "mean", mean_.size(), "targets", targets_.size());
+    check_vector_finite(fn, "mean", mean_);
+    check_vector_positive(fn, "scale", scale_);
+    check_vector_finite(fn, "targets", targets_);
+}
+
+namespace {
+void check_mean_and_targets(const char* fn, const Matrix& mean, const Matrix& targets) {
+    detail::check_nonempty(fn, "mean", mean.rows());
+    if (mean.cols() < 1) fail(fn, "mean has 0 columns, the dimension d must be >= 1");
+    check_same_rows(fn, "mean", mean.rows(), "targets", targets.rows());
+    if (targets.cols() != mean.cols())
+        fail(fn, "targets has ", targets.cols(), " columns but mean has ", mean.cols(),
+             "; both must have d columns");
+    check_matrix_finite(fn, "mean", mean);
+    check_matrix_finite(fn, "targets", targets);
+}
+}  // namespace
+
+MvNormalData MvNormalData::diagonal(Matrix mean, const Matrix& stddev, Matrix targets) {
+    const char* fn = "MvNormalData::diagonal";
+    check_mean_and_targets(fn, mean, targets);
+    check_same_rows(fn, "mean", mean.rows(), "stddev", stddev.rows());
+    if (stddev.cols() != mean.cols())
+        fail(fn, "stddev has ", stddev.cols(), " columns but mean has ", mean.cols(),
+             "; both must have d columns");
+    for (Eigen::Index k = 0; k < stddev.cols(); ++k)
+        for (Eigen::Index i = 0; i < stddev.rows(); ++i)
+            check_positive(fn, "stddev", i, k, stddev(i, k));
+    MvNormalData data;
+    data.mean_ = std::move(mean);
+    data.stddev_ = stddev;
+    data.targets_ = std::move(targets);
+    return data;
+}
+
+MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Matrix targets) {
+    const char* fn = "MvNormalData::full";
+    check_mean_and_targets(fn, mean, targets);
+    check_same_rows(fn, "mean", mean.rows(), "covariances", static_cast<long>(covariances.size()));
+    const long d = mean.cols();
+    for (std::size_t i = 0; i < covariances.size(); ++i) {
+        const Matrix& s = covariances[i];
+        const long row = static_cast<long>(i);
+        if (s.rows() != d || s.cols() != d)
+            fail_at(row, -1, fn, "covariances[", i, "] is ", s.rows(), "x", s.cols(), ", must be ", d,
+                    "x", d);
+        check_matrix_finite(fn, "covariance", s);
+        for (long a = 0; a < d; ++a)
+            for (long b = 0; b < a; ++b)
+                if (!(std::abs(s(a, b) - s(b, a)) <= 1e-12 * (std::abs(s(a, b)) + std::abs(s(b, a)))))
+                    fail_at(row, -1, fn, "covariances[", i, "] is not symmetric: entry (", a, ", ", b,
+                            ") = ", detail::format_value(s(a, b)), " but (", b, ", ", a, ") = ",
+                            detail::format_value(s(b, a)));
+        if (Eigen::LLT<Matrix>(s).info() != Eigen::Success)
+            fail_at(row, -1, fn, "covariances[", i,
+                    "] is not positive definite (its Cholesky factorisation fails)");
+    }
+    MvNormalData data;
+    data.mean_ = std::move(mean);
+    data.covariances_ = std::move(covariances);
+    data.targets_ = std::move(targets);
+    return data;
+}
+
+}  // namespace calib
