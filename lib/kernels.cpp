@@ -143,9 +143,9 @@ double prediction_distance(const Data& data, Metric metric, std::size_t i, std::
     detail::check_metric(fn, metric, data);
     check_index(fn, "i", i, data.size());
     check_index(fn, "j", j, data.size());
-    double d;
-    detail::with_prediction_kernel(data, metric, [&](const auto& pk) { pk.distances(i, j, j + 1, &d); });
-    return d;
+    alignas(64) double d[detail::chunk_width];
+    detail::with_prediction_kernel(data, metric, [&](const auto& pk) { pk.distances(i, j, j + 1, d); });
+    return d[0];
 }
 
 template <class Data>
@@ -154,9 +154,7 @@ double skce_core(const Data& data, const Kernel& kernel, std::size_t i, std::siz
     validate_kernel(data, kernel, fn);
     check_index(fn, "i", i, data.size());
     check_index(fn, "j", j, data.size());
-    double h;
-    detail::with_pair_term(data, kernel, [&](const auto& term) { term.row(i, j, j + 1, &h); });
-    return h;
+    return detail::with_pair_term(data, kernel, [&](const auto& term) { return detail::single_pair(term, i, j); });
 }
 
 #define CALIB_INSTANTIATE(Data)                                                                  \

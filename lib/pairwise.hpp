@@ -127,15 +127,20 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
     return blocks;
 }
 
+// h(i, j) of one pair. The buffer has a full chunk's width because row() may process the whole
+// vector width that a chunk allows.
+template <class Term>
+double single_pair(const Term& term, std::size_t i, std::size_t j) {
+    alignas(64) double h[chunk_width];
+    term.row(i, j, j + 1, h);
+    return h[0];
+}
+
 // Σ_i h(i, i), in index order.
 template <class Term>
 double diagonal_sum(const Term& term) {
     CompensatedSum s;
-    double h;
-    for (std::size_t i = 0; i < term.size(); ++i) {
-        term.row(i, i, i + 1, &h);
-        s.add(h);
-    }
+    for (std::size_t i = 0; i < term.size(); ++i) s.add(single_pair(term, i, i));
     return s.value();
 }
 

@@ -31,15 +31,23 @@ public:
         if (!white_) weighted_ = residuals_ * gram_;
     }
 
+    // Register blocks of 8 columns with the classes innermost, as in EmbeddedPredictionKernel.
     void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         const std::size_t len = j1 - j0;
         const Matrix& right = white_ ? residuals_ : weighted_;
-        for (std::size_t j = 0; j < len; ++j) out[j] = 0;
-        for (Eigen::Index k = 0; k < residuals_.cols(); ++k) {
-            const double a = residuals_(static_cast<Eigen::Index>(i), k);
-            const double* b = right.col(k).data() + j0;
-            for (std::size_t j = 0; j < len; ++j) out[j] += a * b[j];
+        const Eigen::Index m = residuals_.cols();
+        const auto r = static_cast<Eigen::Index>(i);
+        std::size_t j = 0;
+        for (; j + 32 <= len; j += 32) {
+            double acc[32] = {};
+            for (Eigen::Index k = 0; k < m; ++k) {
+                const double a = residuals_(r, k);
+                const double* b = right.col(k).data() + j0 + j;
+                for (int l = 0; l < 32; ++l) acc[l] += a * b[l];
+            }
+            for (int l = 0; l < 32; ++l) out[j + l] = acc[l];
         }
+        for (; j < len; ++j) out[j] = residuals_.row(r).dot(right.row(static_cast<Eigen::Index>(j0 + j)));
     }
 
     void witness(std::size_t i, const std::vector<int>& labels, std::size_t j0, std::size_t j1,

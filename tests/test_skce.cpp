@@ -31,14 +31,9 @@ template <class Data>
 std::pair<double, double> naive_sums(const Data& data, const Kernel& kernel) {
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
         long double off = 0, diag = 0;
-        double h;
         for (std::size_t i = 0; i < data.size(); ++i) {
-            term.row(i, i, i + 1, &h);
-            diag += h;
-            for (std::size_t j = i + 1; j < data.size(); ++j) {
-                term.row(i, j, j + 1, &h);
-                off += h;
-            }
+            diag += detail::single_pair(term, i, i);
+            for (std::size_t j = i + 1; j < data.size(); ++j) off += detail::single_pair(term, i, j);
         }
         return std::pair<double, double>(static_cast<double>(off), static_cast<double>(diag));
     });
