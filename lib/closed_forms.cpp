@@ -3,6 +3,7 @@
 #include <calib/kernels.hpp>
 
 #include "check.hpp"
+#include "covariance_check.hpp"
 #include "closed_forms.hpp"
 
 #include <cmath>
@@ -35,27 +36,6 @@ void check_vector(const char* fn, const char* argument, const Vector& v, long ex
             fail(fn, argument, "[", i, "] = ", format_value(v(i)), ", must be finite");
 }
 
-// A d×d symmetric positive definite covariance matrix (symmetry to 1e-12 relative, as in
-// MvNormalData::full; positive definiteness by a successful Cholesky factorisation).
-void check_covariance(const char* fn, const char* argument, const Matrix& s, long d) {
-    if (s.rows() != d || s.cols() != d)
-        fail(fn, argument, " is ", s.rows(), "x", s.cols(), ", must be ", d, "x", d,
-             " (d = size of the mean)");
-    for (long b = 0; b < d; ++b)
-        for (long a = 0; a < d; ++a)
-            if (!std::isfinite(s(a, b)))
-                fail(fn, argument, "(", a, ", ", b, ") = ", format_value(s(a, b)),
-                     ", must be finite");
-    for (long a = 0; a < d; ++a)
-        for (long b = 0; b < a; ++b)
-            if (!(std::abs(s(a, b) - s(b, a)) <= 1e-12 * (std::abs(s(a, b)) + std::abs(s(b, a)))))
-                fail(fn, argument, " is not symmetric: entry (", a, ", ", b, ") = ",
-                     format_value(s(a, b)), " but (", b, ", ", a, ") = ", format_value(s(b, a)));
-    Matrix factor = s;
-    if (!detail::cholesky_lower_in_place(factor))
-        fail(fn, argument, " is not positive definite (its Cholesky factorisation fails)");
-}
-
 }  // namespace
 
 double expected_sqexp_normal(double mean, double stddev, double y, double gamma) {
@@ -82,7 +62,7 @@ double expected_sqexp_mvnormal(const Vector& mean, const Matrix& covariance, con
                                double gamma) {
     const char* fn = "expected_sqexp_mvnormal";
     check_vector(fn, "mean", mean, -1, "");
-    check_covariance(fn, "covariance", covariance, mean.size());
+    detail::check_covariance(fn, "covariance", -1, covariance, mean.size());
     check_vector(fn, "y", y, mean.size(), "mean");
     check_scale(fn, "gamma", gamma);
     return detail::sqexp_mvnormal_single(mean, covariance, y, gamma);
@@ -92,9 +72,9 @@ double expected_sqexp_mvnormal_pair(const Vector& mean1, const Matrix& covarianc
                                     const Vector& mean2, const Matrix& covariance2, double gamma) {
     const char* fn = "expected_sqexp_mvnormal_pair";
     check_vector(fn, "mean1", mean1, -1, "");
-    check_covariance(fn, "covariance1", covariance1, mean1.size());
+    detail::check_covariance(fn, "covariance1", -1, covariance1, mean1.size());
     check_vector(fn, "mean2", mean2, mean1.size(), "mean1");
-    check_covariance(fn, "covariance2", covariance2, mean1.size());
+    detail::check_covariance(fn, "covariance2", -1, covariance2, mean1.size());
     check_scale(fn, "gamma", gamma);
     return detail::sqexp_mvnormal_pair(mean1, covariance1, mean2, covariance2, gamma);
 }

@@ -27,6 +27,7 @@
 
 #include <calib/errors.hpp>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include <cmath>
@@ -106,50 +107,28 @@ inline double sqexp_normal_pair(double mean1, double var1, double mean2, double 
     return sqexp_normal_single(mean1, var1 + var2, mean2, gamma);
 }
 
-// In-place Cholesky factorisation A = L·Lᵀ of a symmetric matrix: the lower triangle is read and
-// overwritten by L, the strict upper triangle is left untouched. Returns false unless A is
-// (numerically) positive definite. Unblocked, O(d³/3): predictive covariances are small. (Own
-// loop rather than Eigen::LLT, whose blocked kernel trips GCC 12's -Wmaybe-uninitialized false
-// positive in the AVX-512 intrinsics headers under -march=native.)
-inline bool cholesky_lower_in_place(Eigen::MatrixXd& a) noexcept {
-    const Eigen::Index d = a.rows();
-    for (Eigen::Index j = 0; j < d; ++j) {
-        double pivot = a(j, j);
-        for (Eigen::Index k = 0; k < j; ++k) pivot -= a(j, k) * a(j, k);
-        if (!(pivot > 0)) return false;  // also false for NaN
-        const double ljj = std::sqrt(pivot);
-        a(j, j) = ljj;
-        for (Eigen::Index i = j + 1; i < d; ++i) {
-            double sum = a(i, j);
-            for (Eigen::Index k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
-            a(i, j) = sum / ljj;
-        }
-    }
-    return true;
+// E_{Z∼N(μ,Σ)} exp(−γ‖Z − y‖²) = |I + 2γΣ|^{−½} exp(−γ(μ − y)ᵀ(I + 2γΣ)^{−1}(μ − y)), from the
+// difference μ − y, via the Cholesky factor L of I + 2γΣ: ½ log-det = Σ log L_ii, quadratic form
+// = ‖L^{−1}(μ − y)‖². `llt` and `work` are caller-owned storage, reused without allocation when
+// their sizes match. Throws calib::numerical_error when I + 2γΣ is not positive definite.
+inline double sqexp_mvnormal_from_difference(const Eigen::Ref<const Eigen::VectorXd>& difference,
+                                             const Eigen::Ref<const Eigen::MatrixXd>& cov, double gamma,
+                                             Eigen::LLT<Eigen::MatrixXd>& llt, Eigen::VectorXd& work) {
+    const Eigen::Index d = difference.size();
+    llt.compute(Eigen::MatrixXd::Identity(d, d) + (2.0 * gamma) * cov);
+    if (llt.info() != Eigen::Success)
+        throw numerical_error("calib: I + 2*gamma*covariance is not positive definite");
+    work = difference;
+    llt.matrixL().solveInPlace(work);
+    return std::exp(-llt.matrixLLT().diagonal().array().log().sum() - gamma * work.squaredNorm());
 }
 
-// E_{Z∼N(mean,Σ)} exp(−γ‖Z − y‖²) = |I + 2γΣ|^{−½} exp(−γ(mean − y)ᵀ(I + 2γΣ)^{−1}(mean − y)),
-// via the Cholesky factor L of I + 2γΣ: ½ log-det = Σ log L_ii, quadratic form = ‖L^{−1}(mean − y)‖².
-// Σ symmetric PSD (lower triangle read). Allocates O(d²). Throws calib::numerical_error when
-// I + 2γΣ is not positive definite.
 inline double sqexp_mvnormal_single(const Eigen::Ref<const Eigen::VectorXd>& mean,
                                     const Eigen::Ref<const Eigen::MatrixXd>& cov,
                                     const Eigen::Ref<const Eigen::VectorXd>& y, double gamma) {
-    const Eigen::Index d = mean.size();
-    Eigen::MatrixXd l = (2.0 * gamma) * cov;
-    l.diagonal().array() += 1.0;
-    if (!cholesky_lower_in_place(l))
-        throw numerical_error(
-            "calib::detail::sqexp_mvnormal_single: I + 2*gamma*covariance is not positive definite");
-    Eigen::VectorXd v = mean - y;
-    l.triangularView<Eigen::Lower>().solveInPlace(v);
-    // Plain loops: Eigen's AVX-512 reductions trip the same GCC 12 false warning.
-    double half_log_det = 0.0, quadratic = 0.0;
-    for (Eigen::Index i = 0; i < d; ++i) {
-        half_log_det += std::log(l(i, i));
-        quadratic += v(i) * v(i);
-    }
-    return std::exp(-half_log_det - gamma * quadratic);
+    Eigen::LLT<Eigen::MatrixXd> llt(mean.size());
+    Eigen::VectorXd work(mean.size());
+    return sqexp_mvnormal_from_difference(mean - y, cov, gamma, llt, work);
 }
 
 // E exp(−γ‖Z − Z'‖²), Z∼N(mean1,Σ1), Z'∼N(mean2,Σ2) independent = single(mean1, Σ1+Σ2, mean2).

@@ -2,6 +2,7 @@
 #include <calib/data.hpp>
 
 #include "check.hpp"
+#include "covariance_check.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -147,23 +148,9 @@ MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Ma
     check_mean_and_targets(fn, mean, targets);
     check_same_rows(fn, "mean", mean.rows(), "covariances", static_cast<long>(covariances.size()));
     const long d = mean.cols();
-    for (std::size_t i = 0; i < covariances.size(); ++i) {
-        const Matrix& s = covariances[i];
-        const long row = static_cast<long>(i);
-        if (s.rows() != d || s.cols() != d)
-            fail_at(row, -1, fn, "covariances[", i, "] is ", s.rows(), "x", s.cols(), ", must be ", d,
-                    "x", d);
-        check_matrix_finite(fn, "covariance", s);
-        for (long a = 0; a < d; ++a)
-            for (long b = 0; b < a; ++b)
-                if (!(std::abs(s(a, b) - s(b, a)) <= 1e-12 * (std::abs(s(a, b)) + std::abs(s(b, a)))))
-                    fail_at(row, -1, fn, "covariances[", i, "] is not symmetric: entry (", a, ", ", b,
-                            ") = ", detail::format_value(s(a, b)), " but (", b, ", ", a, ") = ",
-                            detail::format_value(s(b, a)));
-        if (Eigen::LLT<Matrix>(s).info() != Eigen::Success)
-            fail_at(row, -1, fn, "covariances[", i,
-                    "] is not positive definite (its Cholesky factorisation fails)");
-    }
+    for (std::size_t i = 0; i < covariances.size(); ++i)
+        detail::check_covariance(fn, detail::concat("covariances[", i, "]").c_str(), static_cast<long>(i),
+                                 covariances[i], d);
     MvNormalData data;
     data.mean_ = std::move(mean);
     data.covariances_ = std::move(covariances);

@@ -5,7 +5,7 @@
 #include "pair_terms.hpp"
 #include "parallel.hpp"
 #include "quadratic_sums.hpp"
-#include "test_support.hpp"
+#include "p_values.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <boost/math/distributions/gamma.hpp>

@@ -142,9 +142,9 @@ public:
     void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         const Eigen::Index d = data_.dimension();
         const auto r = static_cast<Eigen::Index>(i);
-        Matrix a(d, d);
+        Matrix sum(d, d);
         Eigen::LLT<Matrix> llt(d);
-        Vector v(d);
+        Vector difference(d), work(d);
         const Matrix& mean = data_.mean();
         const Matrix& y = data_.targets();
         for (std::size_t j = j0; j < j1; ++j) {
@@ -152,13 +152,10 @@ public:
             const double yy = (y.row(r) - y.row(c)).squaredNorm();
             const double iy = single(i, y.row(c).transpose());
             const double jy = single(j, y.row(r).transpose());
-            a.setIdentity();
-            a.noalias() += 2 * gamma_ * (data_.covariances()[i] + data_.covariances()[j]);
-            llt.compute(a);
-            v = (mean.row(r) - mean.row(c)).transpose();
-            llt.matrixL().solveInPlace(v);
-            const double log_det = 2 * llt.matrixLLT().diagonal().array().log().sum();
-            out[j - j0] = std::exp(-gamma_ * yy) - iy - jy + std::exp(-0.5 * log_det - gamma_ * v.squaredNorm());
+            sum = data_.covariances()[i] + data_.covariances()[j];
+            difference = (mean.row(r) - mean.row(c)).transpose();
+            out[j - j0] = std::exp(-gamma_ * yy) - iy - jy +
+                          sqexp_mvnormal_from_difference(difference, sum, gamma_, llt, work);
         }
     }
 

@@ -20,7 +20,8 @@ Rng make_stream(std::uint64_t seed, std::uint64_t stream);
 // A uniform index in [0, n) from one 64-bit draw, by Lemire's multiply-shift: ⌊x·n / 2⁶⁴⌋ (bias
 // below n/2⁶⁴, immaterial here), identical on every platform.
 inline std::size_t uniform_index(Rng& rng, std::size_t n) {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(rng()) * n) >> 64);
+    __extension__ using uint128 = unsigned __int128;  // a GCC/Clang extension, hence __extension__
+    return static_cast<std::size_t>((static_cast<uint128>(rng()) * n) >> 64);
 }
 
 // k distinct indices of 0..n-1 drawn without replacement (partial Fisher–Yates), in increasing
