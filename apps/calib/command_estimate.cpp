@@ -7,6 +7,7 @@
 #include "shared_options.hpp"
 #include "usage_error.hpp"
 
+#include <calib/errors.hpp>
 #include <calib/estimators.hpp>
 #include <calib/json.hpp>
 #include <calib/version.hpp>
@@ -94,6 +95,24 @@ EstimatorOptions take_estimator_options(Args& args, const std::string& estimator
     return options;
 }
 
+// Test locations must live in the space of the predictions; said here so that the message names
+// the two files rather than the arguments of calib::ucme.
+void check_locations(const Dataset& data, const Dataset& locations, const std::string& data_path,
+                     const std::string& locations_path) {
+    const auto fail = [&](const std::string& what, long of_locations, long of_data) {
+        throw invalid_argument(locations_path + ": the test locations have " + what + " " +
+                               std::to_string(of_locations) + " but " + data_path + " has " +
+                               std::to_string(of_data));
+    };
+    if (const auto* c = std::get_if<CategoricalData>(&data)) {
+        const int m = std::get<CategoricalData>(locations).num_classes();
+        if (m != c->num_classes()) fail("number of classes", m, c->num_classes());
+    } else if (const auto* mv = std::get_if<MvNormalData>(&data)) {
+        const int dim = std::get<MvNormalData>(locations).dimension();
+        if (dim != mv->dimension()) fail("dimension", dim, mv->dimension());
+    }
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -127,7 +146,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
 
     const Dataset data = read_dataset(input.family, input.path, input.csv);
     const std::size_t n = size_of(data);
-    JsonObject out;
+    JsonObject out;  // "estimate" is set now to fix its place near the top, and filled in below
     out.set("estimator", estimator).set("estimate", 0.0).set("family", to_string(input.family));
     out.set("input", input.path).set("n", n);
 
@@ -137,7 +156,10 @@ int run_estimate(const std::vector<std::string>& arguments) {
         add_kernel_fields(out, *kernel_options, *kernel);
     }
     std::optional<Dataset> locations;
-    if (estimator == "ucme") locations = read_dataset(input.family, options.test_locations, input.csv);
+    if (estimator == "ucme") {
+        locations = read_dataset(input.family, options.test_locations, input.csv);
+        check_locations(data, *locations, input.path, options.test_locations);
+    }
 
     const auto start = std::chrono::steady_clock::now();
     double estimate = 0;

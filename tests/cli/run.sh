@@ -303,6 +303,10 @@ expect_error "mvnormal non-numeric covariance" "mv_text.csv: line 3, column 4" '
     estimate --family mvnormal --estimator skce-unbiased --input mv_text.csv
 expect_error "bad test-locations file" "ragged.csv: line 3" -- \
     estimate --family categorical --input hand.csv --estimator ucme --test-locations ragged.csv
+expect_error "test locations with other classes" "cat_locations.csv" "number of classes 3" "hand.csv has 2" -- \
+    estimate --family categorical --input hand.csv --estimator ucme --test-locations cat_locations.csv
+expect_error "test locations of another dimension" "mv1.csv" "dimension 1" "mvf.csv has 2" -- \
+    estimate --family mvnormal --input mvf.csv --estimator ucme --test-locations mv1.csv
 expect_error "missing test-locations file" "nowhere.csv" -- \
     estimate --family categorical --input hand.csv --estimator ucme --test-locations nowhere.csv
 printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,0\n' >identical.csv
