@@ -1,0 +1,399 @@
+// Tests of the binned ECE (estimators.hpp: ece) and its binning schemes (lib/binning.hpp).
+#include <calib/errors.hpp>
+#include <calib/estimators.hpp>
+
+#include "../lib/binning.hpp"
+
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <numeric>
+#include <vector>
+
+using calib::CategoricalData;
+using calib::EceDistance;
+using calib::EceMode;
+using calib::EceOptions;
+using calib::Matrix;
+using calib::Vector;
+using calib::detail::Bins;
+
+namespace {
+
+Matrix rows(std::initializer_list<std::initializer_list<double>> values) {
+    Matrix x(static_cast<Eigen::Index>(values.size()),
+             static_cast<Eigen::Index>(values.begin()->size()));
+    Eigen::Index i = 0;
+    for (const auto& row : values) {
+        Eigen::Index k = 0;
+        for (double v : row) x(i, k++) = v;
+        ++i;
+    }
+    return x;
+}
+
+// The reference tests number observations from 1; our bins hold 0-based indices.
+Bins from_one_based(std::initializer_list<std::initializer_list<std::size_t>> bins) {
+    Bins out;
+    for (const auto& bin : bins) {
+        out.emplace_back();
+        for (std::size_t i : bin) out.back().push_back(i - 1);
+    }
+    return out;
+}
+
+EceOptions uniform(int nbins, EceDistance d = EceDistance::tv, EceMode mode = EceMode::canonical) {
+    EceOptions o;
+    o.nbins = nbins;
+    o.distance = d;
+    o.mode = mode;
+    return o;
+}
+
+EceOptions median_variance(int minsize, int maxbins = INT_MAX) {
+    EceOptions o;
+    o.binning = calib::BinningScheme::median_variance;
+    o.minsize = minsize;
+    o.maxbins = maxbins;
+    return o;
+}
+
+// Dirichlet(a·1_m) rows by normalised Gamma(a) draws.
+Matrix dirichlet(boost::random::mt19937_64& rng, Eigen::Index n, Eigen::Index m, double a) {
+    boost::random::gamma_distribution<double> gamma(a);
+    Matrix p(n, m);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index k = 0; k < m; ++k) p(i, k) = gamma(rng);
+        p.row(i) /= p.row(i).sum();
+    }
+    return p;
+}
+
+int draw_categorical(boost::random::mt19937_64& rng, const Matrix& p, Eigen::Index i) {
+    const double u = boost::random::uniform_01<double>()(rng);
+    double cumulative = 0;
+    for (Eigen::Index k = 0; k + 1 < p.cols(); ++k) {
+        cumulative += p(i, k);
+        if (u < cumulative) return static_cast<int>(k);
+    }
+    return static_cast<int>(p.cols() - 1);
+}
+
+// Plain loops instead of Eigen reductions, which trip a GCC 12 -Wmaybe-uninitialized false
+// positive under -march with AVX-512.
+double total(const Vector& v) {
+    double s = 0;
+    for (Eigen::Index k = 0; k < v.size(); ++k) s += v(k);
+    return s;
+}
+
+double max_abs_difference(const Vector& a, const Vector& b) {
+    double d = 0;
+    for (Eigen::Index k = 0; k < a.size(); ++k) d = std::max(d, std::abs(a(k) - b(k)));
+    return d;
+}
+
+// The five 3-class predictions (and their targets, made 0-based) of the "Simple example" testsets
+// of CalibrationErrors.jl test/binning/uniform.jl and test/binning/medianvariance.jl (v0.6.x); the
+// first three rows are their 3-point example.
+const Matrix five_points = rows({{0.4, 0.1, 0.5}, {0.5, 0.3, 0.2}, {0.3, 0.7, 0.0},
+                                 {0.1, 0.0, 0.9}, {0.8, 0.1, 0.1}});
+const std::vector<int> five_labels = {0, 1, 2, 0, 1};
+
+}  // namespace
+
+TEST_SUITE("ece") {
+
+// E13 [julia-reference §3.1; CalibrationErrors.jl test/ece.jl "Trivial tests"]: perfectly
+// calibrated bins give 0 with UniformBinning(10).
+TEST_CASE("E13: calibrated toy data give ECE 0") {
+    const CategoricalData a(rows({{0, 1}, {1, 0}}), {1, 0});
+    const CategoricalData b(rows({{0, 1}, {0.5, 0.5}, {0.5, 0.5}, {1, 0}}), {1, 1, 0, 0});
+    const CategoricalData c = CategoricalData::from_binary((Vector(2) << 0, 1).finished(), {0, 1});
+    const CategoricalData d =
+        CategoricalData::from_binary((Vector(4) << 0, 0.5, 0.5, 1).finished(), {0, 0, 1, 1});
+    for (const CategoricalData* data : {&a, &b, &c, &d})
+        for (EceDistance dist : {EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
+                                 EceDistance::sqeuclidean})
+            for (EceMode mode : {EceMode::canonical, EceMode::top_label})
+                CHECK(calib::ece(*data, uniform(10, dist, mode)) == 0.0);
+}
+
+// E14 [CalibrationErrors.jl test/binning/uniform.jl "Binning indices"].
+TEST_CASE("E14: uniform bin index and edge convention") {
+    using calib::detail::uniform_bin_index;
+    CHECK(uniform_bin_index(0.0, 10) == 1);
+    CHECK(uniform_bin_index(0.1, 10) == 1);
+    CHECK(uniform_bin_index(0.45, 10) == 5);
+    CHECK(uniform_bin_index(1.0, 10) == 10);
+    CHECK_THROWS_AS(uniform_bin_index(-0.5, 10), calib::invalid_argument);
+    CHECK_THROWS_AS(uniform_bin_index(1.5, 10), calib::invalid_argument);
+    CHECK_THROWS_AS(uniform_bin_index(std::nan(""), 10), calib::invalid_argument);
+    // Bins are closed on the right: 0.2 ends bin 2, just above it starts bin 3.
+    CHECK(uniform_bin_index(0.2, 10) == 2);
+    CHECK(uniform_bin_index(std::nextafter(0.2, 1.0), 10) == 3);
+    CHECK(uniform_bin_index(1e-300, 10) == 1);
+
+    // Vector [.45, .55] → (5, 6): it shares a cell with [.42, .58] but not with [.5, .5] = (5, 5);
+    // cells come out in lexicographic order.
+    CHECK(uniform_bin_index(0.45, 10) == 5);
+    CHECK(uniform_bin_index(0.55, 10) == 6);
+    const Bins bins = calib::detail::uniform_binning(rows({{0.45, 0.55}, {0.5, 0.5}, {0.42, 0.58}}), 10);
+    CHECK(bins == Bins{{1}, {0, 2}});
+}
+
+// E15 [CalibrationErrors.jl test/binning/uniform.jl, "Simple example"]: the same partitions; the
+// reference sorts bins by size or first mean coordinate, we list them in lexicographic cell order.
+TEST_CASE("E15: uniform binning partitions of the reference examples") {
+    using calib::detail::uniform_binning;
+    const Matrix three = five_points.topRows(3);
+    CHECK(uniform_binning(three, 2) == from_one_based({{1, 2}, {3}}));
+    CHECK(uniform_binning(three, 1) == from_one_based({{1, 2, 3}}));
+    // Cells of UniformBinning(3): 1 → (2,1,2), 2 → (2,1,1), 3 → (1,3,1), 4 → (1,1,3), 5 → (3,1,1).
+    CHECK(uniform_binning(five_points, 3) == from_one_based({{4}, {3}, {2}, {1}, {5}}));
+    CHECK(uniform_binning(five_points, 2) == from_one_based({{1, 2}, {4}, {3}, {5}}));
+    CHECK(uniform_binning(five_points, 1) == from_one_based({{1, 2, 3, 4, 5}}));
+}
+
+// E15 [CalibrationErrors.jl test/binning/medianvariance.jl "Simple example", at the version whose
+// first 5-point split is [3, 5] | [1, 2, 4]]. The reference lists bins in creation order; so do we.
+// Check by hand (5 points): coordinate variances 0.067, 0.078, 0.123 → split coordinate 3 at the
+// 3rd smallest value 0.2: below {3, 5}, above {1, 2, 4}.
+TEST_CASE("E15: median-variance binning partitions of the reference examples") {
+    using calib::detail::median_variance_binning;
+    const Matrix three = five_points.topRows(3);
+    CHECK(median_variance_binning(three, 1, INT_MAX) == from_one_based({{1}, {2}, {3}}));
+    CHECK(median_variance_binning(three, 2, INT_MAX) == from_one_based({{1, 2, 3}}));
+    CHECK(median_variance_binning(five_points, 1, INT_MAX) ==
+          from_one_based({{5}, {3}, {2}, {1}, {4}}));
+    CHECK(median_variance_binning(five_points, 2, INT_MAX) == from_one_based({{3, 5}, {1, 2, 4}}));
+    CHECK(median_variance_binning(five_points, 3, INT_MAX) == from_one_based({{1, 2, 3, 4, 5}}));
+
+    // maxbins binds on the largest variance: {3, 5} (variance 0.18 on coordinate 2) is split before
+    // {1, 2, 4} (0.123 on coordinate 3); leftovers become bins in queue order.
+    CHECK(median_variance_binning(five_points, 1, 1) == from_one_based({{1, 2, 3, 4, 5}}));
+    CHECK(median_variance_binning(five_points, 1, 2) == from_one_based({{3, 5}, {1, 2, 4}}));
+    CHECK(median_variance_binning(five_points, 1, 3) == from_one_based({{5}, {3}, {1, 2, 4}}));
+    CHECK(median_variance_binning(five_points, 1, 4) == from_one_based({{5}, {3}, {2}, {1, 4}}));
+}
+
+// Independent derivation of the split rule on ties (below = {x < v}).
+TEST_CASE("median-variance binning with repeated values") {
+    using calib::detail::median_variance_binning;
+    // v = 3rd smallest = 0 leaves "below" empty: the set is kept whole.
+    CHECK(median_variance_binning(rows({{0}, {0}, {1}, {0}, {0}}), 1, INT_MAX) ==
+          Bins{{0, 1, 2, 3, 4}});
+    // v = 4th smallest = 1: {0, 1} | {2..5}; both have variance 0 and cannot be split, and leave the
+    // queue in the order they entered it.
+    CHECK(median_variance_binning(rows({{0}, {0}, {1}, {1}, {1}, {1}}), 1, INT_MAX) ==
+          Bins{{0, 1}, {2, 3, 4, 5}});
+    // Binary data: both coordinates have the same variance; the first (1 − p) is used, whatever
+    // the rounding. Split at the 2nd smallest 1 − p = 0.7: {p = .9} | {p = .3, .1}.
+    const Vector p = (Vector(3) << 0.3, 0.9, 0.1).finished();
+    const CategoricalData binary = CategoricalData::from_binary(p, {0, 1, 0});
+    CHECK(median_variance_binning(binary.probabilities(), 1, INT_MAX) == Bins{{1}, {0}, {2}});
+}
+
+// Hand computation on the five points, UniformBinning(2) cells {1,2}, {3}, {4}, {5}:
+//   {1,2}: mean (.45,.2,.35), freq (.5,.5,0), diff (−.05,−.3,.35): L1 .7, squared .215
+//   {3}: (.3,.7,0) vs e3: L1 2, squared 1.58;  {4}: (.1,0,.9) vs e1: L1 1.8, squared 1.62
+//   {5}: (.8,.1,.1) vs e2: L1 1.8, squared 1.46
+// ECE_TV = .4·.35 + .2·(1 + .9 + .9) = .70; L1 = 1.4; sqeuclidean = .4·.215 + .2·4.66 = 1.018;
+// euclidean = .4·√.215 + .2·(√1.58 + √1.62 + √1.46) = 0.9330878324084934.
+TEST_CASE("canonical ECE by hand, every distance") {
+    const CategoricalData data(five_points, five_labels);
+    CHECK(calib::ece(data, uniform(2)) == doctest::Approx(0.70).epsilon(1e-14));
+    CHECK(calib::ece(data, uniform(2, EceDistance::l1)) == doctest::Approx(1.4).epsilon(1e-14));
+    CHECK(calib::ece(data, uniform(2, EceDistance::sqeuclidean)) ==
+          doctest::Approx(1.018).epsilon(1e-14));
+    CHECK(calib::ece(data, uniform(2, EceDistance::euclidean)) ==
+          doctest::Approx(0.9330878324084934).epsilon(1e-14));
+    // One bin: mean (.42,.24,.34), freq (.4,.4,.2): TV = ½(.02 + .16 + .14) = .16.
+    CHECK(calib::ece(data, uniform(1)) == doctest::Approx(0.16).epsilon(1e-14));
+    CHECK(calib::ece(data, median_variance(3)) == doctest::Approx(0.16).epsilon(1e-14));
+    // MVB(2) bins {3,5}, {1,2,4}: {3,5} mean (.55,.4,.05), freq (0,.5,.5): TV .55;
+    // {1,2,4} mean (1/3,2/15,8/15), freq (2/3,1/3,0): TV 8/15. ECE = .4·.55 + .6·8/15 = .54.
+    CHECK(calib::ece(data, median_variance(2)) == doctest::Approx(0.54).epsilon(1e-14));
+}
+
+// Top-label with labels (2,1,1,0,0): confidences .5 (right), .5 (wrong), .7 (right), .9 (wrong),
+// .8 (right). With 10 bins: bin 5 holds c̄ = .5, acc = .5 (0); bins 7, 8, 9 give .3, .2, .9.
+// ECE_TV = .2·(.3 + .9 + .2) = .28; the 2-vectors differ by (±δ, ∓δ) so L1 = 2·TV = .56,
+// euclidean = √2·TV, sqeuclidean = .2·2·(.09 + .81 + .04) = .376.
+TEST_CASE("top-label ECE by hand, every distance") {
+    const CategoricalData data(five_points, {2, 1, 1, 0, 0});
+    const auto top = [](EceDistance d) { return uniform(10, d, EceMode::top_label); };
+    CHECK(calib::ece(data, top(EceDistance::tv)) == doctest::Approx(0.28).epsilon(1e-14));
+    CHECK(calib::ece(data, top(EceDistance::l1)) == doctest::Approx(0.56).epsilon(1e-14));
+    CHECK(calib::ece(data, top(EceDistance::euclidean)) ==
+          doctest::Approx(0.39597979746446665).epsilon(1e-14));
+    CHECK(calib::ece(data, top(EceDistance::sqeuclidean)) == doctest::Approx(0.376).epsilon(1e-14));
+
+    // Ties go to the first class: [.4, .4, .2] predicts class 0 with confidence .4.
+    const Matrix tie = rows({{0.4, 0.4, 0.2}});
+    CHECK(calib::ece(CategoricalData(tie, {0}), top(EceDistance::tv)) == doctest::Approx(0.6));
+    CHECK(calib::ece(CategoricalData(tie, {1}), top(EceDistance::tv)) == doctest::Approx(0.4));
+}
+
+// julia-reference §2.12 item 5: binary data are 2-class vectors, so TV is not halved.
+// p = .3, y = 1: TV([.7, .3], [0, 1]) = .7 (the reference's scalar form would give .35).
+TEST_CASE("binary predictions are not halved") {
+    const CategoricalData data = CategoricalData::from_binary((Vector(1) << 0.3).finished(), {1});
+    CHECK(calib::ece(data, uniform(10)) == doctest::Approx(0.7));
+    CHECK(calib::ece(data, uniform(10, EceDistance::tv, EceMode::top_label)) == doctest::Approx(0.7));
+}
+
+// widmann-2019 App. (digest §10.4): g(X) ~ Dir(a·1), with probability π the label is class 1,
+// else Cat(g(X)); ECE_TV = π(m − 1)/m for β = e_1. Binning adds no bias in the limit here: the
+// miscalibration r(p) − p = π(e_1 − p) has the same sign pattern (+, −, …, −) everywhere, so while
+// the label noise does not flip a sign in a bin, the bin-weighted sum of TVs equals
+// ½ Σ_k |(1/n) Σ_i (y_ik − p_ik)| for any binning (uniform and median-variance agree to all digits
+// for m ≤ 3), which is π(m − 1)/m up to O(1/√n) noise: each coordinate's mean has sd ≤ 0.5/√n =
+// 0.0011 at n = 2·10⁵, so the tolerance 0.006 is several sd. With m = 10, uniform cells (10 per
+// coordinate) hold few points and the bias is large and positive (+0.08, the "bias grows with m"
+// finding of widmann-2019), while median-variance bins of ≥ 1000 points stay unbiased.
+TEST_CASE("ECE_TV of the 2019 generative model, beta = e_1") {
+    boost::random::mt19937_64 rng(20190601);
+    const double pi = 0.5;
+    for (Eigen::Index m : {2, 3, 10}) {
+        const Eigen::Index n = 200000;
+        const Matrix p = dirichlet(rng, n, m, 1.0);
+        std::vector<int> y(static_cast<std::size_t>(n));
+        for (Eigen::Index i = 0; i < n; ++i)
+            y[static_cast<std::size_t>(i)] = boost::random::uniform_01<double>()(rng) < pi
+                                                 ? 0
+                                                 : draw_categorical(rng, p, i);
+        const CategoricalData data(p, y);
+        const double expected = pi * static_cast<double>(m - 1) / static_cast<double>(m);
+        CAPTURE(m);
+        const double mvb = calib::ece(data, median_variance(1000));
+        CHECK(std::abs(mvb - expected) < 0.006);
+        if (m <= 3) {
+            CHECK(std::abs(calib::ece(data, uniform(10)) - expected) < 0.006);
+        } else {
+            CHECK(calib::ece(data, uniform(10)) > expected + 0.05);
+        }
+    }
+}
+
+// julia-reference §3.2 "MVB invariants" (CalibrationErrors.jl test/binning/medianvariance.jl
+// "Basic tests"), with our own generator: n = 1000 Dirichlet(1) predictions, uniform labels.
+TEST_CASE("median-variance binning invariants") {
+    boost::random::mt19937_64 rng(1234);
+    const std::size_t n = 1000;
+    for (Eigen::Index m : {2, 10, 100}) {
+        const Matrix p = dirichlet(rng, static_cast<Eigen::Index>(n), m, 1.0);
+        std::vector<int> y(n);
+        for (int& label : y)
+            label = static_cast<int>(boost::random::uniform_01<double>()(rng) * static_cast<double>(m));
+        Vector counts = Vector::Zero(m);
+        for (int label : y) counts(label) += 1;
+        Vector column_sums = Vector::Zero(m);
+        for (Eigen::Index k = 0; k < m; ++k) column_sums(k) = total(p.col(k));
+
+        const auto check = [&](int minsize, int maxbins) {
+            CAPTURE(m);
+            CAPTURE(minsize);
+            CAPTURE(maxbins);
+            const Bins bins = calib::detail::median_variance_binning(p, minsize, maxbins);
+            CHECK(bins.size() <= static_cast<std::size_t>(maxbins));
+            std::vector<std::size_t> all;
+            Vector weighted_means = Vector::Zero(m), weighted_freqs = Vector::Zero(m);
+            for (const auto& bin : bins) {
+                CHECK(bin.size() >= static_cast<std::size_t>(minsize));
+                all.insert(all.end(), bin.begin(), bin.end());
+                const auto s = calib::detail::summarize_bin(p, y, static_cast<int>(m), bin);
+                CHECK(total(s.mean_prediction) == doctest::Approx(1).epsilon(1e-12));
+                CHECK(total(s.label_frequency) == doctest::Approx(1).epsilon(1e-12));
+                weighted_means += static_cast<double>(s.size) * s.mean_prediction;
+                weighted_freqs += static_cast<double>(s.size) * s.label_frequency;
+            }
+            std::sort(all.begin(), all.end());
+            std::vector<std::size_t> expected(n);
+            std::iota(expected.begin(), expected.end(), std::size_t{0});
+            CHECK(all == expected);  // a partition: counts sum to n, no index twice
+            CHECK(max_abs_difference(weighted_means, column_sums) < 1e-10);
+            CHECK(max_abs_difference(weighted_freqs, counts) < 1e-10);
+        };
+        for (int minsize : {1, 10, 100, 500, 1000}) check(minsize, INT_MAX);
+        for (int maxbins : {1, 10, 100, 500, 1000}) check(1, maxbins);
+        check(10, 20);
+        check(7, 64);
+    }
+}
+
+// julia-reference §3.2 "ECE range": 0 < ECE < 1 on small data sets drawn from calibrated models.
+TEST_CASE("ECE lies in (0, 1) on random data") {
+    boost::random::mt19937_64 rng(42);
+    for (Eigen::Index m : {2, 10}) {
+        for (int rep = 0; rep < 200; ++rep) {
+            const Matrix p = dirichlet(rng, 20, m, 1.0);
+            std::vector<int> y(20);
+            for (Eigen::Index i = 0; i < 20; ++i)
+                y[static_cast<std::size_t>(i)] = draw_categorical(rng, p, i);
+            const CategoricalData data(p, y);
+            for (const EceOptions& o : {uniform(10), median_variance(10),
+                                        uniform(10, EceDistance::tv, EceMode::top_label)}) {
+                const double e = calib::ece(data, o);
+                CHECK(e > 0);
+                CHECK(e < 1);
+            }
+        }
+    }
+}
+
+TEST_CASE("option names round-trip") {
+    for (EceMode mode : {EceMode::canonical, EceMode::top_label})
+        CHECK(calib::parse_ece_mode(calib::to_string(mode)) == mode);
+    for (EceDistance d : {EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
+                          EceDistance::sqeuclidean})
+        CHECK(calib::parse_ece_distance(calib::to_string(d)) == d);
+    CHECK(calib::to_string(EceMode::top_label) == "top-label");
+}
+
+TEST_CASE("invalid options throw calib::invalid_argument") {
+    const CategoricalData data(five_points, five_labels);
+    EceOptions o;
+    o.nbins = 0;
+    CHECK_THROWS_WITH_AS(calib::ece(data, o), "calib::ece: nbins = 0, must be >= 1",
+                         calib::invalid_argument);
+    o = {};
+    o.nbins = -3;
+    CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+    o = median_variance(0);
+    CHECK_THROWS_WITH_AS(calib::ece(data, o), "calib::ece: minsize = 0, must be >= 1",
+                         calib::invalid_argument);
+    o = median_variance(1, 0);
+    CHECK_THROWS_WITH_AS(calib::ece(data, o), "calib::ece: maxbins = 0, must be >= 1",
+                         calib::invalid_argument);
+    o = median_variance(6);  // n = 5
+    CHECK_THROWS_WITH_AS(calib::ece(data, o), doctest::Contains("minsize = 6 exceeds n = 5"),
+                         calib::invalid_argument);
+    o = {};
+    o.mode = static_cast<EceMode>(7);
+    CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+    o = {};
+    o.distance = static_cast<EceDistance>(7);
+    CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+    o = {};
+    o.binning = static_cast<calib::BinningScheme>(7);
+    CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+
+    CHECK_THROWS_WITH_AS(calib::parse_ece_mode("toplabel"),
+                         doctest::Contains("must be one of: canonical, top-label"),
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::parse_ece_distance("TV"),
+                         doctest::Contains("must be one of: tv, l1, euclidean, sqeuclidean"),
+                         calib::invalid_argument);
+    CHECK_THROWS_AS(calib::to_string(static_cast<EceMode>(7)), calib::invalid_argument);
+    CHECK_THROWS_AS(calib::to_string(static_cast<EceDistance>(7)), calib::invalid_argument);
+}
+
+}  // TEST_SUITE("ece")
