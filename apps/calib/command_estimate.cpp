@@ -90,7 +90,7 @@ EstimatorOptions take_estimator_options(Args& args, const std::string& estimator
         const std::string mode = args.take("mode", "canonical");
         if (mode != "canonical" && mode != "top-label")
             throw usage_error("option --mode " + mode + ", expected canonical or top-label");
-        options.ece.mode = mode == "canonical" ? EceMode::canonical : EceMode::top_label;
+        options.ece.mode = parse_ece_mode(mode);
     }
     return options;
 }
@@ -189,7 +189,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
         estimate = ece(std::get<CategoricalData>(data), options.ece);
         out.set("binning", options.binning)
             .set("distance", to_string(options.ece.distance))
-            .set("mode", options.ece.mode == EceMode::canonical ? "canonical" : "top-label");
+            .set("mode", to_string(options.ece.mode));
     }
     const double seconds = seconds_since(start);
 

@@ -101,6 +101,8 @@ expect_json "hand skce-biased" 'abs(j["estimate"] - 0.6321205588285577) < 1e-12'
     "${hand[@]}" --estimator skce-biased
 expect_json "hand lengthscale given" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "given" and j["kernel"]["prediction"] == {"shape": "sqexp", "metric": "euclidean", "lengthscale": 1} and j["kernel"]["target"]["type"] == "white"' \
     "${hand[@]}" --estimator skce-unbiased
+# ECE of the same file: each prediction is alone in its bin, at TV distance 1 from its label.
+expect_json "hand ece" 'j["estimate"] == 1' estimate --family categorical --input hand.csv --estimator ece
 # Median heuristic on the same file: the one TV distance is 1; over all four ordered pairs with
 # the diagonal, {0, 0, 1, 1}, the median is 0.5.
 expect_json "median over pairs" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "median"' \
