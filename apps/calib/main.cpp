@@ -41,7 +41,10 @@ int run(const std::vector<std::string>& arguments) {
 
 int main(int argc, char** argv) {
     try {
-        return run(std::vector<std::string>(argv + 1, argv + argc));
+        const int code = run(std::vector<std::string>(argv + 1, argv + argc));
+        // A result that did not reach its reader (full disk, closed pipe) is not a success.
+        if (!std::cout.flush()) return report("cannot write the output to stdout", 1);
+        return code;
     } catch (const calib::cli::usage_error& e) {
         return report(e.what(), 2);
     } catch (const calib::invalid_argument& e) {
