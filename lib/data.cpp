@@ -171,4 +171,53 @@ MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Ma
     return data;
 }
 
+namespace {
+
+void check_indices(const std::vector<std::size_t>& indices, std::size_t n) {
+    detail::check_nonempty("subset", "indices", static_cast<long>(indices.size()));
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        if (indices[k] >= n) fail("subset", "indices[", k, "] = ", indices[k], ", must be < n = ", n);
+}
+
+template <class M>
+M rows_of(const M& x, const std::vector<std::size_t>& indices) {
+    M out(static_cast<Eigen::Index>(indices.size()), x.cols());
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        out.row(static_cast<Eigen::Index>(k)) = x.row(static_cast<Eigen::Index>(indices[k]));
+    return out;
+}
+
+}  // namespace
+
+CategoricalData subset(const CategoricalData& data, const std::vector<std::size_t>& indices) {
+    check_indices(indices, data.size());
+    std::vector<int> labels(indices.size());
+    for (std::size_t k = 0; k < indices.size(); ++k) labels[k] = data.labels()[indices[k]];
+    return CategoricalData(rows_of(data.probabilities(), indices), std::move(labels));
+}
+
+NormalData subset(const NormalData& data, const std::vector<std::size_t>& indices) {
+    check_indices(indices, data.size());
+    return NormalData(rows_of(data.mean(), indices), rows_of(data.stddev(), indices),
+                      rows_of(data.targets(), indices));
+}
+
+LaplaceData subset(const LaplaceData& data, const std::vector<std::size_t>& indices) {
+    check_indices(indices, data.size());
+    return LaplaceData(rows_of(data.mean(), indices), rows_of(data.scale(), indices),
+                       rows_of(data.targets(), indices));
+}
+
+MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& indices) {
+    check_indices(indices, data.size());
+    if (data.is_diagonal())
+        return MvNormalData::diagonal(rows_of(data.mean(), indices), rows_of(data.stddev(), indices),
+                                      rows_of(data.targets(), indices));
+    std::vector<Matrix> covariances;
+    covariances.reserve(indices.size());
+    for (std::size_t i : indices) covariances.push_back(data.covariances()[i]);
+    return MvNormalData::full(rows_of(data.mean(), indices), std::move(covariances),
+                              rows_of(data.targets(), indices));
+}
+
 }  // namespace calib

@@ -6,6 +6,8 @@
 // after construction; rows are observations.
 #pragma once
 
+#include <calib/errors.hpp>
+
 #include <Eigen/Core>
 
 #include <cstddef>
@@ -94,5 +96,12 @@ private:
     Matrix mean_, stddev_, targets_;
     std::vector<Matrix> covariances_;
 };
+
+// The observations at the given indices (repeats allowed), in that order: for resampling, splits
+// and subsampling. Throws when an index is out of range or no index is given.
+CategoricalData subset(const CategoricalData& data, const std::vector<std::size_t>& indices);
+NormalData subset(const NormalData& data, const std::vector<std::size_t>& indices);
+LaplaceData subset(const LaplaceData& data, const std::vector<std::size_t>& indices);
+MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& indices);
 
 }  // namespace calib

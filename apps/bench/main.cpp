@@ -1,0 +1,99 @@
+// calib-bench: timings of the estimators for docs/performance.md (`make bench`).
+// Each case reports the minimum wall time over its repetitions, and pairs per second for the
+// pairwise estimators. Memory: the peak resident set size of the process at the end.
+#include <calib/calib.hpp>
+
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+using namespace calib;
+
+namespace {
+
+CategoricalData dirichlet_data(std::size_t n, int m, double alpha, std::uint64_t seed) {
+    boost::random::mt19937_64 rng(seed);
+    boost::random::gamma_distribution<double> gamma(alpha);
+    boost::random::uniform_01<double> u;
+    Matrix p(n, m);
+    std::vector<int> y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (int k = 0; k < m; ++k) p(r, k) = gamma(rng);
+        p.row(r) /= p.row(r).sum();
+        double v = u(rng), c = 0;
+        int k = 0;
+        while (k + 1 < m && v >= (c += p(r, k))) ++k;
+        y[i] = k;
+    }
+    return CategoricalData(p, y);
+}
+
+NormalData normal_data(std::size_t n, std::uint64_t seed) {
+    boost::random::mt19937_64 rng(seed);
+    boost::random::normal_distribution<double> z;
+    boost::random::uniform_01<double> u;
+    Vector mu(n), sigma(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        mu(r) = u(rng), sigma(r) = 0.1, y(r) = mu(r) + 0.1 * z(rng);
+    }
+    return NormalData(mu, sigma, y);
+}
+
+double seconds(const std::function<void()>& f, int reps) {
+    double best = 1e300;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+}
+
+void report(const std::string& name, int threads, double s, double pairs, double value) {
+    std::printf("%-44s threads=%d  %10.4f s  %10.3e pairs/s  value=%.10g\n", name.c_str(), threads, s,
+                pairs > 0 ? pairs / s : 0.0, value);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main() {
+    std::printf("calib %s benchmark\n", version);
+    const Kernel kc = default_kernel_categorical();
+    const CategoricalData big = dirichlet_data(20000, 10, 0.1, 1);
+    const double n = 20000, pairs = n * (n - 1) / 2;
+    for (int t : {1, 2}) {
+        double v = 0;
+        const double s = seconds([&] { v = skce_unbiased(big, kc, {t}); }, 3);
+        report("skce_unbiased categorical n=2e4 m=10 exp-TV", t, s, pairs, v);
+    }
+    const CategoricalData huge = dirichlet_data(1000000, 10, 0.1, 2);
+    for (int t : {1, 2})
+        for (std::size_t b : {std::size_t{2}, sqrt_block_size(huge.size())}) {
+            double v = 0;
+            const double s = seconds([&] { v = skce_block(huge, kc, b, {t}).estimate; }, 3);
+            const double blocks = static_cast<double>(huge.size() / b);
+            report("skce_block categorical n=1e6 m=10 B=" + std::to_string(b), t, s,
+                   blocks * static_cast<double>(b) * static_cast<double>(b - 1) / 2, v);
+        }
+    const NormalData normal = normal_data(1024, 3);
+    for (int t : {1, 2}) {
+        double v = 0;
+        const double s = seconds([&] { v = skce_unbiased(normal, default_kernel_normal(), {t}); }, 20);
+        report("skce_unbiased normal n=1024 exp-W2 x sqexp", t, s, 1024.0 * 1023 / 2, v);
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory: %.1f MiB (data: n=1e6 x m=10 doubles = 76 MiB)\n", usage.ru_maxrss / 1024.0);
+}

@@ -1,0 +1,100 @@
+// Median heuristic for the prediction lengthscale (kernels.hpp).
+#include <calib/kernels.hpp>
+
+#include "check.hpp"
+#include "kernel_checks.hpp"
+#include "pair_terms.hpp"
+
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+namespace calib {
+
+using detail::fail;
+
+namespace {
+
+// A seeded sample of k of the indices 0..n-1 without replacement (partial Fisher–Yates), sorted so
+// that the subset keeps the data order.
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t k, std::uint64_t seed) {
+    std::vector<std::size_t> idx(n);
+    std::iota(idx.begin(), idx.end(), std::size_t{0});
+    boost::random::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < k; ++i) {
+        boost::random::uniform_int_distribution<std::size_t> pick(i, n - 1);
+        std::swap(idx[i], idx[pick(rng)]);
+    }
+    idx.resize(k);
+    std::sort(idx.begin(), idx.end());
+    return idx;
+}
+
+// The k-th smallest (0-based) of values; reorders values.
+double kth_smallest(std::vector<double>& values, std::size_t k) {
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    return values[k];
+}
+
+// All distances d(p_i, p_j), i < j, of one data set, row by row (rows in parallel: each row has its
+// own slot range, so the result does not depend on the thread count).
+template <class Data>
+std::vector<double> pair_distances(const Data& data, Metric metric) {
+    const std::size_t n = data.size();
+    std::vector<double> d(n * (n - 1) / 2);
+    detail::with_prediction_kernel(data, metric, [&](const auto& pk) {
+#pragma omp parallel for schedule(dynamic, 16)
+        for (std::size_t i = 0; i < n - 1; ++i) {
+            double* out = d.data() + i * n - i * (i + 1) / 2;  // pairs of rows 0..i-1 come first
+            for (std::size_t j0 = i + 1; j0 < n; j0 += detail::chunk_width)
+                pk.distances(i, j0, std::min(n, j0 + detail::chunk_width), out + (j0 - i - 1));
+        }
+    });
+    return d;
+}
+
+template <class Data>
+double median_of_all(const Data& data, Metric metric, MedianVariant variant) {
+    const std::size_t n = data.size();
+    std::vector<double> d = pair_distances(data, metric);
+    if (variant == MedianVariant::pairs) {
+        const std::size_t count = d.size();
+        const double upper = kth_smallest(d, count / 2);
+        if (count % 2) return upper;
+        // The lower middle value is the largest of the part nth_element left below `upper`.
+        return 0.5 * (upper + *std::max_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(count / 2)));
+    }
+    // Full n×n matrix: n zeros, then every off-diagonal distance twice. Rank r ≥ n holds the
+    // ((r − n)/2)-th smallest off-diagonal distance.
+    const auto at_rank = [&](std::size_t r) { return r < n ? 0.0 : kth_smallest(d, (r - n) / 2); };
+    const std::size_t total = n * n;
+    return total % 2 ? at_rank(total / 2) : 0.5 * (at_rank(total / 2 - 1) + at_rank(total / 2));
+}
+
+}  // namespace
+
+template <class Data>
+double median_distance(const Data& data, Metric metric, const MedianOptions& options) {
+    const char* fn = "median_distance";
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations for pairwise distances");
+    if (options.max_points == 1) fail(fn, "max_points = 1, must be 0 (use all points) or >= 2");
+    detail::check_metric(fn, metric, data);
+    const bool subsample = options.max_points != 0 && n > options.max_points;
+    const double median = subsample
+        ? median_of_all(subset(data, sample_indices(n, options.max_points, options.seed)), metric, options.variant)
+        : median_of_all(data, metric, options.variant);
+    if (!(median > 0))
+        fail(fn, "the median distance between predictions is 0 (most predictions coincide), so it cannot "
+                 "serve as a lengthscale; give the lengthscale explicitly");
+    return median;
+}
+
+template double median_distance<CategoricalData>(const CategoricalData&, Metric, const MedianOptions&);
+template double median_distance<NormalData>(const NormalData&, Metric, const MedianOptions&);
+template double median_distance<LaplaceData>(const LaplaceData&, Metric, const MedianOptions&);
+template double median_distance<MvNormalData>(const MvNormalData&, Metric, const MedianOptions&);
+
+}  // namespace calib

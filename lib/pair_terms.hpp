@@ -1,0 +1,190 @@
+// Binds a data set and a kernel to the pair term the engine evaluates: the family and the kernel
+// are dispatched once here, into a concrete type whose row() is a tight loop over j.
+//   with_pair_term(data, kernel, f)             f(term), term.row → h(i, j)               (SKCE)
+//   with_cross_term(data, locations, kernel, f) f(term), term.row → k_P(p_i,q_j)·w(i, t_j) (UCME)
+//   with_prediction_kernel(data, metric, f)     f(pk),   pk.distances → d(p_i, p_j)
+// The kernel must have been validated (validate_kernel) first.
+#pragma once
+
+#include "pairwise.hpp"
+#include "prediction_kernels.hpp"
+#include "target_terms.hpp"
+
+#include <calib/data.hpp>
+#include <calib/kernels.hpp>
+
+#include <cmath>
+#include <utility>
+
+namespace calib::detail {
+
+// h(i, j) = k_P(p_i, p_j) · h_Y(i, j).
+template <class PredictionKernelT, class Target>
+class TensorTerm {
+public:
+    TensorTerm(std::size_t n, PredictionKernelT kp, Target target)
+        : n_(n), kp_(std::move(kp)), target_(std::move(target)) {}
+    std::size_t size() const { return n_; }
+    void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        alignas(64) double k[chunk_width];
+        kp_.values(i, j0, j1, k);
+        target_.pair(i, j0, j1, out);
+        for (std::size_t j = 0; j < j1 - j0; ++j) out[j] *= k[j];
+    }
+
+private:
+    std::size_t n_;
+    PredictionKernelT kp_;
+    Target target_;
+};
+
+// Z(i, j) = k_P(p_i, q_j) · w(i, t_j) for test locations (q_j, t_j).
+template <class PredictionKernelT, class Target, class LocationTargets>
+class CrossTerm {
+public:
+    CrossTerm(PredictionKernelT kp, Target target, LocationTargets locations)
+        : kp_(std::move(kp)), target_(std::move(target)), locations_(std::move(locations)) {}
+    void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        alignas(64) double k[chunk_width];
+        kp_.values(i, j0, j1, k);
+        target_.witness(i, locations_, j0, j1, out);
+        for (std::size_t j = 0; j < j1 - j0; ++j) out[j] *= k[j];
+    }
+
+private:
+    PredictionKernelT kp_;
+    Target target_;
+    LocationTargets locations_;
+};
+
+// γ of the target kernel: exp(−γ‖·‖²) with γ = 1/(2ℓ²), or exp(−γ|·|) with γ = 1/ℓ.
+inline double target_gamma(const TargetKernel& k) {
+    return k.type == TargetKernelType::sqexp ? 0.5 / (k.lengthscale * k.lengthscale) : 1 / k.lengthscale;
+}
+
+// Embeddings whose Euclidean distance is W2 [widmann-2021 App. D]: (μ, σ) for normals with
+// commuting covariances, (μ, √2 β) for Laplace.
+inline Matrix w2_embedding(const NormalData& d) {
+    Matrix e(d.size(), 2);
+    e << d.mean(), d.stddev();
+    return e;
+}
+inline Matrix w2_embedding(const LaplaceData& d) {
+    Matrix e(d.size(), 2);
+    e << d.mean(), std::sqrt(2.0) * d.scale();
+    return e;
+}
+inline Matrix w2_embedding(const MvNormalData& d) {
+    Matrix e(d.size(), 2 * d.dimension());
+    e << d.mean(), d.stddev();
+    return e;
+}
+
+inline EmbeddedPredictionKernel categorical_prediction_kernel(const Matrix& rows, Matrix cols,
+                                                              Metric metric, const PredictionKernel& k) {
+    return EmbeddedPredictionKernel(rows, std::move(cols), metric != Metric::euclidean,
+                                    metric == Metric::tv ? 0.5 : 1.0, k);
+}
+
+template <class Data>
+EmbeddedPredictionKernel w2_prediction_kernel(const Data& rows, const Data& cols, const PredictionKernel& k) {
+    return EmbeddedPredictionKernel(w2_embedding(rows), w2_embedding(cols), false, 1.0, k);
+}
+template <class Data>
+EmbeddedPredictionKernel w2_prediction_kernel(const Data& data, const PredictionKernel& k) {
+    return EmbeddedPredictionKernel(w2_embedding(data), Matrix(), false, 1.0, k);
+}
+
+inline Matrix as_matrix(const Vector& v) { return v; }
+
+// ---- SKCE pair terms --------------------------------------------------------------------------
+
+template <class F>
+decltype(auto) with_pair_term(const CategoricalData& d, const Kernel& k, F&& f) {
+    const TensorTerm term(d.size(),
+                          categorical_prediction_kernel(d.probabilities(), Matrix(), k.prediction.metric, k.prediction),
+                          ClassTarget(d, k.target));
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_pair_term(const NormalData& d, const Kernel& k, F&& f) {
+    const TensorTerm term(d.size(), w2_prediction_kernel(d, k.prediction),
+                          GaussianDiagonalTarget(as_matrix(d.mean()), as_matrix(d.stddev()),
+                                                 as_matrix(d.targets()), target_gamma(k.target)));
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_pair_term(const LaplaceData& d, const Kernel& k, F&& f) {
+    const TensorTerm term(d.size(), w2_prediction_kernel(d, k.prediction),
+                          LaplaceTarget(d, target_gamma(k.target)));
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_pair_term(const MvNormalData& d, const Kernel& k, F&& f) {
+    if (d.is_diagonal()) {
+        const TensorTerm term(d.size(), w2_prediction_kernel(d, k.prediction),
+                              GaussianDiagonalTarget(d.mean(), d.stddev(), d.targets(), target_gamma(k.target)));
+        return f(term);
+    }
+    const TensorTerm term(d.size(), BuresPredictionKernel(d, d, k.prediction),
+                          GaussianFullTarget(d, target_gamma(k.target)));
+    return f(term);
+}
+
+// ---- UCME cross terms -------------------------------------------------------------------------
+
+template <class F>
+decltype(auto) with_cross_term(const CategoricalData& d, const CategoricalData& t, const Kernel& k, F&& f) {
+    const CrossTerm term(categorical_prediction_kernel(d.probabilities(), t.probabilities(),
+                                                       k.prediction.metric, k.prediction),
+                         ClassTarget(d, k.target), t.labels());
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_cross_term(const NormalData& d, const NormalData& t, const Kernel& k, F&& f) {
+    const CrossTerm term(w2_prediction_kernel(d, t, k.prediction),
+                         GaussianDiagonalTarget(as_matrix(d.mean()), as_matrix(d.stddev()),
+                                                as_matrix(d.targets()), target_gamma(k.target)),
+                         as_matrix(t.targets()));
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_cross_term(const LaplaceData& d, const LaplaceData& t, const Kernel& k, F&& f) {
+    const CrossTerm term(w2_prediction_kernel(d, t, k.prediction), LaplaceTarget(d, target_gamma(k.target)),
+                         t.targets());
+    return f(term);
+}
+
+template <class F>
+decltype(auto) with_cross_term(const MvNormalData& d, const MvNormalData& t, const Kernel& k, F&& f) {
+    if (d.is_diagonal()) {
+        const CrossTerm term(w2_prediction_kernel(d, t, k.prediction),
+                             GaussianDiagonalTarget(d.mean(), d.stddev(), d.targets(), target_gamma(k.target)),
+                             t.targets());
+        return f(term);
+    }
+    const CrossTerm term(BuresPredictionKernel(d, t, k.prediction), GaussianFullTarget(d, target_gamma(k.target)),
+                         t.targets());
+    return f(term);
+}
+
+// ---- prediction distances ---------------------------------------------------------------------
+
+template <class F>
+decltype(auto) with_prediction_kernel(const CategoricalData& d, Metric metric, F&& f) {
+    return f(categorical_prediction_kernel(d.probabilities(), Matrix(), metric, PredictionKernel{}));
+}
+
+template <class Data, class F>
+decltype(auto) with_prediction_kernel(const Data& d, Metric, F&& f) {
+    if constexpr (std::is_same_v<Data, MvNormalData>)
+        if (!d.is_diagonal()) return f(BuresPredictionKernel(d, d, PredictionKernel{}));
+    return f(w2_prediction_kernel(d, PredictionKernel{}));
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,159 @@
+// The pairwise engine: every O(n²) and O(nB) sum of calib runs here.
+//
+// A pair term describes h(i, j) for one bound kernel and data set:
+//   std::size_t size() const;                                     // n
+//   void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const;
+//       // out[j - j0] = h(i, j) for j in [j0, j1), j1 - j0 <= chunk_width; j == i allowed
+// row() must be safe to call concurrently and should vectorise over j.
+//
+// Work is split into items that do not depend on the thread count; each item reduces its values
+// in a fixed order (8 interleaved lanes inside a chunk, Neumaier compensation across chunks) and
+// items are combined in index order. Hence results are bitwise identical for any number of
+// threads. Memory is O(number of items), never O(n²).
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace calib::detail {
+
+inline constexpr std::size_t chunk_width = 256;  // columns per row() call: buffers stay in L1
+inline constexpr std::size_t strip_rows = 64;    // rows per work item: a chunk is reused 64 times
+
+inline int resolve_threads(int num_threads) {
+    return num_threads > 0 ? num_threads : omp_get_max_threads();
+}
+
+// Neumaier-compensated running sum.
+class CompensatedSum {
+public:
+    void add(double x) {
+        const double t = sum_ + x;
+        if (std::abs(sum_) >= std::abs(x))
+            compensation_ += (sum_ - t) + x;
+        else
+            compensation_ += (x - t) + sum_;
+        sum_ = t;
+    }
+    double value() const { return sum_ + compensation_; }
+
+private:
+    double sum_ = 0, compensation_ = 0;
+};
+
+// Σ h and Σ h² over a set of pairs.
+struct PairSums {
+    CompensatedSum sum, sum_squares;
+    void add(const PairSums& other) {
+        sum.add(other.sum.value());
+        sum_squares.add(other.sum_squares.value());
+    }
+};
+
+// Adds x[0..len) and their squares to s, in a fixed order: 8 interleaved lanes, then the lanes.
+inline void reduce_chunk(const double* x, std::size_t len, PairSums& s) {
+    std::array<double, 8> a{}, q{};
+    std::size_t j = 0;
+    for (; j + 8 <= len; j += 8)
+        for (std::size_t l = 0; l < 8; ++l) {
+            a[l] += x[j + l];
+            q[l] += x[j + l] * x[j + l];
+        }
+    for (std::size_t l = 0; j + l < len; ++l) {
+        a[l] += x[j + l];
+        q[l] += x[j + l] * x[j + l];
+    }
+    s.sum.add(((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])));
+    s.sum_squares.add(((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7])));
+}
+
+// Σ_{i<j} over the pairs of rows [r0, r1) with columns j in (i, c_end): column chunks outermost so
+// that a chunk of the data is reused by every row of the strip while it is in cache.
+template <class Term>
+void strip_sums(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, PairSums& s) {
+    alignas(64) double buffer[chunk_width];
+    for (std::size_t j0 = r0 + 1; j0 < c_end; j0 += chunk_width) {
+        const std::size_t j1 = std::min(j0 + chunk_width, c_end);
+        for (std::size_t i = r0; i < r1 && i + 1 < j1; ++i) {
+            const std::size_t start = std::max(j0, i + 1);
+            term.row(i, start, j1, buffer);
+            reduce_chunk(buffer, j1 - start, s);
+        }
+    }
+}
+
+// Per-block sums of h and h² over the pairs i < j inside each block of `block_size` consecutive
+// observations; the last n mod block_size observations are dropped. block_size = n gives the sums
+// over all pairs i < j.
+template <class Term>
+std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, int num_threads) {
+    const std::size_t n = term.size();
+    const std::size_t num_blocks = block_size ? n / block_size : 0;
+    std::vector<PairSums> blocks(num_blocks);
+    if (num_blocks == 0) return blocks;
+    const int threads = resolve_threads(num_threads);
+
+    if (block_size <= strip_rows) {
+        // Small blocks: an item is a group of whole blocks, written straight to their slots.
+        const std::size_t per_item = std::max<std::size_t>(1, 4 * strip_rows / block_size);
+        const std::size_t items = (num_blocks + per_item - 1) / per_item;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+        for (std::size_t item = 0; item < items; ++item) {
+            const std::size_t b_end = std::min(num_blocks, (item + 1) * per_item);
+            for (std::size_t b = item * per_item; b < b_end; ++b) {
+                const std::size_t begin = b * block_size, end = begin + block_size;
+                strip_sums(term, begin, end, end, blocks[b]);
+            }
+        }
+        return blocks;
+    }
+    // Large blocks: an item is a strip of rows of one block; strips are combined per block in order.
+    const std::size_t strips_per_block = (block_size + strip_rows - 1) / strip_rows;
+    std::vector<PairSums> strips(num_blocks * strips_per_block);
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t item = 0; item < strips.size(); ++item) {
+        const std::size_t b = item / strips_per_block, r = item % strips_per_block;
+        const std::size_t begin = b * block_size, end = begin + block_size;
+        const std::size_t r0 = begin + r * strip_rows, r1 = std::min(end, r0 + strip_rows);
+        strip_sums(term, r0, r1, end, strips[item]);
+    }
+    for (std::size_t b = 0; b < num_blocks; ++b)
+        for (std::size_t r = 0; r < strips_per_block; ++r) blocks[b].add(strips[b * strips_per_block + r]);
+    return blocks;
+}
+
+// h(i, j) of one pair. The buffer has a full chunk's width because row() may process the whole
+// vector width that a chunk allows.
+template <class Term>
+double single_pair(const Term& term, std::size_t i, std::size_t j) {
+    alignas(64) double h[chunk_width];
+    term.row(i, j, j + 1, h);
+    return h[0];
+}
+
+// Σ_i h(i, i), in index order.
+template <class Term>
+double diagonal_sum(const Term& term) {
+    CompensatedSum s;
+    for (std::size_t i = 0; i < term.size(); ++i) s.add(single_pair(term, i, i));
+    return s.value();
+}
+
+// out(i, j) = f(i, j) for a rectangular cross term with rows(i, j0, j1, out) semantics over
+// columns [0, cols); rows are independent, so the result does not depend on the thread count.
+template <class Term>
+void cross_rows(const Term& term, std::size_t rows, std::size_t cols, double* out_row_major,
+                int num_threads) {
+    const int threads = resolve_threads(num_threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j0 = 0; j0 < cols; j0 += chunk_width)
+            term.row(i, j0, std::min(cols, j0 + chunk_width), out_row_major + i * cols + j0);
+}
+
+}  // namespace calib::detail

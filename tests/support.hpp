@@ -1,0 +1,90 @@
+// Seeded random data sets shared by the tests (Boost.Random only, so streams are portable).
+#pragma once
+
+#include <calib/data.hpp>
+
+#include <Eigen/Cholesky>
+
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+
+#include <cmath>
+#include <vector>
+
+namespace calib::test {
+
+using Rng = boost::random::mt19937_64;
+
+// Index drawn from the probabilities p (inverse CDF).
+inline int draw_category(const Eigen::Ref<const Eigen::RowVectorXd>& p, Rng& rng) {
+    double u = boost::random::uniform_01<double>()(rng), c = 0;
+    for (Eigen::Index k = 0; k + 1 < p.size(); ++k)
+        if (u < (c += p(k))) return static_cast<int>(k);
+    return static_cast<int>(p.size() - 1);
+}
+
+// n predictions ~ Dirichlet(alpha·1_m); labels drawn from the predictions (calibrated) or, when
+// `uniform_labels`, uniformly over the classes (miscalibrated).
+inline CategoricalData dirichlet_data(std::size_t n, int m, double alpha, Rng& rng, bool uniform_labels = false) {
+    boost::random::gamma_distribution<double> gamma(alpha);
+    Matrix p(n, m);
+    std::vector<int> y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (int k = 0; k < m; ++k) p(r, k) = gamma(rng);
+        p.row(r) /= p.row(r).sum();
+        y[i] = uniform_labels ? draw_category(Eigen::RowVectorXd::Constant(m, 1.0 / m), rng) : draw_category(p.row(r), rng);
+    }
+    return CategoricalData(p, y);
+}
+
+// n normal predictions N(μ, σ²), μ ~ N(0,1), σ ~ U(0.1, 1.1); targets drawn from them (calibrated)
+// or shifted by `shift`.
+inline NormalData normal_data(std::size_t n, Rng& rng, double shift = 0) {
+    boost::random::normal_distribution<double> z;
+    boost::random::uniform_01<double> u;
+    Vector mu(n), sigma(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        mu(r) = z(rng);
+        sigma(r) = 0.1 + u(rng);
+        y(r) = mu(r) + sigma(r) * z(rng) + shift;
+    }
+    return NormalData(mu, sigma, y);
+}
+
+// n Laplace predictions L(μ, β), μ ~ N(0,1), β ~ U(0.2, 1.2); targets drawn from them.
+inline LaplaceData laplace_data(std::size_t n, Rng& rng) {
+    boost::random::normal_distribution<double> z;
+    boost::random::uniform_01<double> u;
+    Vector mu(n), beta(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        mu(r) = z(rng);
+        beta(r) = 0.2 + u(rng);
+        const double e = u(rng) - 0.5;  // inverse CDF of the Laplace distribution
+        y(r) = mu(r) - beta(r) * (e < 0 ? -1.0 : 1.0) * std::log(1 - 2 * std::abs(e));
+    }
+    return LaplaceData(mu, beta, y);
+}
+
+// n d-variate normal predictions with random full covariances A Aᵀ + 0.1 I; targets drawn from them.
+inline MvNormalData mvnormal_full_data(std::size_t n, int d, Rng& rng) {
+    boost::random::normal_distribution<double> z;
+    Matrix mean(n, d), y(n, d);
+    std::vector<Matrix> cov;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        Matrix a(d, d);
+        for (int k = 0; k < d * d; ++k) a(k) = 0.5 * z(rng);
+        cov.push_back(a * a.transpose() + 0.1 * Matrix::Identity(d, d));
+        Vector e(d);
+        for (int k = 0; k < d; ++k) e(k) = z(rng), mean(r, k) = z(rng);
+        y.row(r) = mean.row(r) + (cov.back().llt().matrixL() * e).transpose();
+    }
+    return MvNormalData::full(mean, cov, y);
+}
+
+}  // namespace calib::test
