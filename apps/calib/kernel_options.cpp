@@ -83,9 +83,9 @@ Kernel resolve_kernel(const KernelOptions& options, const Dataset& data) {
             [&](const auto& d) { return median_distance(d, kernel.prediction.metric, median); },
             data);
     } catch (const invalid_argument& e) {
-        // A zero median (e.g. all predictions equal) leaves no data-driven lengthscale.
+        // Name the option that asked for the median (e.g. all predictions equal: median 0).
         throw invalid_argument(std::string("--lengthscale ") + options.lengthscale_rule + ": " +
-                               e.what() + "; give a fixed --lengthscale L");
+                               e.what());
     }
     return kernel;
 }
