@@ -67,7 +67,7 @@ JsonObject& JsonObject::set_null(const std::string& key) { return set_raw(key, "
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& values) {
     std::string text = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + json_number(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_number(values[i]);
     return set_raw(key, text + "]");
 }
 

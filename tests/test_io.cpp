@@ -273,7 +273,7 @@ TEST_SUITE("io") {
             .set("empty", calib::JsonObject());
         CHECK(out.dump() ==
               "{\"z\":0.10000000000000001,\"n\":12,\"neg\":-3,\"flag\":true,"
-              "\"name\":\"a \\\"q\\\" \\\\ \\n\\t\\u0001 é\",\"nested\":{\"b\":1,\"a\":[0.5, -2, null]},"
+              "\"name\":\"a \\\"q\\\" \\\\ \\n\\t\\u0001 é\",\"nested\":{\"b\":1,\"a\":[0.5,-2,null]},"
               "\"nan\":null,\"inf\":null,\"none\":null,\"empty\":{}}");
         // Setting an existing key replaces the value in place.
         out.set("z", "first").set("nested", 2.5);

@@ -13,8 +13,10 @@
 #include <calib/version.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 namespace calib::cli {
 
@@ -147,8 +149,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
     const Dataset data = read_dataset(input.family, input.path, input.csv);
     const std::size_t n = size_of(data);
     JsonObject out;  // "estimate" is set now to fix its place near the top, and filled in below
-    out.set("estimator", estimator).set("estimate", 0.0).set("family", to_string(input.family));
-    out.set("input", input.path).set("n", n);
+    out.set("estimator", estimator).set("estimate", 0.0).set("n", n);
 
     std::optional<Kernel> kernel;
     if (kernel_options) {
@@ -192,12 +193,17 @@ int run_estimate(const std::vector<std::string>& arguments) {
             .set("mode", to_string(options.ece.mode));
     }
     const double seconds = seconds_since(start);
+    // A non-finite estimate is a failure of the library, never a result to print as null.
+    if (!std::isfinite(estimate))
+        throw std::runtime_error(estimator + " returned a non-finite estimate (" +
+                                 std::to_string(estimate) + ")");
 
     out.set("estimate", estimate);
+    out.set("family", to_string(input.family)).set("input", input.path);
     out.set("threads", resolved_threads(parallel.num_threads));
     out.set("wall_time_seconds", seconds);
     out.set("calib_version", version);
-    std::cout << out.dump(2) << '\n';
+    std::cout << out.dump() << '\n';  // one line: easy to append to a JSON Lines log
     return 0;
 }
 

@@ -71,10 +71,10 @@ Other:
   --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0; not for ece)
   --help                this text
 
-Output: one JSON object with estimator, estimate, family, input, n, lengthscale,
+Output: one JSON object on one line with estimator, estimate, n, lengthscale,
 lengthscale_rule, kernel, the estimator's own fields (block_size, block_size_rule, num_blocks;
-test_locations, num_locations; binning, distance, mode), threads, wall_time_seconds (the
-estimator call) and calib_version.
+test_locations, num_locations; binning, distance, mode), family, input, threads,
+wall_time_seconds (the estimator call) and calib_version.
 
 Exit codes: 0 success, 2 bad option or bad input file, 1 internal failure.
 

@@ -38,8 +38,8 @@ assert isinstance(j["estimate"], (int, float)), "estimate is not a number"
 assert eval(sys.argv[1], {"math": math}, {"j": j}), "check failed: " + sys.argv[1]
 EOF
 
-# expect_json NAME CHECK ARGS...: exit 0, nothing on stderr, stdout one JSON object j for which the
-# Python expression CHECK is true.
+# expect_json NAME CHECK ARGS...: exit 0, nothing on stderr, stdout one line holding one JSON object
+# j for which the Python expression CHECK is true.
 expect_json() {
     local name=$1 check=$2
     shift 2
@@ -47,6 +47,7 @@ expect_json() {
     local rc=$?
     if [ $rc -ne 0 ]; then bad "$name: exit $rc: $(head -c 300 err)"; return; fi
     if [ -s err ]; then bad "$name: stderr not empty: $(head -c 300 err)"; return; fi
+    if [ "$(wc -l <out)" -ne 1 ]; then bad "$name: output is not one line"; return; fi
     if python3 check_json.py "$check" <out 2>pyerr; then ok
     else bad "$name: $(tail -n 1 pyerr) -- output: $(head -c 300 out)"; fi
 }
