@@ -5,8 +5,7 @@
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
 
-#include <boost/random/mersenne_twister.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
+#include <calib/random.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -16,21 +15,6 @@ namespace calib {
 using detail::fail;
 
 namespace {
-
-// A seeded sample of k of the indices 0..n-1 without replacement (partial Fisher–Yates), sorted so
-// that the subset keeps the data order.
-std::vector<std::size_t> sample_indices(std::size_t n, std::size_t k, std::uint64_t seed) {
-    std::vector<std::size_t> idx(n);
-    std::iota(idx.begin(), idx.end(), std::size_t{0});
-    boost::random::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < k; ++i) {
-        boost::random::uniform_int_distribution<std::size_t> pick(i, n - 1);
-        std::swap(idx[i], idx[pick(rng)]);
-    }
-    idx.resize(k);
-    std::sort(idx.begin(), idx.end());
-    return idx;
-}
 
 // The k-th smallest (0-based) of values; reorders values.
 double kth_smallest(std::vector<double>& values, std::size_t k) {
@@ -83,8 +67,9 @@ double median_distance(const Data& data, Metric metric, const MedianOptions& opt
     if (options.max_points == 1) fail(fn, "max_points = 1, must be 0 (use all points) or >= 2");
     detail::check_metric(fn, metric, data);
     const bool subsample = options.max_points != 0 && n > options.max_points;
+    Rng rng(options.seed);
     const double median = subsample
-        ? median_of_all(subset(data, sample_indices(n, options.max_points, options.seed)), metric, options.variant)
+        ? median_of_all(subset(data, sample_without_replacement(n, options.max_points, rng)), metric, options.variant)
         : median_of_all(data, metric, options.variant);
     if (!(median > 0))
         fail(fn, "the median distance between predictions is 0 (most predictions coincide), so it cannot "

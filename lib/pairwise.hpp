@@ -12,6 +12,7 @@
 // threads. Memory is O(number of items), never O(n²).
 #pragma once
 
+#include <Eigen/Core>
 #include <omp.h>
 
 #include <algorithm>
@@ -22,7 +23,7 @@
 
 namespace calib::detail {
 
-inline constexpr std::size_t chunk_width = 256;  // columns per row() call: buffers stay in L1
+inline constexpr std::size_t chunk_width = 128;  // columns per row() call: buffers stay in L1
 inline constexpr std::size_t strip_rows = 64;    // rows per work item: a chunk is reused 64 times
 
 inline int resolve_threads(int num_threads) {
@@ -142,6 +143,59 @@ double diagonal_sum(const Term& term) {
     CompensatedSum s;
     for (std::size_t i = 0; i < term.size(); ++i) s.add(single_pair(term, i, i));
     return s.value();
+}
+
+// Rows of a matrix product computed in strips of at most gemm_rows rows. Eigen runs a product
+// single-threaded when its destination has at most 32 rows at compile time; a parallel Eigen GEMM
+// would choose its blocking, hence its rounding, from the thread count.
+inline constexpr Eigen::Index gemm_rows = 32;
+using GemmStrip = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, gemm_rows, Eigen::Dynamic>;
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows in parallel, mirrored.
+template <class Term>
+Eigen::MatrixXd materialise(const Term& term, int num_threads) {
+    const std::size_t n = term.size();
+    RowMajorMatrix h(n, n);
+    const int threads = resolve_threads(num_threads);
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j0 = i; j0 < n; j0 += chunk_width)
+            term.row(i, j0, std::min(n, j0 + chunk_width), h.data() + i * n + j0);
+    Eigen::MatrixXd full = h.triangularView<Eigen::Upper>();
+    full.triangularView<Eigen::StrictlyLower>() = full.transpose();
+    return full;
+}
+
+// G = H·C for an n×R matrix C. From `h` when given (materialise), else from rows of H recomputed
+// chunk by chunk, never storing more than a gemm_rows × chunk_width tile. Each strip of rows of G is
+// one task with a fixed order of accumulation, so G does not depend on the thread count. (The two
+// sources may differ in the last bits: a cached H is mirrored, h(j, i) := h(i, j).)
+template <class Term>
+Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h, int num_threads) {
+    const std::size_t n = term.size();
+    const auto strips = static_cast<std::ptrdiff_t>((n + gemm_rows - 1) / gemm_rows);
+    Eigen::MatrixXd g(n, c.cols());
+    const int threads = resolve_threads(num_threads);
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::ptrdiff_t s = 0; s < strips; ++s) {
+        const std::size_t i0 = static_cast<std::size_t>(s) * gemm_rows, i1 = std::min(n, i0 + gemm_rows);
+        const auto rows = static_cast<Eigen::Index>(i1 - i0);
+        GemmStrip acc = GemmStrip::Zero(rows, c.cols());
+        if (h) {
+            acc.noalias() += h->middleRows(static_cast<Eigen::Index>(i0), rows) * c;
+        } else {
+            RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
+            for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
+                const std::size_t j1 = std::min(n, j0 + chunk_width);
+                const auto w = static_cast<Eigen::Index>(j1 - j0);
+                for (std::size_t i = i0; i < i1; ++i) term.row(i, j0, j1, tile.data() + (i - i0) * chunk_width);
+                acc.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
+            }
+        }
+        g.middleRows(static_cast<Eigen::Index>(i0), rows) = acc;
+    }
+    return g;
 }
 
 // out(i, j) = f(i, j) for a rectangular cross term with rows(i, j0, j1, out) semantics over

@@ -3,6 +3,7 @@
 
 #include "check.hpp"
 #include "pair_terms.hpp"
+#include "quadratic_sums.hpp"
 
 #include <cmath>
 
@@ -13,10 +14,8 @@ using detail::fail;
 template <class Data>
 double skce_biased(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
     validate_kernel(data, kernel, "skce_biased");
-    const auto n = static_cast<double>(data.size());
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        const double off_diagonal = detail::block_pair_sums(term, data.size(), parallel.num_threads)[0].sum.value();
-        return (2 * off_diagonal + detail::diagonal_sum(term)) / (n * n);
+        return detail::quadratic_sums(term, parallel.num_threads).biased();
     });
 }
 
@@ -26,8 +25,7 @@ double skce_unbiased(const Data& data, const Kernel& kernel, const ParallelOptio
     const std::size_t n = data.size();
     if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        const double sum = detail::block_pair_sums(term, n, parallel.num_threads)[0].sum.value();
-        return sum / (0.5 * static_cast<double>(n) * static_cast<double>(n - 1));
+        return detail::quadratic_sums(term, parallel.num_threads).unbiased();
     });
 }
 

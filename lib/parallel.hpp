@@ -1,0 +1,31 @@
+// A parallel loop over independent tasks (replicates, rows) for work outside the pairwise engine:
+// OpenMP across tasks unless already inside a parallel region, and the first exception thrown by a
+// task is rethrown on the calling thread (an exception must not escape an OpenMP region).
+#pragma once
+
+#include "pairwise.hpp"
+
+#include <cstddef>
+#include <exception>
+#include <mutex>
+
+namespace calib::detail {
+
+template <class F>
+void parallel_for(std::size_t count, int num_threads, F&& task) {
+    const int threads = resolve_threads(num_threads);
+    std::exception_ptr error;
+    std::mutex mutex;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t t = 0; t < count; ++t) {
+        try {
+            task(t);
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            if (!error) error = std::current_exception();
+        }
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace calib::detail
