@@ -1,0 +1,116 @@
+// Tokenising and checking the options of a subcommand (args.hpp).
+#include "args.hpp"
+
+#include "usage_error.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace calib::cli {
+
+namespace {
+const OptionSpec* spec_of(const std::vector<OptionSpec>& known, const std::string& name) {
+    for (const OptionSpec& spec : known)
+        if (spec.name == name) return &spec;
+    return nullptr;
+}
+}  // namespace
+
+Args::Args(const std::vector<std::string>& arguments, const std::vector<OptionSpec>& known,
+           const std::string& command)
+    : command_(command) {
+    const std::string see = " (see 'calib " + command + " --help')";
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& argument = arguments[i];
+        if (argument.size() < 3 || argument.compare(0, 2, "--") != 0)
+            throw usage_error("unexpected argument '" + argument + "'" + see);
+        const std::size_t equals = argument.find('=');
+        const std::string name = argument.substr(2, equals == std::string::npos ? equals : equals - 2);
+        const OptionSpec* spec = spec_of(known, name);
+        if (!spec) throw usage_error("unknown option --" + name + see);
+        if (find(name)) throw usage_error("option --" + name + " given twice");
+        std::string value;
+        if (!spec->takes_value) {
+            if (equals != std::string::npos)
+                throw usage_error("option --" + name + " is a flag and takes no value");
+        } else if (equals != std::string::npos) {
+            value = argument.substr(equals + 1);
+        } else {
+            // A following option is never taken as a value: "--input --family x" lacks a file.
+            if (i + 1 == arguments.size() || arguments[i + 1].compare(0, 2, "--") == 0)
+                throw usage_error("option --" + name + " needs a value" + see);
+            value = arguments[++i];
+        }
+        if (spec->takes_value && value.empty())
+            throw usage_error("option --" + name + " has an empty value");
+        given_.push_back(Given{name, value, false});
+    }
+}
+
+Args::Given* Args::find(const std::string& name) {
+    for (Given& g : given_)
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+const Args::Given* Args::find(const std::string& name) const {
+    for (const Given& g : given_)
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+bool Args::has(const std::string& name) const { return find(name) != nullptr; }
+
+std::optional<std::string> Args::take(const std::string& name) {
+    Given* g = find(name);
+    if (!g) return std::nullopt;
+    g->used = true;
+    return g->value;
+}
+
+std::string Args::take(const std::string& name, const std::string& fallback) {
+    return take(name).value_or(fallback);
+}
+
+bool Args::take_flag(const std::string& name) { return take(name).has_value(); }
+
+std::string Args::take_required(const std::string& name, const std::string& choices) {
+    if (auto value = take(name)) return *value;
+    throw usage_error("missing option --" + name + " " + choices + " (see 'calib " + command_ +
+                      " --help')");
+}
+
+void Args::reject_unused(const std::string& context) const {
+    for (const Given& g : given_)
+        if (!g.used) throw usage_error("option --" + g.name + " does not apply to " + context);
+}
+
+bool wants_help(const std::vector<std::string>& arguments) {
+    for (const std::string& argument : arguments)
+        if (argument == "--help" || argument == "-h") return true;
+    return false;
+}
+
+double parse_positive_double(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(value) || !(value > 0))
+        throw usage_error("option --" + option + " = '" + text + "', must be a number > 0");
+    return value;
+}
+
+long parse_integer(const std::string& option, const std::string& text, long min, long max) {
+    char* end = nullptr;
+    errno = 0;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (end != text.c_str() + text.size() || errno == ERANGE || value < min ||
+        value > max)
+        throw usage_error("option --" + option + " = '" + text + "', must be an integer " +
+                          (max == LONG_MAX ? ">= " + std::to_string(min)
+                                           : "in [" + std::to_string(min) + ", " +
+                                                 std::to_string(max) + "]"));
+    return value;
+}
+
+}  // namespace calib::cli

@@ -1,0 +1,30 @@
+// The prediction families of the CLI and the data set of one run, read from a CSV file.
+#pragma once
+
+#include <calib/data.hpp>
+#include <calib/io.hpp>
+
+#include <string>
+#include <variant>
+
+namespace calib::cli {
+
+enum class Family { categorical, binary, normal, laplace, mvnormal_diag, mvnormal };
+
+// Binary data is held as 2-class categorical data; both mvnormal layouts as MvNormalData.
+using Dataset = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData>;
+
+// "categorical|binary|normal|laplace|mvnormal-diag|mvnormal", for messages.
+extern const char* const family_choices;
+
+std::string to_string(Family family);
+// Throws usage_error on an unknown name.
+Family parse_family(const std::string& name);
+bool is_categorical(Family family);  // categorical or binary
+
+// Reads a file in the family's format (io.hpp); throws calib::invalid_argument on a bad file.
+Dataset read_dataset(Family family, const std::string& path, const CsvReadOptions& options);
+
+std::size_t size_of(const Dataset& data);
+
+}  // namespace calib::cli

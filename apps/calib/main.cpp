@@ -1,0 +1,59 @@
+// Entry point of `calib`: dispatches to a subcommand and turns every exception into one line on
+// stderr with exit code 2 (usage or input error) or 1 (internal failure).
+#include "commands.hpp"
+#include "usage_error.hpp"
+
+#include <calib/errors.hpp>
+#include <calib/version.hpp>
+
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+int report(const char* message, int code) {
+    std::cerr << "calib: " << message << '\n';
+    return code;
+}
+
+int run(const std::vector<std::string>& arguments) {
+    using namespace calib::cli;
+    if (arguments.empty())
+        throw usage_error("missing command (see 'calib --help')");
+    const std::string& command = arguments.front();
+    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << main_help;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "calib " << calib::version << '\n';
+        return 0;
+    }
+    if (command == "estimate") return run_estimate(rest);
+    throw usage_error("unknown command '" + command + "' (see 'calib --help')");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const int code = run(std::vector<std::string>(argv + 1, argv + argc));
+        // A result that did not reach its reader (full disk, closed pipe) is not a success.
+        if (!std::cout.flush()) return report("cannot write the output to stdout", 1);
+        return code;
+    } catch (const calib::cli::usage_error& e) {
+        return report(e.what(), 2);
+    } catch (const calib::invalid_argument& e) {
+        return report(e.what(), 2);
+    } catch (const std::bad_alloc&) {
+        return report("out of memory", 1);
+    } catch (const std::exception& e) {
+        return report((std::string("internal error: ") + e.what()).c_str(), 1);
+    } catch (...) {
+        return report("internal error: unknown exception", 1);
+    }
+}

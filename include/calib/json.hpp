@@ -1,0 +1,61 @@
+// A small ordered JSON object writer, used by the CLI and by the results' to_json().
+//
+// Keys keep their insertion order (setting an existing key replaces its value in place). Doubles
+// are written with %.17g, so they read back bitwise; NaN and ±inf, which JSON cannot express, are
+// written as null. Strings are escaped (quotes, backslash, control characters); other bytes,
+// UTF-8 included, pass through unchanged. Values: numbers, booleans, strings, null, nested
+// objects and arrays of doubles.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace calib {
+
+class JsonObject {
+public:
+    JsonObject& set(const std::string& key, double value);
+    JsonObject& set(const std::string& key, bool value);
+    JsonObject& set(const std::string& key, const char* value);
+    JsonObject& set(const std::string& key, const std::string& value);
+    JsonObject& set(const std::string& key, const std::vector<double>& values);
+    JsonObject& set(const std::string& key, const JsonObject& object);
+    // Integers are written exactly (not through double).
+    template <class Integer, std::enable_if_t<std::is_integral_v<Integer> &&
+                                                  !std::is_same_v<Integer, bool>, int> = 0>
+    JsonObject& set(const std::string& key, Integer value) {
+        if constexpr (std::is_signed_v<Integer>)
+            return set_raw(key, std::to_string(static_cast<long long>(value)));
+        else
+            return set_raw(key, std::to_string(static_cast<unsigned long long>(value)));
+    }
+    JsonObject& set_null(const std::string& key);
+
+    bool contains(const std::string& key) const;
+    std::size_t size() const { return members_.size(); }
+
+    // indent < 0: one line without spaces; indent ≥ 0: one member per line, nested objects indented
+    // by that many spaces per level (arrays stay on one line).
+    std::string dump(int indent = -1) const;
+
+private:
+    struct Member {
+        std::string key;
+        std::string text;               // the serialised value, unless it is an object
+        std::vector<JsonObject> object; // one element when the value is an object
+    };
+    JsonObject& set_raw(const std::string& key, std::string text);
+    Member& slot(const std::string& key);
+    void write(std::string& out, int indent, int depth) const;
+
+    std::vector<Member> members_;
+};
+
+// JSON text of a double (%.17g; null when not finite) and of a string (quoted and escaped).
+std::string json_number(double value);
+std::string json_string(const std::string& value);
+
+}  // namespace calib

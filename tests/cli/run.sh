@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# Tests of the `calib` command-line tool, driving the built binary as a user would:
+#   bash tests/cli/run.sh build/bin/calib
+# Valid runs must print one JSON object with the documented fields (and known values where they can
+# be derived by hand); every bad file and bad option must exit 2 with one line on stderr that
+# points at the problem. Ends with the line "N passed, M failed" and fails if M > 0.
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: bash tests/cli/run.sh BINARY (an executable calib)" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+# The checker of expect_json: stdin must be exactly one JSON object with the fields every run
+# prints, plus those of its estimator, and the Python expression argv[1] must hold for it (as j).
+cat >check_json.py <<'EOF'
+import json, math, sys
+j = json.load(sys.stdin)  # raises on anything but exactly one JSON value
+assert isinstance(j, dict), "not an object"
+common = ["estimator", "estimate", "family", "input", "n", "threads", "wall_time_seconds",
+          "calib_version"]
+kernel = ["lengthscale", "lengthscale_rule", "kernel"]
+own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
+       "ece": ["binning", "distance", "mode"]}
+need = common + (kernel if j["estimator"] != "ece" else []) + own.get(j["estimator"], [])
+missing = [k for k in need if k not in j]
+assert not missing, "missing keys %s" % missing
+assert isinstance(j["estimate"], (int, float)), "estimate is not a number"
+assert eval(sys.argv[1], {"math": math}, {"j": j}), "check failed: " + sys.argv[1]
+EOF
+
+# expect_json NAME CHECK ARGS...: exit 0, nothing on stderr, stdout one line holding one JSON object
+# j for which the Python expression CHECK is true.
+expect_json() {
+    local name=$1 check=$2
+    shift 2
+    "$bin" "$@" >out 2>err
+    local rc=$?
+    if [ $rc -ne 0 ]; then bad "$name: exit $rc: $(head -c 300 err)"; return; fi
+    if [ -s err ]; then bad "$name: stderr not empty: $(head -c 300 err)"; return; fi
+    if [ "$(wc -l <out)" -ne 1 ]; then bad "$name: output is not one line"; return; fi
+    if python3 check_json.py "$check" <out 2>pyerr; then ok
+    else bad "$name: $(tail -n 1 pyerr) -- output: $(head -c 300 out)"; fi
+}
+
+# estimate_of ARGS...: the estimate of a run, or "error".
+estimate_of() {
+    "$bin" "$@" 2>/dev/null | python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["estimate"]))' 2>/dev/null ||
+        echo error
+}
+
+# expect_close NAME A B [RTOL]: two estimates agree to a relative tolerance (default 1e-12).
+expect_close() {
+    local name=$1 a=$2 b=$3 rtol=${4:-1e-12}
+    if python3 -c "import sys; a,b,t=float('$a'),float('$b'),$rtol; sys.exit(0 if abs(a-b) <= t*max(1,abs(a),abs(b)) else 1)" 2>/dev/null
+    then ok; else bad "$name: $a vs $b"; fi
+}
+
+# expect_error NAME PATTERN... -- ARGS...: exit 2, nothing on stdout, exactly one line on stderr
+# that starts with "calib: " and contains every PATTERN (fixed strings).
+expect_error() {
+    local name=$1
+    shift
+    local patterns=()
+    while [ "$1" != "--" ]; do patterns+=("$1"); shift; done
+    shift
+    "$bin" "$@" >out 2>err
+    local rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2: $(head -c 300 err)"; return; fi
+    if [ -s out ]; then bad "$name: stdout not empty"; return; fi
+    if [ "$(wc -l <err)" -ne 1 ] || [ "$(head -c 7 err)" != "calib: " ]; then
+        bad "$name: stderr is not one line 'calib: ...': $(head -c 300 err)"; return
+    fi
+    local p
+    for p in "${patterns[@]}"; do
+        if ! grep -qF -- "$p" err; then bad "$name: stderr lacks '$p': $(cat err)"; return; fi
+    done
+    ok
+}
+
+# ---------------------------------------------------------------------------------------------
+# Valid inputs.
+
+# The hand-checkable case: predictions [1,0], [0,1] with labels 1, 0. With k_P = exp(-d²/2) on
+# the Euclidean distance (d = √2, k_P = e^{-1}) and the white target kernel,
+# h_ii = 1 − 0 − 0 + 1 = 2 and h_12 = e^{-1}(0 − 1 − 1 + 0) = −2e^{-1}, so
+# SKCE_uq = −2e^{-1} and SKCE_b = (2 + 2 − 4e^{-1})/4 = 1 − e^{-1}.
+printf 'p0,p1,label\n1,0,1\n0,1,0\n' >hand.csv
+hand=(estimate --family categorical --input hand.csv --kernel-p sqexp --metric euclidean --lengthscale 1)
+expect_json "hand skce-unbiased" 'abs(j["estimate"] - (-0.7357588823428847)) < 1e-12' \
+    "${hand[@]}" --estimator skce-unbiased
+expect_json "hand skce-biased" 'abs(j["estimate"] - 0.6321205588285577) < 1e-12' \
+    "${hand[@]}" --estimator skce-biased
+expect_json "hand lengthscale given" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "given" and j["kernel"]["prediction"] == {"shape": "sqexp", "metric": "euclidean", "lengthscale": 1} and j["kernel"]["target"]["type"] == "white"' \
+    "${hand[@]}" --estimator skce-unbiased
+# ECE of the same file: each prediction is alone in its bin, at TV distance 1 from its label.
+expect_json "hand ece" 'j["estimate"] == 1' estimate --family categorical --input hand.csv --estimator ece
+# Median heuristic on the same file: the one TV distance is 1; over all four ordered pairs with
+# the diagonal, {0, 0, 1, 1}, the median is 0.5.
+expect_json "median over pairs" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "median"' \
+    estimate --family categorical --input hand.csv --estimator skce-biased
+expect_json "median over all pairs" 'j["lengthscale"] == 0.5 and j["lengthscale_rule"] == "median-full"' \
+    estimate --family categorical --input hand.csv --estimator skce-biased --lengthscale median-full
+
+# Ten 3-class observations, written with spaces, CRLF line ends and trailing blank lines.
+cat >cat.csv <<'EOF'
+p0,p1,p2,label
+0.2,0.3,0.5,2
+0.6,0.3,0.1,0
+0.1,0.8,0.1,1
+0.3,0.3,0.4,0
+0.5,0.25,0.25,1
+0.05,0.05,0.9,2
+0.4,0.4,0.2,1
+0.7,0.2,0.1,0
+0.25,0.5,0.25,2
+0.1,0.2,0.7,2
+EOF
+sed -e 's/,/ , /g' -e 's/$/\r/' cat.csv >cat_crlf.csv
+printf '\r\n\n  \n' >>cat_crlf.csv
+awk -F, 'NR == 1 { print; next } { printf "%s,%s,%s,%d\n", $1, $2, $3, $4 + 1 }' cat.csv >cat_one.csv
+# Logits: log-probabilities shifted by a different constant on each row (softmax ignores it).
+awk -F, 'NR == 1 { print; next } { printf "%.17g,%.17g,%.17g,%s\n", log($1) + NR, log($2) + NR, log($3) + NR, $4 }' \
+    cat.csv >cat_logits.csv
+head -n 4 cat.csv >cat_locations.csv
+
+expect_json "categorical skce-biased" 'j["n"] == 10 and j["estimate"] >= 0' \
+    estimate --family categorical --input cat.csv --estimator skce-biased
+expect_json "categorical skce-unbiased" 'j["estimator"] == "skce-unbiased" and j["family"] == "categorical"' \
+    estimate --family categorical --input cat.csv --estimator skce-unbiased
+expect_json "categorical skce-block 3" 'j["block_size"] == 3 and j["num_blocks"] == 3' \
+    estimate --family categorical --input cat.csv --estimator skce-block --block-size 3
+expect_json "categorical skce-block default" 'j["block_size"] == 2 and j["num_blocks"] == 5' \
+    estimate --family categorical --input cat.csv --estimator skce-block
+expect_json "categorical skce-block sqrt" 'j["block_size"] == 3 and j["num_blocks"] == 3' \
+    estimate --family categorical --input cat.csv --estimator skce-block --block-size sqrt
+expect_json "categorical ucme" 'j["num_locations"] == 3 and j["estimate"] >= 0' \
+    estimate --family categorical --input cat.csv --estimator ucme --test-locations cat_locations.csv
+expect_json "categorical ece default" 'j["binning"] == "uniform:10" and j["distance"] == "tv" and j["mode"] == "canonical" and 0 <= j["estimate"] <= 1 and "kernel" not in j' \
+    estimate --family categorical --input cat.csv --estimator ece
+expect_json "categorical ece median-variance" 'j["binning"] == "median-variance:2:4" and j["distance"] == "l1" and j["mode"] == "top-label"' \
+    estimate --family categorical --input cat.csv --estimator ece --binning median-variance:2:4 \
+    --distance l1 --mode top-label
+expect_json "categorical ece sqeuclidean" 'j["distance"] == "sqeuclidean"' \
+    estimate --family categorical --input cat.csv --estimator ece --binning uniform:3 --distance sqeuclidean
+expect_json "threads 1" 'j["threads"] == 1' \
+    estimate --family categorical --input cat.csv --estimator skce-unbiased --threads 1
+expect_json "metric l1, kernel exp" 'j["kernel"]["prediction"]["metric"] == "l1" and j["kernel"]["prediction"]["shape"] == "exp"' \
+    estimate --family categorical --input cat.csv --estimator skce-unbiased --metric l1
+expect_json "option=value syntax" 'j["lengthscale"] == 0.5' \
+    estimate --family=categorical --input=cat.csv --estimator=skce-unbiased --lengthscale=0.5
+
+# The same data in other spellings gives the same numbers.
+base=$(estimate_of estimate --family categorical --input cat.csv --estimator skce-unbiased --lengthscale 0.7)
+expect_close "CRLF, spaces, trailing blank lines" "$base" \
+    "$(estimate_of estimate --family categorical --input cat_crlf.csv --estimator skce-unbiased --lengthscale 0.7)"
+expect_close "one-based labels" "$base" \
+    "$(estimate_of estimate --family categorical --input cat_one.csv --one-based-labels --estimator skce-unbiased --lengthscale 0.7)"
+expect_close "logits (shifted log-probabilities)" "$base" \
+    "$(estimate_of estimate --family categorical --input cat_logits.csv --logits --estimator skce-unbiased --lengthscale 0.7)" 1e-9
+expect_close "thread count does not change the estimate" "$base" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator skce-unbiased --lengthscale 0.7 --threads 2)" 0
+expect_close "skce-block with B = n equals skce-unbiased" "$base" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator skce-block --block-size 10 --lengthscale 0.7)"
+
+# Binary p,y equals categorical [1 − p, p],y.
+printf 'p,y\n0.9,1\n0.2,0\n0.6,0\n0.3,1\n0.75,1\n' >bin.csv
+awk -F, 'NR == 1 { print "q,p,y"; next } { printf "%.17g,%s,%s\n", 1 - $1, $1, $2 }' bin.csv >bin_cat.csv
+expect_json "binary skce-unbiased" 'j["n"] == 5 and j["family"] == "binary"' \
+    estimate --family binary --input bin.csv --estimator skce-unbiased
+expect_json "binary ece" 'j["estimator"] == "ece"' \
+    estimate --family binary --input bin.csv --estimator ece --binning uniform:5
+expect_close "binary equals 2-class categorical" \
+    "$(estimate_of estimate --family binary --input bin.csv --estimator skce-biased --lengthscale 0.3)" \
+    "$(estimate_of estimate --family categorical --input bin_cat.csv --estimator skce-biased --lengthscale 0.3)"
+
+# Normal, Laplace and multivariate normal families.
+printf 'mu,sigma,y\n0,1,0.3\n1,0.5,1.4\n-1,2,-0.2\n0.5,1,2\n2,0.3,1.9\n' >normal.csv
+printf 'mu,beta,y\n0,1,0.3\n1,0.5,1.4\n-1,2,-0.2\n0.5,1,2\n2,0.3,1.9\n' >laplace.csv
+expect_json "normal skce-unbiased" 'j["kernel"]["prediction"]["metric"] == "w2" and j["kernel"]["target"] == {"type": "sqexp", "lengthscale": 1}' \
+    estimate --family normal --input normal.csv --estimator skce-unbiased
+expect_json "normal skce-block" 'j["num_blocks"] == 2' \
+    estimate --family normal --input normal.csv --estimator skce-block --block-size 2
+expect_json "normal ucme" 'j["num_locations"] == 5' \
+    estimate --family normal --input normal.csv --estimator ucme --test-locations normal.csv
+expect_json "normal lengthscale-y" 'j["kernel"]["target"]["lengthscale"] == 2' \
+    estimate --family normal --input normal.csv --estimator skce-biased --lengthscale-y 2 --kernel-y sqexp
+expect_json "laplace skce-biased" 'j["kernel"]["target"]["type"] == "exp" and j["estimate"] >= 0' \
+    estimate --family laplace --input laplace.csv --estimator skce-biased
+expect_json "laplace ucme" 'j["num_locations"] == 5' \
+    estimate --family laplace --input laplace.csv --estimator ucme --test-locations laplace.csv
+
+# Dimension 2: mvnormal-diag (mu1,mu2,s1,s2,y1,y2) and the same model with full covariances
+# (mu1,mu2,S11,S21,S22,y1,y2); with S21 = 0 and S_kk = s_k² both describe the same predictions.
+printf 'mu1,mu2,s1,s2,y1,y2\n0,1,1,0.5,0.2,0.9\n1,0,2,1,1.5,-0.3\n-1,1,0.5,0.5,-1,1.2\n0,0,1,1,0.4,0.1\n' >mvd.csv
+awk -F, 'NR == 1 { print "mu1,mu2,S11,S21,S22,y1,y2"; next }
+         { printf "%s,%s,%.17g,0,%.17g,%s,%s\n", $1, $2, $3 * $3, $4 * $4, $5, $6 }' mvd.csv >mvf.csv
+expect_json "mvnormal-diag skce-unbiased" 'j["n"] == 4 and j["family"] == "mvnormal-diag"' \
+    estimate --family mvnormal-diag --input mvd.csv --estimator skce-unbiased
+expect_json "mvnormal skce-unbiased" 'j["n"] == 4 and j["family"] == "mvnormal"' \
+    estimate --family mvnormal --input mvf.csv --estimator skce-unbiased
+expect_json "mvnormal ucme" 'j["num_locations"] == 4' \
+    estimate --family mvnormal --input mvf.csv --estimator ucme --test-locations mvf.csv
+expect_close "mvnormal full layout equals diagonal" \
+    "$(estimate_of estimate --family mvnormal-diag --input mvd.csv --estimator skce-biased --lengthscale 1.5)" \
+    "$(estimate_of estimate --family mvnormal --input mvf.csv --estimator skce-biased --lengthscale 1.5)" 1e-9
+# d = 1: both mvnormal layouts equal the univariate normal (the covariance column holds σ²).
+awk -F, 'NR == 1 { print "mu,var,y"; next } { printf "%s,%.17g,%s\n", $1, $2 * $2, $3 }' normal.csv >mv1.csv
+normal_value=$(estimate_of estimate --family normal --input normal.csv --estimator skce-unbiased --lengthscale 0.8)
+expect_close "mvnormal-diag d=1 equals normal" "$normal_value" \
+    "$(estimate_of estimate --family mvnormal-diag --input normal.csv --estimator skce-unbiased --lengthscale 0.8)" 1e-9
+expect_close "mvnormal d=1 equals normal" "$normal_value" \
+    "$(estimate_of estimate --family mvnormal --input mv1.csv --estimator skce-unbiased --lengthscale 0.8)" 1e-9
+
+# ---------------------------------------------------------------------------------------------
+# Bad files: exit 2 and one line naming the file, the line and the column.
+
+est=(estimate --family categorical --estimator skce-unbiased --input)
+expect_error "missing file" "no_such.csv" "cannot open" -- "${est[@]}" no_such.csv
+mkdir -p adir
+expect_error "directory" "adir" "directory" -- "${est[@]}" adir
+: >empty.csv
+expect_error "empty file" "empty.csv" "empty" -- "${est[@]}" empty.csv
+printf '\n\n' >blank.csv
+expect_error "only blank lines" "blank.csv" "empty" -- "${est[@]}" blank.csv
+printf 'p0,p1,label\n' >header_only.csv
+expect_error "header only" "header_only.csv" "no data rows" -- "${est[@]}" header_only.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5\n' >ragged.csv
+expect_error "ragged row" "ragged.csv: line 3" "found 2 columns, expected 3" -- "${est[@]}" ragged.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,1,0\n' >ragged_long.csv
+expect_error "long row" "ragged_long.csv: line 3" "found 4 columns, expected 3" -- "${est[@]}" ragged_long.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.3x,0.7,0\n' >nonnumeric.csv
+expect_error "non-numeric cell" "nonnumeric.csv: line 3, column 1" '"0.3x"' -- "${est[@]}" nonnumeric.csv
+printf 'p0,p1,label\n0.5,1.5abc,1\n' >trailing_junk.csv
+expect_error "number with trailing junk" "trailing_junk.csv: line 2, column 2" '"1.5abc"' -- "${est[@]}" trailing_junk.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,,1\n' >empty_cell.csv
+expect_error "empty cell" "empty_cell.csv: line 3, column 2" "empty" -- "${est[@]}" empty_cell.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,\n' >trailing_comma.csv
+expect_error "empty last cell" "trailing_comma.csv: line 3, column 3" "empty" -- "${est[@]}" trailing_comma.csv
+for cell in nan NaN inf -inf Infinity 1e999; do
+    printf 'p0,p1,label\n0.5,0.5,1\n%s,0.5,1\n' "$cell" >nonfinite.csv
+    expect_error "non-finite cell $cell" "nonfinite.csv: line 3, column 1" "\"$cell\"" "finite" -- \
+        "${est[@]}" nonfinite.csv
+done
+printf 'p0,p1,label\n0.5,0.5,1\n\n0.5,0.5,0\n' >blank_middle.csv
+expect_error "blank line between rows" "blank_middle.csv: line 3" "blank" -- "${est[@]}" blank_middle.csv
+printf 'p0,p1,label\n0.5,0.5,1.5\n' >label_fraction.csv
+expect_error "label not an integer" "label_fraction.csv: line 2, column 3" "integer" -- "${est[@]}" label_fraction.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,2\n' >label_range.csv
+expect_error "label out of range" "label_range.csv: line 3, column 3" "label" -- "${est[@]}" label_range.csv
+printf 'p0,p1,label\n0.5,0.5,-1\n' >label_negative.csv
+expect_error "negative label" "label_negative.csv: line 2, column 3" -- "${est[@]}" label_negative.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,0\n' >label_zero.csv
+expect_error "label 0 with --one-based-labels" "label_zero.csv: line 3, column 3" "1-based" -- \
+    "${est[@]}" label_zero.csv --one-based-labels
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.6,0\n' >off_simplex.csv
+expect_error "probabilities off the simplex" "off_simplex.csv: line 3" "simplex" -- "${est[@]}" off_simplex.csv
+printf 'p0,p1,label\n-0.1,1.1,0\n' >negative_p.csv
+expect_error "negative probability" "negative_p.csv: line 2, column 1" -- "${est[@]}" negative_p.csv
+printf 'p,label\n0.5,1\n' >one_class.csv
+expect_error "categorical with one probability column" "one_class.csv: line 1" "3" -- "${est[@]}" one_class.csv
+
+printf 'p,y\n0.5,1\n0.2,2\n' >binary_y.csv
+expect_error "binary y = 2" "binary_y.csv: line 3, column 2" -- \
+    estimate --family binary --estimator skce-unbiased --input binary_y.csv
+printf 'p,y\n1.5,1\n0.2,0\n' >binary_p.csv
+expect_error "binary p > 1" "binary_p.csv: line 2, column 1" -- \
+    estimate --family binary --estimator skce-unbiased --input binary_p.csv
+expect_error "binary with 3 columns" "hand.csv: line 1" "expected 2" -- \
+    estimate --family binary --estimator skce-unbiased --input hand.csv
+
+printf 'mu,sigma,y\n0,1,0\n0,0,1\n' >sigma_zero.csv
+expect_error "normal sigma = 0" "sigma_zero.csv: line 3, column 2" -- \
+    estimate --family normal --estimator skce-unbiased --input sigma_zero.csv
+printf 'mu,sigma,y\n0,-1,0\n0,1,1\n' >sigma_negative.csv
+expect_error "normal sigma < 0" "sigma_negative.csv: line 2, column 2" -- \
+    estimate --family normal --estimator skce-unbiased --input sigma_negative.csv
+expect_error "laplace beta < 0" "sigma_negative.csv: line 2, column 2" -- \
+    estimate --family laplace --estimator skce-unbiased --input sigma_negative.csv
+expect_error "normal with 2 columns" "bin.csv: line 1" "expected 3" -- \
+    estimate --family normal --estimator skce-unbiased --input bin.csv
+expect_error "laplace with 4 columns" "cat.csv: line 1" "expected 3" -- \
+    estimate --family laplace --estimator skce-unbiased --input cat.csv
+printf 'mu1,mu2,s1,s2,y1,y2\n0,1,1,0.5,0.2,0.9\n1,0,2,-1,1.5,-0.3\n' >mvd_sigma.csv
+expect_error "mvnormal-diag sigma_2 < 0" "mvd_sigma.csv: line 3, column 4" -- \
+    estimate --family mvnormal-diag --estimator skce-unbiased --input mvd_sigma.csv
+expect_error "mvnormal-diag with 4 columns" "cat.csv: line 1" "multiple of 3" -- \
+    estimate --family mvnormal-diag --estimator skce-unbiased --input cat.csv
+printf 'a,b,c,d,e\n1,2,3,4,5\n' >five.csv
+expect_error "mvnormal with 5 columns (no d)" "five.csv: line 1" "d(d+5)/2" -- \
+    estimate --family mvnormal --estimator skce-unbiased --input five.csv
+printf 'mu1,mu2,S11,S21,S22,y1,y2\n0,0,1,0,1,0,0\n0,0,1,2,1,0,0\n' >not_pd.csv
+expect_error "mvnormal covariance not positive definite" "not_pd.csv: line 3" "positive definite" -- \
+    estimate --family mvnormal --estimator skce-unbiased --input not_pd.csv
+printf 'mu1,mu2,S11,S21,S22,y1,y2\n0,0,1,0,1,0,0\n0,0,1,zero,1,0,0\n' >mv_text.csv
+expect_error "mvnormal non-numeric covariance" "mv_text.csv: line 3, column 4" '"zero"' -- \
+    estimate --family mvnormal --estimator skce-unbiased --input mv_text.csv
+expect_error "bad test-locations file" "ragged.csv: line 3" -- \
+    estimate --family categorical --input hand.csv --estimator ucme --test-locations ragged.csv
+expect_error "test locations with other classes" "cat_locations.csv" "number of classes 3" "hand.csv has 2" -- \
+    estimate --family categorical --input hand.csv --estimator ucme --test-locations cat_locations.csv
+expect_error "test locations of another dimension" "mv1.csv" "dimension 1" "mvf.csv has 2" -- \
+    estimate --family mvnormal --input mvf.csv --estimator ucme --test-locations mv1.csv
+expect_error "missing test-locations file" "nowhere.csv" -- \
+    estimate --family categorical --input hand.csv --estimator ucme --test-locations nowhere.csv
+printf 'p0,p1,label\n0.5,0.5,1\n0.5,0.5,0\n' >identical.csv
+expect_error "median lengthscale of identical predictions" "--lengthscale" -- \
+    estimate --family categorical --input identical.csv --estimator skce-unbiased
+
+# ---------------------------------------------------------------------------------------------
+# Bad command lines: exit 2 and one line naming the option.
+
+ok_args=(--family categorical --input hand.csv)
+expect_error "no arguments" "missing command" --
+expect_error "unknown command" "frobnicate" -- frobnicate
+expect_error "unknown option" "--foo" -- estimate "${ok_args[@]}" --estimator skce-biased --foo 1
+expect_error "positional argument" "stray" -- estimate "${ok_args[@]}" --estimator skce-biased stray
+expect_error "missing value at the end" "--estimator" "needs a value" -- estimate "${ok_args[@]}" --estimator
+expect_error "option as value" "--input" "needs a value" -- estimate --input --family categorical --estimator skce-biased
+expect_error "empty value" "--lengthscale" -- estimate "${ok_args[@]}" --estimator skce-biased --lengthscale=
+expect_error "missing --family" "--family" -- estimate --input hand.csv --estimator skce-biased
+expect_error "missing --input" "--input" -- estimate --family categorical --estimator skce-biased
+expect_error "missing --estimator" "--estimator" -- estimate "${ok_args[@]}"
+expect_error "unknown family" "gamma" -- estimate --family gamma --input hand.csv --estimator skce-biased
+expect_error "unknown estimator" "skce-fancy" -- estimate "${ok_args[@]}" --estimator skce-fancy
+expect_error "option given twice" "--estimator" "twice" -- \
+    estimate "${ok_args[@]}" --estimator skce-biased --estimator skce-unbiased
+expect_error "flag with a value" "--logits" -- estimate "${ok_args[@]}" --estimator skce-biased --logits=1
+expect_error "block-size for skce-biased" "--block-size" "skce-biased" -- \
+    estimate "${ok_args[@]}" --estimator skce-biased --block-size 2
+expect_error "block-size 1" "--block-size" -- estimate "${ok_args[@]}" --estimator skce-block --block-size 1
+expect_error "block-size text" "--block-size" -- estimate "${ok_args[@]}" --estimator skce-block --block-size two
+expect_error "block-size larger than n" "block_size" -- \
+    estimate "${ok_args[@]}" --estimator skce-block --block-size 3
+expect_error "ucme without test locations" "--test-locations" -- estimate "${ok_args[@]}" --estimator ucme
+expect_error "test-locations for skce" "--test-locations" -- \
+    estimate "${ok_args[@]}" --estimator skce-unbiased --test-locations hand.csv
+expect_error "binning for skce" "--binning" -- estimate "${ok_args[@]}" --estimator skce-unbiased --binning uniform:5
+for binning in uniform uniform:0 uniform:x foo:3 median-variance median-variance:1:2:3 uniform:5:5; do
+    expect_error "bad binning $binning" "--binning" -- estimate "${ok_args[@]}" --estimator ece --binning "$binning"
+done
+expect_error "bad distance" "--distance" -- estimate "${ok_args[@]}" --estimator ece --distance kl
+expect_error "bad mode" "--mode" -- estimate "${ok_args[@]}" --estimator ece --mode top
+expect_error "mode for skce" "--mode" -- estimate "${ok_args[@]}" --estimator skce-biased --mode canonical
+expect_error "ece for normal" "ece" "normal" -- estimate --family normal --input normal.csv --estimator ece
+expect_error "kernel option for ece" "--lengthscale" "ece" -- \
+    estimate "${ok_args[@]}" --estimator ece --lengthscale 1
+expect_error "threads for ece" "--threads" "ece" -- estimate "${ok_args[@]}" --estimator ece --threads 2
+expect_error "bad kernel-p" "--kernel-p" -- estimate "${ok_args[@]}" --estimator skce-biased --kernel-p gauss
+expect_error "metric w2 for categorical" "--metric" "w2" -- \
+    estimate "${ok_args[@]}" --estimator skce-biased --metric w2
+expect_error "metric tv for normal" "--metric" "tv" -- \
+    estimate --family normal --input normal.csv --estimator skce-biased --metric tv
+expect_error "unknown metric" "--metric" -- estimate "${ok_args[@]}" --estimator skce-biased --metric cosine
+expect_error "kernel-y exp for normal" "--kernel-y" "normal" -- \
+    estimate --family normal --input normal.csv --estimator skce-biased --kernel-y exp
+expect_error "kernel-y sqexp for laplace" "--kernel-y" "laplace" -- \
+    estimate --family laplace --input laplace.csv --estimator skce-biased --kernel-y sqexp
+expect_error "kernel-y sqexp for categorical" "--kernel-y" "categorical" -- \
+    estimate "${ok_args[@]}" --estimator skce-biased --kernel-y sqexp
+expect_error "kernel-y white for mvnormal" "--kernel-y" "mvnormal" -- \
+    estimate --family mvnormal --input mvf.csv --estimator skce-biased --kernel-y white
+expect_error "lengthscale-y with white" "--lengthscale-y" "white" -- \
+    estimate "${ok_args[@]}" --estimator skce-biased --lengthscale-y 2
+for value in 0 -1 abc inf nan; do
+    expect_error "lengthscale $value" "--lengthscale" -- \
+        estimate "${ok_args[@]}" --estimator skce-biased --lengthscale "$value"
+done
+expect_error "lengthscale-y 0" "--lengthscale-y" -- \
+    estimate --family normal --input normal.csv --estimator skce-biased --lengthscale-y 0
+expect_error "threads -1" "--threads" -- estimate "${ok_args[@]}" --estimator skce-biased --threads -1
+expect_error "threads text" "--threads" -- estimate "${ok_args[@]}" --estimator skce-biased --threads many
+expect_error "logits for normal" "--logits" "categorical" -- \
+    estimate --family normal --input normal.csv --estimator skce-biased --logits
+expect_error "one-based-labels for binary" "--one-based-labels" "categorical" -- \
+    estimate --family binary --input bin.csv --estimator skce-biased --one-based-labels
+
+# ---------------------------------------------------------------------------------------------
+# Help and version.
+
+expect_help() {
+    local name=$1 pattern=$2
+    shift 2
+    "$bin" "$@" >out 2>err
+    local rc=$?
+    if [ $rc -eq 0 ] && [ ! -s err ] && grep -qF -- "$pattern" out; then ok; else bad "$name: exit $rc"; fi
+}
+expect_help "calib --help" "calib estimate" --help
+expect_help "calib -h" "Commands" -h
+expect_help "calib estimate --help" "Example" estimate --help
+expect_help "estimate --help lists every option" "--lengthscale-y" estimate --help
+expect_help "help wins over a bad option" "Usage" estimate --bogus --help
+expect_help "calib --version" "calib " --version
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,300 @@
+// Tests of the CSV readers (io.hpp) and the JSON writer (json.hpp). Expected values are read off
+// the small files written here.
+#include <calib/io.hpp>
+#include <calib/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include <unistd.h>
+
+namespace {
+
+// A file in the temporary directory with the given content, removed at the end of the scope.
+class TempFile {
+public:
+    explicit TempFile(const std::string& content) {
+        static int counter = 0;
+        path_ = (std::filesystem::temp_directory_path() /
+                 ("calib_test_io_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
+                  ".csv"))
+                    .string();
+        std::ofstream(path_, std::ios::binary) << content;
+    }
+    ~TempFile() { std::remove(path_.c_str()); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+// The error a reader throws for `content`; fails the test if it throws nothing.
+template <class Read>
+calib::invalid_argument error_of(const std::string& content, Read read) {
+    TempFile file(content);
+    try {
+        read(file.path());
+    } catch (const calib::invalid_argument& e) {
+        const std::string message = e.what();
+        CHECK(message.rfind(file.path() + ":", 0) == 0);  // the message starts with the file
+        CHECK(message.find('\n') == std::string::npos);  // and is one line
+        return e;
+    }
+    FAIL("no calib::invalid_argument for: " << content);
+    return calib::invalid_argument("");
+}
+
+bool contains(const calib::invalid_argument& e, const std::string& part) {
+    return std::string(e.what()).find(part) != std::string::npos;
+}
+
+auto categorical = [](const std::string& path) { calib::read_categorical_csv(path); };
+
+}  // namespace
+
+TEST_SUITE("io") {
+    TEST_CASE("categorical: values, labels, whitespace, CRLF and trailing blank lines") {
+        TempFile file("p0, p1 ,p2,label\r\n 0.2 ,0.3,0.5, 2\r\n0.6,0.4,0,0\r\n\r\n  \n");
+        const calib::CategoricalData data = calib::read_categorical_csv(file.path());
+        REQUIRE(data.size() == 2);
+        REQUIRE(data.num_classes() == 3);
+        CHECK(data.probabilities()(0, 0) == 0.2);
+        CHECK(data.probabilities()(0, 2) == 0.5);
+        CHECK(data.probabilities()(1, 1) == 0.4);
+        CHECK(data.labels() == std::vector<int>{2, 0});
+    }
+
+    TEST_CASE("categorical: one-based labels and logits") {
+        TempFile one("a,b,y\n0.5,0.5,1\n0.1,0.9,2\n");
+        calib::CsvReadOptions options;
+        options.one_based_labels = true;
+        CHECK(calib::read_categorical_csv(one.path(), options).labels() == std::vector<int>{0, 1});
+
+        // Logits 0 and log 3 give the probabilities 1/4 and 3/4.
+        TempFile logits("a,b,y\n0,1.0986122886681098,1\n5,5,0\n");
+        options = {};
+        options.logits = true;
+        const calib::CategoricalData data = calib::read_categorical_csv(logits.path(), options);
+        CHECK(data.probabilities()(0, 1) == doctest::Approx(0.75).epsilon(1e-15));
+        CHECK(data.probabilities()(1, 0) == doctest::Approx(0.5).epsilon(1e-15));
+    }
+
+    TEST_CASE("binary: p,y becomes [1 - p, p]") {
+        TempFile file("p,y\n0.25,1\n1,0\n");
+        const calib::CategoricalData data = calib::read_binary_csv(file.path());
+        REQUIRE(data.num_classes() == 2);
+        CHECK(data.probabilities()(0, 0) == 0.75);
+        CHECK(data.probabilities()(0, 1) == 0.25);
+        CHECK(data.labels() == std::vector<int>{1, 0});
+    }
+
+    TEST_CASE("normal and laplace: mu, scale, y") {
+        TempFile file("mu,s,y\n-1.5,2,0.25\n3,0.5,-4e-3\n");
+        const calib::NormalData normal = calib::read_normal_csv(file.path());
+        CHECK(normal.mean()(0) == -1.5);
+        CHECK(normal.stddev()(1) == 0.5);
+        CHECK(normal.targets()(1) == -4e-3);
+        const calib::LaplaceData laplace = calib::read_laplace_csv(file.path());
+        CHECK(laplace.scale()(0) == 2);
+        CHECK(laplace.targets()(0) == 0.25);
+    }
+
+    TEST_CASE("mvnormal-diag: mu_1..mu_d, sigma_1..sigma_d, y_1..y_d") {
+        TempFile file("m1,m2,s1,s2,y1,y2\n1,2,3,4,5,6\n");
+        const calib::MvNormalData data = calib::read_mvnormal_diag_csv(file.path());
+        REQUIRE(data.is_diagonal());
+        REQUIRE(data.dimension() == 2);
+        CHECK(data.mean()(0, 1) == 2);
+        CHECK(data.stddev()(0, 0) == 3);
+        CHECK(data.stddev()(0, 1) == 4);
+        CHECK(data.targets()(0, 1) == 6);
+    }
+
+    TEST_CASE("mvnormal: the lower triangle row by row, d inferred from the column count") {
+        // d = 2: mu1, mu2, S11, S21, S22, y1, y2.
+        TempFile two("m1,m2,S11,S21,S22,y1,y2\n1,2,4,1,9,7,8\n");
+        const calib::MvNormalData data = calib::read_mvnormal_csv(two.path());
+        REQUIRE(!data.is_diagonal());
+        REQUIRE(data.dimension() == 2);
+        const calib::Matrix& s = data.covariances()[0];
+        CHECK(s(0, 0) == 4);
+        CHECK(s(1, 0) == 1);
+        CHECK(s(0, 1) == 1);
+        CHECK(s(1, 1) == 9);
+        CHECK(data.mean()(0, 1) == 2);
+        CHECK(data.targets()(0, 0) == 7);
+
+        // d = 3 (12 columns): S11, S21, S22, S31, S32, S33 = 1, 0.1, 2, 0.2, 0.3, 3.
+        TempFile three("h1,h2,h3,h4,h5,h6,h7,h8,h9,h10,h11,h12\n0,0,0,1,0.1,2,0.2,0.3,3,0,0,0\n");
+        const calib::MvNormalData d3 = calib::read_mvnormal_csv(three.path());
+        REQUIRE(d3.dimension() == 3);
+        CHECK(d3.covariances()[0](2, 0) == 0.2);
+        CHECK(d3.covariances()[0](2, 1) == 0.3);
+        CHECK(d3.covariances()[0](1, 2) == 0.3);
+        CHECK(d3.covariances()[0](2, 2) == 3);
+
+        // d = 1: mu, variance, y.
+        TempFile one("mu,var,y\n0,4,1\n");
+        CHECK(calib::read_mvnormal_csv(one.path()).covariances()[0](0, 0) == 4);
+    }
+
+    TEST_CASE("file errors name the file, the line and the column") {
+        SUBCASE("missing file") {
+            try {
+                calib::read_normal_csv("/nonexistent/calib/no.csv");
+                FAIL("no error");
+            } catch (const calib::invalid_argument& e) {
+                CHECK(contains(e, "/nonexistent/calib/no.csv: cannot open file"));
+            }
+        }
+        SUBCASE("empty and header-only files") {
+            CHECK(contains(error_of("", categorical), "empty"));
+            CHECK(contains(error_of("a,b,y\n\n", categorical), "no data rows"));
+        }
+        SUBCASE("ragged row") {
+            const auto e = error_of("a,b,y\n0.5,0.5,1\n0.5,0.5\n", categorical);
+            CHECK(contains(e, ": line 3: found 2 columns, expected 3"));
+            CHECK(e.row() == 1);
+            CHECK(e.column() == -1);
+        }
+        SUBCASE("non-numeric cells, quoted") {
+            const auto e = error_of("a,b,y\n0.5,1.5abc,1\n", categorical);
+            CHECK(contains(e, ": line 2, column 2: cell \"1.5abc\" is not a number"));
+            CHECK(e.row() == 0);
+            CHECK(e.column() == 1);
+            CHECK(contains(error_of("a,b,y\n0.5,,1\n", categorical), "line 2, column 2: cell is empty"));
+        }
+        SUBCASE("NaN, inf and overflow") {
+            for (const char* cell : {"nan", "inf", "-Infinity", "1e400"})
+                CHECK(contains(error_of(std::string("a,b,y\n0.5,0.5,1\n") + cell + ",0.5,1\n",
+                                        categorical),
+                               "line 3, column 1: cell \"" + std::string(cell) +
+                                   "\" is not a finite number"));
+        }
+        SUBCASE("blank line before data") {
+            CHECK(contains(error_of("a,b,y\n0.5,0.5,1\n \n0.5,0.5,0\n", categorical),
+                           "line 3: line is blank"));
+        }
+        SUBCASE("labels") {
+            CHECK(contains(error_of("a,b,y\n0.5,0.5,0.5\n", categorical),
+                           "line 2, column 3: label = 0.5, must be an integer"));
+            const auto range = error_of("a,b,y\n0.5,0.5,1\n0.5,0.5,2\n", categorical);
+            CHECK(contains(range, "line 3, column 3: calib::CategoricalData"));
+            CHECK(range.column() == 2);
+            const auto zero = error_of("a,b,y\n0.5,0.5,0\n", [](const std::string& path) {
+                calib::CsvReadOptions options;
+                options.one_based_labels = true;
+                calib::read_categorical_csv(path, options);
+            });
+            CHECK(contains(zero, "line 2, column 3"));
+            CHECK(contains(zero, "1-based"));
+        }
+        SUBCASE("probabilities") {
+            const auto simplex = error_of("a,b,y\n0.5,0.5,1\n0.5,0.6,1\n", categorical);
+            CHECK(contains(simplex, ": line 3: calib::CategoricalData"));
+            CHECK(contains(simplex, "simplex"));
+            CHECK(contains(error_of("a,b,y\n-0.5,1.5,1\n", categorical), "line 2, column 1:"));
+            CHECK(contains(error_of("p,y\n0.5,1\n1.5,0\n", [](const std::string& path) {
+                              calib::read_binary_csv(path);
+                          }),
+                           "line 3, column 1:"));
+            CHECK(contains(error_of("p,y\n0.5,3\n", [](const std::string& path) {
+                              calib::read_binary_csv(path);
+                          }),
+                           "line 2, column 2:"));
+        }
+        SUBCASE("scales must be positive") {
+            CHECK(contains(error_of("m,s,y\n0,1,0\n0,0,0\n", [](const std::string& path) {
+                              calib::read_normal_csv(path);
+                          }),
+                           "line 3, column 2: calib::NormalData"));
+            CHECK(contains(error_of("m,b,y\n0,-1,0\n", [](const std::string& path) {
+                              calib::read_laplace_csv(path);
+                          }),
+                           "line 2, column 2: calib::LaplaceData"));
+            const auto diag = error_of("m1,m2,s1,s2,y1,y2\n0,0,1,1,0,0\n0,0,1,0,0,0\n",
+                                       [](const std::string& path) {
+                                           calib::read_mvnormal_diag_csv(path);
+                                       });
+            CHECK(contains(diag, "line 3, column 4:"));
+            CHECK(diag.row() == 1);
+            CHECK(diag.column() == 3);
+        }
+        SUBCASE("covariance not positive definite") {
+            CHECK(contains(error_of("m1,m2,a,b,c,y1,y2\n0,0,1,2,1,0,0\n", [](const std::string& path) {
+                              calib::read_mvnormal_csv(path);
+                          }),
+                           "line 2: calib::MvNormalData::full"));
+        }
+        SUBCASE("column counts that do not fit the family") {
+            CHECK(contains(error_of("p,y\n0.5,1\n", categorical), "line 1: the header has 2 columns"));
+            CHECK(contains(error_of("a,b,c\n1,2,3\n",
+                                    [](const std::string& path) { calib::read_binary_csv(path); }),
+                           "line 1: the header has 3 columns, expected 2"));
+            CHECK(contains(error_of("a,b\n1,2\n",
+                                    [](const std::string& path) { calib::read_normal_csv(path); }),
+                           "expected 3"));
+            CHECK(contains(error_of("a,b,c,d\n1,2,3,4\n",
+                                    [](const std::string& path) { calib::read_laplace_csv(path); }),
+                           "expected 3"));
+            CHECK(contains(error_of("a,b,c,d\n1,1,1,1\n", [](const std::string& path) {
+                              calib::read_mvnormal_diag_csv(path);
+                          }),
+                           "multiple of 3"));
+            for (const char* file : {"a,b\n1,1\n", "a,b,c,d,e\n1,1,1,1,1\n", "1,2,3,4,5,6,7,8\n1,1,1,1,1,1,1,1\n"})
+                CHECK(contains(error_of(file, [](const std::string& path) {
+                                  calib::read_mvnormal_csv(path);
+                              }),
+                               "d(d+5)/2"));
+        }
+    }
+
+    TEST_CASE("json: insertion order, replacement, numbers, strings, nesting") {
+        calib::JsonObject inner;
+        inner.set("b", 1).set("a", std::vector<double>{0.5, -2, std::nan("")});
+        calib::JsonObject out;
+        out.set("z", 0.1)
+            .set("n", std::size_t{12})
+            .set("neg", -3)
+            .set("flag", true)
+            .set("name", "a \"q\" \\ \n\t\x01 é")
+            .set("nested", inner)
+            .set("nan", std::numeric_limits<double>::quiet_NaN())
+            .set("inf", -std::numeric_limits<double>::infinity())
+            .set_null("none")
+            .set("empty", calib::JsonObject());
+        CHECK(out.dump() ==
+              "{\"z\":0.10000000000000001,\"n\":12,\"neg\":-3,\"flag\":true,"
+              "\"name\":\"a \\\"q\\\" \\\\ \\n\\t\\u0001 é\",\"nested\":{\"b\":1,\"a\":[0.5,-2,null]},"
+              "\"nan\":null,\"inf\":null,\"none\":null,\"empty\":{}}");
+        // Setting an existing key replaces the value in place.
+        out.set("z", "first").set("nested", 2.5);
+        CHECK(out.size() == 10);
+        CHECK(out.dump().rfind("{\"z\":\"first\",\"n\":12", 0) == 0);
+        CHECK(out.dump().find("\"nested\":2.5,") != std::string::npos);
+        CHECK(out.contains("none"));
+        CHECK(!out.contains("missing"));
+    }
+
+    TEST_CASE("json: doubles read back bitwise; pretty printing") {
+        const double x = 1.0 / 3.0;
+        CHECK(std::strtod(calib::json_number(x).c_str(), nullptr) == x);
+        CHECK(calib::json_number(1e300) == "1.0000000000000001e+300");
+        CHECK(calib::json_number(2) == "2");
+        calib::JsonObject out;
+        out.set("a", 1).set("b", calib::JsonObject().set("c", "d"));
+        CHECK(out.dump(2) == "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": \"d\"\n  }\n}");
+        CHECK(calib::JsonObject().dump(2) == "{}");
+        // An object can be nested into itself (a copy is taken).
+        out.set("self", out);
+        CHECK(out.dump() == "{\"a\":1,\"b\":{\"c\":\"d\"},\"self\":{\"a\":1,\"b\":{\"c\":\"d\"}}}");
+    }
+}
