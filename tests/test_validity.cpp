@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -107,9 +108,15 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// strict: the rejection count lies in the 99% band around α·trials (upper end only for the
+// conservative tests; at most α for the distribution-free bounds). Otherwise (the slow study over
+// several n and α, where finite-sample effects show): every test is valid up to Monte Carlo error
+// (at most the upper end of the band), except the two heuristic nulls — the Gamma approximation
+// and the χ² approximation of the CME test at small n — which may exceed α but stay below 2α; the
+// rates are printed as a table.
 template <class Data, class Make>
 void check_level(const Suite<Data>& suite, Make make, const KernelRule<Data>& kernel, std::size_t trials,
-                 const std::vector<double>& alphas, std::uint64_t seed) {
+                 const std::vector<double>& alphas, std::uint64_t seed, bool strict = true) {
     const auto counts = rejections(suite, make, kernel, trials, alphas, seed);
     for (std::size_t a = 0; a < alphas.size(); ++a) {
         const auto [lo, hi] = binomial_band(trials, alphas[a]);
@@ -118,10 +125,13 @@ void check_level(const Suite<Data>& suite, Make make, const KernelRule<Data>& ke
             CAPTURE(alphas[a]);
             CAPTURE(c[a]);
             CAPTURE(trials);
-            if (contains(suite.conservative, name) && name.rfind("dfree", 0) == 0) {
+            if (!strict) std::printf("  %-16s alpha %.2f  type-I error %.4f\n", name.c_str(), alphas[a], double(c[a]) / double(trials));
+            if (name.rfind("dfree", 0) == 0) {
                 CHECK(double(c[a]) <= alphas[a] * double(trials));
+            } else if (!strict && (name == "gamma" || name.rfind("cme", 0) == 0)) {
+                CHECK(double(c[a]) <= binomial_band(trials, 2 * alphas[a]).second);
             } else {
-                if (!contains(suite.conservative, name)) CHECK(double(c[a]) >= lo);
+                if (strict && !contains(suite.conservative, name)) CHECK(double(c[a]) >= lo);
                 CHECK(double(c[a]) <= hi);
             }
         }
@@ -183,11 +193,14 @@ TEST_SUITE("validity slow") {
 TEST_CASE("calibrated models: several n and alpha, 2000 data sets each") {
     for (std::size_t n : {250, 1000}) {
         CAPTURE(n);
-        check_level(all_tests<CategoricalData>(1000, n <= 500), categorical(n, true), median_tv, 2000, {0.01, 0.05, 0.1}, 505 + n);
+        std::printf("calibrated categorical model (m = 10, Dir(0.1)), n = %zu, 2000 data sets\n", n);
+        check_level(all_tests<CategoricalData>(1000, n <= 500), categorical(n, true), median_tv, 2000,
+                    {0.01, 0.05, 0.1}, 505 + n, false);
     }
     for (std::size_t n : {64, 256, 1024}) {
         CAPTURE(n);
-        check_level(all_tests<NormalData>(1000, n <= 500), normal(n, 0), unit_w2, 2000, {0.01, 0.05, 0.1}, 606 + n);
+        std::printf("calibrated normal model, n = %zu, 2000 data sets\n", n);
+        check_level(all_tests<NormalData>(1000, n <= 500), normal(n, 0), unit_w2, 2000, {0.01, 0.05, 0.1}, 606 + n, false);
     }
 }
 

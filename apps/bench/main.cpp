@@ -93,6 +93,27 @@ int main() {
         const double s = seconds([&] { v = skce_unbiased(normal, default_kernel_normal(), {t}); }, 20);
         report("skce_unbiased normal n=1024 exp-W2 x sqexp", t, s, 1024.0 * 1023 / 2, v);
     }
+    for (int t : {1, 2}) {
+        BootstrapOptions o;
+        o.parallel.num_threads = t;
+        double v = 0;
+        const double s = seconds([&] { v = bootstrap_test(normal, default_kernel_normal(), o).p_value; }, 5);
+        report("bootstrap_test normal n=1024 R=1000", t, s, 0, v);
+    }
+    for (int t : {1, 2}) {
+        BlockTestOptions o;
+        o.block_size = sqrt_block_size(huge.size());
+        o.parallel.num_threads = t;
+        double v = 0;
+        const double s = seconds([&] { v = block_test(huge, kc, o).p_value; }, 3);
+        report("block_test categorical n=1e6 m=10 B=1000", t, s, 0, v);
+    }
+    {
+        const CategoricalData large = dirichlet_data(100000, 10, 0.1, 4);
+        double v = 0;
+        const double s = seconds([&] { v = gamma_test(large, kc, {2}).p_value; }, 1);
+        report("gamma_test categorical n=1e5 m=10", 2, s, 1e5 * (1e5 - 1) / 2, v);
+    }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory: %.1f MiB (data: n=1e6 x m=10 doubles = 76 MiB)\n", usage.ru_maxrss / 1024.0);
