@@ -98,7 +98,7 @@ test-slow: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory $(DEMO) $(CLI)
-	$(DEMO) apps/demo/example.csv
+	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH)

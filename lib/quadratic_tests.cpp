@@ -78,6 +78,7 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     TestResult result;
     result.method = "bootstrap";
     result.null_approximation = "bootstrap";
+    result.estimator = "skce-unbiased";
     result.estimate = sums.unbiased();
     result.statistic = statistic;
     result.p_value = detail::resampling_p_value(replicate_statistics, statistic, options.rule);
@@ -106,6 +107,7 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
     TestResult result;
     result.method = "gamma";
     result.null_approximation = "gamma";
+    result.estimator = "skce-biased";
     result.estimate = s.biased();
     result.statistic = statistic;
     result.n = n;
@@ -164,6 +166,7 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     TestResult result;
     result.method = "spectral";
     result.null_approximation = "spectral";
+    result.estimator = "skce-unbiased";
     result.estimate = s.unbiased();
     result.statistic = statistic;
     result.p_value = detail::resampling_p_value(draws, statistic, options.rule);

@@ -4,5 +4,9 @@
 #include <calib/data.hpp>
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
+#include <calib/hypothesis.hpp>
+#include <calib/io.hpp>
+#include <calib/json.hpp>
 #include <calib/kernels.hpp>
+#include <calib/random.hpp>
 #include <calib/version.hpp>

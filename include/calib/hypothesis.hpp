@@ -31,7 +31,8 @@ namespace calib {
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
     std::string null_approximation;  // "normal", "bootstrap", "gamma", "spectral", "mcdiarmid", …
-    double estimate = 0;             // the calibration error estimate the test is built on
+    std::string estimator;           // the estimator the test is built on: "skce-block", "ece", …
+    double estimate = 0;             // its value
     double statistic = 0;            // the test statistic compared with the null distribution
     double p_value = 1;
     std::size_t n = 0;               // observations used by the test
@@ -40,7 +41,7 @@ struct TestResult {
     std::vector<std::pair<std::string, double>> details;
 
     double detail(const std::string& name) const;  // throws if absent
-    // One JSON object: method, null, estimate, statistic, p_value, n, then the details.
+    // One JSON object: method, null, estimator, estimate, statistic, p_value, n, then the details.
     std::string to_json() const;
 };
 

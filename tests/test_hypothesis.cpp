@@ -1,0 +1,293 @@
+// Calibration tests: each formula on small data against an independent evaluation, golden
+// p-values with their provenance, thread-count invariance, and argument validation.
+#include <calib/hypothesis.hpp>
+
+#include "support.hpp"
+
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/gamma.hpp>
+#include <doctest/doctest.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+
+using namespace calib;
+using doctest::Approx;
+
+namespace {
+
+BlockTestOptions block_options(std::size_t b, VarianceDivisor divisor = VarianceDivisor::s_minus_1,
+                               bool null_variance = false) {
+    BlockTestOptions o;
+    o.block_size = b;
+    o.divisor = divisor;
+    o.null_variance = null_variance;
+    return o;
+}
+
+DistributionFreeOptions bound_options(double bound) {
+    DistributionFreeOptions o;
+    o.bound = bound;
+    return o;
+}
+
+// H by single-pair evaluations (the definition, no engine).
+template <class Data>
+Matrix gram(const Data& data, const Kernel& kernel) {
+    const auto n = static_cast<Eigen::Index>(data.size());
+    Matrix h(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < n; ++j) h(i, j) = skce_core(data, kernel, std::size_t(i), std::size_t(j));
+    return h;
+}
+
+}  // namespace
+
+TEST_SUITE("hypothesis") {
+
+TEST_CASE("golden p-values of the reference distributions") {
+    // 1 − Φ(1.6448536269514722) = 0.05: the 95% standard normal quantile (Abramowitz & Stegun 26.2).
+    const boost::math::normal z;
+    CHECK(boost::math::cdf(boost::math::complement(z, 1.6448536269514722)) == Approx(0.05).epsilon(1e-14));
+    // Upper regularised incomplete gamma for integer shape: Q(2, x) = e^{−x}(1 + x); Boost's
+    // gamma_distribution takes a scale, so P(Gamma(2, θ) ≥ t) = Q(2, t/θ).
+    CHECK(boost::math::gamma_q(2.0, 3.0) == Approx(4 * std::exp(-3.0)).epsilon(1e-14));
+}
+
+TEST_CASE("block test: z, p, standard error and confidence bound by hand") {
+    test::Rng rng(21);
+    const CategoricalData data = test::dirichlet_data(60, 3, 0.5, rng);
+    const Kernel kernel = default_kernel_categorical();
+    for (std::size_t b : {2, 5, 7}) {
+        const BlockSkce block = skce_block(data, kernel, b);
+        const double s = double(block.block_estimates.size());
+        double sq = 0;
+        for (double eta : block.block_estimates) sq += (eta - block.estimate) * (eta - block.estimate);
+        const double se = std::sqrt(sq / (s - 1) / s);
+        const TestResult t = block_test(data, kernel, block_options(b));
+        CHECK(t.method == "block");
+        CHECK(t.estimator == "skce-block");
+        CHECK(t.estimate == block.estimate);
+        CHECK(t.detail("std_error") == Approx(se).epsilon(1e-12));
+        CHECK(t.statistic == Approx(block.estimate / se).epsilon(1e-12));
+        CHECK(t.p_value == Approx(0.5 * std::erfc(block.estimate / se / std::sqrt(2.0))).epsilon(1e-12));
+        CHECK(t.detail("ci_lower") == Approx(std::max(0.0, block.estimate - 1.6448536269514722 * se)).epsilon(1e-12));
+        // 2019 A_l: divisor s.
+        const TestResult t2 = block_test(data, kernel, block_options(b, VarianceDivisor::s));
+        CHECK(t2.detail("std_error") == Approx(std::sqrt(sq / s / s)).epsilon(1e-12));
+        // Remark B.1(ii): z = √(s·B(B−1)/2)·est/σ̂, σ̂² the mean within-block h².
+        double m2 = 0;
+        for (double q : block.block_mean_squares) m2 += q / s;
+        const TestResult t3 = block_test(data, kernel, block_options(b, VarianceDivisor::s_minus_1, true));
+        CHECK(t3.statistic == Approx(std::sqrt(s * double(b) * double(b - 1) / 2) * block.estimate / std::sqrt(m2)).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("block test: degenerate standard error and invalid calls") {
+    // One-hot predictions with the predicted labels: every residual e_y − p is 0, so h ≡ 0.
+    Matrix p = Matrix::Zero(6, 2);
+    std::vector<int> y(6);
+    for (int i = 0; i < 6; ++i) p(i, i % 2) = 1, y[std::size_t(i)] = i % 2;
+    const CategoricalData perfect(p, y);
+    const TestResult t = block_test(perfect, default_kernel_categorical(), block_options(2));
+    CHECK(t.detail("degenerate") == 1);
+    CHECK(t.p_value == 1);
+    CHECK_THROWS_WITH_AS(block_test(perfect, default_kernel_categorical(), block_options(4)),
+                         "calib::block_test: block_size = 4 gives 1 block of n = 6 observations; the test needs at "
+                         "least 2 blocks (block_size <= n/2)",
+                         calib::invalid_argument);
+    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), block_options(7)), calib::invalid_argument);
+    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), block_options(1)), calib::invalid_argument);
+    BlockTestOptions bad;
+    bad.confidence_level = 1;
+    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), bad), calib::invalid_argument);
+}
+
+TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread count") {
+    test::Rng rng(13);
+    const NormalData data = test::normal_data(37, rng, 0.3);
+    const Kernel kernel = default_kernel_normal();
+    const Matrix h = gram(data, kernel);
+    const double n = 37, alpha = n / (n - 1);
+    const double biased = h.sum() / (n * n), unbiased = (h.sum() - h.trace()) / (n * (n - 1));
+    BootstrapOptions options;
+    options.replicates = 200;
+    options.seed = 99;
+    const TestResult t = bootstrap_test(data, kernel, options);
+    CHECK(t.statistic == Approx(alpha * unbiased - biased).epsilon(1e-10));
+    CHECK(t.estimate == Approx(unbiased).epsilon(1e-12));
+    // Replicate statistics from the same resamples, in the definitional (2019) form
+    // T = 2/n Σ_{i<j} [h(W*_i,W*_j) − mean_k h(W*_i,W_k) − mean_k h(W_k,W*_j) + mean_kl h(W_k,W_l)],
+    // and T = (n−1)(T' + SKCE_b) (widmann §6.3), so T' ≥ t ⇔ T/(n−1) − SKCE_b ≥ t.
+    const Vector row_mean = h.rowwise().mean();
+    const double total_mean = h.mean();
+    int count = 0;
+    for (std::size_t r = 0; r < options.replicates; ++r) {
+        Rng stream = make_stream(options.seed, r);
+        std::vector<Eigen::Index> idx(37);
+        for (auto& i : idx) i = Eigen::Index(uniform_index(stream, 37));
+        double big_t = 0;
+        for (std::size_t a = 0; a < idx.size(); ++a)
+            for (std::size_t b = a + 1; b < idx.size(); ++b)
+                big_t += h(idx[a], idx[b]) - row_mean(idx[a]) - row_mean(idx[b]) + total_mean;
+        big_t *= 2 / n;
+        count += big_t / (n - 1) - biased >= t.statistic - 1e-12;
+    }
+    CHECK(t.p_value == Approx(count / 200.0));
+    // Streamed Gram tiles (no cache) and one thread give the same p-value.
+    BootstrapOptions streamed = options;
+    streamed.memory_budget = 0;
+    streamed.parallel.num_threads = 1;
+    const TestResult u = bootstrap_test(data, kernel, streamed);
+    CHECK(u.detail("cached_gram_matrix") == 0);
+    CHECK(u.p_value == t.p_value);
+    options.parallel.num_threads = 1;
+    CHECK(bootstrap_test(data, kernel, options).p_value == t.p_value);
+    options.rule = PValueRule::plus_one;
+    CHECK(bootstrap_test(data, kernel, options).p_value == Approx((count + 1) / 201.0));
+    options.replicates = 0;
+    CHECK_THROWS_AS(bootstrap_test(data, kernel, options), calib::invalid_argument);
+}
+
+TEST_CASE("gamma test: moments, shape and scale by hand") {
+    test::Rng rng(17);
+    const CategoricalData data = test::dirichlet_data(25, 4, 1.0, rng);
+    const Kernel kernel = default_kernel_categorical();
+    const Matrix h = gram(data, kernel);
+    const double n = 25;
+    const double mean = h.trace() / n;
+    const double m2 = (h.array().square().sum() - h.diagonal().squaredNorm()) / (n * (n - 1));
+    const double var = 2 * n / (n - 1) * m2;
+    const double stat = h.sum() / n;
+    const TestResult t = gamma_test(data, kernel);
+    CHECK(t.statistic == Approx(stat).epsilon(1e-12));
+    CHECK(t.detail("shape") == Approx(mean * mean / var).epsilon(1e-12));
+    CHECK(t.detail("scale") == Approx(var / mean).epsilon(1e-12));
+    CHECK(t.p_value == Approx(boost::math::gamma_q(mean * mean / var, stat / (var / mean))).epsilon(1e-10));
+    CHECK(gamma_test(data, kernel, {1}).p_value == gamma_test(data, kernel, {2}).p_value);
+}
+
+TEST_CASE("spectral test") {
+    test::Rng rng(19);
+    const CategoricalData data = test::dirichlet_data(120, 3, 1.0, rng);
+    const Kernel kernel = default_kernel_categorical();
+    SpectralOptions options;
+    options.replicates = 300;
+    const TestResult t = spectral_test(data, kernel, options);
+    CHECK(t.statistic == Approx(120 * skce_unbiased(data, kernel)).epsilon(1e-12));
+    // The largest eigenvalue of the centred H/n, computed independently.
+    Matrix h = gram(data, kernel);
+    const Matrix c = Matrix::Identity(120, 120) - Matrix::Constant(120, 120, 1.0 / 120);
+    const Matrix centred = c * h * c / 120.0;
+    CHECK(t.detail("largest_eigenvalue") ==
+          Approx(Eigen::SelfAdjointEigenSolver<Matrix>(centred).eigenvalues().maxCoeff()).epsilon(1e-9));
+    options.parallel.num_threads = 1;
+    CHECK(spectral_test(data, kernel, options).p_value == t.p_value);
+    options.max_n = 100;
+    CHECK_THROWS_AS(spectral_test(data, kernel, options), calib::invalid_argument);
+}
+
+TEST_CASE("distribution-free bounds") {
+    test::Rng rng(23);
+    const CategoricalData data = test::dirichlet_data(50, 3, 1.0, rng, true);
+    const Kernel kernel = default_kernel_categorical();
+    const double b = 2;  // sup|h| of exp-TV ⊗ δ
+    const double est_b = skce_biased(data, kernel), est_u = skce_unbiased(data, kernel);
+    const double excess = std::max(0.0, std::sqrt(50 * est_b / b) - 1);
+    CHECK(dfree_biased_test(data, kernel).p_value == Approx(std::exp(-0.5 * excess * excess)).epsilon(1e-12));
+    const TestResult u = dfree_unbiased_test(data, kernel);
+    CHECK(u.p_value == Approx(est_u > 0 ? std::exp(-25 * est_u * est_u / (2 * b * b)) : 1.0).epsilon(1e-12));
+    // Block B = 7: Hoeffding count ⌊50/7⌋·⌊7/2⌋ = 7·3 = 21 (julia-reference §2.12 #3: not ⌊n/2⌋).
+    const TestResult k = dfree_block_test(data, kernel, 7);
+    CHECK(k.detail("hoeffding_count") == 21);
+    const double est_k = skce_block(data, kernel, 7).estimate;
+    CHECK(k.p_value == Approx(est_k > 0 ? std::exp(-21 * est_k * est_k / 8) : 1.0).epsilon(1e-12));
+    // A user bound; a negative estimate gives p = 1 (julia-reference §2.12 #2).
+    CHECK(dfree_unbiased_test(data, kernel, bound_options(4.0)).detail("bound") == 4);
+    Matrix p(2, 2);
+    p << 1, 0, 0, 1;
+    const CategoricalData negative(p, {1, 0});  // E1: SKCE_uq = −2/e
+    REQUIRE(skce_unbiased(negative, kernel) < 0);
+    CHECK(dfree_unbiased_test(negative, kernel).p_value == 1);
+    CHECK_THROWS_AS(dfree_biased_test(data, kernel, bound_options(-1.0)), calib::invalid_argument);
+}
+
+TEST_CASE("consistency resampling") {
+    test::Rng rng(29);
+    const CategoricalData data = test::dirichlet_data(80, 3, 1.0, rng);
+    const CategoricalEstimator ece10 = [](const CategoricalData& d) { return ece(d, {}); };
+    ConsistencyOptions options;
+    options.replicates = 200;
+    const TestResult t = consistency_test(data, ece10, "ece", options);
+    CHECK(t.estimator == "ece");
+    CHECK(t.estimate == ece(data, {}));
+    CHECK(t.p_value >= 0);
+    CHECK(t.p_value <= 1);
+    options.parallel.num_threads = 1;
+    CHECK(consistency_test(data, ece10, "ece", options).p_value == t.p_value);
+    // An estimator's exception reaches the caller.
+    const CategoricalEstimator failing = [](const CategoricalData& d) -> double {
+        if (d.labels()[0] >= 0) throw calib::invalid_argument("boom");
+        return 0;
+    };
+    CHECK_THROWS_WITH_AS(consistency_test(data, failing, "x", options), "boom", calib::invalid_argument);
+    options.replicates = 0;
+    CHECK_THROWS_AS(consistency_test(data, ece10, "ece", options), calib::invalid_argument);
+}
+
+TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
+    test::Rng rng(31);
+    const NormalData data = test::normal_data(90, rng);
+    const NormalData locations = test::normal_data(2, rng);
+    const Kernel kernel = default_kernel_normal();
+    const Matrix z = ucme_deviations(data, locations, kernel);
+    const Vector mean = z.colwise().mean();
+    const Matrix centred = z.rowwise() - mean.transpose();
+    const Matrix s = centred.transpose() * centred / 89.0;
+    const double q = 90 * mean.dot(s.ldlt().solve(mean));
+    const TestResult t = cme_test(data, locations, kernel);
+    CHECK(t.statistic == Approx(q).epsilon(1e-10));
+    CHECK(t.estimate == Approx(ucme(data, locations, kernel)).epsilon(1e-12));
+    // χ²₂ upper tail is exp(−q/2) exactly.
+    CHECK(t.p_value == Approx(std::exp(-q / 2)).epsilon(1e-10));
+    CmeOptions f;
+    f.reference = CmeReference::f;
+    const TestResult tf = cme_test(data, locations, kernel, f);
+    CHECK(tf.detail("f_statistic") == Approx(88.0 / (2 * 89.0) * q).epsilon(1e-10));
+    // F(2, m) upper tail: (1 + 2x/m)^{−m/2}.
+    CHECK(tf.p_value == Approx(std::pow(1 + 2 * tf.detail("f_statistic") / 88, -44)).epsilon(1e-10));
+    CmeOptions ridge;
+    ridge.ridge = 1e-3;
+    CHECK(cme_test(data, locations, kernel, ridge).statistic < q);
+}
+
+TEST_CASE("CME test: locations drawn from the data, and its failures") {
+    test::Rng rng(37);
+    const NormalData data = test::normal_data(60, rng);
+    const TestResult t = cme_test(data, 3, 5, default_kernel_normal());
+    CHECK(t.n == 57);
+    CHECK(t.detail("num_locations") == 3);
+    CHECK(cme_test(data, 3, 5, default_kernel_normal()).p_value == t.p_value);
+    CHECK_THROWS_AS(cme_test(data, 0, 5, default_kernel_normal()), calib::invalid_argument);
+    CHECK_THROWS_AS(cme_test(data, 60, 5, default_kernel_normal()), calib::invalid_argument);
+    // n ≤ J, and a singular covariance (two identical locations).
+    CHECK_THROWS_AS(cme_test(subset(data, {0, 1}), subset(data, {2, 3, 4}), default_kernel_normal()), calib::numerical_error);
+    const NormalData twice = subset(data, {5, 5});
+    CHECK_THROWS_AS(cme_test(data, twice, default_kernel_normal()), calib::numerical_error);
+    CmeOptions ridge;
+    ridge.ridge = 1e-6;
+    CHECK_NOTHROW(cme_test(data, twice, default_kernel_normal(), ridge));
+}
+
+TEST_CASE("results as JSON") {
+    test::Rng rng(41);
+    const TestResult t = gamma_test(test::dirichlet_data(30, 3, 1.0, rng), default_kernel_categorical());
+    const std::string json = t.to_json();
+    CHECK(json.rfind("{\"method\":\"gamma\",\"null\":\"gamma\",\"estimator\":\"skce-biased\",", 0) == 0);
+    CHECK(json.find("\"shape\":") != std::string::npos);
+    CHECK_THROWS_AS(t.detail("nope"), calib::invalid_argument);
+}
+
+}  // TEST_SUITE
