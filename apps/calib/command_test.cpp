@@ -20,9 +20,10 @@ namespace calib::cli {
 
 namespace {
 
-// A non-finite or out-of-range number is a failure of the library, never a result to print.
+// A p-value outside [0, 1] or a non-finite estimate is a failure of the library, never a result to
+// print. The statistic may be infinite: the block test with a zero standard error (degenerate).
 void check_result(const TestResult& result) {
-    if (!(result.p_value >= 0 && result.p_value <= 1) || !std::isfinite(result.statistic) ||
+    if (!(result.p_value >= 0 && result.p_value <= 1) || std::isnan(result.statistic) ||
         !std::isfinite(result.estimate))
         throw std::runtime_error(result.method + " test returned p_value = " + json_number(result.p_value) +
                                  ", statistic = " + json_number(result.statistic) +
@@ -34,6 +35,7 @@ JsonObject result_fields(const TestResult& result, const std::optional<double>& 
     JsonObject out;
     out.set("method", result.method)
         .set("null", result.null_approximation)
+        .set("estimator", result.estimator)
         .set("estimate", result.estimate)
         .set("statistic", result.statistic)
         .set("p_value", result.p_value);
@@ -71,8 +73,8 @@ int run_test(const std::vector<std::string>& arguments) {
     if (kernel_options) kernel = resolve_kernel(*kernel_options, data);
 
     const Stopwatch stopwatch;
-    const TestResult result = run_method(plan, data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr,
-                                       threads);
+    const TestResult result = run_method(plan, data, kernel ? &*kernel : nullptr,
+                                         locations ? &*locations : nullptr, threads);
     const double seconds = stopwatch.seconds();
     check_result(result);
 

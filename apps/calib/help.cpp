@@ -18,7 +18,8 @@ Commands:
   test       test "the predictions are calibrated" and print the p-value and the test's
              details as one JSON object
 
-Exit codes: 0 success, 2 bad command line or bad input file, 1 internal failure.
+Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
+on this data (the message says what to change), 1 internal failure.
 Errors are reported as one line on stderr: "calib: <message>".
 
 Examples:
@@ -88,7 +89,7 @@ Examples:
   calib estimate --family binary --input scores.csv --estimator ece --binning uniform:15
 )";
 
-const char* const test_help = R"(calib test - test whether predictions are calibrated and print one JSON object
+const char* const test_help = R"(calib test - test whether predictions are calibrated; print one JSON object
 
 Usage:
   calib test --family F --input FILE.csv --method M [method options] [kernel options]

@@ -13,20 +13,25 @@ namespace {
 
 // The consistency test recomputes the estimator on every replicate; replicates run in parallel,
 // so the estimator runs serially inside them.
-CategoricalEstimator consistency_estimator(const TestPlan& plan, const Kernel* kernel, std::size_t n) {
+CategoricalEstimator consistency_estimator(const TestPlan& plan, const Kernel* kernel,
+                                           std::size_t n) {
     const ParallelOptions serial{1};
-    if (plan.estimator == "ece") return [ece_options = plan.ece.options](const CategoricalData& d) { return ece(d, ece_options); };
+    if (plan.estimator == "ece")
+        return [options = plan.ece.options](const CategoricalData& d) { return ece(d, options); };
     const Kernel k = *kernel;
-    if (plan.estimator == "skce-biased") return [k, serial](const CategoricalData& d) { return skce_biased(d, k, serial); };
-    if (plan.estimator == "skce-unbiased") return [k, serial](const CategoricalData& d) { return skce_unbiased(d, k, serial); };
+    if (plan.estimator == "skce-biased")
+        return [k, serial](const CategoricalData& d) { return skce_biased(d, k, serial); };
+    if (plan.estimator == "skce-unbiased")
+        return [k, serial](const CategoricalData& d) { return skce_unbiased(d, k, serial); };
     const std::size_t b = plan.block_size.resolve(n);  // resamples have n observations too
     return [k, serial, b](const CategoricalData& d) { return skce_block(d, k, b, serial).estimate; };
 }
 
 template <class Data>
-TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel, const Dataset* locations,
-                  int threads) {
+TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel,
+                  const Dataset* locations, int threads) {
     const ParallelOptions parallel{threads};
+    const DistributionFreeOptions dfree{0, parallel};  // 0: the kernel's bound sup |h|
     const std::size_t n = data.size();
     switch (plan.method) {
         case Method::block: {
@@ -55,10 +60,10 @@ TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel, 
             o.parallel = parallel;
             return spectral_test(data, *kernel, o);
         }
-        case Method::dfree_biased: return dfree_biased_test(data, *kernel, DistributionFreeOptions{0, parallel});
-        case Method::dfree_unbiased: return dfree_unbiased_test(data, *kernel, DistributionFreeOptions{0, parallel});
+        case Method::dfree_biased: return dfree_biased_test(data, *kernel, dfree);
+        case Method::dfree_unbiased: return dfree_unbiased_test(data, *kernel, dfree);
         case Method::dfree_block:
-            return dfree_block_test(data, *kernel, plan.block_size.resolve(n), DistributionFreeOptions{0, parallel});
+            return dfree_block_test(data, *kernel, plan.block_size.resolve(n), dfree);
         case Method::consistency:
             if constexpr (std::is_same_v<Data, CategoricalData>) {
                 ConsistencyOptions o;
@@ -66,7 +71,8 @@ TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel, 
                 o.seed = *plan.seed;
                 o.rule = plan.rule;
                 o.parallel = parallel;
-                return consistency_test(data, consistency_estimator(plan, kernel, n), plan.estimator, o);
+                return consistency_test(data, consistency_estimator(plan, kernel, n), plan.estimator,
+                                        o);
             } else {
                 throw std::logic_error("consistency test on non-categorical data");
             }
@@ -86,8 +92,8 @@ TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel, 
 const char* remedy(Method method) {
     switch (method) {
         case Method::cme:
-            return "the deviations at the test locations are (nearly) collinear: add a small --ridge "
-                   "(e.g. 1e-8), use fewer or other test locations, or another --lengthscale";
+            return "add a small --ridge (e.g. 1e-8), use fewer or more distinct test locations, or "
+                   "another --lengthscale";
         case Method::spectral:
             return "the Gram spectrum could not be computed: use --method gamma or bootstrap";
         default:
@@ -103,7 +109,10 @@ TestResult run_method(const TestPlan& plan, const Dataset& data, const Kernel* k
     try {
         return std::visit([&](const auto& d) { return run_on(plan, d, kernel, locations, threads); }, data);
     } catch (const numerical_error& e) {
-        throw numerical_error(std::string(e.what()) + "; " + remedy(plan.method));
+        // Messages that already name a command-line option say what to do; others get our remedy.
+        const std::string message = e.what();
+        if (message.find("--") != std::string::npos) throw;
+        throw numerical_error(message + "; " + remedy(plan.method));
     }
 }
 

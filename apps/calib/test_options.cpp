@@ -4,6 +4,8 @@
 #include "kernel_options.hpp"
 #include "usage_error.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace calib::cli {
@@ -30,7 +32,8 @@ bool is_resampling(Method m) {
 // BYTES, or a number with the suffix K, M or G (powers of 1024).
 std::size_t parse_bytes(const std::string& text) {
     const char last = text.empty() ? '\0' : text.back();
-    const std::uint64_t unit = last == 'K' ? 1ull << 10 : last == 'M' ? 1ull << 20 : last == 'G' ? 1ull << 30 : 1;
+    const std::uint64_t unit =
+        last == 'K' ? 1ull << 10 : last == 'M' ? 1ull << 20 : last == 'G' ? 1ull << 30 : 1;
     const std::string digits = unit == 1 ? text : text.substr(0, text.size() - 1);
     std::uint64_t value = 0;
     try {
@@ -57,11 +60,14 @@ PValueRule take_rule(Args& args) {
 
 void take_block_options(Args& args, TestPlan& plan) {
     plan.block_size = take_block_size(args, nullptr);
+    plan.null_variance = args.take_flag("null-variance");
+    if (plan.null_variance && args.has("variance-divisor"))
+        throw usage_error("option --variance-divisor does not apply with --null-variance (the standard "
+                          "error then comes from the within-block mean of h^2)");
     const std::string divisor = args.take("variance-divisor", "s-1");
     if (divisor != "s-1" && divisor != "s")
         throw usage_error("option --variance-divisor " + divisor + ", expected s-1 or s");
     plan.divisor = divisor == "s" ? VarianceDivisor::s : VarianceDivisor::s_minus_1;
-    plan.null_variance = args.take_flag("null-variance");
 }
 
 void take_consistency_options(Args& args, TestPlan& plan, Family family) {
@@ -72,8 +78,8 @@ void take_consistency_options(Args& args, TestPlan& plan, Family family) {
     if (plan.estimator == "ece") plan.ece = take_ece_options(args);
     else if (plan.estimator == "skce-block") plan.block_size = take_block_size(args, "2");
     else if (plan.estimator != "skce-unbiased" && plan.estimator != "skce-biased")
-        throw usage_error("unknown estimator '" + plan.estimator + "' for --method consistency, expected one of " +
-                          consistency_estimators);
+        throw usage_error("unknown estimator '" + plan.estimator +
+                          "' for --method consistency, expected one of " + consistency_estimators);
 }
 
 void take_cme_options(Args& args, TestPlan& plan) {
@@ -114,17 +120,19 @@ std::vector<OptionSpec> test_option_specs() {
 TestPlan take_test_options(Args& args, Family family) {
     TestPlan plan;
     plan.method_name = args.take_required("method", method_choices);
-    bool known = false;
-    for (const auto& [m, name] : method_names)
-        if (plan.method_name == name) plan.method = m, known = true;
-    if (!known)
-        throw usage_error("unknown method '" + plan.method_name + "', expected one of " + method_choices);
+    const auto* named = std::find_if(std::begin(method_names), std::end(method_names),
+                                     [&](const auto& entry) { return plan.method_name == entry.second; });
+    if (named == std::end(method_names))
+        throw usage_error("unknown method '" + plan.method_name + "', expected one of " +
+                          method_choices);
+    plan.method = named->first;
 
     switch (plan.method) {
         case Method::block: take_block_options(args, plan); break;
         case Method::dfree_block: plan.block_size = take_block_size(args, nullptr); break;
         case Method::bootstrap:
-            if (const auto budget = args.take("memory-budget")) plan.memory_budget = parse_bytes(*budget);
+            if (const auto budget = args.take("memory-budget"))
+                plan.memory_budget = parse_bytes(*budget);
             break;
         case Method::consistency: take_consistency_options(args, plan, family); break;
         case Method::cme: take_cme_options(args, plan); break;
@@ -134,11 +142,13 @@ TestPlan take_test_options(Args& args, Family family) {
         plan.replicates = take_replicates(args);
         plan.rule = take_rule(args);
     }
-    if (is_resampling(plan.method) || (plan.method == Method::cme && plan.test_locations.empty()))
-        plan.seed = args.has("seed") ? parse_unsigned64("seed", *args.take("seed")) : default_seed;
+    const bool draws = is_resampling(plan.method) ||
+                       (plan.method == Method::cme && plan.test_locations.empty());
+    if (draws) plan.seed = args.has("seed") ? parse_unsigned64("seed", *args.take("seed")) : default_seed;
     if (const auto alpha = args.take("alpha")) {
         const double a = parse_double("alpha", *alpha);
-        if (!(a > 0 && a < 1)) throw usage_error("option --alpha = '" + *alpha + "', must be in (0, 1)");
+        if (!(a > 0 && a < 1))
+            throw usage_error("option --alpha = '" + *alpha + "', must be in (0, 1)");
         plan.alpha = a;
     }
     return plan;
@@ -150,40 +160,44 @@ void check_size(const TestPlan& plan, std::size_t n) {
                         (plan.method == Method::consistency && plan.estimator == "skce-block");
     if (blocks) {
         const std::size_t b = plan.block_size.resolve(n);
-        const std::string given = "--block-size " + std::string(plan.block_size.given ? "" : "sqrt = ") +
-                                  std::to_string(b);
+        const std::string given = "--block-size " +
+                                  std::string(plan.block_size.given ? "" : "sqrt = ") + std::to_string(b);
         if (b > n) throw usage_error(given + " exceeds " + of_n + "; use B <= n");
         if (plan.method == Method::block && n / b < 2)
             throw usage_error(given + " leaves one block of " + of_n +
                               "; the block test needs at least 2 blocks (B <= n/2)");
     }
+    const std::size_t max_n = SpectralOptions{}.max_n;
+    if (plan.method == Method::spectral && n > max_n)
+        throw usage_error("--method spectral handles at most " + std::to_string(max_n) +
+                          " observations (O(n^2) memory, O(n^3) time), not " + of_n +
+                          "; use --method gamma or bootstrap");
     if (plan.method != Method::cme) return;
     const std::string j = std::to_string(plan.num_locations);
     if (!plan.test_locations.empty() && n <= plan.num_locations)
         throw usage_error("the CME test needs more observations than test locations, but " + of_n +
-                          " face J = " + j + " locations in " + plan.test_locations + "; use fewer locations");
+                          " face J = " + j + " locations in " + plan.test_locations +
+                          "; use fewer locations");
     if (plan.test_locations.empty() && n <= 2 * plan.num_locations)
-        throw usage_error("--locations " + j + " with " + of_n + ": the J locations are removed from the "
-                          "sample and the test needs more than J of the rest (n > 2J); use fewer locations");
+        throw usage_error("--locations " + j + " with " + of_n +
+                          ": the J locations are removed from the sample and the test needs more "
+                          "than J of the rest (n > 2J); use fewer locations");
 }
 
 void add_plan_fields(JsonObject& out, const TestPlan& plan, std::size_t n) {
     switch (plan.method) {
         case Method::block:
-            out.set("block_size", plan.block_size.resolve(n))
-                .set("block_size_rule", plan.block_size.rule())
-                .set("variance_divisor", plan.divisor == VarianceDivisor::s ? "s" : "s-1")
-                .set("null_variance", plan.null_variance);
-            break;
         case Method::dfree_block:
-            out.set("block_size", plan.block_size.resolve(n)).set("block_size_rule", plan.block_size.rule());
+            out.set("block_size", plan.block_size.resolve(n))
+                .set("block_size_rule", plan.block_size.rule());
             break;
         case Method::bootstrap: out.set("memory_budget", plan.memory_budget); break;
         case Method::consistency:
             out.set("estimator", plan.estimator);
             if (plan.estimator == "ece") add_ece_fields(out, plan.ece);
             if (plan.estimator == "skce-block")
-                out.set("block_size", plan.block_size.resolve(n)).set("block_size_rule", plan.block_size.rule());
+                out.set("block_size", plan.block_size.resolve(n))
+                    .set("block_size_rule", plan.block_size.rule());
             break;
         case Method::cme:
             out.set("num_locations", plan.num_locations)
@@ -194,7 +208,7 @@ void add_plan_fields(JsonObject& out, const TestPlan& plan, std::size_t n) {
         default: break;
     }
     if (is_resampling(plan.method))
-        out.set("replicates", plan.replicates).set("pvalue_rule", plan.rule == PValueRule::count ? "count" : "plus-one");
+        out.set("replicates", plan.replicates).set("pvalue_rule", to_string(plan.rule));
 }
 
 }  // namespace calib::cli

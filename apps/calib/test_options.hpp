@@ -18,7 +18,9 @@
 
 namespace calib::cli {
 
-enum class Method { block, bootstrap, gamma, spectral, dfree_biased, dfree_unbiased, dfree_block, consistency, cme };
+enum class Method {
+    block, bootstrap, gamma, spectral, dfree_biased, dfree_unbiased, dfree_block, consistency, cme
+};
 
 struct TestPlan {
     Method method = Method::block;
@@ -56,9 +58,8 @@ TestPlan take_test_options(Args& args, Family family);
 // --locations J, n <= 2J since the locations are removed from the sample).
 void check_size(const TestPlan& plan, std::size_t n);
 
-// Adds the options the method used that the result's details do not hold (block size rule,
-// variance divisor, p-value rule, memory budget, CME reference and locations, the consistency
-// estimator and its ECE options).
+// Adds the options the method used that the result's details do not hold (block size rule, p-value
+// rule, memory budget, CME reference and locations, the consistency estimator's options).
 void add_plan_fields(JsonObject& out, const TestPlan& plan, std::size_t n);
 
 }  // namespace calib::cli

@@ -42,7 +42,9 @@ def check(j, expression):
                 (kernel if uses_kernel else []) + own.get(j["method"], []))
         p = j.get("p_value")
         assert isinstance(p, (int, float)) and 0 <= p <= 1, "p_value not in [0, 1]"
-        assert isinstance(j["statistic"], (int, float)), "statistic is not a number"
+        # An infinite statistic (a degenerate block test, zero standard error) is written as null.
+        assert isinstance(j["statistic"], (int, float)) or (j["statistic"] is None and j.get("degenerate") == 1), \
+            "statistic is not a number"
         assert ("alpha" in j) == ("reject" in j), "alpha without reject or reject without alpha"
     else:  # calib estimate
         own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
@@ -467,10 +469,16 @@ head -n 6 cal.csv >cal_locations.csv                  # 5 test locations
 
 t=(test --family categorical --input cal.csv)
 # Every method gives one JSON object with the documented keys and a p-value in [0, 1].
-expect_json "test block" 'j["method"] == "block" and j["block_size"] == 2 and j["num_blocks"] == 100 and j["block_size_rule"] == "given" and j["variance_divisor"] == "s-1" and j["null_variance"] is False and "seed" not in j and "alpha" not in j' \
+expect_json "test block" 'j["method"] == "block" and j["estimator"] == "skce-block" and j["block_size"] == 2 and j["num_blocks"] == 100 and j["block_size_rule"] == "given" and j["variance_divisor"] == 99 and j["null_variance"] == 0 and "seed" not in j and "alpha" not in j' \
     "${t[@]}" --method block --block-size 2
-expect_json "test block sqrt, divisor s, null variance" 'j["block_size"] == 14 and j["num_blocks"] == 14 and j["block_size_rule"] == "sqrt" and j["variance_divisor"] == "s" and j["null_variance"] is True' \
-    "${t[@]}" --method block --block-size sqrt --variance-divisor s --null-variance
+expect_json "test block sqrt, divisor s" 'j["block_size"] == 14 and j["num_blocks"] == 14 and j["block_size_rule"] == "sqrt" and j["variance_divisor"] == 14' \
+    "${t[@]}" --method block --block-size sqrt --variance-divisor s
+expect_json "test block null variance" 'j["null_variance"] == 1' "${t[@]}" --method block --block-size 4 --null-variance
+# Zero standard error: every h_ij is 0 for predictions [1, 0] with label 0, so every block estimate
+# is 0; the test reports it (degenerate = 1, statistic -inf written as null) with p = 1.
+printf 'p0,p1,label\n1,0,0\n1,0,0\n1,0,0\n1,0,0\n' >certain.csv
+expect_json "test block degenerate" 'j["degenerate"] == 1 and j["p_value"] == 1 and j["statistic"] is None' \
+    test --family categorical --input certain.csv --method block --block-size 2 --lengthscale 1
 expect_json "test bootstrap" 'j["method"] == "bootstrap" and j["n"] == 200 and j["seed"] == 1234 and j["replicates"] == 1000 and j["pvalue_rule"] == "count" and j["memory_budget"] == 2 << 30' \
     "${t[@]}" --method bootstrap
 expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 0 and j["replicates"] == 50 and j["pvalue_rule"] == "plus-one" and j["p_value"] > 0' \
@@ -484,7 +492,7 @@ expect_json "test dfree-biased" 'j["method"] == "dfree-biased"' "${t[@]}" --meth
 expect_json "test dfree-unbiased" 'j["method"] == "dfree-unbiased"' "${t[@]}" --method dfree-unbiased
 expect_json "test dfree-block" 'j["method"] == "dfree-block" and j["block_size"] == 14' \
     "${t[@]}" --method dfree-block --block-size sqrt
-expect_json "test consistency ece" 'j["method"] == "consistency" and j["estimator"] == "ece" and j["binning"] == "uniform:5" and j["mode"] == "top-label" and "kernel" not in j' \
+expect_json "test consistency ece" 'j["method"] == "consistency" and j["estimator"] == "ece" and j["null"] == "consistency-resampling" and j["binning"] == "uniform:5" and j["mode"] == "top-label" and "kernel" not in j' \
     "${t[@]}" --method consistency --estimator ece --binning uniform:5 --mode top-label --replicates 100
 expect_json "test consistency skce-unbiased" 'j["estimator"] == "skce-unbiased" and j["lengthscale"] == 0.5' \
     "${t[@]}" --method consistency --estimator skce-unbiased --lengthscale 0.5 --replicates 20
@@ -492,7 +500,7 @@ expect_json "test consistency skce-block" 'j["estimator"] == "skce-block" and j[
     "${t[@]}" --method consistency --estimator skce-block --block-size sqrt --replicates 50
 expect_json "test cme with a file" 'j["method"] == "cme" and j["num_locations"] == 5 and j["test_locations"] == "cal_locations.csv" and j["reference"] == "chi2" and j["ridge"] == 0 and j["n"] == 200 and "seed" not in j' \
     "${t[@]}" --method cme --test-locations cal_locations.csv
-expect_json "test cme with drawn locations" 'j["num_locations"] == 5 and j["n"] == 195 and j["seed"] == 1234 and j["reference"] == "f" and j["ridge"] == 1e-9' \
+expect_json "test cme with drawn locations" 'j["num_locations"] == 5 and j["n"] == 195 and j["seed"] == 1234 and j["estimator"] == "ucme" and j["reference"] == "f" and j["ridge"] == 1e-9' \
     "${t[@]}" --method cme --locations 5 --reference f --ridge 1e-9
 # Other families.
 expect_json "test binary bootstrap" 'j["family"] == "binary" and j["n"] == 60' \
@@ -569,11 +577,16 @@ expect_error "test: block-size 1" "--block-size" -- "${t[@]}" --method block --b
 expect_error "test: dfree-block without --block-size" "--block-size" -- "${t[@]}" --method dfree-block
 expect_error "test: dfree-block larger than n" "--block-size 300" -- "${t[@]}" --method dfree-block --block-size 300
 expect_error "test: bad variance divisor" "--variance-divisor" -- "${t[@]}" --method block --block-size 2 --variance-divisor n
+expect_error "test: variance divisor with null variance" "--variance-divisor" "--null-variance" -- \
+    "${t[@]}" --method block --block-size 2 --variance-divisor s --null-variance
 printf 'p0,p1,label\n0.5,0.5,0\n0.5,0.5,1\n0.2,0.8,1\n' >hand_locations.csv
 expect_error "test: cme with n < J" "J = 3" "n = 2" -- "${h[@]}" --method cme --test-locations hand_locations.csv --lengthscale 1
 expect_error "test: cme with n = J" "J = 3" "n = 3" -- \
     test --family categorical --input hand_locations.csv --method cme --test-locations hand_locations.csv --lengthscale 1
 expect_error "test: cme with n <= 2J drawn" "--locations 100" "n > 2J" -- "${t[@]}" --method cme --locations 100
+seq 4001 | awk 'BEGIN { print "p,y" } { printf "%.4f,%d\n", ($1 % 997) / 997, $1 % 2 }' >bin4001.csv
+expect_error "test: spectral with n > 4000" "4000" "n = 4001" "gamma" -- \
+    test --family binary --input bin4001.csv --method spectral
 expect_error "test: cme without locations" "--test-locations" "--locations" -- "${t[@]}" --method cme
 expect_error "test: cme with both locations" "exactly one" -- \
     "${t[@]}" --method cme --locations 2 --test-locations cal_locations.csv
