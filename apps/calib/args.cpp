@@ -100,6 +100,26 @@ double parse_positive_double(const std::string& option, const std::string& text)
     return value;
 }
 
+double parse_double(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(value))
+        throw usage_error("option --" + option + " = '" + text + "', must be a finite number");
+    return value;
+}
+
+std::uint64_t parse_unsigned64(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    errno = 0;
+    // strtoull accepts a sign (and wraps "-1" around): only digits are allowed here.
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    if (!digits || end != text.c_str() + text.size() || errno == ERANGE)
+        throw usage_error("option --" + option + " = '" + text +
+                          "', must be an integer in [0, 18446744073709551615]");
+    return static_cast<std::uint64_t>(value);
+}
+
 long parse_integer(const std::string& option, const std::string& text, long min, long max) {
     char* end = nullptr;
     errno = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <climits>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,5 +58,9 @@ bool wants_help(const std::vector<std::string>& arguments);
 double parse_positive_double(const std::string& option, const std::string& text);
 long parse_integer(const std::string& option, const std::string& text, long min,
                    long max = LONG_MAX);
+// A finite number (any sign).
+double parse_double(const std::string& option, const std::string& text);
+// A non-negative integer up to 2^64 - 1, in decimal.
+std::uint64_t parse_unsigned64(const std::string& option, const std::string& text);
 
 }  // namespace calib::cli

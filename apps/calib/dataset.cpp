@@ -3,6 +3,8 @@
 
 #include "usage_error.hpp"
 
+#include <calib/errors.hpp>
+
 #include <utility>
 
 namespace calib::cli {
@@ -47,6 +49,25 @@ Dataset read_dataset(Family family, const std::string& path, const CsvReadOption
 
 std::size_t size_of(const Dataset& data) {
     return std::visit([](const auto& d) { return d.size(); }, data);
+}
+
+// Said here so that the message names the two files rather than the arguments of the library call.
+Dataset read_locations(Family family, const std::string& path, const CsvReadOptions& options,
+                       const Dataset& data, const std::string& data_path) {
+    Dataset locations = read_dataset(family, path, options);
+    const auto fail = [&](const std::string& what, long of_locations, long of_data) {
+        throw invalid_argument(path + ": the test locations have " + what + " " +
+                               std::to_string(of_locations) + " but " + data_path + " has " +
+                               std::to_string(of_data));
+    };
+    if (const auto* c = std::get_if<CategoricalData>(&data)) {
+        const int m = std::get<CategoricalData>(locations).num_classes();
+        if (m != c->num_classes()) fail("number of classes", m, c->num_classes());
+    } else if (const auto* mv = std::get_if<MvNormalData>(&data)) {
+        const int dim = std::get<MvNormalData>(locations).dimension();
+        if (dim != mv->dimension()) fail("dimension", dim, mv->dimension());
+    }
+    return locations;
 }
 
 }  // namespace calib::cli

@@ -27,4 +27,10 @@ Dataset read_dataset(Family family, const std::string& path, const CsvReadOption
 
 std::size_t size_of(const Dataset& data);
 
+// Reads test locations (a file in the format of the input) and checks that they live in the space
+// of the predictions `data` (same number of classes, same dimension); throws
+// calib::invalid_argument naming both files.
+Dataset read_locations(Family family, const std::string& path, const CsvReadOptions& options,
+                       const Dataset& data, const std::string& data_path);
+
 }  // namespace calib::cli

@@ -1,5 +1,6 @@
 // Entry point of `calib`: dispatches to a subcommand and turns every exception into one line on
-// stderr with exit code 2 (usage or input error) or 1 (internal failure).
+// stderr with exit code 2 (usage or input error, or a numerical failure on the user's data) or 1
+// (internal failure).
 #include "commands.hpp"
 #include "usage_error.hpp"
 
@@ -34,6 +35,7 @@ int run(const std::vector<std::string>& arguments) {
         return 0;
     }
     if (command == "estimate") return run_estimate(rest);
+    if (command == "test") return run_test(rest);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }
 
@@ -48,6 +50,9 @@ int main(int argc, char** argv) {
     } catch (const calib::cli::usage_error& e) {
         return report(e.what(), 2);
     } catch (const calib::invalid_argument& e) {
+        return report(e.what(), 2);
+    } catch (const calib::numerical_error& e) {
+        // A property of the user's data (e.g. a singular covariance), not a failure of calib.
         return report(e.what(), 2);
     } catch (const std::bad_alloc&) {
         return report("out of memory", 1);

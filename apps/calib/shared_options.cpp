@@ -3,6 +3,8 @@
 
 #include "usage_error.hpp"
 
+#include <calib/estimators.hpp>
+
 #include <omp.h>
 
 namespace calib::cli {
@@ -32,5 +34,15 @@ int take_threads(Args& args) {
 }
 
 int resolved_threads(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
+
+std::size_t BlockSizeChoice::resolve(std::size_t n) const { return given ? *given : sqrt_block_size(n); }
+
+BlockSizeChoice take_block_size(Args& args, const char* fallback) {
+    const std::string size =
+        fallback ? args.take("block-size", fallback) : args.take_required("block-size", "B|sqrt");
+    BlockSizeChoice choice;
+    if (size != "sqrt") choice.given = static_cast<std::size_t>(parse_integer("block-size", size, 2));
+    return choice;
+}
 
 }  // namespace calib::cli

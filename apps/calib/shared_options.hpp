@@ -1,5 +1,5 @@
-// Options shared by the analysis subcommands (`calib estimate`, and `calib test` to come): the
-// input file and its family, the reading flags, and the thread count.
+// Options shared by the analysis subcommands (`calib estimate`, `calib test`): the input file and
+// its family, the reading flags, the thread count and the block size.
 #pragma once
 
 #include "args.hpp"
@@ -7,6 +7,8 @@
 
 #include <calib/io.hpp>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,5 +31,14 @@ InputOptions take_input_options(Args& args);
 int take_threads(Args& args);
 // The number of threads a library call will use for a request of `requested` (0: the default).
 int resolved_threads(int requested);
+
+// --block-size B|sqrt: a given B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known.
+struct BlockSizeChoice {
+    std::optional<std::size_t> given;  // empty: sqrt
+    std::size_t resolve(std::size_t n) const;
+    const char* rule() const { return given ? "given" : "sqrt"; }
+};
+// Takes --block-size, or uses `fallback` when it is absent (nullptr: the option is required).
+BlockSizeChoice take_block_size(Args& args, const char* fallback);
 
 }  // namespace calib::cli

@@ -20,26 +20,60 @@ failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
-# The checker of expect_json: stdin must be exactly one JSON object with the fields every run
-# prints, plus those of its estimator, and the Python expression argv[1] must hold for it (as j).
+# The checker of expect_json, run once at the end over every queued output (one Python start-up
+# instead of one per case keeps the script fast): each output must be exactly one JSON object with
+# the fields every run prints, plus those of its estimator or test method, and the case's Python
+# expression must hold for it (as j). Prints a FAIL line per failed case, then "PASSED FAILED".
 cat >check_json.py <<'EOF'
 import json, math, sys
-j = json.load(sys.stdin)  # raises on anything but exactly one JSON value
-assert isinstance(j, dict), "not an object"
-common = ["estimator", "estimate", "family", "input", "n", "threads", "wall_time_seconds",
-          "calib_version"]
-kernel = ["lengthscale", "lengthscale_rule", "kernel"]
-own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
-       "ece": ["binning", "distance", "mode"]}
-need = common + (kernel if j["estimator"] != "ece" else []) + own.get(j["estimator"], [])
-missing = [k for k in need if k not in j]
-assert not missing, "missing keys %s" % missing
-assert isinstance(j["estimate"], (int, float)), "estimate is not a number"
-assert eval(sys.argv[1], {"math": math}, {"j": j}), "check failed: " + sys.argv[1]
+
+def check(j, expression):
+    assert isinstance(j, dict), "not an object"
+    run = ["family", "input", "n", "threads", "wall_time_seconds", "calib_version"]
+    kernel = ["lengthscale", "lengthscale_rule", "kernel"]
+    if "method" in j:  # calib test
+        resampling = ["replicates", "seed", "pvalue_rule"]
+        own = {"block": ["block_size", "block_size_rule", "num_blocks", "std_error"],
+               "bootstrap": resampling, "spectral": resampling,
+               "consistency": resampling + ["estimator"], "dfree-block": ["block_size"],
+               "cme": ["num_locations", "reference", "ridge"]}
+        uses_kernel = not (j["method"] == "consistency" and j["estimator"] == "ece")
+        need = (["method", "null", "estimate", "statistic", "p_value"] + run +
+                (kernel if uses_kernel else []) + own.get(j["method"], []))
+        p = j.get("p_value")
+        assert isinstance(p, (int, float)) and 0 <= p <= 1, "p_value not in [0, 1]"
+        # An infinite statistic (a degenerate block test, zero standard error) is written as null.
+        assert isinstance(j["statistic"], (int, float)) or (j["statistic"] is None and j.get("degenerate") == 1), \
+            "statistic is not a number"
+        assert ("alpha" in j) == ("reject" in j), "alpha without reject or reject without alpha"
+    else:  # calib estimate
+        own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
+               "ece": ["binning", "distance", "mode"]}
+        need = ["estimator", "estimate"] + run + (kernel if j["estimator"] != "ece" else []) + \
+            own.get(j["estimator"], [])
+    missing = [k for k in need if k not in j]
+    assert not missing, "missing keys %s" % missing
+    assert isinstance(j["estimate"], (int, float)), "estimate is not a number"
+    assert eval(expression, {"math": math}, {"j": j}), "check failed: " + expression
+
+directory, count = sys.argv[1], int(sys.argv[2])
+passed = failed = 0
+for i in range(1, count + 1):
+    name = open("%s/%d.name" % (directory, i)).read()
+    text = open("%s/%d.json" % (directory, i)).read()
+    try:
+        check(json.loads(text), open("%s/%d.check" % (directory, i)).read())  # exactly one value
+        passed += 1
+    except Exception as e:
+        failed += 1
+        print("FAIL: %s: %s: %s -- output: %s" % (name, type(e).__name__, e, text[:300]))
+print(passed, failed)
 EOF
+mkdir queued
+queued=0
 
 # expect_json NAME CHECK ARGS...: exit 0, nothing on stderr, stdout one line holding one JSON object
-# j for which the Python expression CHECK is true.
+# j for which the Python expression CHECK is true (checked at the end by check_json.py).
 expect_json() {
     local name=$1 check=$2
     shift 2
@@ -48,20 +82,30 @@ expect_json() {
     if [ $rc -ne 0 ]; then bad "$name: exit $rc: $(head -c 300 err)"; return; fi
     if [ -s err ]; then bad "$name: stderr not empty: $(head -c 300 err)"; return; fi
     if [ "$(wc -l <out)" -ne 1 ]; then bad "$name: output is not one line"; return; fi
-    if python3 check_json.py "$check" <out 2>pyerr; then ok
-    else bad "$name: $(tail -n 1 pyerr) -- output: $(head -c 300 out)"; fi
+    queued=$((queued + 1))
+    cp out "queued/$queued.json"
+    printf '%s' "$name" >"queued/$queued.name"
+    printf '%s' "$check" >"queued/$queued.check"
 }
 
+# field_of KEY ARGS...: the text of a numeric top-level field of a run's output, or "error".
+field_of() {
+    local key=$1 value
+    shift
+    value=$("$bin" "$@" 2>/dev/null | sed -n "s/.*\"$key\":\([-+.0-9eE]*\)[,}].*/\1/p")
+    echo "${value:-error}"
+}
 # estimate_of ARGS...: the estimate of a run, or "error".
-estimate_of() {
-    "$bin" "$@" 2>/dev/null | python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["estimate"]))' 2>/dev/null ||
-        echo error
-}
+estimate_of() { field_of estimate "$@"; }
 
-# expect_close NAME A B [RTOL]: two estimates agree to a relative tolerance (default 1e-12).
+# expect_close NAME A B [RTOL]: two numbers agree to a relative tolerance (default 1e-12; with 0,
+# the same text, i.e. bitwise the same double).
 expect_close() {
     local name=$1 a=$2 b=$3 rtol=${4:-1e-12}
-    if python3 -c "import sys; a,b,t=float('$a'),float('$b'),$rtol; sys.exit(0 if abs(a-b) <= t*max(1,abs(a),abs(b)) else 1)" 2>/dev/null
+    if [ "$a" = error ] || [ "$b" = error ]; then bad "$name: $a vs $b"; return; fi
+    if [ "$a" = "$b" ] || awk -v a="$a" -v b="$b" -v t="$rtol" 'BEGIN {
+            d = a - b; if (d < 0) d = -d; m = 1; if (a > m) m = a; if (-a > m) m = -a;
+            if (b > m) m = b; if (-b > m) m = -b; exit !(d <= t * m) }'
     then ok; else bad "$name: $a vs $b"; fi
 }
 
@@ -385,6 +429,214 @@ expect_error "one-based-labels for binary" "--one-based-labels" "categorical" --
     estimate --family binary --input bin.csv --estimator skce-biased --one-based-labels
 
 # ---------------------------------------------------------------------------------------------
+# calib test.
+
+# 200 three-class predictions, Dirichlet(1, 1, 1) (normalised exponentials), rounded to 6 digits
+# with the last probability completing the sum. cal.csv draws each label from its prediction
+# (calibrated); mis.csv always has label 0 (clearly miscalibrated). Also a 60-row normal set with
+# calibrated targets, its binary and laplace analogues, and a 2-d mvnormal-diag set.
+python3 - <<'EOF'
+import math, random
+r = random.Random(20240607)
+cal, mis, binary, normal, laplace, mvd = [], [], [], [], [], []
+for i in range(200):
+    e = [-math.log(1 - r.random()) for _ in range(3)]
+    a, b = "%.6f" % (e[0] / sum(e)), "%.6f" % (e[1] / sum(e))
+    c = repr(1 - float(a) - float(b))
+    u = r.random()
+    y = 0 if u < float(a) else 1 if u < float(a) + float(b) else 2
+    cal.append("%s,%s,%s,%d\n" % (a, b, c, y))
+    mis.append("%s,%s,%s,0\n" % (a, b, c))
+for i in range(60):
+    p = r.random()
+    binary.append("%.6f,%d\n" % (p, r.random() < p))
+    mu, sigma = r.gauss(0, 1), 0.5 + r.random()
+    normal.append("%.6f,%.6f,%.6f\n" % (mu, sigma, r.gauss(mu, sigma)))
+    laplace.append("%.6f,%.6f,%.6f\n" % (mu, sigma, mu + sigma * math.log(r.random() / r.random())))
+    mvd.append("%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n" % (mu, -mu, sigma, 1, r.gauss(mu, sigma), r.gauss(-mu, 1)))
+def write(name, header, rows):
+    with open(name, "w") as f:
+        f.write(header + "\n" + "".join(rows))
+write("cal.csv", "p0,p1,p2,label", cal)
+write("mis.csv", "p0,p1,p2,label", mis)
+write("bin60.csv", "p,y", binary)
+write("normal60.csv", "mu,sigma,y", normal)
+write("laplace60.csv", "mu,beta,y", laplace)
+write("mvd60.csv", "mu1,mu2,s1,s2,y1,y2", mvd)
+EOF
+head -n 6 cal.csv >cal_locations.csv                  # 5 test locations
+(head -n 3 cal.csv; sed -n 3p cal.csv) >cal_dup_locations.csv  # a repeated location: singular S
+
+t=(test --family categorical --input cal.csv)
+# Every method gives one JSON object with the documented keys and a p-value in [0, 1].
+expect_json "test block" 'j["method"] == "block" and j["estimator"] == "skce-block" and j["block_size"] == 2 and j["num_blocks"] == 100 and j["block_size_rule"] == "given" and j["variance_divisor"] == 99 and j["null_variance"] == 0 and "seed" not in j and "alpha" not in j' \
+    "${t[@]}" --method block --block-size 2
+expect_json "test block sqrt, divisor s" 'j["block_size"] == 14 and j["num_blocks"] == 14 and j["block_size_rule"] == "sqrt" and j["variance_divisor"] == 14' \
+    "${t[@]}" --method block --block-size sqrt --variance-divisor s
+expect_json "test block null variance" 'j["null_variance"] == 1' "${t[@]}" --method block --block-size 4 --null-variance
+# Zero standard error: every h_ij is 0 for predictions [1, 0] with label 0, so every block estimate
+# is 0; the test reports it (degenerate = 1, statistic -inf written as null) with p = 1.
+printf 'p0,p1,label\n1,0,0\n1,0,0\n1,0,0\n1,0,0\n' >certain.csv
+expect_json "test block degenerate" 'j["degenerate"] == 1 and j["p_value"] == 1 and j["statistic"] is None' \
+    test --family categorical --input certain.csv --method block --block-size 2 --lengthscale 1
+expect_json "test bootstrap" 'j["method"] == "bootstrap" and j["n"] == 200 and j["seed"] == 1234 and j["replicates"] == 1000 and j["pvalue_rule"] == "count" and j["memory_budget"] == 2 << 30' \
+    "${t[@]}" --method bootstrap
+expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 0 and j["replicates"] == 50 and j["pvalue_rule"] == "plus-one" and j["p_value"] > 0' \
+    "${t[@]}" --method bootstrap --memory-budget 0 --replicates 50 --pvalue-rule plus-one
+expect_json "test bootstrap memory budget 1M" 'j["memory_budget"] == 1 << 20' \
+    "${t[@]}" --method bootstrap --memory-budget 1M --replicates 10
+expect_json "test gamma" 'j["method"] == "gamma" and "seed" not in j' "${t[@]}" --method gamma
+expect_json "test spectral" 'j["method"] == "spectral" and j["replicates"] == 100' \
+    "${t[@]}" --method spectral --replicates 100
+expect_json "test dfree-biased" 'j["method"] == "dfree-biased"' "${t[@]}" --method dfree-biased
+expect_json "test dfree-unbiased" 'j["method"] == "dfree-unbiased"' "${t[@]}" --method dfree-unbiased
+expect_json "test dfree-block" 'j["method"] == "dfree-block" and j["block_size"] == 14' \
+    "${t[@]}" --method dfree-block --block-size sqrt
+expect_json "test consistency ece" 'j["method"] == "consistency" and j["estimator"] == "ece" and j["null"] == "consistency-resampling" and j["binning"] == "uniform:5" and j["mode"] == "top-label" and "kernel" not in j' \
+    "${t[@]}" --method consistency --estimator ece --binning uniform:5 --mode top-label --replicates 100
+expect_json "test consistency skce-unbiased" 'j["estimator"] == "skce-unbiased" and j["lengthscale"] == 0.5' \
+    "${t[@]}" --method consistency --estimator skce-unbiased --lengthscale 0.5 --replicates 20
+expect_json "test consistency skce-block" 'j["estimator"] == "skce-block" and j["block_size"] == 14' \
+    "${t[@]}" --method consistency --estimator skce-block --block-size sqrt --replicates 50
+expect_json "test cme with a file" 'j["method"] == "cme" and j["num_locations"] == 5 and j["test_locations"] == "cal_locations.csv" and j["reference"] == "chi2" and j["ridge"] == 0 and j["n"] == 200 and "seed" not in j' \
+    "${t[@]}" --method cme --test-locations cal_locations.csv
+expect_json "test cme with drawn locations" 'j["num_locations"] == 5 and j["n"] == 195 and j["seed"] == 1234 and j["estimator"] == "ucme" and j["reference"] == "f" and j["ridge"] == 1e-9' \
+    "${t[@]}" --method cme --locations 5 --reference f --ridge 1e-9
+# Other families.
+expect_json "test binary bootstrap" 'j["family"] == "binary" and j["n"] == 60' \
+    test --family binary --input bin60.csv --method bootstrap --replicates 100
+expect_json "test binary consistency" 'j["family"] == "binary"' \
+    test --family binary --input bin60.csv --method consistency --estimator skce-biased --replicates 50
+expect_json "test normal block" 'j["kernel"]["prediction"]["metric"] == "w2"' \
+    test --family normal --input normal60.csv --method block --block-size 2
+expect_json "test normal cme" 'j["n"] == 57' test --family normal --input normal60.csv --method cme --locations 3
+expect_json "test laplace gamma" 'j["family"] == "laplace"' test --family laplace --input laplace60.csv --method gamma
+expect_json "test mvnormal-diag spectral" 'j["family"] == "mvnormal-diag"' \
+    test --family mvnormal-diag --input mvd60.csv --method spectral --replicates 50
+
+# --alpha adds alpha and reject = p_value < alpha.
+expect_json "alpha on a calibrated file" 'j["alpha"] == 0.05 and j["reject"] == (j["p_value"] < 0.05)' \
+    "${t[@]}" --method gamma --alpha 0.05
+expect_json "alpha on a miscalibrated file" 'j["reject"] is True' \
+    test --family categorical --input mis.csv --method gamma --alpha 0.05
+
+# A clearly miscalibrated model is rejected by the block, bootstrap and gamma tests.
+m=(test --family categorical --input mis.csv)
+expect_json "miscalibrated: block" 'j["p_value"] < 0.01' "${m[@]}" --method block --block-size sqrt
+expect_json "miscalibrated: block B = 2" 'j["p_value"] < 0.01' "${m[@]}" --method block --block-size 2
+expect_json "miscalibrated: bootstrap" 'j["p_value"] < 0.01' "${m[@]}" --method bootstrap --replicates 200
+expect_json "miscalibrated: gamma" 'j["p_value"] < 0.01' "${m[@]}" --method gamma
+
+# Seeds: the same seed gives the same p-value, another seed another one (for these seeds).
+boot=("${t[@]}" --method bootstrap --replicates 200)
+p7=$(field_of p_value "${boot[@]}" --seed 7)
+expect_close "bootstrap: same seed, same p-value" "$p7" "$(field_of p_value "${boot[@]}" --seed 7)" 0
+if [ "$p7" != error ] && [ "$p7" != "$(field_of p_value "${boot[@]}" --seed 8)" ]; then ok
+else bad "bootstrap: seeds 7 and 8 give the same p-value $p7"; fi
+expect_json "seed printed exactly" 'j["seed"] == 18446744073709551615' "${boot[@]}" --seed 18446744073709551615
+expect_json "default seed printed" 'j["seed"] == 1234' "${t[@]}" --method spectral --replicates 10
+
+# 1 and 2 threads: the same output but for threads and wall_time_seconds.
+# The whole line must be the same text (so bitwise the same numbers) once threads and
+# wall_time_seconds are removed.
+without_run_fields() { sed -e 's/"threads":[0-9]*,//' -e 's/"wall_time_seconds":[-+.0-9eE]*,//' "$1"; }
+expect_thread_invariant() {
+    local name=$1
+    shift
+    if "$bin" "$@" --threads 1 >one.json 2>err && "$bin" "$@" --threads 2 >two.json 2>>err &&
+        grep -q '"threads":1,' one.json && grep -q '"threads":2,' two.json &&
+        [ "$(without_run_fields one.json)" = "$(without_run_fields two.json)" ]; then ok
+    else bad "$name: 1 and 2 threads differ: $(head -c 300 err) $(head -c 300 one.json) $(head -c 300 two.json)"; fi
+}
+expect_thread_invariant "threads: block" "${t[@]}" --method block --block-size sqrt
+expect_thread_invariant "threads: bootstrap" "${t[@]}" --method bootstrap --replicates 200
+expect_thread_invariant "threads: bootstrap uncached" "${t[@]}" --method bootstrap --replicates 50 --memory-budget 0
+expect_thread_invariant "threads: gamma" "${t[@]}" --method gamma
+expect_thread_invariant "threads: spectral" "${t[@]}" --method spectral --replicates 200
+expect_thread_invariant "threads: dfree-biased" "${t[@]}" --method dfree-biased
+expect_thread_invariant "threads: dfree-unbiased" "${t[@]}" --method dfree-unbiased
+expect_thread_invariant "threads: dfree-block" "${t[@]}" --method dfree-block --block-size 4
+expect_thread_invariant "threads: consistency ece" "${t[@]}" --method consistency --estimator ece --replicates 200
+expect_thread_invariant "threads: consistency skce" "${t[@]}" --method consistency --estimator skce-block --replicates 50
+expect_thread_invariant "threads: cme" "${t[@]}" --method cme --locations 5
+
+# A test that cannot be computed on the data: exit 2 with what to do.
+expect_error "cme: singular covariance" "--ridge" -- "${t[@]}" --method cme --test-locations cal_dup_locations.csv
+expect_json "cme: the ridge makes it computable" 'j["ridge"] == 1e-8' \
+    "${t[@]}" --method cme --test-locations cal_dup_locations.csv --ridge 1e-8
+
+# Invalid calls: exit 2 with one line naming the problem.
+h=(test --family categorical --input hand.csv)
+expect_error "test: missing --method" "--method" -- "${t[@]}"
+expect_error "test: unknown method" "permutation" -- "${t[@]}" --method permutation
+expect_error "test: block without --block-size" "--block-size" -- "${t[@]}" --method block
+expect_error "test: block-size larger than n" "--block-size 201" "n = 200" -- "${t[@]}" --method block --block-size 201
+expect_error "test: one block only" "--block-size 150" "2 blocks" -- "${t[@]}" --method block --block-size 150
+expect_error "test: sqrt block size with one block" "--block-size sqrt = 2" "2 blocks" -- "${h[@]}" --method block --block-size sqrt
+expect_error "test: block-size 1" "--block-size" -- "${t[@]}" --method block --block-size 1
+expect_error "test: dfree-block without --block-size" "--block-size" -- "${t[@]}" --method dfree-block
+expect_error "test: dfree-block larger than n" "--block-size 300" -- "${t[@]}" --method dfree-block --block-size 300
+expect_error "test: bad variance divisor" "--variance-divisor" -- "${t[@]}" --method block --block-size 2 --variance-divisor n
+expect_error "test: variance divisor with null variance" "--variance-divisor" "--null-variance" -- \
+    "${t[@]}" --method block --block-size 2 --variance-divisor s --null-variance
+printf 'p0,p1,label\n0.5,0.5,0\n0.5,0.5,1\n0.2,0.8,1\n' >hand_locations.csv
+expect_error "test: cme with n < J" "J = 3" "n = 2" -- "${h[@]}" --method cme --test-locations hand_locations.csv --lengthscale 1
+expect_error "test: cme with n = J" "J = 3" "n = 3" -- \
+    test --family categorical --input hand_locations.csv --method cme --test-locations hand_locations.csv --lengthscale 1
+expect_error "test: cme with n <= 2J drawn" "--locations 100" "n > 2J" -- "${t[@]}" --method cme --locations 100
+seq 4001 | awk 'BEGIN { print "p,y" } { printf "%.4f,%d\n", ($1 % 997) / 997, $1 % 2 }' >bin4001.csv
+expect_error "test: spectral with n > 4000" "4000" "n = 4001" "gamma" -- \
+    test --family binary --input bin4001.csv --method spectral
+expect_error "test: cme without locations" "--test-locations" "--locations" -- "${t[@]}" --method cme
+expect_error "test: cme with both locations" "exactly one" -- \
+    "${t[@]}" --method cme --locations 2 --test-locations cal_locations.csv
+expect_error "test: cme locations 0" "--locations" -- "${t[@]}" --method cme --locations 0
+expect_error "test: cme bad reference" "--reference" -- "${t[@]}" --method cme --locations 2 --reference t
+expect_error "test: cme negative ridge" "--ridge" -- "${t[@]}" --method cme --locations 2 --ridge -1
+expect_error "test: cme locations of other classes" "number of classes" -- \
+    "${h[@]}" --method cme --test-locations cal_locations.csv
+for method in bootstrap spectral; do
+    expect_error "test: $method with 0 replicates" "--replicates" -- "${t[@]}" --method $method --replicates 0
+done
+expect_error "test: consistency with 0 replicates" "--replicates" -- \
+    "${t[@]}" --method consistency --estimator ece --replicates 0
+for alpha in 0 1 1.5 -0.1 abc nan; do
+    expect_error "test: alpha $alpha" "--alpha" -- "${t[@]}" --method gamma --alpha $alpha
+done
+for seed in -1 abc 18446744073709551616 1.5; do
+    expect_error "test: seed $seed" "--seed" -- "${t[@]}" --method bootstrap --seed $seed
+done
+for budget in -1 1T lots; do
+    expect_error "test: memory budget $budget" "--memory-budget" -- "${t[@]}" --method bootstrap --memory-budget $budget
+done
+expect_error "test: bad p-value rule" "--pvalue-rule" -- "${t[@]}" --method bootstrap --pvalue-rule exact
+expect_error "test: consistency without estimator" "--estimator" -- "${t[@]}" --method consistency
+expect_error "test: consistency unknown estimator" "ucme" -- "${t[@]}" --method consistency --estimator ucme
+expect_error "test: consistency for normal" "consistency" "normal" -- \
+    test --family normal --input normal60.csv --method consistency --estimator skce-biased
+# Options that do not apply to the method.
+expect_error "test: seed for block" "--seed" "--method block" -- "${t[@]}" --method block --block-size 2 --seed 1
+expect_error "test: seed for cme with a file" "--seed" -- "${t[@]}" --method cme --test-locations cal_locations.csv --seed 1
+expect_error "test: replicates for gamma" "--replicates" "gamma" -- "${t[@]}" --method gamma --replicates 10
+expect_error "test: pvalue-rule for dfree" "--pvalue-rule" -- "${t[@]}" --method dfree-biased --pvalue-rule count
+expect_error "test: block-size for gamma" "--block-size" -- "${t[@]}" --method gamma --block-size 2
+expect_error "test: null-variance for bootstrap" "--null-variance" -- "${t[@]}" --method bootstrap --null-variance
+expect_error "test: variance-divisor for dfree-block" "--variance-divisor" -- \
+    "${t[@]}" --method dfree-block --block-size 2 --variance-divisor s
+expect_error "test: memory-budget for spectral" "--memory-budget" -- "${t[@]}" --method spectral --memory-budget 1
+expect_error "test: estimator for bootstrap" "--estimator" -- "${t[@]}" --method bootstrap --estimator ece
+expect_error "test: ridge for block" "--ridge" -- "${t[@]}" --method block --block-size 2 --ridge 1
+expect_error "test: locations for gamma" "--locations" -- "${t[@]}" --method gamma --locations 3
+expect_error "test: binning for consistency skce" "--binning" "skce-biased" -- \
+    "${t[@]}" --method consistency --estimator skce-biased --binning uniform:5
+expect_error "test: kernel option for consistency ece" "--lengthscale" "--estimator ece" -- \
+    "${t[@]}" --method consistency --estimator ece --lengthscale 1
+expect_error "test: block-size for consistency ece" "--block-size" -- \
+    "${t[@]}" --method consistency --estimator ece --block-size 2
+expect_error "test: bad kernel option" "--metric" -- "${t[@]}" --method gamma --metric w2
+expect_error "test: bad file" "ragged.csv: line 3" -- test --family categorical --input ragged.csv --method gamma
+
+# ---------------------------------------------------------------------------------------------
 # Help and version.
 
 expect_help() {
@@ -399,7 +651,16 @@ expect_help "calib -h" "Commands" -h
 expect_help "calib estimate --help" "Example" estimate --help
 expect_help "estimate --help lists every option" "--lengthscale-y" estimate --help
 expect_help "help wins over a bad option" "Usage" estimate --bogus --help
+expect_help "calib --help lists test" "calib test" --help
+expect_help "calib test --help" "Which method" test --help
+expect_help "test --help lists every option" "--memory-budget" test --help
+expect_help "test help wins over a bad option" "Usage" test --method nope --help
 expect_help "calib --version" "calib " --version
 
+# The queued JSON checks.
+read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)
+grep '^FAIL' checks
+passed=$((passed + ${json_passed:-0}))
+failed=$((failed + ${json_failed:-$queued}))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
