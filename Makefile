@@ -37,10 +37,12 @@ DEMO  := $(BUILD)/bin/calib-demo
 TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
 
-# Debian packages the build needs, and a header that proves each is installed.
-DEB_PACKAGES := libeigen3-dev libboost-math-dev libboost-random-dev doctest-dev
-DEB_PROBES   := /usr/include/eigen3/Eigen/Core /usr/include/boost/math/distributions/gamma.hpp \
-                /usr/include/boost/random/mersenne_twister.hpp /usr/include/doctest/doctest.h
+# Debian packages the build and the tests need, each with a file that proves it is installed
+# (python3, for the CLI tests' JSON checks, counts when any python3 is on the PATH).
+DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
+             libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
+             libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
+             doctest-dev:/usr/include/doctest/doctest.h
 
 .PHONY: all deps test test-slow demo bench install clean warnings
 .DEFAULT_GOAL := all
@@ -52,12 +54,13 @@ all: deps
 build-all: $(LIB) $(CLI) $(DEMO)
 
 deps:
-	@missing=""; for f in $(DEB_PROBES); do [ -e "$$f" ] || missing=1; done; \
+	@missing=""; for need in $(DEB_NEEDS); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
-	cmd="apt-get update && apt-get install -y --no-install-recommends $(DEB_PACKAGES)"; \
-	if [ "$$(id -u)" = 0 ]; then echo "make deps: installing $(DEB_PACKAGES)"; \
+	cmd="apt-get update && apt-get install -y --no-install-recommends$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then echo "make deps: installing$$missing"; \
 	  sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make deps: failed: $$cmd" >&2; exit 1; }; \
-	elif command -v sudo >/dev/null 2>&1; then echo "make deps: installing with sudo: $(DEB_PACKAGES)"; \
+	elif command -v sudo >/dev/null 2>&1; then echo "make deps: installing with sudo:$$missing"; \
 	  sudo sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make deps: failed: sudo $$cmd" >&2; exit 1; }; \
 	else echo "make deps: missing packages; run as root: $$cmd" >&2; exit 1; fi
 
