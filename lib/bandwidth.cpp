@@ -1,6 +1,7 @@
 // Median heuristic for the prediction lengthscale (kernels.hpp).
 #include <calib/kernels.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
@@ -77,10 +78,8 @@ double median_distance(const Data& data, Metric metric, const MedianOptions& opt
     return median;
 }
 
-template double median_distance<CategoricalData>(const CategoricalData&, Metric, const MedianOptions&);
-template double median_distance<NormalData>(const NormalData&, Metric, const MedianOptions&);
-template double median_distance<LaplaceData>(const LaplaceData&, Metric, const MedianOptions&);
-template double median_distance<MvNormalData>(const MvNormalData&, Metric, const MedianOptions&);
-template double median_distance<MixtureNormalData>(const MixtureNormalData&, Metric, const MedianOptions&);
+#define CALIB_INSTANTIATE(Data) template double median_distance<Data>(const Data&, Metric, const MedianOptions&);
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
+#undef CALIB_INSTANTIATE
 
 }  // namespace calib
