@@ -1,8 +1,8 @@
 // Median heuristic for the prediction lengthscale (kernels.hpp).
 #include <calib/kernels.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
 #include "parallel.hpp"

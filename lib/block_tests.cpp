@@ -2,8 +2,8 @@
 // and the distribution-free bounds (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "pairwise.hpp"
 
 #include <boost/math/distributions/normal.hpp>

@@ -3,8 +3,8 @@
 #include <calib/kernels.hpp>
 
 #include "check.hpp"
-#include "covariance_check.hpp"
 #include "closed_forms.hpp"
+#include "covariance_check.hpp"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // The CME (Hotelling T²) test at J test locations (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "parallel.hpp"
 
 #include <Eigen/Cholesky>

@@ -2,8 +2,8 @@
 // (kernels.hpp, gram_min_eigenvalue).
 #include <calib/kernels.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
 #include "parallel.hpp"

@@ -2,8 +2,8 @@
 // single-pair evaluations prediction_distance and skce_core (kernels.hpp).
 #include <calib/kernels.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
 

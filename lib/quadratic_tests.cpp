@@ -1,12 +1,12 @@
 // Tests of the quadratic statistic (B = n): bootstrap, Gamma and Gram-spectrum nulls (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
+#include "p_values.hpp"
 #include "pair_terms.hpp"
 #include "parallel.hpp"
 #include "quadratic_sums.hpp"
-#include "p_values.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <boost/math/distributions/gamma.hpp>

@@ -1,8 +1,8 @@
 // SKCE estimators (estimators.hpp): sums over pairs come from the pairwise engine.
 #include <calib/estimators.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "pair_terms.hpp"
 #include "quadratic_sums.hpp"
 

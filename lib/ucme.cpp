@@ -1,8 +1,8 @@
 // UCME estimator and its deviation matrix (estimators.hpp); the n×J evaluations run row-parallel.
 #include <calib/estimators.hpp>
 
-#include "families.hpp"
 #include "check.hpp"
+#include "families.hpp"
 #include "pair_terms.hpp"
 
 #include <type_traits>
