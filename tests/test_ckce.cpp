@@ -5,6 +5,7 @@
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 
+#include "../lib/ckce_features.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -336,6 +337,20 @@ TEST_CASE("group calibration: K o K_AA") {
     CHECK(ckce(d, o).estimate == Approx(exact).epsilon(1e-9));
     o.method = CkceMethod::lowrank;
     CHECK(ckce(d, o).estimate == Approx(exact).epsilon(1e-8));
+}
+
+TEST_CASE("vectorised cos and sin of the random features") {
+    std::vector<double> x = {0, 1e-300, -0.5, 0.785398, 1.5707963267948966, 3.141592653589793, -3.2, 7.9, 100.25,
+                             -4321.125, 99999.5, 2e5, -1e9};
+    for (int i = 0; i < 200; ++i) x.push_back(-12 + 0.121 * i);
+    std::vector<double> c(x.size()), s(x.size());
+    detail::sincos_block(x.data(), x.size(), c.data(), s.data());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        CAPTURE(x[i]);
+        const double tol = std::abs(x[i]) <= 16 ? 4e-16 : 4e-15;
+        CHECK(std::abs(c[i] - std::cos(x[i])) <= tol);
+        CHECK(std::abs(s[i] - std::sin(x[i])) <= tol);
+    }
 }
 
 TEST_CASE("median heuristic for the bandwidth") {
