@@ -95,6 +95,17 @@ int main() {
             const double s = seconds([&] { v = ckce(d, o).estimate; }, 2);
             std::printf("ckce exact    n=5000    threads=%d  %8.3f s  value=%.10g\n", t, s, v);
         });
+    in_child([] {
+        const CategoricalData d = dirichlet_data(2000, 10, 0.1, 4, false);
+        CkceOptions o = options(d, CkceMethod::exact, 2);
+        double v = 0;
+        const double exact = seconds([&] { v = ckce(d, o).estimate; }, 2);
+        std::printf("ckce exact    n=2000    threads=2  %8.3f s  value=%.10g\n", exact, v);
+        const std::vector<double> lambdas = {1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30};
+        std::vector<double> path;
+        const double s = seconds([&] { path = ckce_lambda_path(d, o, lambdas); }, 1);
+        std::printf("ckce_lambda_path n=2000, 10 lambdas   %8.3f s  (eigendecomposition; value at 0.1: %.10g)\n", s, path[4]);
+    });
     for (int t : {1, 2})
         in_child([t] {
             const CategoricalData d = dirichlet_data(5000, 10, 0.1, 1, false);
