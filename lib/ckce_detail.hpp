@@ -4,6 +4,7 @@
 
 #include "check.hpp"
 #include "pairwise.hpp"
+#include "parallel_cholesky.hpp"
 
 #include <calib/ckce.hpp>
 
@@ -105,12 +106,12 @@ double cholesky_ckce(const Term& term, const Matrix& a, const LabelKernel& label
     Matrix w;
     fill_lower(term, w, threads);
     w.diagonal().array() += ridge;
-    Eigen::LLT<Eigen::Ref<Matrix>, Eigen::Lower> llt(w);
-    if (llt.info() != Eigen::Success)
+    if (!parallel_cholesky(w, threads))
         throw numerical_error("calib::ckce: the Cholesky factorisation of K + lambda n I failed (K is not "
                               "positive semidefinite)");
-    Matrix b = a;
-    llt.solveInPlace(b);
+    Matrix b = a;  // B = R⁻¹A = L⁻ᵀ L⁻¹ A
+    w.triangularView<Eigen::Lower>().solveInPlace(b);
+    w.triangularView<Eigen::Lower>().transpose().solveInPlace(b);
     w.resize(0, 0);  // free the factor before K B is formed
     const Matrix kb = product(b);
     return label.gram.size() ? frobenius_dot(kb, b * label.gram) : frobenius_dot(kb, b);

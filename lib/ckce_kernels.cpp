@@ -86,7 +86,8 @@ Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthO
     const std::size_t pair_rows = np > 0 ? np - 1 : 0;
     std::vector<double> d2(np * pair_rows / 2);
     const Matrix pt = p.transpose();
-#pragma omp parallel for schedule(dynamic, 16) if (!omp_in_parallel())
+    const int threads = detail::resolve_threads(options.parallel.num_threads);
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < pair_rows; ++i) {
         double* out = d2.data() + i * np - i * (i + 1) / 2;
         for (std::size_t j = i + 1; j < np; ++j)

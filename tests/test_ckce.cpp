@@ -5,6 +5,7 @@
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 
+#include "../lib/ckce_detail.hpp"
 #include "../lib/ckce_features.hpp"
 #include "support.hpp"
 
@@ -337,6 +338,29 @@ TEST_CASE("group calibration: K o K_AA") {
     CHECK(ckce(d, o).estimate == Approx(exact).epsilon(1e-9));
     o.method = CkceMethod::lowrank;
     CHECK(ckce(d, o).estimate == Approx(exact).epsilon(1e-8));
+}
+
+TEST_CASE("parallel blocked Cholesky: Eigen's factor, for any thread count") {
+    for (const Eigen::Index n : {5, 256, 300, 700}) {
+        CAPTURE(n);
+        const Matrix x = Matrix::Random(n, n);
+        const Matrix spd = x * x.transpose() + static_cast<double>(n) * Matrix::Identity(n, n);
+        const Matrix expected = spd.llt().matrixL();
+        Matrix one = spd, two = spd;
+        one.triangularView<Eigen::StrictlyUpper>().setConstant(std::nan(""));  // the upper part is never read
+        two.triangularView<Eigen::StrictlyUpper>().setConstant(std::nan(""));
+        {
+            const detail::SerialEigenScope serial;
+            REQUIRE(detail::parallel_cholesky(one, 1));
+            REQUIRE(detail::parallel_cholesky(two, 2));
+        }
+        const Matrix l1 = one.triangularView<Eigen::Lower>(), l2 = two.triangularView<Eigen::Lower>();
+        CHECK(l1 == l2);
+        CHECK((l1 - expected).cwiseAbs().maxCoeff() < 1e-12 * expected.cwiseAbs().maxCoeff());
+    }
+    Matrix indefinite = Matrix::Identity(300, 300);
+    indefinite(280, 280) = -1;
+    CHECK(!detail::parallel_cholesky(indefinite, 2));
 }
 
 TEST_CASE("vectorised cos and sin of the random features") {

@@ -70,13 +70,14 @@ CkceChoice take_ckce_options(Args& args) {
     return choice;
 }
 
-ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data) {
+ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data, int threads) {
     ResolvedCkce r{choice.options, {}};
     if (choice.bandwidth) {
         r.bandwidth.value = *choice.bandwidth;
     } else {
         BandwidthOptions median;
         median.seed = choice.options.seed;
+        median.parallel.num_threads = threads;
         r.bandwidth = simplex_median_bandwidth(data.probabilities(), median);
     }
     r.options.kernel.bandwidth = r.bandwidth.value;

@@ -33,7 +33,7 @@ struct ResolvedCkce {
     CkceOptions options;
     Bandwidth bandwidth;
 };
-ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data);
+ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data, int threads);
 
 // Adds lengthscale, lengthscale_rule, bandwidth_fallback, kernel, lambda, lambda_rule, ridge,
 // ckce_method and the method's own fields (features, seed; rank, tolerance, residual_trace).

@@ -62,7 +62,7 @@ int run_ckce_estimate(Args& args, const InputOptions& input) {
     const auto& categorical = std::get<CategoricalData>(data);
     JsonObject out;
     out.set("estimator", "ckce").set("estimate", 0.0).set("n", categorical.size());
-    ResolvedCkce resolved = resolve_ckce(choice, categorical);
+    ResolvedCkce resolved = resolve_ckce(choice, categorical, threads);
     resolved.options.parallel.num_threads = threads;
     const Stopwatch stopwatch;
     const CkceResult result = ckce(categorical, resolved.options);

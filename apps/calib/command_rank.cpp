@@ -155,7 +155,7 @@ int run_rank(const std::vector<std::string>& arguments) {
     check_same_labels(models, plan.files);
     const std::size_t n = models.front().size(), count = models.size(), e_count = plan.estimators.size();
     plan.n = n;
-    for (const CategoricalData& d : models) plan.resolved.push_back(resolve_ckce(plan.ckce, d));
+    for (const CategoricalData& d : models) plan.resolved.push_back(resolve_ckce(plan.ckce, d, plan.threads));
 
     const Stopwatch stopwatch;
     const int threads = resolved_threads(plan.threads);

@@ -8,9 +8,11 @@ namespace repro {
 
 Scores paper_scores(const calib::CategoricalData& data) {
     Scores s;
+    calib::BandwidthOptions median;
+    median.parallel.num_threads = 1;  // replicates run in parallel; the library serially inside
     calib::CkceOptions o;
-    o.kernel.bandwidth = s.bandwidth = calib::simplex_median_bandwidth(data.probabilities()).value;
-    o.parallel.num_threads = 1;  // replicates run in parallel; the library serially inside
+    o.kernel.bandwidth = s.bandwidth = calib::simplex_median_bandwidth(data.probabilities(), median).value;
+    o.parallel.num_threads = 1;
     s.ckce = calib::ckce(data, o).estimate;
     s.jkce = calib::jkce_unbiased(data, o.kernel, {}, {1});
     s.ece = calib::ece(data, calib::ckce_paper_ece_options());

@@ -58,7 +58,7 @@ Matrix simplex_gram(const Matrix& p, const SimplexKernel& kernel, const Parallel
 Matrix simplex_cross_gram(const Matrix& p, const Matrix& q, const SimplexKernel& kernel,
                           const ParallelOptions& parallel = {});
 // The discrete kernel 1{p_i = p_j} (exact equality of rows), as used in the toy example of
-// [ms-ckce App. A]; feed it to ckce_gram. O(n² m).
+// [ms-ckce App. A]; feed it to ckce_gram. O(n² m); throws nothing.
 Matrix discrete_gram(const Matrix& p);
 
 // Median heuristic for γ [ms-ckce §5: "chosen via the median heuristic", variant unspecified]:
@@ -68,13 +68,16 @@ Matrix discrete_gram(const Matrix& p);
 // is taken on max_points of them drawn without replacement (seeded; 0 = always all).
 // Fallbacks (ckce.md §6.2.2): a median of 0 (more than half the pairs coincide) → the median over
 // the non-zero distances; no non-zero distance (all predictions equal, or n < 2) → γ = 1, which is
-// harmless because the Gaussian part is then the constant 1 for every γ. O(min(n, max_points)² m).
+// harmless because the Gaussian part is then the constant 1 for every γ. O(min(n, max_points)² m)
+// time and O(min(n, max_points)²) memory; rows of distances in parallel. Throws for an invalid rule
+// or max_points = 1.
 enum class BandwidthRule { distance, half_squared };
 enum class BandwidthFallback { none, nonzero_median, unit };
 struct BandwidthOptions {
     BandwidthRule rule = BandwidthRule::distance;
     std::size_t max_points = 2000;
     std::uint64_t seed = default_seed;
+    ParallelOptions parallel;
 };
 struct Bandwidth {
     double value = 1.0;
@@ -103,6 +106,7 @@ struct Attribute {
 };
 
 // The regularisation schedule λ_n = coefficient · n^(−power); the ridge added to K is λ_n · n.
+// lambda(n) throws unless coefficient > 0, power is finite, n ≥ 1 and λ_n is finite and > 0.
 // The paper uses λ_n = n^{−1/4} (coefficient 1, power 1/4), so that the ridge is n^{3/4}; it
 // balances the two terms of the CMO rate, O(λ^{1/2} + λ^{−3/2} n^{−1/2}) [ms-ckce §2.3].
 struct Regularization {
