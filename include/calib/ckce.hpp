@@ -13,7 +13,7 @@
 //
 // Four ways to compute it (CkceMethod):
 //   exact    Cholesky of R, O(n³/3) time, O(n²) memory (one n×n matrix)
-//   eigen    eigendecomposition of K, O(n³) (about 25× the Cholesky); then any λ for O(n m):
+//   eigen    eigendecomposition of K, O(n³) (about 17× the Cholesky); then any λ for O(n m):
 //            ckce_lambda_path evaluates a whole λ grid for the price of one factorisation
 //   rff      random Fourier features (D frequencies, seeded) in the primal with the Woodbury /
 //            push-through identity [ms-ckce App. B]: O(n F² + F³), F = m + 2D, memory O(n m + F²)
