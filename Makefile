@@ -2,6 +2,7 @@
 #   make            library + apps          make test       unit/property tests (< 5 min)
 #   make demo       the bundled example     make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
+#   make repro      paper experiments       make figures    their figures (gnuplot)
 #   make deps       Debian packages         make clean
 # Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, PREFIX, JOBS.
 
@@ -32,6 +33,10 @@ TEST_SRC  := $(wildcard tests/*.cpp)
 TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC := $(wildcard apps/bench/*.cpp)
 BENCH_OBJ := $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o)
+# The CKCE paper's reproduction app and benchmark (docs/ckce.md).
+REPRO_CKCE_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-ckce/*.cpp))
+REPRO_CKCE     := $(BUILD)/bin/repro-ckce
+BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
 
 CLI   := $(BUILD)/bin/calib
 DEMO  := $(BUILD)/bin/calib-demo
@@ -43,16 +48,17 @@ BENCH := $(BUILD)/bin/calib-bench
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
-             doctest-dev:/usr/include/doctest/doctest.h
+             doctest-dev:/usr/include/doctest/doctest.h \
+             gnuplot-nox:/usr/bin/gnuplot
 
-.PHONY: all deps test test-slow demo bench install clean warnings
+.PHONY: all deps test test-slow demo bench install clean warnings repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build-all
 
 .PHONY: build-all
-build-all: $(LIB) $(CLI) $(DEMO)
+build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_CKCE)
 
 deps:
 	@missing=""; for need in $(DEB_NEEDS); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
@@ -89,12 +95,21 @@ $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(BENCH_OBJ) $(LIB) $(LDFLAGS) -o $@
 
+$(REPRO_CKCE): $(REPRO_CKCE_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(REPRO_CKCE_OBJ) $(LIB) $(LDFLAGS) -o $@
+
+$(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $< $(LIB) $(LDFLAGS) -o $@
+
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO) $(REPRO_CKCE)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
 	bash tests/cli/run.sh $(CLI)
+	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
 
 test-slow: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
@@ -105,8 +120,22 @@ demo: deps
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 
 bench: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH) $(BENCH_CKCE)
 	$(BENCH)
+	$(BENCH_CKCE)
+
+# The CKCE paper's synthetic experiments at paper scale into results/ckce (replicates already
+# computed with the same options are kept: --resume), and their figures (docs/reproduction.md).
+REPRO_CKCE_FLAGS ?= --resume
+repro-ckce: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(REPRO_CKCE)
+	$(REPRO_CKCE) --out results/ckce $(REPRO_CKCE_FLAGS)
+
+figures-ckce: repro-ckce
+	gnuplot -e "results='results'" docs/figures/ckce.gp
+
+repro: repro-ckce
+figures: figures-ckce
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -118,9 +147,11 @@ install: all
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
-	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests
+	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
+	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce
 
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
+         $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d

@@ -48,6 +48,7 @@ JsonObject& JsonObject::set_raw(const std::string& key, std::string text) {
     Member& member = slot(key);
     member.text = std::move(text);
     member.object.clear();
+    member.array = false;
     return *this;
 }
 
@@ -71,12 +72,28 @@ JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& v
     return set_raw(key, text + "]");
 }
 
+JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_string(values[i]);
+    return set_raw(key, text + "]");
+}
+
 JsonObject& JsonObject::set(const std::string& key, const JsonObject& object) {
     // Copy first: object may be *this or one of its members, which slot() may move.
     JsonObject copy = object;
     Member& member = slot(key);
     member.text.clear();
     member.object.assign(1, std::move(copy));
+    member.array = false;
+    return *this;
+}
+
+JsonObject& JsonObject::set(const std::string& key, const std::vector<JsonObject>& objects) {
+    std::vector<JsonObject> copy = objects;
+    Member& member = slot(key);
+    member.text.clear();
+    member.object = std::move(copy);
+    member.array = true;
     return *this;
 }
 
@@ -98,10 +115,19 @@ void JsonObject::write(std::string& out, int indent, int depth) const {
         const Member& member = members_[i];
         if (i) out += ",";
         out += inner + json_string(member.key) + (pretty ? ": " : ":");
-        if (member.object.empty())
+        if (member.array) {  // objects of an array each on their own line when pretty
+            const std::string item = pretty ? "\n" + std::string(std::size_t(indent * (depth + 2)), ' ') : "";
+            out += "[";
+            for (std::size_t k = 0; k < member.object.size(); ++k) {
+                out += (k ? "," : "") + item;
+                member.object[k].write(out, indent, depth + 2);
+            }
+            out += member.object.empty() || !pretty ? "]" : inner + "]";
+        } else if (member.object.empty()) {
             out += member.text;
-        else
+        } else {
             member.object.front().write(out, indent, depth + 1);
+        }
     }
     out += pretty ? "\n" + std::string(std::size_t(indent * depth), ' ') + "}" : "}";
 }

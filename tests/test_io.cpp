@@ -297,4 +297,16 @@ TEST_SUITE("io") {
         out.set("self", out);
         CHECK(out.dump() == "{\"a\":1,\"b\":{\"c\":\"d\"},\"self\":{\"a\":1,\"b\":{\"c\":\"d\"}}}");
     }
+
+    TEST_CASE("json: arrays of strings and of objects") {
+        calib::JsonObject out;
+        out.set("s", std::vector<std::string>{"a.csv", "q\""})
+            .set("o", std::vector<calib::JsonObject>{calib::JsonObject().set("x", 1), calib::JsonObject()})
+            .set("e", std::vector<calib::JsonObject>{});
+        CHECK(out.dump() == "{\"s\":[\"a.csv\",\"q\\\"\"],\"o\":[{\"x\":1},{}],\"e\":[]}");
+        CHECK(out.dump(2) == "{\n  \"s\": [\"a.csv\",\"q\\\"\"],\n  \"o\": [\n    {\n      \"x\": 1\n    },\n    {}\n  ],\n  \"e\": []\n}");
+        // Replacing an array by a number, and a number by an array.
+        out.set("o", 2.5).set("s", std::vector<calib::JsonObject>{calib::JsonObject().set("y", true)});
+        CHECK(out.dump() == "{\"s\":[{\"y\":true}],\"o\":2.5,\"e\":[]}");
+    }
 }

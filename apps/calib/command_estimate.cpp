@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "args.hpp"
+#include "ckce_options.hpp"
 #include "dataset.hpp"
 #include "ece_options.hpp"
 #include "kernel_options.hpp"
@@ -21,12 +22,14 @@ namespace calib::cli {
 
 namespace {
 
-const char* const estimator_choices = "skce-biased|skce-unbiased|skce-block|ucme|ece";
+const char* const estimator_choices = "skce-biased|skce-unbiased|skce-block|ucme|ece|ckce";
 
 std::vector<OptionSpec> estimate_option_specs() {
     std::vector<OptionSpec> specs = shared_option_specs;
     specs.insert(specs.end(), kernel_option_specs.begin(), kernel_option_specs.end());
     specs.insert(specs.end(), ece_option_specs.begin(), ece_option_specs.end());
+    for (const OptionSpec& spec : ckce_option_specs)
+        if (spec.name != "lengthscale") specs.push_back(spec);
     for (const char* name : {"estimator", "block-size", "test-locations"}) specs.push_back({name, true});
     return specs;
 }
@@ -46,6 +49,32 @@ EstimatorOptions take_estimator_options(Args& args, const std::string& estimator
     return options;
 }
 
+// --estimator ckce: the simplex kernel and the CKCE's own options instead of the kernel options.
+int run_ckce_estimate(Args& args, const InputOptions& input) {
+    if (!is_categorical(input.family))
+        throw usage_error("--estimator ckce applies only to --family categorical or binary, not " +
+                          to_string(input.family));
+    const int threads = take_threads(args);
+    const CkceChoice choice = take_ckce_options(args);
+    args.reject_unused("--estimator ckce");
+
+    const Dataset data = read_dataset(input.family, input.path, input.csv);
+    const auto& categorical = std::get<CategoricalData>(data);
+    JsonObject out;
+    out.set("estimator", "ckce").set("estimate", 0.0).set("n", categorical.size());
+    ResolvedCkce resolved = resolve_ckce(choice, categorical, threads);
+    resolved.options.parallel.num_threads = threads;
+    const Stopwatch stopwatch;
+    const CkceResult result = ckce(categorical, resolved.options);
+    const double seconds = stopwatch.seconds();
+    if (!std::isfinite(result.estimate))
+        throw std::runtime_error("ckce returned a non-finite estimate (" + std::to_string(result.estimate) + ")");
+    out.set("estimate", result.estimate);
+    add_ckce_fields(out, choice, resolved, &result);
+    print_with_run_fields(out, input, threads, seconds);
+    return 0;
+}
+
 }  // namespace
 
 int run_estimate(const std::vector<std::string>& arguments) {
@@ -59,9 +88,10 @@ int run_estimate(const std::vector<std::string>& arguments) {
     const std::string estimator = args.take_required("estimator", estimator_choices);
     const bool is_ece = estimator == "ece";
     if (!is_ece && estimator != "skce-biased" && estimator != "skce-unbiased" &&
-        estimator != "skce-block" && estimator != "ucme")
+        estimator != "skce-block" && estimator != "ucme" && estimator != "ckce")
         throw usage_error("unknown estimator '" + estimator + "', expected one of " +
                           estimator_choices);
+    if (estimator == "ckce") return run_ckce_estimate(args, input);
     if (is_ece && !is_categorical(input.family))
         throw usage_error("--estimator ece applies only to --family categorical or binary, not " +
                           to_string(input.family));

@@ -46,11 +46,11 @@ void parse_binning(const std::string& text, EceOptions& ece) {
 
 }  // namespace
 
-EceChoice take_ece_options(Args& args) {
+EceChoice take_ece_options(Args& args, const char* default_binning, const char* default_distance) {
     EceChoice choice;
-    choice.binning = args.take("binning", "uniform:10");
+    choice.binning = args.take("binning", default_binning);
     parse_binning(choice.binning, choice.options);
-    const std::string distance = args.take("distance", "tv");
+    const std::string distance = args.take("distance", default_distance);
     if (distance != "tv" && distance != "l1" && distance != "euclidean" && distance != "sqeuclidean")
         throw usage_error("option --distance " + distance +
                           ", expected tv, l1, euclidean or sqeuclidean");

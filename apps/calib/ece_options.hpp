@@ -20,7 +20,9 @@ struct EceChoice {
 extern const std::vector<OptionSpec> ece_option_specs;
 
 // Takes --binning (default uniform:10), --distance (tv) and --mode (canonical); throws usage_error.
-EceChoice take_ece_options(Args& args);
+// `calib rank` passes the defaults of the CKCE paper's experiments (uniform:3, l1).
+EceChoice take_ece_options(Args& args, const char* default_binning = "uniform:10",
+                           const char* default_distance = "tv");
 
 // Adds "binning", "distance" and "mode" to `out`.
 void add_ece_fields(JsonObject& out, const EceChoice& choice);

@@ -9,6 +9,7 @@ const char* const main_help = R"(calib - calibration errors of probabilistic pre
 Usage:
   calib estimate --family F --input FILE.csv --estimator E [options]
   calib test     --family F --input FILE.csv --method M [options]
+  calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
   calib --help | --version
   calib COMMAND --help
 
@@ -17,6 +18,8 @@ Commands:
              and print it as one JSON object
   test       test "the predictions are calibrated" and print the p-value and the test's
              details as one JSON object
+  rank       rank several models evaluated on the same labelled data by calibration errors
+             (CKCE, SKCE, ECE), with paired bootstrap intervals for their differences
 
 Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
 on this data (the message says what to change), 1 internal failure.
@@ -25,6 +28,7 @@ Errors are reported as one line on stderr: "calib: <message>".
 Examples:
   calib estimate --family categorical --input preds.csv --estimator skce-unbiased
   calib test --family categorical --input preds.csv --method bootstrap --alpha 0.05
+  calib rank --family categorical --input resnet.csv densenet.csv --format table
 )";
 
 const char* const estimate_help = R"(calib estimate - estimate a calibration error and print one JSON object
@@ -52,6 +56,8 @@ Estimator:
                         skce-block     mean of unbiased estimates on consecutive blocks, O(nB)
                         ucme           unnormalised calibration mean embedding at test locations
                         ece            binned expected calibration error (categorical, binary)
+                        ckce           conditional kernel calibration error (categorical, binary;
+                                       see "CKCE options" below)
   --block-size B|sqrt   skce-block: block size B >= 2, or sqrt = max(2, floor(sqrt(n)))
                         (default 2, the linear estimator)
   --test-locations FILE ucme: test locations, a CSV file in the format of --input (required)
@@ -76,14 +82,30 @@ Kernel (skce-* and ucme; k = k_P(p,p') * k_Y(y,y')):
                         (exp(-|y-y'|/l)) for laplace; each family supports only its default
   --lengthscale-y L     lengthscale of k_Y for sqexp and exp (default 1)
 
+CKCE options (ckce; the kernel options above do not apply):
+  --lengthscale G|median  bandwidth G > 0 of the simplex kernel
+                        k(p,q) = p'q + exp(-|p-q|^2/(2 G^2)), or the median of the Euclidean
+                        distances between predictions (default; on a seeded subset of 2000 above
+                        2000 observations; a median of 0 falls back as described in docs/ckce.md)
+  --ckce-method M       exact (Cholesky, O(n^3), default), eigen (eigendecomposition),
+                        rff (random Fourier features), lowrank (pivoted incomplete Cholesky)
+  --lambda L            fixed regularisation lambda > 0 (the ridge added to K is lambda n), or
+  --lambda-power a      lambda = n^(-a), a >= 0 (default a = 0.25, the paper's n^(-1/4))
+  --features D          rff: number of random frequencies (default 100)
+  --rank R              lowrank: maximum rank (default 1000)
+  --tolerance T         lowrank: stop when the residual trace is below T tr(K) (default 1e-6)
+  --seed S              rff frequencies and the median's subsample (default 1234)
+
 Other:
   --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0; not for ece)
   --help                this text
 
 Output: one JSON object on one line with estimator, estimate, n, lengthscale,
 lengthscale_rule, kernel, the estimator's own fields (block_size, block_size_rule, num_blocks;
-test_locations, num_locations; binning, distance, mode), family, input, threads,
-wall_time_seconds (the estimator call) and calib_version.
+test_locations, num_locations; binning, distance, mode; for ckce: bandwidth_fallback, lambda,
+lambda_rule, ridge, ckce_method, features, feature_dimension, max_rank, tolerance, rank,
+residual_trace, seed), family, input, threads, wall_time_seconds (the estimator call) and
+calib_version.
 
 Exit codes: 0 success, 2 bad option or bad input file, 1 internal failure.
 
@@ -91,6 +113,7 @@ Examples:
   calib estimate --family categorical --input preds.csv --estimator skce-unbiased
   calib estimate --family normal --input gauss.csv --estimator skce-block --block-size sqrt
   calib estimate --family binary --input scores.csv --estimator ece --binning uniform:15
+  calib estimate --family categorical --input preds.csv --estimator ckce --ckce-method rff
 )";
 
 const char* const test_help = R"(calib test - test whether predictions are calibrated; print one JSON object
@@ -153,6 +176,61 @@ Examples:
   calib test --family categorical --input preds.csv --method block --block-size sqrt --alpha 0.05
   calib test --family binary --input scores.csv --method bootstrap --replicates 2000 --seed 7
   calib test --family normal --input gauss.csv --method cme --locations 5
+)";
+
+const char* const rank_help = R"(calib rank - rank models by calibration error, with paired bootstrap intervals
+
+Usage:
+  calib rank --family categorical|binary --input MODEL1.csv MODEL2.csv [...] [options]
+
+Every file holds one model's predictions on the same labelled data (the format of
+'calib estimate'; the labels must be the same in every file, line by line). Each estimator ranks
+the models (lower is better calibrated); a paired bootstrap gives an interval for each difference
+so that "model A is better calibrated than model B" can be said at a stated confidence.
+
+Options:
+  --input FILES         two or more model files (also --input A.csv --input B.csv)
+  --family F            categorical or binary
+  --one-based-labels, --logits   as in 'calib estimate' (categorical)
+  --estimators LIST     comma-separated, from ckce, skce-unbiased, ece
+                        (default ckce,skce-unbiased,ece):
+                        ckce           conditional kernel calibration error (CKCE)
+                        skce-unbiased  unbiased SKCE with the CKCE's simplex kernel and the
+                                       Kronecker label kernel (the paper's JKCE)
+                        ece            binned ECE, default uniform:3 bins per coordinate and L1
+                                       distance (the paper's configuration)
+  --replicates R        bootstrap replicates (default 200)
+  --level L             level of the intervals in (0, 1) (default 0.95)
+  --seed S              seed of the bootstrap (replicate r uses stream r + 1), the random
+                        features and the median's subsample (default 1234)
+  --format json|table   one JSON object on one line (default) or a readable table
+  --lengthscale G|median, --ckce-method, --lambda, --lambda-power, --features, --rank,
+  --tolerance           the CKCE options of 'calib estimate'; --lengthscale also sets the
+                        skce-unbiased kernel. The median is taken per model on the full data
+                        and kept for the bootstrap replicates.
+  --binning, --distance, --mode   the ECE options of 'calib estimate' (defaults uniform:3, l1,
+                        canonical)
+  --threads N           OpenMP threads (default 0: all); replicates run in parallel and the
+                        output does not depend on N
+  --help                this text
+
+Output (json): command, n, models, estimators, replicates, seed, level, interval, and for each
+estimator under results: description, estimates, std_errors (bootstrap standard deviations),
+ranking (best first), lengthscales (kernel estimators), comparisons (first, second,
+difference = first - second, lower, upper, bootstrap_mean, probability_first_lower, verdict);
+then kernel, ece, family, threads, wall_time_seconds, calib_version.
+The intervals are percentile intervals of the paired bootstrap differences. A verdict names the
+better calibrated model when the whole interval lies on one side of 0, else "no clear
+difference". CKCE and ECE are biased estimators, and resampling with replacement shifts them; the
+shift largely cancels in a paired difference (compare bootstrap_mean with difference), which is
+why no per-model intervals are given.
+
+Exit codes: 0 success, 2 bad option or input file (including different labels), 1 internal
+failure.
+
+Examples:
+  calib rank --family categorical --input lenet.csv densenet.csv resnet.csv --format table
+  calib rank --family binary --input a.csv b.csv --estimators ckce,ece --replicates 1000 --seed 7
 )";
 
 }  // namespace calib::cli

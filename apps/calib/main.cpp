@@ -36,6 +36,7 @@ int run(const std::vector<std::string>& arguments) {
     }
     if (command == "estimate") return run_estimate(rest);
     if (command == "test") return run_test(rest);
+    if (command == "rank") return run_rank(rest);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }
 

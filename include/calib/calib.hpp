@@ -1,6 +1,7 @@
 // The whole public API of calib.
 #pragma once
 
+#include <calib/ckce.hpp>
 #include <calib/data.hpp>
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>

@@ -4,7 +4,7 @@
 // are written with %.17g, so they read back bitwise; NaN and ±inf, which JSON cannot express, are
 // written as null. Strings are escaped (quotes, backslash, control characters); other bytes,
 // UTF-8 included, pass through unchanged. Values: numbers, booleans, strings, null, nested
-// objects and arrays of doubles.
+// objects, and arrays of doubles, of strings or of objects.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,9 @@ public:
     JsonObject& set(const std::string& key, const char* value);
     JsonObject& set(const std::string& key, const std::string& value);
     JsonObject& set(const std::string& key, const std::vector<double>& values);
+    JsonObject& set(const std::string& key, const std::vector<std::string>& values);
     JsonObject& set(const std::string& key, const JsonObject& object);
+    JsonObject& set(const std::string& key, const std::vector<JsonObject>& objects);
     // Integers are written exactly (not through double).
     template <class Integer, std::enable_if_t<std::is_integral_v<Integer> &&
                                                   !std::is_same_v<Integer, bool>, int> = 0>
@@ -46,6 +48,7 @@ private:
         std::string key;
         std::string text;               // the serialised value, unless it is an object
         std::vector<JsonObject> object; // one element when the value is an object
+        bool array = false;             // the value is the array `object` of objects
     };
     JsonObject& set_raw(const std::string& key, std::string text);
     Member& slot(const std::string& key);

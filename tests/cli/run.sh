@@ -29,6 +29,22 @@ import json, math, sys
 
 def check(j, expression):
     assert isinstance(j, dict), "not an object"
+    if j.get("command") == "rank":  # calib rank
+        need = ["command", "n", "models", "estimators", "replicates", "seed", "level", "results", "family",
+                "threads", "wall_time_seconds", "calib_version"]
+        missing = [k for k in need if k not in j]
+        assert not missing, "missing keys %s" % missing
+        models = len(j["models"])
+        for e in j["estimators"]:
+            r = j["results"][e]
+            lacking = [k for k in ["description", "estimates", "std_errors", "ranking", "comparisons"] if k not in r]
+            assert not lacking, "results.%s lacks %s" % (e, lacking)
+            assert len(r["estimates"]) == models and sorted(r["ranking"]) == sorted(j["models"]), "bad ranking"
+            assert len(r["comparisons"]) == models * (models - 1) // 2, "not one comparison per pair"
+            for c in r["comparisons"]:
+                assert c["lower"] <= c["upper"] and 0 <= c["probability_first_lower"] <= 1, "bad comparison"
+        assert eval(expression, {"math": math}, {"j": j}), "check failed: " + expression
+        return
     run = ["family", "input", "n", "threads", "wall_time_seconds", "calib_version"]
     kernel = ["lengthscale", "lengthscale_rule", "kernel"]
     if "method" in j:  # calib test
@@ -660,6 +676,100 @@ expect_error "test: bad kernel option" "--metric" -- "${t[@]}" --method gamma --
 expect_error "test: bad file" "ragged.csv: line 3" -- test --family categorical --input ragged.csv --method gamma
 
 # ---------------------------------------------------------------------------------------------
+# calib estimate --estimator ckce, and calib rank.
+
+# over.csv: the predictions of cal.csv squared and renormalised (overconfident), same labels.
+awk -F, 'NR == 1 { print; next } { a = $1 * $1; b = $2 * $2; c = $3 * $3; s = a + b + c
+    printf "%.17g,%.17g,%.17g,%s\n", a / s, b / s, c / s, $4 }' cal.csv >over.csv
+# The uniform model on a balanced set: the residuals sum to 0, so CKCE = 0 exactly; all
+# predictions coincide, so the median bandwidth falls back to 1.
+awk 'BEGIN { print "p0,p1,p2,label"; for (i = 0; i < 30; i++) printf "%.17g,%.17g,%.17g,%d\n", 1 / 3, 1 / 3, 1 / 3, i % 3 }' >uniform.csv
+k=(estimate --family categorical --input cal.csv --estimator ckce)
+expect_json "ckce default" 'j["ckce_method"] == "exact" and j["lambda_rule"] == "n^(-0.25)" and abs(j["lambda"] - 200 ** -0.25) < 1e-15 and abs(j["ridge"] - 200 ** 0.75) < 1e-12 and j["kernel"]["type"] == "simplex" and j["kernel"]["linear"] and j["kernel"]["gaussian"] and j["lengthscale_rule"] == "median" and j["bandwidth_fallback"] == "none" and j["seed"] == 1234 and 0 < j["estimate"] < 1' \
+    "${k[@]}"
+expect_json "ckce uniform balanced" 'abs(j["estimate"]) < 1e-14 and j["bandwidth_fallback"] == "unit" and j["lengthscale"] == 1' \
+    estimate --family categorical --input uniform.csv --estimator ckce
+expect_json "ckce rff" 'j["features"] == 100 and j["feature_dimension"] == 203 and j["seed"] == 1234' \
+    "${k[@]}" --ckce-method rff
+expect_json "ckce rff D=7" 'j["feature_dimension"] == 17 and j["lengthscale_rule"] == "given" and j["seed"] == 5' \
+    "${k[@]}" --ckce-method rff --features 7 --lengthscale 0.5 --seed 5
+expect_json "ckce lowrank" 'j["rank"] <= 200 and j["residual_trace"] <= 1e-6 and j["max_rank"] == 1000 and j["tolerance"] == 1e-6' \
+    "${k[@]}" --ckce-method lowrank
+expect_json "ckce lowrank capped" 'j["rank"] == 4 and j["tolerance"] == 0' "${k[@]}" --ckce-method lowrank --rank 4 --tolerance 0
+expect_json "ckce lambda given" 'j["lambda"] == 0.1 and j["lambda_rule"] == "given" and abs(j["ridge"] - 20) < 1e-12' \
+    "${k[@]}" --lambda 0.1
+expect_json "ckce lambda power" 'abs(j["lambda"] - 200 ** -0.5) < 1e-15 and j["lambda_rule"] == "n^(-0.5)"' \
+    "${k[@]}" --lambda-power 0.5
+exact_ckce=$(estimate_of "${k[@]}" --lengthscale 0.4)
+expect_close "ckce eigen equals exact" "$exact_ckce" "$(estimate_of "${k[@]}" --lengthscale 0.4 --ckce-method eigen)" 1e-9
+expect_close "ckce full-rank lowrank equals exact" "$exact_ckce" \
+    "$(estimate_of "${k[@]}" --lengthscale 0.4 --ckce-method lowrank --tolerance 0 --rank 200)" 1e-8
+expect_json "ckce: the overconfident model scores higher" "j['estimate'] > $exact_ckce" \
+    estimate --family categorical --input over.csv --estimator ckce --lengthscale 0.4
+expect_close "ckce binary equals 2-class categorical" \
+    "$(estimate_of estimate --family binary --input bin.csv --estimator ckce --lengthscale 0.3)" \
+    "$(estimate_of estimate --family categorical --input bin_cat.csv --estimator ckce --lengthscale 0.3)"
+expect_thread_invariant "threads: ckce exact" "${k[@]}"
+expect_thread_invariant "threads: ckce rff" "${k[@]}" --ckce-method rff
+expect_thread_invariant "threads: ckce lowrank" "${k[@]}" --ckce-method lowrank
+expect_error "ckce: lambda and lambda-power" "--lambda" "--lambda-power" -- "${k[@]}" --lambda 0.1 --lambda-power 0.3
+expect_error "ckce: features for exact" "--features" "rff" -- "${k[@]}" --features 10
+expect_error "ckce: rank for rff" "--rank" "lowrank" -- "${k[@]}" --ckce-method rff --rank 10
+expect_error "ckce: tolerance 1" "--tolerance" -- "${k[@]}" --ckce-method lowrank --tolerance 1
+expect_error "ckce: features 0" "--features" -- "${k[@]}" --ckce-method rff --features 0
+expect_error "ckce: lambda 0" "--lambda" -- "${k[@]}" --lambda 0
+expect_error "ckce: negative lambda power" "--lambda-power" -- "${k[@]}" --lambda-power -1
+expect_error "ckce: lengthscale 0" "--lengthscale" -- "${k[@]}" --lengthscale 0
+expect_error "ckce: unknown method" "--ckce-method" "fast" -- "${k[@]}" --ckce-method fast
+expect_error "ckce: metric does not apply" "--metric" "ckce" -- "${k[@]}" --metric tv
+expect_error "ckce: ckce-method for skce" "--ckce-method" -- \
+    estimate --family categorical --input cal.csv --estimator skce-unbiased --ckce-method rff
+expect_error "ckce for normal" "ckce" "normal" -- estimate --family normal --input normal.csv --estimator ckce
+
+r=(rank --family categorical --input cal.csv over.csv --replicates 40)
+expect_json "rank two models" 'j["models"] == ["cal.csv", "over.csv"] and j["estimators"] == ["ckce", "skce-unbiased", "ece"] and j["replicates"] == 40 and j["seed"] == 1234 and j["level"] == 0.95 and j["n"] == 200 and j["results"]["ckce"]["ranking"] == ["cal.csv", "over.csv"] and j["results"]["ckce"]["comparisons"][0]["verdict"] == "cal.csv is better calibrated" and j["ece"]["binning"] == "uniform:3" and j["ece"]["distance"] == "l1" and j["kernel"]["ckce_method"] == "exact"' \
+    "${r[@]}"
+expect_json "rank: estimates equal calib estimate" "abs(j['results']['ckce']['estimates'][0] - $exact_ckce) < 1e-12 and j['results']['ckce']['lengthscales'] == [0.4, 0.4]" \
+    "${r[@]}" --lengthscale 0.4 --estimators ckce
+expect_json "rank three models, two estimators, --input twice" 'j["models"] == ["cal.csv", "over.csv", "cal.csv"] and "skce-unbiased" not in j["results"] and "kernel" in j and len(j["results"]["ece"]["comparisons"]) == 3 and j["level"] == 0.9' \
+    rank --family categorical --input cal.csv over.csv --input cal.csv --estimators ckce,ece --replicates 20 --level 0.9
+expect_json "rank ece only" '"kernel" not in j and j["results"]["ece"]["estimates"][0] > 0' \
+    rank --family categorical --input=cal.csv --input=over.csv --estimators ece --replicates 10
+expect_json "rank rff" 'j["kernel"]["ckce_method"] == "rff" and j["kernel"]["features"] == 20' \
+    "${r[@]}" --ckce-method rff --features 20 --estimators ckce
+expect_json "rank binary" 'j["family"] == "binary"' rank --family binary --input bin.csv bin.csv --replicates 5
+if "$bin" "${r[@]}" --format table >table.txt 2>err && grep -q "cal.csv is better calibrated" table.txt &&
+    grep -q "^ckce (CKCE" table.txt && grep -q "rank  model" table.txt && [ ! -s err ]; then ok
+else bad "rank --format table: $(head -c 300 err) $(head -c 300 table.txt)"; fi
+expect_thread_invariant "threads: rank" "${r[@]}"
+s9=$(field_of n "${r[@]}" --seed 9)
+if [ "$("$bin" "${r[@]}" --seed 9 | without_run_fields /dev/stdin)" = "$("$bin" "${r[@]}" --seed 9 | without_run_fields /dev/stdin)" ] &&
+    [ "$("$bin" "${r[@]}" --seed 9 | without_run_fields /dev/stdin)" != "$("$bin" "${r[@]}" --seed 10 | without_run_fields /dev/stdin)" ] &&
+    [ "$s9" = 200 ]; then ok
+else bad "rank: the same seed must give the same output, another seed another one"; fi
+head -n 51 cal.csv >cal50.csv
+expect_error "rank: different labels" "mis.csv: line" "differs from the label" "same labelled data" -- \
+    rank --family categorical --input cal.csv mis.csv
+expect_error "rank: different n" "cal50.csv has 50 observations" "cal.csv has 200" -- \
+    rank --family categorical --input cal.csv cal50.csv
+awk -F, 'NR == 1 { print "p0,p1,label"; next } { printf "%.17g,%s,%d\n", $1 + $2, $3, ($4 == 2) }' cal.csv >two_class.csv
+expect_error "rank: different classes" "two_class.csv has 2 classes" "cal.csv has 3" -- \
+    rank --family categorical --input cal.csv two_class.csv
+expect_error "rank: one model" "at least two model files" -- rank --family categorical --input cal.csv
+expect_error "rank: no model" "at least two model files" -- rank --family categorical
+expect_error "rank: unknown estimator" "--estimators" "bogus" -- "${r[@]}" --estimators ckce,bogus
+expect_error "rank: estimator twice" "twice" -- "${r[@]}" --estimators ece,ece
+expect_error "rank: bad format" "--format" -- "${r[@]}" --format xml
+expect_error "rank: level 1" "--level" -- "${r[@]}" --level 1
+expect_error "rank: replicates 0" "--replicates" -- "${r[@]}" --replicates 0
+expect_error "rank: ckce option without ckce" "--ckce-method" "ckce" -- "${r[@]}" --estimators ece --ckce-method rff
+expect_error "rank: lengthscale without a kernel estimator" "--lengthscale" -- "${r[@]}" --estimators ece --lengthscale 1
+expect_error "rank: ece option without ece" "--binning" -- "${r[@]}" --estimators ckce --binning uniform:3
+expect_error "rank: normal family" "categorical or binary" -- rank --family normal --input normal.csv normal.csv
+expect_error "rank: missing file" "nowhere.csv" -- rank --family categorical --input cal.csv nowhere.csv
+expect_error "rank: kernel options of estimate" "--metric" -- "${r[@]}" --metric tv
+
+# ---------------------------------------------------------------------------------------------
 # Help and version.
 
 expect_help() {
@@ -679,6 +789,9 @@ expect_help "calib test --help" "Which method" test --help
 expect_help "test --help lists every option" "--memory-budget" test --help
 expect_help "test help wins over a bad option" "Usage" test --method nope --help
 expect_help "calib --version" "calib " --version
+expect_help "calib --help lists rank" "calib rank" --help
+expect_help "calib rank --help" "paired bootstrap" rank --help
+expect_help "estimate --help lists the ckce options" "--lambda-power" estimate --help
 
 # The queued JSON checks.
 read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)

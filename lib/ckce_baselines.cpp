@@ -1,0 +1,35 @@
+// The paper's JKCE baseline: the SKCE with the CKCE's simplex and label kernels, on the pairwise
+// engine (ckce.hpp).
+#include "ckce_detail.hpp"
+#include "pair_terms.hpp"
+#include "quadratic_sums.hpp"
+#include "simplex_rows.hpp"
+
+namespace calib {
+
+namespace {
+
+detail::QuadraticSums jkce_sums(const char* fn, const CategoricalData& data, const SimplexKernel& kernel,
+                                const LabelKernel& label, const ParallelOptions& parallel) {
+    detail::check_simplex_kernel(fn, kernel);
+    detail::check_label_kernel(fn, label, data.num_classes());
+    const TargetKernel target{label.gram.size() ? TargetKernelType::gram : TargetKernelType::white, 1.0, label.gram};
+    const detail::TensorTerm term(data.size(), detail::SimplexRows(data.probabilities(), Matrix(), kernel),
+                                  detail::ClassTarget(data, target));
+    return detail::quadratic_sums(term, parallel.num_threads);
+}
+
+}  // namespace
+
+double jkce_unbiased(const CategoricalData& data, const SimplexKernel& kernel, const LabelKernel& label,
+                     const ParallelOptions& parallel) {
+    if (data.size() < 2) detail::fail("jkce_unbiased", "n = ", data.size(), ", needs at least 2 observations");
+    return jkce_sums("jkce_unbiased", data, kernel, label, parallel).unbiased();
+}
+
+double jkce_biased(const CategoricalData& data, const SimplexKernel& kernel, const LabelKernel& label,
+                   const ParallelOptions& parallel) {
+    return jkce_sums("jkce_biased", data, kernel, label, parallel).biased();
+}
+
+}  // namespace calib
