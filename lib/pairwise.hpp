@@ -13,6 +13,7 @@
 #pragma once
 
 #include "compensated_sum.hpp"
+#include "serial_eigen.hpp"
 
 #include <Eigen/Core>
 #include <omp.h>
@@ -130,11 +131,11 @@ double diagonal_sum(const Term& term) {
     return s.value();
 }
 
-// Rows of a matrix product computed in strips of at most gemm_rows rows. Eigen runs a product
-// single-threaded when its destination has at most 32 rows at compile time; a parallel Eigen GEMM
-// would choose its blocking, hence its rounding, from the thread count.
-inline constexpr Eigen::Index gemm_rows = 32;
-using GemmStrip = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, gemm_rows, Eigen::Dynamic>;
+// Rows of a matrix product are computed in strips of gemm_rows rows, each strip one task, with
+// Eigen kept serial (SerialEigenScope): Eigen's blocking, hence its rounding, depends on the size
+// of the product and on its own thread count, so fixed strips and one Eigen thread make the
+// result independent of our thread count.
+inline constexpr std::size_t gemm_rows = 256;
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows in parallel, mirrored.
@@ -159,26 +160,26 @@ Eigen::MatrixXd materialise(const Term& term, int num_threads) {
 template <class Term>
 Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h, int num_threads) {
     const std::size_t n = term.size();
-    const auto strips = static_cast<std::ptrdiff_t>((n + gemm_rows - 1) / gemm_rows);
+    const auto strips = (n + gemm_rows - 1) / gemm_rows;
     Eigen::MatrixXd g(n, c.cols());
     const int threads = resolve_threads(num_threads);
+    const SerialEigenScope serial;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::ptrdiff_t s = 0; s < strips; ++s) {
-        const std::size_t i0 = static_cast<std::size_t>(s) * gemm_rows, i1 = std::min(n, i0 + gemm_rows);
-        const auto rows = static_cast<Eigen::Index>(i1 - i0);
-        GemmStrip acc = GemmStrip::Zero(rows, c.cols());
+    for (std::size_t s = 0; s < strips; ++s) {
+        const std::size_t i0 = s * gemm_rows, i1 = std::min(n, i0 + gemm_rows);
+        const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
         if (h) {
-            acc.noalias() += h->middleRows(static_cast<Eigen::Index>(i0), rows) * c;
-        } else {
-            RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
-            for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
-                const std::size_t j1 = std::min(n, j0 + chunk_width);
-                const auto w = static_cast<Eigen::Index>(j1 - j0);
-                for (std::size_t i = i0; i < i1; ++i) term.row(i, j0, j1, tile.data() + (i - i0) * chunk_width);
-                acc.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
-            }
+            g.middleRows(r0, rows).noalias() = h->middleRows(r0, rows) * c;
+            continue;
         }
-        g.middleRows(static_cast<Eigen::Index>(i0), rows) = acc;
+        g.middleRows(r0, rows).setZero();
+        RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
+        for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
+            const std::size_t j1 = std::min(n, j0 + chunk_width);
+            const auto w = static_cast<Eigen::Index>(j1 - j0);
+            for (std::size_t i = i0; i < i1; ++i) term.row(i, j0, j1, tile.data() + (i - i0) * chunk_width);
+            g.middleRows(r0, rows).noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
+        }
     }
     return g;
 }
