@@ -10,6 +10,7 @@ ARCH     ?= native
 OPT      ?= -O3
 PREFIX   ?= /usr/local
 BUILD    := build
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  := 0.1.0
 
 CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 -MMD -MP
@@ -48,7 +49,7 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
 .DEFAULT_GOAL := all
 
 all: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(MAKE) --no-print-directory -j$(JOBS) build-all
 
 .PHONY: build-all
 build-all: $(LIB) $(CLI) $(DEMO)
@@ -91,20 +92,20 @@ $(BENCH): $(BENCH_OBJ) $(LIB)
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
 test: deps
-	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(DEMO)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
 	bash tests/cli/run.sh $(CLI)
 
 test-slow: deps
-	@$(MAKE) --no-print-directory $(TESTS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite='*slow*'
 
 demo: deps
-	@$(MAKE) --no-print-directory $(DEMO) $(CLI)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(DEMO) $(CLI)
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH)
 	$(BENCH)
 
 install: all
@@ -116,7 +117,7 @@ install: all
 
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests
 
 clean:
