@@ -53,4 +53,13 @@ inline void check_nonempty(const char* function, const char* argument, long n) {
     if (n < 1) fail(function, argument, " is empty; at least one observation is needed");
 }
 
+// A computed result must be finite: a NaN or infinity means a kernel evaluation failed
+// numerically, which is reported, never returned.
+inline double check_result(const char* function, double value) {
+    if (!std::isfinite(value))
+        throw numerical_error(concat("calib::", function, ": the result is ", format_value(value),
+                                     ": a kernel evaluation failed numerically (extreme inputs?)"));
+    return value;
+}
+
 }  // namespace calib::detail

@@ -74,7 +74,7 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
         }
         replicate_statistics[r] = (alpha * quadratic.value() - linear.value()) / n2;
     });
-    const double statistic = alpha * sums.unbiased() - sums.biased();
+    const double statistic = detail::check_result(fn, alpha * sums.unbiased() - sums.biased());
 
     TestResult result;
     result.method = "bootstrap";
@@ -103,7 +103,7 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
     const double mean = s.diagonal / nd;                                          // E h(W, W)
     const double second_moment = 2 * s.off_diagonal_squares / (nd * (nd - 1));   // mean_{i≠j} h_ij²
     const double variance = 2 * nd / (nd - 1) * second_moment;
-    const double statistic = nd * s.biased();
+    const double statistic = detail::check_result(fn, nd * s.biased());
 
     TestResult result;
     result.method = "gamma";
@@ -162,7 +162,7 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
         }
         draws[r] = sum.value();
     });
-    const double statistic = nd * s.unbiased();
+    const double statistic = detail::check_result(fn, nd * s.unbiased());
 
     TestResult result;
     result.method = "spectral";

@@ -16,7 +16,7 @@ template <class Data>
 double skce_biased(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
     validate_kernel(data, kernel, "skce_biased");
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::quadratic_sums(term, parallel.num_threads).biased();
+        return detail::check_result("skce_biased", detail::quadratic_sums(term, parallel.num_threads).biased());
     });
 }
 
@@ -26,7 +26,7 @@ double skce_unbiased(const Data& data, const Kernel& kernel, const ParallelOptio
     const std::size_t n = data.size();
     if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::quadratic_sums(term, parallel.num_threads).unbiased();
+        return detail::check_result("skce_unbiased", detail::quadratic_sums(term, parallel.num_threads).unbiased());
     });
 }
 
@@ -49,7 +49,8 @@ BlockSkce skce_block(const Data& data, const Kernel& kernel, std::size_t block_s
         result.block_mean_squares.push_back(b.sum_squares.value() / pairs);
         total.add(result.block_estimates.back());
     }
-    result.estimate = total.value() / static_cast<double>(blocks.size());
+    result.estimate = detail::check_result("skce_block", total.value() / static_cast<double>(blocks.size()));
+    for (double q : result.block_mean_squares) detail::check_result("skce_block", q);
     return result;
 }
 

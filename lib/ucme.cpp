@@ -41,6 +41,7 @@ Matrix ucme_deviations(const Data& data, const Data& locations, const Kernel& ke
     detail::with_cross_term(data, locations, kernel, [&](const auto& term) {
         detail::cross_rows(term, n, J, z.data(), parallel.num_threads);
     });
+    if (!z.allFinite()) detail::check_result("ucme", z.sum());
     return z;
 }
 

@@ -2,6 +2,7 @@
 // loop, thread-count invariance, unbiasedness, and argument validation.
 #include <calib/estimators.hpp>
 
+#include "../lib/check.hpp"
 #include "../lib/pair_terms.hpp"
 #include "support.hpp"
 
@@ -323,6 +324,14 @@ TEST_CASE("kernel validation") {
     // UCME locations must match the data's classes.
     CHECK_THROWS_AS(ucme(data, test::dirichlet_data(3, 4, 1.0, rng), default_kernel_categorical()),
                     calib::invalid_argument);
+}
+
+TEST_CASE("a non-finite result is reported, never returned") {
+    CHECK(calib::detail::check_result("f", 1.5) == 1.5);
+    CHECK_THROWS_WITH_AS(calib::detail::check_result("skce_biased", std::nan("")),
+                         "calib::skce_biased: the result is nan: a kernel evaluation failed numerically (extreme inputs?)",
+                         calib::numerical_error);
+    CHECK_THROWS_AS(calib::detail::check_result("f", HUGE_VAL), calib::numerical_error);
 }
 
 }  // TEST_SUITE
