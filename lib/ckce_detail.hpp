@@ -36,17 +36,11 @@ inline double label_quadratic(const Matrix& x, const LabelKernel& label) {
     return label.gram.size() ? frobenius_dot(x, x * label.gram) : frobenius_dot(x, x);
 }
 
-// The lower triangle (diagonal included) of the n×n matrix of a symmetric term, column by column
-// (column i of a column-major matrix holds row i of the term from i on); rows in parallel.
+// The lower triangle (diagonal included) of the n×n matrix of a symmetric term.
 template <class Term>
 void fill_lower(const Term& term, Matrix& w, int threads) {
-    const std::size_t n = term.size();
-    w.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
-    double* data = w.data();
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j0 = i; j0 < n; j0 += chunk_width)
-            term.row(i, j0, std::min(n, j0 + chunk_width), data + i * n + j0);
+    w.resize(static_cast<Eigen::Index>(term.size()), static_cast<Eigen::Index>(term.size()));
+    fill_upper_rows(term, w.data(), threads);
 }
 
 // Σ_c F_cᵀF_c (lower triangle) and Σ_c F_cᵀA_c over the row chunks c of n observations, where

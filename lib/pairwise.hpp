@@ -138,18 +138,25 @@ double diagonal_sum(const Term& term) {
 inline constexpr std::size_t gemm_rows = 256;
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows in parallel, mirrored.
+// Writes h(i, j) for j ≥ i at out[i·n + j]: the upper triangle of a row-major n×n matrix, which is
+// the lower triangle of a column-major one. Rows in parallel, each written by one task.
 template <class Term>
-Eigen::MatrixXd materialise(const Term& term, int num_threads) {
+void fill_upper_rows(const Term& term, double* out, int num_threads) {
     const std::size_t n = term.size();
-    RowMajorMatrix h(n, n);
     const int threads = resolve_threads(num_threads);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j0 = i; j0 < n; j0 += chunk_width)
-            term.row(i, j0, std::min(n, j0 + chunk_width), h.data() + i * n + j0);
-    Eigen::MatrixXd full = h.triangularView<Eigen::Upper>();
-    full.triangularView<Eigen::StrictlyLower>() = full.transpose();
+            term.row(i, j0, std::min(n, j0 + chunk_width), out + i * n + j0);
+}
+
+// The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows, mirrored.
+template <class Term>
+Eigen::MatrixXd materialise(const Term& term, int num_threads) {
+    const std::size_t n = term.size();
+    Eigen::MatrixXd full(n, n);  // column-major: fill_upper_rows writes its lower triangle
+    fill_upper_rows(term, full.data(), num_threads);
+    full.triangularView<Eigen::StrictlyUpper>() = full.transpose();
     return full;
 }
 
