@@ -2,6 +2,7 @@
 #   make            library + apps          make test       unit/property tests (< 5 min)
 #   make demo       the bundled example     make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
+#   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
 # Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, PREFIX, JOBS.
 
@@ -31,6 +32,12 @@ TEST_SRC  := $(wildcard tests/*.cpp)
 TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC := $(wildcard apps/bench/*.cpp)
 BENCH_OBJ := $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o)
+# Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME.
+REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols
+REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
+HARNESS_OBJ := $(BUILD)/obj/apps/harness/harness.o
+REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))
+GIT_REV_H  := $(BUILD)/gen/repro_git_revision.h
 
 CLI   := $(BUILD)/bin/calib
 DEMO  := $(BUILD)/bin/calib-demo
@@ -42,16 +49,17 @@ BENCH := $(BUILD)/bin/calib-bench
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
-             doctest-dev:/usr/include/doctest/doctest.h
+             doctest-dev:/usr/include/doctest/doctest.h \
+             gnuplot-nox:/usr/bin/gnuplot
 
-.PHONY: all deps test test-slow demo bench install clean warnings
+.PHONY: all deps test test-slow demo bench install clean warnings repro figures
 .DEFAULT_GOAL := all
 
 all: deps
 	@$(MAKE) --no-print-directory build-all
 
 .PHONY: build-all
-build-all: $(LIB) $(CLI) $(DEMO)
+build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_BINS)
 
 deps:
 	@missing=""; for need in $(DEB_NEEDS); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
@@ -80,6 +88,26 @@ $(DEMO): $(BUILD)/obj/apps/demo/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
+# The git revision recorded by the reproduction apps; rewritten only when it changes.
+$(GIT_REV_H): FORCE
+	@mkdir -p $(@D)
+	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	echo "#define REPRO_GIT_REVISION \"$$rev\"" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: FORCE
+FORCE:
+
+$(HARNESS_OBJ): apps/harness/harness.cpp $(GIT_REV_H)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
+
+define REPRO_RULE
+$(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(LIB)
+	@mkdir -p $$(@D)
+	$(CXX) $$^ $(LDFLAGS) -o $$@
+endef
+$(foreach a,$(REPRO_APPS),$(eval $(call REPRO_RULE,$(a))))
+
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(TEST_OBJ) $(LIB) $(LDFLAGS) -o $@
@@ -91,9 +119,10 @@ $(BENCH): $(BENCH_OBJ) $(LIB)
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
 test: deps
-	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(DEMO)
+	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(DEMO) $(REPRO_BINS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
 	bash tests/cli/run.sh $(CLI)
+	bash tests/repro/run.sh $(BUILD)/bin
 
 test-slow: deps
 	@$(MAKE) --no-print-directory $(TESTS)
@@ -107,6 +136,19 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BENCH)
 	$(BENCH)
 
+# The papers' synthetic experiments at paper scale (docs/reproduction.md); results/ keeps the
+# CSVs, and cells already computed with the same parameters are skipped (rm -rf results/ to redo).
+REPRO_FLAGS ?= --resume
+repro: deps
+	@$(MAKE) --no-print-directory $(REPRO_BINS)
+	@for app in $(REPRO_APPS); do echo "== repro-$$app"; \
+	  $(BUILD)/bin/repro-$$app --out results/$$app $(REPRO_FLAGS) || exit 1; done
+
+# Every figure of docs/reproduction.md, drawn with gnuplot from the CSVs in results/.
+FIGURES_GP := $(wildcard docs/figures/*.gp)
+figures: deps
+	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/calib/*.hpp $(DESTDIR)$(PREFIX)/include/calib/
@@ -117,9 +159,11 @@ install: all
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
-	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests
+	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
+	  $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
+         $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d)
