@@ -33,7 +33,7 @@ TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC := $(wildcard apps/bench/*.cpp)
 BENCH_OBJ := $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o)
 # Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME.
-REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols
+REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman
 REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
 HARNESS_OBJ := $(BUILD)/obj/apps/harness/harness.o
 REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))

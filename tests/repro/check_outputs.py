@@ -26,7 +26,8 @@ EXPECTED = {
                                  "estimators": 2 * 2 * 3 * 4, "tests": 2 * 2 * 3 * 6},
     "repro-iclr2021-ols": {"experiment": 1, "repetitions": 20, "summary": 4, "ols_train": 100,
                            "ols_validation": 50, "ols_curves": 201, "quantile_curve": 101},
-    "repro-iclr2021-friedman": {"training": None, "summary": None},
+    # --quick: 3 networks + the ensemble, iterations 0, 10, ..., 100, 150, ..., 300 (15), 2 sets.
+    "repro-iclr2021-friedman": {"training": 15 * 4 * 2, "summary": 15 * 2, "claims": 6 * 2},
 }
 
 
