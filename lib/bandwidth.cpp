@@ -81,5 +81,6 @@ template double median_distance<CategoricalData>(const CategoricalData&, Metric,
 template double median_distance<NormalData>(const NormalData&, Metric, const MedianOptions&);
 template double median_distance<LaplaceData>(const LaplaceData&, Metric, const MedianOptions&);
 template double median_distance<MvNormalData>(const MvNormalData&, Metric, const MedianOptions&);
+template double median_distance<MixtureNormalData>(const MixtureNormalData&, Metric, const MedianOptions&);
 
 }  // namespace calib

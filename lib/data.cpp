@@ -158,6 +158,52 @@ MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Ma
     return data;
 }
 
+MixtureNormalData::MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets)
+    : weights_(std::move(weights)), means_(std::move(means)), stddevs_(std::move(stddevs)),
+      targets_(std::move(targets)) {
+    const char* fn = "MixtureNormalData";
+    const long n = targets_.size(), K = weights_.cols();
+    detail::check_nonempty(fn, "targets", n);
+    if (K < 1) fail(fn, "weights has 0 columns, the number of components K must be >= 1");
+    check_same_rows(fn, "weights", weights_.rows(), "targets", n);
+    check_same_rows(fn, "means", means_.rows(), "targets", n);
+    check_same_rows(fn, "stddevs", stddevs_.rows(), "targets", n);
+    if (means_.cols() != K || stddevs_.cols() != K)
+        fail(fn, "weights, means and stddevs have ", K, ", ", means_.cols(), " and ", stddevs_.cols(),
+             " columns; all three must have K columns (one per component)");
+    // Row by row, so that the first error reported is the first in file order.
+    for (long i = 0; i < n; ++i) {
+        double sum = 0;
+        for (long k = 0; k < K; ++k) {
+            const double w = weights_(i, k);
+            if (!(std::isfinite(w) && w >= 0))
+                fail_at(i, k, fn, "weights(", i, ", ", k, ") = ", detail::format_value(w),
+                        ", must be finite and >= 0");
+            sum += w;
+        }
+        if (!(std::abs(sum - 1) <= simplex_tolerance))
+            fail_at(i, -1, fn, "weights row ", i, " sums to ", detail::format_value(sum),
+                    ", must be on the simplex (sum 1 within ", simplex_tolerance, ")");
+        for (long k = 0; k < K; ++k)
+            if (!std::isfinite(means_(i, k)))
+                fail_at(i, K + k, fn, "means(", i, ", ", k, ") = ", detail::format_value(means_(i, k)),
+                        ", must be finite");
+        for (long k = 0; k < K; ++k)
+            if (!(std::isfinite(stddevs_(i, k)) && stddevs_(i, k) > 0))
+                fail_at(i, 2 * K + k, fn, "stddevs(", i, ", ", k, ") = ",
+                        detail::format_value(stddevs_(i, k)), ", must be finite and > 0");
+        if (!std::isfinite(targets_(i)))
+            fail_at(i, 3 * K, fn, "targets(", i, ") = ", detail::format_value(targets_(i)), ", must be finite");
+    }
+}
+
+MixtureNormalData MixtureNormalData::ensemble(Matrix means, Matrix stddevs, Vector targets) {
+    const long K = means.cols();
+    if (K < 1) fail("MixtureNormalData::ensemble", "means has 0 columns, the number of members K must be >= 1");
+    Matrix weights = Matrix::Constant(means.rows(), K, 1.0 / static_cast<double>(K));
+    return MixtureNormalData(std::move(weights), std::move(means), std::move(stddevs), std::move(targets));
+}
+
 namespace {
 
 void check_indices(const std::vector<std::size_t>& indices, std::size_t n) {
@@ -205,6 +251,12 @@ MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& in
     for (std::size_t i : indices) covariances.push_back(data.covariances()[i]);
     return MvNormalData::full(rows_of(data.mean(), indices), std::move(covariances),
                               rows_of(data.targets(), indices));
+}
+
+MixtureNormalData subset(const MixtureNormalData& data, const std::vector<std::size_t>& indices) {
+    check_indices(indices, data.size());
+    return MixtureNormalData(rows_of(data.weights(), indices), rows_of(data.means(), indices),
+                             rows_of(data.stddevs(), indices), rows_of(data.targets(), indices));
 }
 
 }  // namespace calib

@@ -161,4 +161,19 @@ MvNormalData read_mvnormal_csv(const std::string& path) {
     }
 }
 
+MixtureNormalData read_mixture_normal_csv(const std::string& path) {
+    const CsvTable table = detail::read_csv_table(path);
+    if (table.columns < 4 || (table.columns - 1) % 3 != 0)
+        fail_columns(table, "3K + 1 for some number of components K >= 1 (4, 7, 10, ...: w_1..w_K, "
+                            "mu_1..mu_K, sigma_1..sigma_K, y)");
+    const long K = (table.columns - 1) / 3;
+    try {
+        return MixtureNormalData(columns_of(table, 0, K), columns_of(table, K, K), columns_of(table, 2 * K, K),
+                                 columns_of(table, 3 * K, 1).col(0));
+    } catch (const invalid_argument& e) {
+        // MixtureNormalData reports columns in the file's layout (-1 for the weights' sum).
+        rethrow_in_file(table, e, e.column());
+    }
+}
+
 }  // namespace calib

@@ -14,6 +14,7 @@ inline const char* family_name(const CategoricalData&) { return "categorical"; }
 inline const char* family_name(const NormalData&) { return "normal"; }
 inline const char* family_name(const LaplaceData&) { return "laplace"; }
 inline const char* family_name(const MvNormalData&) { return "mvnormal"; }
+inline const char* family_name(const MixtureNormalData&) { return "mixture-normal"; }
 
 // tv, l1 and euclidean apply to probability vectors; w2 to the distribution families.
 template <class Data>

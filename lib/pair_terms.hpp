@@ -3,6 +3,7 @@
 //   with_pair_term(data, kernel, f)             f(term), term.row → h(i, j)               (SKCE)
 //   with_cross_term(data, locations, kernel, f) f(term), term.row → k_P(p_i,q_j)·w(i, t_j) (UCME)
 //   with_prediction_kernel(data, metric, f)     f(pk),   pk.distances → d(p_i, p_j)
+//   with_prediction_kernel(data, kp, f)         f(pk),   pk.values → k_P(p_i, p_j) for the kernel kp
 // The kernel must have been validated (validate_kernel) first.
 #pragma once
 
@@ -134,6 +135,13 @@ decltype(auto) with_pair_term(const MvNormalData& d, const Kernel& k, F&& f) {
     return f(term);
 }
 
+template <class F>
+decltype(auto) with_pair_term(const MixtureNormalData& d, const Kernel& k, F&& f) {
+    const TensorTerm term(d.size(), MixtureW2PredictionKernel(d, d, k.prediction),
+                          MixtureNormalTarget(d, target_gamma(k.target)));
+    return f(term);
+}
+
 // ---- UCME cross terms -------------------------------------------------------------------------
 
 template <class F>
@@ -173,18 +181,36 @@ decltype(auto) with_cross_term(const MvNormalData& d, const MvNormalData& t, con
     return f(term);
 }
 
-// ---- prediction distances ---------------------------------------------------------------------
+template <class F>
+decltype(auto) with_cross_term(const MixtureNormalData& d, const MixtureNormalData& t, const Kernel& k, F&& f) {
+    const CrossTerm term(MixtureW2PredictionKernel(d, t, k.prediction), MixtureNormalTarget(d, target_gamma(k.target)),
+                         t.targets());
+    return f(term);
+}
+
+// ---- prediction kernels and distances ---------------------------------------------------------
 
 template <class F>
-decltype(auto) with_prediction_kernel(const CategoricalData& d, Metric metric, F&& f) {
-    return f(categorical_prediction_kernel(d.probabilities(), Matrix(), metric, PredictionKernel{}));
+decltype(auto) with_prediction_kernel(const CategoricalData& d, const PredictionKernel& k, F&& f) {
+    return f(categorical_prediction_kernel(d.probabilities(), Matrix(), k.metric, k));
+}
+
+template <class F>
+decltype(auto) with_prediction_kernel(const MixtureNormalData& d, const PredictionKernel& k, F&& f) {
+    return f(MixtureW2PredictionKernel(d, d, k));
 }
 
 template <class Data, class F>
-decltype(auto) with_prediction_kernel(const Data& d, Metric, F&& f) {
+decltype(auto) with_prediction_kernel(const Data& d, const PredictionKernel& k, F&& f) {
     if constexpr (std::is_same_v<Data, MvNormalData>)
-        if (!d.is_diagonal()) return f(BuresPredictionKernel(d, d, PredictionKernel{}));
-    return f(w2_prediction_kernel(d, PredictionKernel{}));
+        if (!d.is_diagonal()) return f(BuresPredictionKernel(d, d, k));
+    return f(w2_prediction_kernel(d, k));
+}
+
+// The kernel's distances() are the metric's; its values() are those of exp(−d) (ℓ = 1).
+template <class Data, class F>
+decltype(auto) with_prediction_kernel(const Data& d, Metric metric, F&& f) {
+    return with_prediction_kernel(d, PredictionKernel{PredictionKernelShape::exp, metric, 1.0}, std::forward<F>(f));
 }
 
 }  // namespace calib::detail

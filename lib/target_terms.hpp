@@ -125,6 +125,77 @@ private:
     Vector log_norm_;                 // −½ Σ_k log(1 + 2γσ_ik²)
 };
 
+// Univariate Gaussian mixtures p_i = Σ_k π_ik N(μ_ik, σ_ik²) and k_Y = exp(−γ(y − y')²): by
+// linearity of the expectations [widmann-2021 App. D.3], with the FULL double sum over components
+// (CalibrationErrors.jl omits the (k ≥ 2, l = 1) terms: julia-reference §2.1, §2.12 #1):
+//   h_Y(i, j) = k_Y(y_i, y_j) − Σ_k π_ik E_{Z∼N_ik} k_Y(Z, y_j) − Σ_l π_jl E_{Z'∼N_jl} k_Y(y_i, Z')
+//             + Σ_{k,l} π_ik π_jl E k_Y(Z_ik, Z'_jl),
+// with the normal forms of GaussianDiagonalTarget per component pair. Loops over k and l are
+// outside, the row chunk over j inside (vectorised); zero-weight components of row i are skipped.
+// O(K²) exponentials per pair.
+class MixtureNormalTarget {
+public:
+    MixtureNormalTarget(const MixtureNormalData& data, double gamma)
+        : weights_(data.weights()), means_(data.means()), targets_(data.targets()), gamma_(gamma) {
+        two_gamma_variance_ = (2 * gamma * data.stddevs().array().square()).matrix();
+        const Eigen::ArrayXXd a = 1 + two_gamma_variance_.array();
+        gamma_over_a_ = (gamma / a).matrix();
+        weighted_norm_ = (weights_.array() * a.rsqrt()).matrix();
+    }
+
+    void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        using Array = Eigen::Map<Eigen::ArrayXd>;
+        using ConstArray = Eigen::Map<const Eigen::ArrayXd>;
+        const auto len = static_cast<Eigen::Index>(j1 - j0);
+        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(j0);
+        const Eigen::Index K = means_.cols();
+        alignas(64) double b1[chunk_width], b2[chunk_width], b3[chunk_width], b4[chunk_width];
+        Array iy(b1, len), jy(b2, len), both(b3, len), s(b4, len);
+        iy.setZero(), jy.setZero(), both.setZero();
+        const double yi = targets_(r);
+        const ConstArray yj(targets_.data() + c, len);
+        for (Eigen::Index k = 0; k < K; ++k) {
+            // Column j's component k at y_i.
+            const ConstArray mj(means_.col(k).data() + c, len), gj(gamma_over_a_.col(k).data() + c, len),
+                nj(weighted_norm_.col(k).data() + c, len);
+            jy += nj * (-gj * (mj - yi).square()).exp();
+            const double wi = weights_(r, k);
+            if (wi == 0) continue;
+            // Row i's component k at y_j, and against every component l of column j.
+            iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (yj - means_(r, k)).square()).exp();
+            const double mi = means_(r, k), ai = 1 + two_gamma_variance_(r, k);
+            for (Eigen::Index l = 0; l < K; ++l) {
+                const ConstArray ml(means_.col(l).data() + c, len), tl(two_gamma_variance_.col(l).data() + c, len),
+                    wl(weights_.col(l).data() + c, len);
+                s = 1 / (ai + tl);
+                both += wi * wl * s.sqrt() * (-gamma_ * (ml - mi).square() * s).exp();
+            }
+        }
+        Array(out, len) = (-gamma_ * (yj - yi).square()).exp() - iy - jy + both;
+    }
+
+    void witness(std::size_t i, const Vector& targets, std::size_t j0, std::size_t j1, double* out) const {
+        using Array = Eigen::Map<Eigen::ArrayXd>;
+        using ConstArray = Eigen::Map<const Eigen::ArrayXd>;
+        const auto len = static_cast<Eigen::Index>(j1 - j0);
+        const auto r = static_cast<Eigen::Index>(i);
+        alignas(64) double b1[chunk_width];
+        Array iy(b1, len);
+        iy.setZero();
+        const ConstArray t(targets.data() + j0, len);
+        for (Eigen::Index k = 0; k < means_.cols(); ++k)
+            if (weights_(r, k) != 0)
+                iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (t - means_(r, k)).square()).exp();
+        Array(out, len) = (-gamma_ * (t - targets_(r)).square()).exp() - iy;
+    }
+
+private:
+    Matrix weights_, means_;
+    Vector targets_;
+    double gamma_;
+    Matrix two_gamma_variance_, gamma_over_a_, weighted_norm_;  // n×K: 2γσ², γ/(1 + 2γσ²), π(1 + 2γσ²)^{-½}
+};
+
 // Normals with full covariances and k_Y = exp(−γ‖y − y'‖²) [widmann-2021 App. D.1]:
 //   E_{Z∼N(μ,Σ)} k_Y(Z, y) = |A|^{-½} exp(−γ (μ−y)ᵀ A^{-1} (μ−y)),  A = I + 2γΣ  (Cholesky);
 // the pair expectation is the same with Σ = Σ_i + Σ_j and y = μ_j, one factorisation per pair.

@@ -63,6 +63,7 @@ CALIB_INSTANTIATE(CategoricalData)
 CALIB_INSTANTIATE(NormalData)
 CALIB_INSTANTIATE(LaplaceData)
 CALIB_INSTANTIATE(MvNormalData)
+CALIB_INSTANTIATE(MixtureNormalData)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

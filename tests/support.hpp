@@ -70,6 +70,30 @@ inline LaplaceData laplace_data(std::size_t n, Rng& rng) {
     return LaplaceData(mu, beta, y);
 }
 
+// n predictions, each a mixture of K normals: weights ~ Dirichlet(1, …, 1) (or all 1/K when
+// `equal_weights`), μ ~ N(0, 1), σ ~ U(0.1, 1.1); targets drawn from the mixtures (calibrated),
+// plus `shift`.
+inline MixtureNormalData mixture_data(std::size_t n, int K, Rng& rng, bool equal_weights = false, double shift = 0) {
+    boost::random::normal_distribution<double> z;
+    boost::random::uniform_01<double> u;
+    boost::random::gamma_distribution<double> gamma(1.0);
+    Matrix w(n, K), mu(n, K), sigma(n, K);
+    Vector y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (int k = 0; k < K; ++k) {
+            w(r, k) = equal_weights ? 1.0 : gamma(rng);
+            mu(r, k) = z(rng);
+            sigma(r, k) = 0.1 + u(rng);
+        }
+        w.row(r) /= w.row(r).sum();
+        if (equal_weights) w.row(r).setConstant(1.0 / K);
+        const int k = draw_category(w.row(r), rng);
+        y(r) = mu(r, k) + sigma(r, k) * z(rng) + shift;
+    }
+    return MixtureNormalData(w, mu, sigma, y);
+}
+
 // n d-variate normal predictions with random full covariances A Aᵀ + 0.1 I; targets drawn from them.
 inline MvNormalData mvnormal_full_data(std::size_t n, int d, Rng& rng) {
     boost::random::normal_distribution<double> z;

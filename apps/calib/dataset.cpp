@@ -14,10 +14,11 @@ const std::pair<Family, const char*> family_names[] = {
     {Family::categorical, "categorical"}, {Family::binary, "binary"},
     {Family::normal, "normal"},           {Family::laplace, "laplace"},
     {Family::mvnormal_diag, "mvnormal-diag"}, {Family::mvnormal, "mvnormal"},
+    {Family::mixture_normal, "mixture-normal"},
 };
 }  // namespace
 
-const char* const family_choices = "categorical|binary|normal|laplace|mvnormal-diag|mvnormal";
+const char* const family_choices = "categorical|binary|normal|laplace|mvnormal-diag|mvnormal|mixture-normal";
 
 std::string to_string(Family family) {
     for (const auto& [f, name] : family_names)
@@ -43,6 +44,7 @@ Dataset read_dataset(Family family, const std::string& path, const CsvReadOption
         case Family::laplace: return read_laplace_csv(path);
         case Family::mvnormal_diag: return read_mvnormal_diag_csv(path);
         case Family::mvnormal: return read_mvnormal_csv(path);
+        case Family::mixture_normal: return read_mixture_normal_csv(path);
     }
     throw usage_error("unknown family");
 }

@@ -9,12 +9,12 @@
 
 namespace calib::cli {
 
-enum class Family { categorical, binary, normal, laplace, mvnormal_diag, mvnormal };
+enum class Family { categorical, binary, normal, laplace, mvnormal_diag, mvnormal, mixture_normal };
 
 // Binary data is held as 2-class categorical data; both mvnormal layouts as MvNormalData.
-using Dataset = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData>;
+using Dataset = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData, MixtureNormalData>;
 
-// "categorical|binary|normal|laplace|mvnormal-diag|mvnormal", for messages.
+// "categorical|binary|normal|laplace|mvnormal-diag|mvnormal|mixture-normal", for messages.
 extern const char* const family_choices;
 
 std::string to_string(Family family);

@@ -40,6 +40,8 @@ Input (a CSV file with a header row, which is skipped; columns by position):
                         mvnormal-diag mu_1..mu_d,sigma_1..sigma_d,y_1..y_d
                         mvnormal      mu_1..mu_d, the d(d+1)/2 lower-triangular covariance
                                       entries row by row (S11,S21,S22,S31,...), y_1..y_d
+                        mixture-normal w_1..w_K,mu_1..mu_K,sigma_1..sigma_K,y  (K normals with
+                                      weights w summing to 1; metric w2 is then MW2)
   --input FILE.csv      the predictions and observed targets, one observation per line
   --one-based-labels    categorical only: labels are 1..m
   --logits              categorical only: the m columns are logits (softmax is applied)
@@ -61,15 +63,17 @@ Estimator:
 Kernel (skce-* and ucme; k = k_P(p,p') * k_Y(y,y')):
   --kernel-p exp|sqexp  k_P = exp(-d/l) or exp(-d^2/(2 l^2)) (default exp)
   --metric M            d: tv, l1 or euclidean for categorical/binary (default tv);
-                        w2 (2-Wasserstein) for the other families (default w2)
+                        w2 (2-Wasserstein; for mixture-normal the mixture Wasserstein MW2,
+                        whose kernel is not guaranteed positive definite) for the other
+                        families (default w2)
   --lengthscale L|median|median-full
                         l > 0, or the median of the distances d(p_i,p_j) over pairs i<j
                         (median, the default) or over all n^2 ordered pairs with the zero
                         diagonal (median-full); above 5000 observations the median is taken
                         on a seeded random subset of 5000
   --kernel-y K          k_Y: white (delta) for categorical/binary, sqexp (exp(-(y-y')^2/(2 l^2)))
-                        for normal, mvnormal-diag, mvnormal, exp (exp(-|y-y'|/l)) for laplace;
-                        each family supports only its default
+                        for normal, mvnormal-diag, mvnormal, mixture-normal, exp
+                        (exp(-|y-y'|/l)) for laplace; each family supports only its default
   --lengthscale-y L     lengthscale of k_Y for sqexp and exp (default 1)
 
 Other:

@@ -97,11 +97,36 @@ private:
     std::vector<Matrix> covariances_;
 };
 
+// Univariate Gaussian-mixture predictions p_i = Σ_k π_ik N(μ_ik, σ_ik²), k = 1 … K (the same K for
+// every observation), with real targets y_i [widmann-2021 App. D.3]. weights, means and stddevs
+// are n×K: every row of weights lies on the simplex (entries ≥ 0, sum 1 within simplex_tolerance),
+// every σ_ik > 0, every value finite. Zero weights are allowed. Errors report column() in the row
+// layout [π_1 … π_K, μ_1 … μ_K, σ_1 … σ_K, y] (columns k, K + k, 2K + k and 3K), as in the CSV format.
+class MixtureNormalData {
+public:
+    MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets);
+
+    // An equal-weight ensemble of K normals: π_ik = 1/K. means and stddevs are n×K.
+    static MixtureNormalData ensemble(Matrix means, Matrix stddevs, Vector targets);
+
+    std::size_t size() const { return static_cast<std::size_t>(targets_.size()); }
+    int num_components() const { return static_cast<int>(weights_.cols()); }
+    const Matrix& weights() const { return weights_; }
+    const Matrix& means() const { return means_; }
+    const Matrix& stddevs() const { return stddevs_; }
+    const Vector& targets() const { return targets_; }
+
+private:
+    Matrix weights_, means_, stddevs_;
+    Vector targets_;
+};
+
 // The observations at the given indices (repeats allowed), in that order: for resampling, splits
 // and subsampling. Throws when an index is out of range or no index is given.
 CategoricalData subset(const CategoricalData& data, const std::vector<std::size_t>& indices);
 NormalData subset(const NormalData& data, const std::vector<std::size_t>& indices);
 LaplaceData subset(const LaplaceData& data, const std::vector<std::size_t>& indices);
 MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& indices);
+MixtureNormalData subset(const MixtureNormalData& data, const std::vector<std::size_t>& indices);
 
 }  // namespace calib

@@ -13,6 +13,7 @@
 //   mvnormal-diag   mu_1 … mu_d, sigma_1 … sigma_d, y_1 … y_d            (3d columns)
 //   mvnormal        mu_1 … mu_d, the d(d+1)/2 lower-triangular covariance entries row by row
 //                   (Σ_11, Σ_21, Σ_22, Σ_31, …), y_1 … y_d                (d(d+5)/2 columns)
+//   mixture-normal  w_1 … w_K, mu_1 … mu_K, sigma_1 … sigma_K, y           (3K + 1 columns)
 //
 // Every problem with a file throws calib::invalid_argument with a one-line message that names the
 // file, the 1-based line (the header is line 1) and the 1-based column where one applies, e.g.
@@ -41,5 +42,8 @@ LaplaceData read_laplace_csv(const std::string& path);
 MvNormalData read_mvnormal_diag_csv(const std::string& path);
 // Infers d from the column count; a count that is d(d+5)/2 for no d ≥ 1 throws.
 MvNormalData read_mvnormal_csv(const std::string& path);
+// Mixtures of K normals (weights on the simplex within 1e-8); infers K from the column count, which
+// must be 3K + 1 for some K ≥ 1.
+MixtureNormalData read_mixture_normal_csv(const std::string& path);
 
 }  // namespace calib

@@ -14,6 +14,12 @@
 //   normal        w2                      sqexp
 //   laplace       w2                      exp
 //   mvnormal      w2 (Bures for full Σ)   sqexp
+//   mixture-normal w2 (= MW2, see below)  sqexp
+//
+// Mixtures: exp(−MW2^ν/ℓ) is NOT guaranteed positive definite — the Hilbertian claim of
+// widmann-2021 Thm D.1 fails (a counterexample for ν = 2, i.e. shape sqexp; ν = 1, shape exp, is
+// unproven). calib accepts the kernel; gram_min_eigenvalue checks it on the data (docs/math.md,
+// "Mixtures").
 #pragma once
 
 #include <calib/data.hpp>
@@ -32,6 +38,9 @@ namespace calib {
 //             normal   √((μ−μ')² + (σ−σ')²)
 //             laplace  √((μ−μ')² + 2(β−β')²)                  [Gelbrich 1990]
 //             mvnormal √(‖μ−μ'‖² + tr(Σ + Σ' − 2(Σ'^½ Σ Σ'^½)^½))  (Bures; diagonal: Σ_k (σ_k−σ'_k)²)
+//             mixture-normal: MW2, the mixture Wasserstein distance [widmann-2021 eq. D.2;
+//                      Delon & Desolneux 2020], an exact K×K' transport problem per pair, O(K³):
+//                      MW2² = min_{w ∈ Π(π,π')} Σ_{k,l} w_kl ((μ_k−μ'_l)² + (σ_k−σ'_l)²)
 enum class Metric { tv, l1, euclidean, w2 };
 
 // k_P = exp(−d/ℓ) (exp) or exp(−d²/(2ℓ²)) (sqexp).
@@ -62,8 +71,9 @@ struct Kernel {
     TargetKernel target;
 };
 
-// The default kernel of a family: exp-TV ⊗ white for categorical data, exp-W2 ⊗ sqexp for normal
-// and mvnormal, exp-W2 ⊗ exp for laplace; unit lengthscales (the ICLR 2021 experiments' kernel).
+// The default kernel of a family: exp-TV ⊗ white for categorical data, exp-W2 ⊗ sqexp for normal,
+// mvnormal and mixture-normal (exp-MW2 ⊗ sqexp), exp-W2 ⊗ exp for laplace; unit lengthscales (the
+// ICLR 2021 experiments' kernel).
 Kernel default_kernel_categorical();
 Kernel default_kernel_normal();
 Kernel default_kernel_laplace();
@@ -97,6 +107,22 @@ struct MedianOptions {
 };
 template <class Data>
 double median_distance(const Data& data, Metric metric, const MedianOptions& options = {});
+
+// Numerical PSD check of a prediction kernel: the smallest eigenvalue of the Gram matrix
+// G_ij = k_P(p_i, p_j) on the data, or on a subset of max_points observations drawn without
+// replacement with the given seed when n > max_points (max_points = 0: all n). A positive definite
+// kernel gives λ_min ≥ 0 up to rounding (|λ| ≲ 1e-13·m); a clearly negative value proves that the
+// kernel is not positive definite on these predictions, and then h need not be PSD and the biased
+// SKCE may be negative. Meant for kernels without a PD guarantee: MW2 on mixtures, Bures W2 on
+// non-commuting covariances, sqexp with tv or l1. O(m²) kernel evaluations and O(m³) time,
+// m = min(n, max_points). Throws when the metric does not apply to the family or ℓ ≤ 0.
+struct GramCheckOptions {
+    std::size_t max_points = 1000;
+    std::uint64_t seed = 1;
+    int num_threads = 0;  // for the Gram matrix; 0: OpenMP's default
+};
+template <class Data>
+double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, const GramCheckOptions& options = {});
 
 // sup |h| over all inputs, for the distribution-free tests. Prediction kernels are bounded by 1.
 // white: 2; gram: max_{y,z} (K_yy + K_zz − 2 K_yz), attained at one-hot predictions; sqexp and exp

@@ -265,6 +265,29 @@ expect_close "mvnormal-diag d=1 equals normal" "$normal_value" \
 expect_close "mvnormal d=1 equals normal" "$normal_value" \
     "$(estimate_of estimate --family mvnormal --input mv1.csv --estimator skce-unbiased --lengthscale 0.8)" 1e-9
 
+# Mixtures of normals (w_1..w_K, mu_1..mu_K, sigma_1..sigma_K, y): one component, or a normal split
+# into equal components, is the normal family; a bad weight row is located.
+awk -F, 'NR == 1 { print "w,mu,sigma,y"; next } { print "1," $0 }' normal.csv >mix1.csv
+awk -F, 'NR == 1 { print "w1,w2,mu1,mu2,s1,s2,y"; next } { print "0.5,0.5," $1 "," $1 "," $2 "," $2 "," $3 }' normal.csv >mix2.csv
+expect_json "mixture-normal skce-unbiased" 'j["n"] == 5 and j["family"] == "mixture-normal" and j["kernel"]["prediction"]["metric"] == "w2"' \
+    estimate --family mixture-normal --input mix2.csv --estimator skce-unbiased
+expect_json "mixture-normal ucme" 'j["num_locations"] == 5' \
+    estimate --family mixture-normal --input mix2.csv --estimator ucme --test-locations mix1.csv
+expect_json "mixture-normal test gamma" 'j["method"] == "gamma" and 0 <= j["p_value"] <= 1' \
+    test --family mixture-normal --input mix2.csv --method gamma
+expect_close "mixture-normal K=1 equals normal" "$normal_value" \
+    "$(estimate_of estimate --family mixture-normal --input mix1.csv --estimator skce-unbiased --lengthscale 0.8)" 1e-9
+expect_close "mixture-normal K=2 equal components equals normal" "$normal_value" \
+    "$(estimate_of estimate --family mixture-normal --input mix2.csv --estimator skce-unbiased --lengthscale 0.8)" 1e-9
+printf 'w1,w2,mu1,mu2,s1,s2,y\n0.5,0.5,0,1,1,1,0\n0.5,0.6,0,1,1,1,0\n' >mixbad.csv
+expect_error "mixture weights off the simplex" "mixbad.csv: line 3:" "weights row 1 sums to" -- \
+    estimate --family mixture-normal --input mixbad.csv --estimator skce-biased --lengthscale 1
+printf 'w1,w2,mu1,mu2,s1,s2,y\n0.5,0.5,0,1,1,0,0\n' >mixsd.csv
+expect_error "mixture sigma zero" "mixsd.csv: line 2, column 6:" "stddevs(0, 1) = 0" -- \
+    estimate --family mixture-normal --input mixsd.csv --estimator skce-biased --lengthscale 1
+expect_error "mixture column count" "normal.csv: line 1:" "3K + 1" -- \
+    estimate --family mixture-normal --input normal.csv --estimator skce-biased --lengthscale 1
+
 # ---------------------------------------------------------------------------------------------
 # Bad files: exit 2 and one line naming the file, the line and the column.
 

@@ -1,0 +1,66 @@
+// Numerical PSD check of a prediction kernel: the smallest eigenvalue of its Gram matrix
+// (kernels.hpp, gram_min_eigenvalue).
+#include <calib/kernels.hpp>
+
+#include "check.hpp"
+#include "kernel_checks.hpp"
+#include "pair_terms.hpp"
+#include "parallel.hpp"
+
+#include <calib/random.hpp>
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+
+namespace calib {
+
+using detail::fail;
+
+namespace {
+
+// G_ij = k_P(p_i, p_j), the upper triangle row by row (rows in parallel), then mirrored.
+template <class Data>
+double min_eigenvalue_of_all(const Data& data, const PredictionKernel& kernel, int num_threads) {
+    const std::size_t n = data.size();
+    detail::RowMajorMatrix g(n, n);
+    detail::with_prediction_kernel(data, kernel, [&](const auto& pk) {
+        detail::parallel_for(n, num_threads, [&](std::size_t i) {
+            for (std::size_t j0 = i; j0 < n; j0 += detail::chunk_width)
+                pk.values(i, j0, std::min(n, j0 + detail::chunk_width), g.data() + i * n + j0);
+        });
+    });
+    Matrix full = g.triangularView<Eigen::Upper>();
+    full.triangularView<Eigen::StrictlyLower>() = full.transpose();
+    if (!full.allFinite())
+        throw numerical_error("calib::gram_min_eigenvalue: the prediction kernel has a non-finite value");
+    return Eigen::SelfAdjointEigenSolver<Matrix>(full, Eigen::EigenvaluesOnly).eigenvalues()(0);
+}
+
+}  // namespace
+
+template <class Data>
+double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, const GramCheckOptions& options) {
+    const char* fn = "gram_min_eigenvalue";
+    detail::check_metric(fn, kernel.metric, data);
+    if (!(std::isfinite(kernel.lengthscale) && kernel.lengthscale > 0))
+        fail(fn, "prediction lengthscale = ", detail::format_value(kernel.lengthscale), ", must be finite and > 0");
+    const std::size_t n = data.size();
+    if (options.max_points == 0 || n <= options.max_points)
+        return min_eigenvalue_of_all(data, kernel, options.num_threads);
+    Rng rng(options.seed);
+    return min_eigenvalue_of_all(subset(data, sample_without_replacement(n, options.max_points, rng)), kernel,
+                                 options.num_threads);
+}
+
+#define CALIB_INSTANTIATE(Data) \
+    template double gram_min_eigenvalue<Data>(const Data&, const PredictionKernel&, const GramCheckOptions&);
+CALIB_INSTANTIATE(CategoricalData)
+CALIB_INSTANTIATE(NormalData)
+CALIB_INSTANTIATE(LaplaceData)
+CALIB_INSTANTIATE(MvNormalData)
+CALIB_INSTANTIATE(MixtureNormalData)
+#undef CALIB_INSTANTIATE
+
+}  // namespace calib
