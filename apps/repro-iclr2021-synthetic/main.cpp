@@ -17,6 +17,7 @@
 //
 // Outputs (in --out): one CSV per cell, <model>_d<d>_n<n>.csv (one row per data set, deterministic)
 // and <model>_d<d>_n<n>_times.csv (seconds per call); truth_d<d>.csv; cme_locations_d<d>.csv;
+// cme_study_d<d>.csv (the CME test's type-I error for 20 other draws of its locations);
 // summaries estimators.csv and tests.csv beside the published values, estimators_times.csv and
 // tests_times.csv (minimum and median seconds per call); .meta.json sidecars.
 #include "../harness/harness.hpp"
@@ -43,7 +44,8 @@ const repro::AppInfo info{
     20,
     100,
     "Cells: {calibrated, uncalibrated} x d in {1, 10} x n in {4, 16, 64, 256, 1024} (--quick: n <= 64),\n"
-    "truth_d1, truth_d10 (ground truth of the uncalibrated model), cme_locations_d1/_d10.\n"
+    "truth_d1, truth_d10 (ground truth of the uncalibrated model), cme_locations_d1/_d10,\n"
+    "cme_study_d1/_d10 (CME type-I error for 20 other location draws).\n"
     "Summaries: estimators.csv (MAE, variance, min time), tests.csv (test errors, min time).\n"};
 
 const std::array<int, 2> dimensions{{1, 10}};
@@ -87,8 +89,10 @@ calib::MvNormalData as_mvnormal(const Sample& s) {
 
 // The CME test locations of dimension d: predictions N(m, 0.1²I), m ∼ U[0,1]^d, targets
 // N(0, 0.1²I); drawn once per dimension from their own stream (widmann digest §11.2).
-Sample locations(const repro::Options& o, std::size_t d_index) {
-    calib::Rng rng = repro::cell_stream(o, 900 + d_index, 0);
+// Set 0 is the experiment's; sets 1, 2, … serve the study of how the CME test's level depends on
+// the draw of the locations.
+Sample locations(const repro::Options& o, std::size_t d_index, std::size_t set = 0) {
+    calib::Rng rng = set == 0 ? repro::cell_stream(o, 900 + d_index, 0) : repro::cell_stream(o, 910 + d_index, set);
     const int d = dimensions[d_index];
     boost::random::uniform_01<double> uniform;
     boost::random::normal_distribution<double> normal;
@@ -219,6 +223,63 @@ void run_truth(const repro::Options& o, const repro::Output& out, std::size_t d_
     out.write(name, table, parameters, wall);
 }
 
+// How much the CME test's type-I error depends on the (fixed) draw of its test locations: the
+// calibrated data sets of the experiment (the same streams), tested at `cme_location_sets` further
+// independent location draws. Only the CME test, which is cheap.
+void run_cme_study(const repro::Options& o, const repro::Output& out, std::size_t d_index) {
+    const int d = dimensions[d_index];
+    const Scale s = scale(o);
+    const std::size_t sets = o.quick ? 3 : 20;
+    const std::string name = "cme_study_d" + std::to_string(d);
+    calib::JsonObject parameters;
+    parameters.set("model", "calibrated").set("d", d).set("location_sets", sets).set("num_locations", num_locations)
+        .set("data_sets", "the experiment's calibrated data sets, n >= 16");
+    if (out.done(name, parameters)) return;
+    repro::Table table({"d", "n", "location_set", "type1_chi2", "type1_f", "valid"});
+    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::CmeOptions chi2{calib::CmeReference::chi2, 0, calib::ParallelOptions{1}};
+    const calib::CmeOptions f{calib::CmeReference::f, 0, calib::ParallelOptions{1}};
+    double wall = 0;
+    for (std::size_t n_index = 1; n_index < s.num_sizes; ++n_index) {
+        const std::size_t n = sizes[n_index];
+        const std::size_t cell_id = 0 * 100 + d_index * 10 + n_index;  // the calibrated cell's streams
+        std::vector<std::array<std::size_t, 3>> counts(sets);         // rejections χ², F, valid
+        repro::Progress progress(o, "iclr2021 " + name + " n" + std::to_string(n), o.reps);
+        std::vector<std::vector<std::array<double, 2>>> p(o.reps, std::vector<std::array<double, 2>>(sets));
+        wall += repro::time_call([&] {
+            repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
+                calib::Rng rng = repro::cell_stream(o, cell_id, r);
+                const Sample sample = draw(true, d, n, rng);
+                for (std::size_t l = 0; l < sets; ++l) {
+                    const Sample where = locations(o, d_index, l + 1);
+                    auto pv = [&](const calib::CmeOptions& options) {
+                        try {
+                            return d == 1 ? calib::cme_test(as_normal(sample), as_normal(where), kernel, options).p_value
+                                          : calib::cme_test(as_mvnormal(sample), as_mvnormal(where), kernel, options).p_value;
+                        } catch (const calib::numerical_error&) {
+                            return nan;
+                        }
+                    };
+                    p[r][l] = {pv(chi2), pv(f)};
+                }
+            });
+        });
+        for (std::size_t r = 0; r < o.reps; ++r)
+            for (std::size_t l = 0; l < sets; ++l)
+                if (!std::isnan(p[r][l][0])) {
+                    counts[l][0] += p[r][l][0] < alpha;
+                    counts[l][1] += p[r][l][1] < alpha;
+                    ++counts[l][2];
+                }
+        for (std::size_t l = 0; l < sets; ++l) {
+            const double valid = double(counts[l][2]);
+            table.add(d, n, l + 1, counts[l][2] ? double(counts[l][0]) / valid : nan,
+                      counts[l][2] ? double(counts[l][1]) / valid : nan, counts[l][2]);
+        }
+    }
+    out.write(name, table, parameters, wall);
+}
+
 void write_locations(const repro::Options& o, const repro::Output& out, std::size_t d_index) {
     const Sample where = locations(o, d_index);
     std::vector<std::string> columns{"location"};
@@ -325,6 +386,7 @@ int main(int argc, char** argv) {
         for (std::size_t d_index = 0; d_index < dimensions.size(); ++d_index)
             for (std::size_t model = 0; model < models.size(); ++model)
                 for (std::size_t n_index = 0; n_index < s.num_sizes; ++n_index) run_cell(o, out, model, d_index, n_index);
+        for (std::size_t d_index = 0; d_index < dimensions.size(); ++d_index) run_cme_study(o, out, d_index);
         summarise(o, out);
     });
 }

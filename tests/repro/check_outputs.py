@@ -22,12 +22,12 @@ EXPECTED = {
                           "estimates": 12, "test_errors": 3 * 6 * 101, "tests_published": 3 * 6 * 3},
     "repro-iclr2021-synthetic": {"truth_d1": 10, "truth_d10": 10, "cme_locations_d1": 10,
                                  "cme_locations_d10": 10, "calibrated_d1_n4": 20, "uncalibrated_d10_n64": 20,
-                                 "calibrated_d10_n16_times": 20,
+                                 "calibrated_d10_n16_times": 20, "cme_study_d1": 2 * 3, "cme_study_d10": 2 * 3,
                                  "estimators": 2 * 2 * 3 * 4, "tests": 2 * 2 * 3 * 6},
     "repro-iclr2021-ols": {"experiment": 1, "repetitions": 20, "summary": 4, "ols_train": 100,
                            "ols_validation": 50, "ols_curves": 201, "quantile_curve": 101},
-    # --quick: 3 networks + the ensemble, iterations 0, 10, ..., 100, 150, ..., 300 (15), 2 sets.
-    "repro-iclr2021-friedman": {"training": 15 * 4 * 2, "summary": 15 * 2, "claims": 6 * 2},
+    # --quick: 3 networks + the ensemble, iterations 0, 10, ..., 300 (31), 2 sets.
+    "repro-iclr2021-friedman": {"training": 31 * 4 * 2, "summary": 31 * 2, "claims": 6 * 2},
 }
 
 
