@@ -66,9 +66,9 @@ do for [mi=1:3] {
   model = word(models, mi)
   set title model.' ('.(mi == 1 ? 'calibrated' : 'uncalibrated').')'
   set ylabel word(kinds, mi)
-  if (mi == 1) { set key top left } else { set key off }
+  if (mi == 2) { set key at graph 0.45, graph 0.6 center } else { set key off }
   plot for [ti=1:6] dir.'test_errors.csv' using 'alpha':((strcol("model") eq model && strcol("test") eq word(tests, ti)) ? column("error") : NaN) \
          with lines lw 2 lc rgb word(colors, ti) title word(labels, ti), \
-       (mi == 1 ? x : NaN) with lines dt 2 lc rgb '#000000' title 'α'
+       (mi == 1 ? x : NaN) with lines dt 2 lc rgb "#000000" title "α (M1)"
 }
 unset multiplot
