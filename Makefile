@@ -2,7 +2,7 @@
 #   make            library + apps          make test       unit/property tests (< 5 min)
 #   make demo       the bundled example     make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
-#   make repro      paper experiments       make figures    their figures (gnuplot)
+#   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
 # Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, PREFIX, JOBS.
 
@@ -37,6 +37,12 @@ BENCH_OBJ := $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o)
 REPRO_CKCE_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-ckce/*.cpp))
 REPRO_CKCE     := $(BUILD)/bin/repro-ckce
 BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
+# Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME.
+REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman
+REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
+HARNESS_OBJ := $(BUILD)/obj/apps/harness/harness.o
+REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))
+GIT_REV_H  := $(BUILD)/gen/repro_git_revision.h
 
 CLI   := $(BUILD)/bin/calib
 DEMO  := $(BUILD)/bin/calib-demo
@@ -58,7 +64,7 @@ all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build-all
 
 .PHONY: build-all
-build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_CKCE)
+build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_BINS) $(REPRO_CKCE)
 
 deps:
 	@missing=""; for need in $(DEB_NEEDS); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
@@ -87,6 +93,26 @@ $(DEMO): $(BUILD)/obj/apps/demo/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
+# The git revision recorded by the reproduction apps; rewritten only when it changes.
+$(GIT_REV_H): FORCE
+	@mkdir -p $(@D)
+	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	echo "#define REPRO_GIT_REVISION \"$$rev\"" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: FORCE
+FORCE:
+
+$(HARNESS_OBJ): apps/harness/harness.cpp $(GIT_REV_H)
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
+
+define REPRO_RULE
+$(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(LIB)
+	@mkdir -p $$(@D)
+	$(CXX) $$^ $(LDFLAGS) -o $$@
+endef
+$(foreach a,$(REPRO_APPS),$(eval $(call REPRO_RULE,$(a))))
+
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(TEST_OBJ) $(LIB) $(LDFLAGS) -o $@
@@ -106,9 +132,10 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO) $(REPRO_CKCE)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO) $(REPRO_BINS) $(REPRO_CKCE)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
 	bash tests/cli/run.sh $(CLI)
+	bash tests/repro/run.sh $(BUILD)/bin
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
 
 test-slow: deps
@@ -137,6 +164,19 @@ figures-ckce: repro-ckce
 repro: repro-ckce
 figures: figures-ckce
 
+# The papers' synthetic experiments at paper scale (docs/reproduction.md); results/ keeps the
+# CSVs, and cells already computed with the same parameters are skipped (rm -rf results/ to redo).
+REPRO_FLAGS ?= --resume
+repro: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(REPRO_BINS)
+	@for app in $(REPRO_APPS); do echo "== repro-$$app"; \
+	  $(BUILD)/bin/repro-$$app --out results/$$app $(REPRO_FLAGS) || exit 1; done
+
+# Every figure of docs/reproduction.md, drawn with gnuplot from the CSVs in results/.
+FIGURES_GP := $(wildcard docs/figures/*.gp)
+figures: deps
+	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/calib/*.hpp $(DESTDIR)$(PREFIX)/include/calib/
@@ -148,10 +188,10 @@ install: all
 warnings: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
-	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce
+	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 
 clean:
 	rm -rf $(BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
-         $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d
+         $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d)

@@ -1,0 +1,184 @@
+// The shared harness of the reproduction apps (build/bin/repro-*): command-line options, seeded
+// per-(cell, replicate) random streams, parallel replicates, a progress bar, long-format CSV output
+// with a JSON sidecar, and resumable cells. Uses the public calib API only.
+//
+// Determinism: replicate r of cell c draws only from calib::make_stream(seed, stream_id(c, r)), and
+// writes its own row; rows are written in replicate order after the cell is complete. The CSVs
+// therefore do not depend on the thread count or on scheduling (timings, which do, go to separate
+// *_times.csv files and to the sidecars).
+#pragma once
+
+#include <calib/calib.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace repro {
+
+// What an app tells the harness about itself.
+struct AppInfo {
+    std::string name;              // "repro-neurips2019"
+    std::string summary;           // one line for --help
+    std::string experiment;        // the paper's experiment, for the sidecar
+    std::size_t paper_reps = 0;    // default --reps
+    std::size_t quick_reps = 0;    // --reps under --quick
+    std::uint64_t paper_seed = 0;  // default --seed
+    std::string extra_help;        // more lines for --help (what the cells are, the outputs)
+};
+
+struct Options {
+    std::uint64_t seed = 0;
+    std::size_t reps = 0;
+    bool reps_given = false;
+    bool quick = false;
+    std::string out;      // output directory (created)
+    int threads = 1;      // OpenMP threads over replicates
+    bool resume = false;  // skip cells whose output exists with the same parameters
+    bool progress = false;
+    std::vector<std::string> command_line;
+};
+
+// A usage error: main prints "NAME: message" and exits 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Parses --seed S, --reps N, --quick, --out DIR, --threads N, --resume, --quiet, --help.
+Options parse_options(int argc, char** argv, const AppInfo& info);
+
+// Runs body(options) with the common error policy: a usage error or calib::invalid_argument
+// prints one line and returns 2, any other exception one line and returns 1.
+int run_app(int argc, char** argv, const AppInfo& info, const std::function<void(const Options&)>& body);
+
+// The stream id of replicate `replicate` of cell `cell` (cell < 2^24, replicate < 2^40).
+std::uint64_t stream_id(std::uint64_t cell, std::uint64_t replicate);
+inline calib::Rng cell_stream(const Options& options, std::uint64_t cell, std::uint64_t replicate) {
+    return calib::make_stream(options.seed, stream_id(cell, replicate));
+}
+
+// A progress bar with an ETA on stderr, drawn only when enabled (stderr is a terminal and not
+// --quiet). advance() is thread-safe and redraws at most every 0.2 s.
+class Progress {
+public:
+    Progress(const Options& options, std::string label, std::size_t total);
+    ~Progress();
+    Progress(const Progress&) = delete;
+    Progress& operator=(const Progress&) = delete;
+    void advance(std::size_t count = 1);
+
+private:
+    void draw(bool final);
+    bool enabled_;
+    std::string label_;
+    std::size_t total_;
+    std::atomic<std::size_t> done_{0};
+    std::mutex mutex_;
+    std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+// body(r) for r = 0 … count − 1 on options.threads OpenMP threads (dynamic schedule). The library
+// is to be called serially inside (ParallelOptions{1}). The exception of the lowest failing
+// replicate is rethrown after the loop.
+void for_each_replicate(std::size_t count, const Options& options, Progress* progress,
+                        const std::function<void(std::size_t)>& body);
+
+// Wall time of f() in seconds.
+template <class F>
+double time_call(F&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// CSV cells: numbers with %.10g (NaN as "nan"), strings as given (they must not contain commas).
+std::string fmt(double value);
+std::string fmt(std::size_t value);
+std::string fmt(int value);
+inline const std::string& fmt(const std::string& value) { return value; }
+inline std::string fmt(const char* value) { return value; }
+
+// A long-format table: a header and rows of cells.
+class Table {
+public:
+    explicit Table(std::vector<std::string> columns);
+    template <class... Cells>
+    void add(const Cells&... cells) {
+        add_row({std::string(fmt(cells))...});
+    }
+    void add_row(std::vector<std::string> row);
+    std::size_t rows() const { return rows_.size(); }
+    const std::vector<std::string>& columns() const { return columns_; }
+    // Reserve n rows; set(i, row) then fills them in any order (from parallel replicates).
+    void resize(std::size_t n);
+    void set(std::size_t i, std::vector<std::string> row);
+    template <class... Cells>
+    static std::vector<std::string> row(const Cells&... cells) {
+        return {std::string(fmt(cells))...};
+    }
+    std::string text() const;
+
+private:
+    std::vector<std::string> columns_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+// A CSV read back (for summaries of cells skipped by --resume): columns by name.
+class CsvFile {
+public:
+    explicit CsvFile(const std::string& path);
+    std::size_t rows() const { return rows_.size(); }
+    const std::string& cell(std::size_t row, const std::string& column) const;
+    double number(std::size_t row, const std::string& column) const;
+    std::vector<double> numbers(const std::string& column) const;
+
+private:
+    std::size_t index(const std::string& column) const;
+    std::string path_;
+    std::vector<std::string> columns_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+// The JSON sidecar of an output file: the app, the experiment, the cell, the options (seed,
+// replicates, quick, threads), the app's parameters, calib's version, the git revision, compiler,
+// Eigen and Boost versions, the command line, the wall time, and the resume fingerprint.
+calib::JsonObject sidecar(const Options& options, const AppInfo& info, const std::string& cell,
+                          const calib::JsonObject& parameters, double wall_seconds);
+
+// Output files: <out>/<name>.csv and <out>/<name>.meta.json, each written atomically (a temporary
+// file renamed into place, the CSV last but one and the sidecar last).
+class Output {
+public:
+    Output(const Options& options, const AppInfo& info);
+    std::string csv_path(const std::string& name) const;
+    // The fingerprint of a cell: what must match for --resume to skip it.
+    std::string fingerprint(const std::string& name, const calib::JsonObject& parameters) const;
+    // With --resume: whether <name>.csv exists and its sidecar carries the same fingerprint.
+    bool done(const std::string& name, const calib::JsonObject& parameters) const;
+    void write(const std::string& name, const Table& table, const calib::JsonObject& parameters,
+               double wall_seconds) const;
+    // One line on stderr ("name: message"), e.g. a cell skipped by --resume.
+    void note(const std::string& message) const;
+
+private:
+    const Options& options_;
+    const AppInfo& info_;
+};
+
+void write_text_file(const std::string& path, const std::string& text);
+
+// Small statistics over a vector (NaNs are skipped by the counting helpers only where stated).
+double mean(const std::vector<double>& x);
+double variance(const std::vector<double>& x);  // divisor n − 1
+double minimum(const std::vector<double>& x);
+double maximum(const std::vector<double>& x);
+double median(std::vector<double> x);
+
+}  // namespace repro

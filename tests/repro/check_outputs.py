@@ -1,0 +1,109 @@
+"""Checks the outputs of one reproduction app run (tests/repro/run.sh):
+    python3 check_outputs.py APP DIR
+Every CSV must be well-formed and have a JSON sidecar with the documented keys; the files each app
+documents must exist with the expected number of rows. Prints one line per problem; exit 1 if any."""
+import csv
+import glob
+import json
+import math
+import os
+import sys
+
+app, directory = sys.argv[1], sys.argv[2]
+problems = []
+
+SIDECAR_KEYS = ["app", "experiment", "cell", "seed", "reps", "quick", "parameters", "threads",
+                "wall_time_seconds", "calib_version", "git_revision", "compiler", "eigen_version",
+                "boost_version", "command_line", "rows", "fingerprint"]
+
+# Files each app must write (name -> expected data rows, or None for "at least one").
+EXPECTED = {
+    "repro-neurips2019": {"M1": 40, "M2": 40, "M3": 40, "truth_M1": 20, "truth_M2": 20, "truth_M3": 20,
+                          "estimates": 12, "test_errors": 3 * 6 * 101, "tests_published": 3 * 6 * 3},
+    "repro-iclr2021-synthetic": {"truth_d1": 10, "truth_d10": 10, "cme_locations_d1": 10,
+                                 "cme_locations_d10": 10, "calibrated_d1_n4": 20, "uncalibrated_d10_n64": 20,
+                                 "calibrated_d10_n16_times": 20, "cme_study_d1": 2 * 3, "cme_study_d10": 2 * 3,
+                                 "estimators": 2 * 2 * 3 * 4, "tests": 2 * 2 * 3 * 6},
+    "repro-iclr2021-ols": {"experiment": 1, "repetitions": 20, "summary": 4, "ols_train": 100,
+                           "ols_validation": 50, "ols_curves": 201, "quantile_curve": 101},
+    # --quick: 3 networks + the ensemble, iterations 0, 10, ..., 300 (31), 2 sets.
+    "repro-iclr2021-friedman": {"training": 31 * 4 * 2, "summary": 31 * 2, "claims": 6 * 2},
+}
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def check_csv(path):
+    name = os.path.basename(path)
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or not rows[0] or any(not c for c in rows[0]):
+        problems.append("%s: no header or an empty column name" % name)
+        return 0
+    header = rows[0]
+    if len(set(header)) != len(header):
+        problems.append("%s: duplicate column names" % name)
+    for k, row in enumerate(rows[1:], start=2):
+        if len(row) != len(header):
+            problems.append("%s: line %d has %d cells, the header %d" % (name, k, len(row), len(header)))
+            return len(rows) - 1
+    for c, column in enumerate(header):
+        values = [number(r[c]) for r in rows[1:]]
+        numeric = sum(v is not None for v in values)
+        if 0 < numeric < len(values):
+            problems.append("%s: column %s mixes numbers and text" % (name, column))
+        if column.startswith("p_") or column in ("error", "rejection_rate", "published_error"):
+            for v in values:
+                if v is None or not (math.isnan(v) or 0 <= v <= 1):
+                    problems.append("%s: column %s has a value outside [0, 1]: %r" % (name, column, v))
+                    break
+        if "time" in column and column != "wall_time":
+            for v in values:
+                if v is None or not (math.isnan(v) or v >= 0):
+                    problems.append("%s: column %s has a negative or non-numeric time: %r" % (name, column, v))
+                    break
+    return len(rows) - 1
+
+
+csvs = sorted(glob.glob(os.path.join(directory, "*.csv")))
+if not csvs:
+    problems.append("no CSV written in %s" % directory)
+for path in csvs:
+    rows = check_csv(path)
+    meta_path = path[:-4] + ".meta.json"
+    try:
+        with open(meta_path) as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        problems.append("%s: sidecar missing or not JSON: %s" % (os.path.basename(meta_path), e))
+        continue
+    missing = [k for k in SIDECAR_KEYS if k not in meta]
+    if missing:
+        problems.append("%s: sidecar lacks %s" % (os.path.basename(meta_path), missing))
+        continue
+    if meta["app"] != app or meta["rows"] != rows or meta["quick"] is not True:
+        problems.append("%s: sidecar app/rows/quick = %r/%r/%r, expected %s/%d/true"
+                        % (os.path.basename(meta_path), meta["app"], meta["rows"], meta["quick"], app, rows))
+
+names = {os.path.basename(p)[:-4] for p in csvs}
+for name, expected_rows in EXPECTED.get(app, {}).items():
+    if name not in names:
+        problems.append("%s.csv missing" % name)
+        continue
+    with open(os.path.join(directory, name + ".csv")) as f:
+        rows = sum(1 for _ in f) - 1
+    if expected_rows is not None and rows != expected_rows:
+        problems.append("%s.csv: %d rows, expected %d" % (name, rows, expected_rows))
+    if expected_rows is None and rows < 1:
+        problems.append("%s.csv: no rows" % name)
+if not os.listdir(directory) or glob.glob(os.path.join(directory, "*.tmp")):
+    problems.append("temporary files left in %s" % directory)
+
+for p in problems:
+    print("  %s: %s" % (app, p))
+sys.exit(1 if problems else 0)
