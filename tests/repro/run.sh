@@ -22,9 +22,12 @@ failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
+# The apps built on apps/harness (repro-ckce has its own check, tests/repro/check_ckce.sh).
 apps=()
-for b in "$bindir"/repro-*; do [ -x "$b" ] && apps+=("$(basename "$b")"); done
-[ ${#apps[@]} -ge 3 ] && ok || bad "expected at least 3 repro-* apps in $bindir, found ${#apps[@]}"
+for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman; do
+    [ -x "$bindir/$a" ] && apps+=("$a")
+done
+[ ${#apps[@]} -eq 4 ] && ok || bad "expected the 4 harness apps in $bindir, found ${#apps[@]}"
 
 for app in "${apps[@]}"; do
     out="$tmp/$app"
