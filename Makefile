@@ -11,6 +11,7 @@ ARCH     ?= native
 OPT      ?= -O3
 PREFIX   ?= /usr/local
 BUILD    := build
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  := 0.1.0
 
 CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 -MMD -MP
@@ -56,7 +57,7 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
 .DEFAULT_GOAL := all
 
 all: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(MAKE) --no-print-directory -j$(JOBS) build-all
 
 .PHONY: build-all
 build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_BINS)
@@ -119,28 +120,28 @@ $(BENCH): $(BENCH_OBJ) $(LIB)
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
 test: deps
-	@$(MAKE) --no-print-directory $(TESTS) $(CLI) $(DEMO) $(REPRO_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO) $(REPRO_BINS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
 	bash tests/cli/run.sh $(CLI)
 	bash tests/repro/run.sh $(BUILD)/bin
 
 test-slow: deps
-	@$(MAKE) --no-print-directory $(TESTS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite='*slow*'
 
 demo: deps
-	@$(MAKE) --no-print-directory $(DEMO) $(CLI)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(DEMO) $(CLI)
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH)
 	$(BENCH)
 
 # The papers' synthetic experiments at paper scale (docs/reproduction.md); results/ keeps the
 # CSVs, and cells already computed with the same parameters are skipped (rm -rf results/ to redo).
 REPRO_FLAGS ?= --resume
 repro: deps
-	@$(MAKE) --no-print-directory $(REPRO_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(REPRO_BINS)
 	@for app in $(REPRO_APPS); do echo "== repro-$$app"; \
 	  $(BUILD)/bin/repro-$$app --out results/$$app $(REPRO_FLAGS) || exit 1; done
 
@@ -158,7 +159,7 @@ install: all
 
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
 	  $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 

@@ -1,9 +1,11 @@
 // Median heuristic for the prediction lengthscale (kernels.hpp).
 #include <calib/kernels.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
+#include "parallel.hpp"
 
 #include <calib/random.hpp>
 
@@ -29,12 +31,11 @@ std::vector<double> pair_distances(const Data& data, Metric metric) {
     const std::size_t n = data.size();
     std::vector<double> d(n * (n - 1) / 2);
     detail::with_prediction_kernel(data, metric, [&](const auto& pk) {
-#pragma omp parallel for schedule(dynamic, 16)
-        for (std::size_t i = 0; i < n - 1; ++i) {
+        detail::parallel_for(n - 1, 0, [&](std::size_t i) {
             double* out = d.data() + i * n - i * (i + 1) / 2;  // pairs of rows 0..i-1 come first
             for (std::size_t j0 = i + 1; j0 < n; j0 += detail::chunk_width)
                 pk.distances(i, j0, std::min(n, j0 + detail::chunk_width), out + (j0 - i - 1));
-        }
+        });
     });
     return d;
 }
@@ -77,10 +78,8 @@ double median_distance(const Data& data, Metric metric, const MedianOptions& opt
     return median;
 }
 
-template double median_distance<CategoricalData>(const CategoricalData&, Metric, const MedianOptions&);
-template double median_distance<NormalData>(const NormalData&, Metric, const MedianOptions&);
-template double median_distance<LaplaceData>(const LaplaceData&, Metric, const MedianOptions&);
-template double median_distance<MvNormalData>(const MvNormalData&, Metric, const MedianOptions&);
-template double median_distance<MixtureNormalData>(const MixtureNormalData&, Metric, const MedianOptions&);
+#define CALIB_INSTANTIATE(Data) template double median_distance<Data>(const Data&, Metric, const MedianOptions&);
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
+#undef CALIB_INSTANTIATE
 
 }  // namespace calib

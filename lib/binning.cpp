@@ -2,6 +2,7 @@
 #include "binning.hpp"
 
 #include "check.hpp"
+#include "compensated_sum.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -162,21 +163,18 @@ Bins median_variance_binning(const Eigen::Ref<const Matrix>& x, int minsize, int
 BinSummary summarize_bin(const Eigen::Ref<const Matrix>& predictions, const std::vector<int>& labels,
                          int num_classes, const Bin& bin) {
     const Eigen::Index d = predictions.cols();
-    // Neumaier-compensated column sums: bins can hold millions of observations.
-    Vector sum = Vector::Zero(d), compensation = Vector::Zero(d);
+    // Compensated column sums: bins can hold millions of observations.
+    std::vector<CompensatedSum> sums(static_cast<std::size_t>(d));
     Vector counts = Vector::Zero(num_classes);
     for (std::size_t i : bin) {
         const auto row = static_cast<Eigen::Index>(i);
-        for (Eigen::Index k = 0; k < d; ++k) {
-            const double value = predictions(row, k), t = sum(k) + value;
-            compensation(k) += std::abs(sum(k)) >= std::abs(value) ? (sum(k) - t) + value
-                                                                   : (value - t) + sum(k);
-            sum(k) = t;
-        }
+        for (Eigen::Index k = 0; k < d; ++k) sums[static_cast<std::size_t>(k)].add(predictions(row, k));
         counts(labels[i]) += 1;
     }
     const double size = static_cast<double>(bin.size());
-    return {bin.size(), (sum + compensation) / size, counts / size};
+    Vector mean(d);
+    for (Eigen::Index k = 0; k < d; ++k) mean(k) = sums[static_cast<std::size_t>(k)].value() / size;
+    return {bin.size(), mean, counts / size};
 }
 
 }  // namespace calib::detail

@@ -2,6 +2,7 @@
 // and the distribution-free bounds (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "pairwise.hpp"
 
@@ -137,11 +138,7 @@ TestResult dfree_block_test(const Data& data, const Kernel& kernel, std::size_t 
     template TestResult dfree_biased_test<Data>(const Data&, const Kernel&, const DistributionFreeOptions&);    \
     template TestResult dfree_unbiased_test<Data>(const Data&, const Kernel&, const DistributionFreeOptions&);  \
     template TestResult dfree_block_test<Data>(const Data&, const Kernel&, std::size_t, const DistributionFreeOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

@@ -1,6 +1,7 @@
 // The CME (Hotelling T²) test at J test locations (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "parallel.hpp"
 
@@ -100,11 +101,7 @@ TestResult cme_test(const Data& data, std::size_t num_locations, std::uint64_t s
 #define CALIB_INSTANTIATE(Data)                                                                           \
     template TestResult cme_test<Data>(const Data&, const Data&, const Kernel&, const CmeOptions&);       \
     template TestResult cme_test<Data>(const Data&, std::size_t, std::uint64_t, const Kernel&, const CmeOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

@@ -2,6 +2,7 @@
 // (kernels.hpp, gram_min_eigenvalue).
 #include <calib/kernels.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
@@ -56,11 +57,7 @@ double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, con
 
 #define CALIB_INSTANTIATE(Data) \
     template double gram_min_eigenvalue<Data>(const Data&, const PredictionKernel&, const GramCheckOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

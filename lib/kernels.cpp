@@ -2,6 +2,7 @@
 // single-pair evaluations prediction_distance and skce_core (kernels.hpp).
 #include <calib/kernels.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "kernel_checks.hpp"
 #include "pair_terms.hpp"
@@ -161,11 +162,7 @@ double skce_core(const Data& data, const Kernel& kernel, std::size_t i, std::siz
     template void validate_kernel<Data>(const Data&, const Kernel&, const char*);                \
     template double prediction_distance<Data>(const Data&, Metric, std::size_t, std::size_t);    \
     template double skce_core<Data>(const Data&, const Kernel&, std::size_t, std::size_t);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

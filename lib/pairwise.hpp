@@ -12,6 +12,8 @@
 // threads. Memory is O(number of items), never O(n²).
 #pragma once
 
+#include "compensated_sum.hpp"
+
 #include <Eigen/Core>
 #include <omp.h>
 
@@ -29,23 +31,6 @@ inline constexpr std::size_t strip_rows = 64;    // rows per work item: a chunk 
 inline int resolve_threads(int num_threads) {
     return num_threads > 0 ? num_threads : omp_get_max_threads();
 }
-
-// Neumaier-compensated running sum.
-class CompensatedSum {
-public:
-    void add(double x) {
-        const double t = sum_ + x;
-        if (std::abs(sum_) >= std::abs(x))
-            compensation_ += (sum_ - t) + x;
-        else
-            compensation_ += (x - t) + sum_;
-        sum_ = t;
-    }
-    double value() const { return sum_ + compensation_; }
-
-private:
-    double sum_ = 0, compensation_ = 0;
-};
 
 // Σ h and Σ h² over a set of pairs.
 struct PairSums {

@@ -1,6 +1,7 @@
 // Tests of the quadratic statistic (B = n): bootstrap, Gamma and Gram-spectrum nulls (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "pair_terms.hpp"
 #include "parallel.hpp"
@@ -183,11 +184,7 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     template TestResult bootstrap_test<Data>(const Data&, const Kernel&, const BootstrapOptions&);        \
     template TestResult gamma_test<Data>(const Data&, const Kernel&, const ParallelOptions&);              \
     template TestResult spectral_test<Data>(const Data&, const Kernel&, const SpectralOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

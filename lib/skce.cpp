@@ -1,6 +1,7 @@
 // SKCE estimators (estimators.hpp): sums over pairs come from the pairwise engine.
 #include <calib/estimators.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "pair_terms.hpp"
 #include "quadratic_sums.hpp"
@@ -63,11 +64,7 @@ std::size_t sqrt_block_size(std::size_t n) {
     template double skce_biased<Data>(const Data&, const Kernel&, const ParallelOptions&);        \
     template double skce_unbiased<Data>(const Data&, const Kernel&, const ParallelOptions&);      \
     template BlockSkce skce_block<Data>(const Data&, const Kernel&, std::size_t, const ParallelOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

@@ -258,76 +258,79 @@ private:
 class AssignmentSolver {
 public:
     // min over permutations σ of Σ_k c_{k,σ(k)} for a row-major n×n cost matrix (n ≥ 1).
+    //
+    // Column potentials v keep every reduced cost c_ks − u_k − v_s ≥ 0 and the matched cells tight
+    // (u_k = c_{k,x_k} − v_{x_k}, so u is implicit). Start (Jonker & Volgenant 1987): v_s = min_k c_ks
+    // and each column goes to its cheapest row while that row is free. Then each free row f is
+    // matched by a Dijkstra search in reduced costs for the nearest free column (distances d over the
+    // columns, via the rows matched to the columns already reached), after which the columns reached
+    // get v_s += d_s − d_free and the path is flipped. O(n²) per free row.
     double solve(int n, const double* cost) {
-        // Rows and columns 1 … n; column 0 is a virtual start for each augmentation. match_[s] is
-        // the row assigned to column s (0: none). Potentials u (rows), v (columns) keep every
-        // reduced cost c − u − v ≥ 0; each row joins by a Dijkstra search for the cheapest
-        // augmenting path in reduced costs, after which the potentials are shifted.
-        const auto size = std::size_t(n) + 1;
-        const double inf = std::numeric_limits<double>::infinity();
-        u_.assign(size, 0.0), v_.assign(size, 0.0), min_slack_.resize(size);
-        match_.assign(size, 0), way_.resize(size), used_.resize(size);
-        // Start (as Jonker & Volgenant 1987) from the column reduction v_s = min_k c_ks, u = 0, and
-        // match each column to its cheapest row while that row is free: reduced costs ≥ 0 and
-        // matched cells tight, so only the rows left free need an augmenting search.
-        row_matched_.assign(size, 0);
-        for (int s = n; s >= 1; --s) {
-            int best = 1;
-            for (int k = 2; k <= n; ++k)
-                if (cost[std::size_t(k - 1) * std::size_t(n) + std::size_t(s - 1)] <
-                    cost[std::size_t(best - 1) * std::size_t(n) + std::size_t(s - 1)])
-                    best = k;
-            v_[std::size_t(s)] = cost[std::size_t(best - 1) * std::size_t(n) + std::size_t(s - 1)];
-            if (!row_matched_[std::size_t(best)]) match_[std::size_t(s)] = best, row_matched_[std::size_t(best)] = 1;
+        const auto size = std::size_t(n);
+        const auto c = [&](int k, int s) { return cost[std::size_t(k) * size + std::size_t(s)]; };
+        v_.resize(size), d_.resize(size), column_of_.assign(size, -1), row_of_.assign(size, -1);
+        pred_.resize(size), todo_.resize(size), reached_.resize(size);
+        for (int s = n - 1; s >= 0; --s) {
+            int best = 0;
+            for (int k = 1; k < n; ++k)
+                if (c(k, s) < c(best, s)) best = k;
+            v_[std::size_t(s)] = c(best, s);
+            if (column_of_[std::size_t(best)] < 0) column_of_[std::size_t(best)] = s, row_of_[std::size_t(s)] = best;
         }
-        for (int row = 1; row <= n; ++row) {
-            if (row_matched_[std::size_t(row)]) continue;
-            match_[0] = row;
-            int col = 0;
-            std::fill(min_slack_.begin(), min_slack_.end(), inf);
-            std::fill(used_.begin(), used_.end(), char(0));
-            do {
-                used_[std::size_t(col)] = 1;
-                const int i = match_[std::size_t(col)];
-                const double* ci = cost + std::size_t(i - 1) * std::size_t(n);
-                double delta = inf;
-                int next = 0;
-                for (int s = 1; s <= n; ++s) {
-                    if (used_[std::size_t(s)]) continue;
-                    const double slack = ci[s - 1] - u_[std::size_t(i)] - v_[std::size_t(s)];
-                    if (slack < min_slack_[std::size_t(s)]) min_slack_[std::size_t(s)] = slack, way_[std::size_t(s)] = col;
-                    if (min_slack_[std::size_t(s)] < delta) delta = min_slack_[std::size_t(s)], next = s;
+        for (int f = 0; f < n; ++f) {
+            if (column_of_[std::size_t(f)] >= 0) continue;
+            for (int s = 0; s < n; ++s) {
+                d_[std::size_t(s)] = c(f, s) - v_[std::size_t(s)];
+                pred_[std::size_t(s)] = f;
+                todo_[std::size_t(s)] = s;
+            }
+            int open = n, reached = 0, free_column = -1;
+            double mu = 0;
+            for (;;) {
+                int at = 0;  // the open column nearest to f
+                for (int t = 1; t < open; ++t)
+                    if (d_[std::size_t(todo_[std::size_t(t)])] < d_[std::size_t(todo_[std::size_t(at)])]) at = t;
+                const int s = todo_[std::size_t(at)];
+                mu = d_[std::size_t(s)];
+                todo_[std::size_t(at)] = todo_[std::size_t(--open)];
+                reached_[std::size_t(reached++)] = s;
+                if (row_of_[std::size_t(s)] < 0) {
+                    free_column = s;
+                    break;
                 }
-                for (int s = 0; s <= n; ++s) {
-                    if (used_[std::size_t(s)])
-                        u_[std::size_t(match_[std::size_t(s)])] += delta, v_[std::size_t(s)] -= delta;
-                    else
-                        min_slack_[std::size_t(s)] -= delta;
+                // Through the row matched to s (tight: reduced cost 0) to the open columns.
+                const int k = row_of_[std::size_t(s)];
+                const double offset = c(k, s) - v_[std::size_t(s)] - mu;
+                for (int t = 0; t < open; ++t) {
+                    const int l = todo_[std::size_t(t)];
+                    const double through = c(k, l) - v_[std::size_t(l)] - offset;
+                    if (through < d_[std::size_t(l)]) d_[std::size_t(l)] = through, pred_[std::size_t(l)] = k;
                 }
-                col = next;
-            } while (match_[std::size_t(col)] != 0);
-            do {  // augment along the path of predecessors back to the virtual column
-                const int previous = way_[std::size_t(col)];
-                match_[std::size_t(col)] = match_[std::size_t(previous)];
-                col = previous;
-            } while (col != 0);
+            }
+            for (int t = 0; t < reached; ++t) {
+                const int s = reached_[std::size_t(t)];
+                v_[std::size_t(s)] += d_[std::size_t(s)] - mu;
+            }
+            for (int s = free_column;;) {  // flip the alternating path back to f
+                const int k = pred_[std::size_t(s)];
+                row_of_[std::size_t(s)] = k;
+                const int previous = column_of_[std::size_t(k)];
+                column_of_[std::size_t(k)] = s;
+                if (k == f) break;
+                s = previous;
+            }
         }
         double total = 0;
-        for (int s = 1; s <= n; ++s) total += cost[std::size_t(match_[std::size_t(s)] - 1) * std::size_t(n) + std::size_t(s - 1)];
+        for (int k = 0; k < n; ++k) total += c(k, column_of_[std::size_t(k)]);
         return total;
     }
 
     // After solve(): the column assigned to row k (0-based).
-    int assigned_column(int k) const {
-        for (std::size_t s = 1; s < match_.size(); ++s)
-            if (match_[s] == k + 1) return int(s) - 1;
-        return -1;
-    }
+    int assigned_column(int k) const { return column_of_[std::size_t(k)]; }
 
 private:
-    std::vector<double> u_, v_, min_slack_;
-    std::vector<int> match_, way_;
-    std::vector<char> used_, row_matched_;
+    std::vector<double> v_, d_;
+    std::vector<int> column_of_, row_of_, pred_, todo_, reached_;
 };
 
 }  // namespace calib::detail

@@ -1,6 +1,7 @@
 // UCME estimator and its deviation matrix (estimators.hpp); the n×J evaluations run row-parallel.
 #include <calib/estimators.hpp>
 
+#include "families.hpp"
 #include "check.hpp"
 #include "pair_terms.hpp"
 
@@ -59,11 +60,7 @@ double ucme(const Data& data, const Data& locations, const Kernel& kernel, const
 #define CALIB_INSTANTIATE(Data)                                                                     \
     template Matrix ucme_deviations<Data>(const Data&, const Data&, const Kernel&, const ParallelOptions&); \
     template double ucme<Data>(const Data&, const Data&, const Kernel&, const ParallelOptions&);
-CALIB_INSTANTIATE(CategoricalData)
-CALIB_INSTANTIATE(NormalData)
-CALIB_INSTANTIATE(LaplaceData)
-CALIB_INSTANTIATE(MvNormalData)
-CALIB_INSTANTIATE(MixtureNormalData)
+CALIB_FOR_EACH_FAMILY(CALIB_INSTANTIATE)
 #undef CALIB_INSTANTIATE
 
 }  // namespace calib

@@ -50,6 +50,25 @@ NormalData normal_data(std::size_t n, std::uint64_t seed) {
     return NormalData(mu, sigma, y);
 }
 
+// An ensemble of K normal members per observation (equal weights), as in the Friedman experiment:
+// member means around a common centre, member standard deviations in [0.1, 0.6]; the target drawn
+// from a random member.
+MixtureNormalData ensemble_data(std::size_t n, int K, std::uint64_t seed) {
+    boost::random::mt19937_64 rng(seed);
+    boost::random::normal_distribution<double> z;
+    boost::random::uniform_01<double> u;
+    Matrix mu(n, K), sigma(n, K);
+    Vector y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        const double centre = z(rng);
+        for (int k = 0; k < K; ++k) mu(r, k) = centre + 0.3 * z(rng), sigma(r, k) = 0.1 + 0.5 * u(rng);
+        const int k = std::min(K - 1, static_cast<int>(K * u(rng)));
+        y(r) = mu(r, k) + sigma(r, k) * z(rng);
+    }
+    return MixtureNormalData::ensemble(mu, sigma, y);
+}
+
 double seconds(const std::function<void()>& f, int reps) {
     double best = 1e300;
     for (int r = 0; r < reps; ++r) {
@@ -92,6 +111,21 @@ int main() {
         double v = 0;
         const double s = seconds([&] { v = skce_unbiased(normal, default_kernel_normal(), {t}); }, 20);
         report("skce_unbiased normal n=1024 exp-W2 x sqexp", t, s, 1024.0 * 1023 / 2, v);
+    }
+    const MixtureNormalData ensemble = ensemble_data(1024, 10, 5);
+    for (int t : {1, 2}) {
+        double v = 0;
+        const double s = seconds([&] { v = skce_unbiased(ensemble, default_kernel_normal(), {t}); }, 3);
+        report("skce_unbiased ensemble K=10 n=1024 exp-MW2", t, s, 1024.0 * 1023 / 2, v);
+    }
+    {
+        // Unequal weights (the transportation simplex instead of the assignment): the same
+        // members, weights ∝ 1, 2, …, K.
+        const Eigen::RowVectorXd w = Eigen::RowVectorXd::LinSpaced(10, 1, 10) / 55.0;
+        const MixtureNormalData weighted(w.replicate(1024, 1), ensemble.means(), ensemble.stddevs(), ensemble.targets());
+        double v = 0;
+        const double s = seconds([&] { v = skce_unbiased(weighted, default_kernel_normal(), {2}); }, 1);
+        report("skce_unbiased mixture K=10 unequal weights n=1024", 2, s, 1024.0 * 1023 / 2, v);
     }
     for (int t : {1, 2}) {
         BootstrapOptions o;
