@@ -8,7 +8,7 @@ if (!exists("results")) results = 'results'
 file = results.'/iclr2021-friedman/summary.csv'
 set datafile separator ','
 set datafile columnheaders
-set terminal pngcairo size 1400,850 font 'Sans,10'
+set terminal pngcairo size 1200,760 font 'Sans,9'
 set output 'docs/figures/iclr2021_friedman.png'
 set multiplot layout 2,3 title "ICLR 2021 Friedman 1: ten 10-200-50-1 networks (bands: range, lines: mean) and their ensemble\ngreen/orange: training set (100), blue/purple: test set (50)" font 'Sans,12'
 set xlabel 'training iteration'
@@ -30,7 +30,7 @@ do for [k=1:6] {
   unset nonlinear y
   set yrange [*:*]
   if (k == 1 || k == 3 || k == 5) { set logscale y; set format y '10^{%L}' }
-  if (k == 2) { set nonlinear y via symlog(y) inverse symexp(y); set ytics (-10, -1, 0, 1, 10, 100, 1e4, 1e6, 1e8, 1e10, 1e12) ; set format y '%g' } else { set ytics autofreq }
+  if (k == 2) { set nonlinear y via symlog(y) inverse symexp(y); set ytics (-10, 0, 10, 100, '10^4' 1e4, '10^6' 1e6, '10^8' 1e8, '10^{10}' 1e10, '10^{12}' 1e12); set format y '%g' } else { set ytics autofreq }
   if (k == 6) { set yrange [0:1] }
   if (k == 1) { set key top right } else { unset key }
   plot file using 'iteration':(on("train", column(m.'_min'))):(on("train", column(m.'_max'))) with filledcurves lc rgb '#2ca02c' notitle, \

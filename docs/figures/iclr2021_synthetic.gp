@@ -9,7 +9,7 @@ if (!exists("results")) results = 'results'
 dir = results.'/iclr2021-synthetic/'
 set datafile separator ','
 set datafile columnheaders
-set terminal pngcairo size 1400,1500 font 'Sans,10'
+set terminal pngcairo size 1150,1250 font 'Sans,9'
 set logscale xy
 set xrange [3:1400]
 set xtics (4, 16, 64, 256, 1024)

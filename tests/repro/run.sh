@@ -42,7 +42,7 @@ for app in "${apps[@]}"; do
 done
 
 # Determinism: the same seed gives the same CSVs with 1 thread (timings excepted).
-for app in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols; do
+for app in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman; do
     [ -x "$bindir/$app" ] || continue
     "$bindir/$app" --quick --quiet --threads 1 --out "$tmp/$app.t1" 2>/dev/null || { bad "$app --threads 1 failed"; continue; }
     differ=""
