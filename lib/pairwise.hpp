@@ -191,6 +191,49 @@ Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const E
     return g;
 }
 
+// G = Hᵤ·C for an n×R matrix C, where Hᵤ is the upper triangle of H with its diagonal (h(i, j) for
+// j ≥ i, 0 below): since H = Hᵤ + Hᵤᵀ − diag(H), quadratic forms cᵀHc = 2 cᵀHᵤc − Σ c_a² h_aa need
+// only half the products of H·C. From `upper` when given (the rows of fill_upper_rows: row-major,
+// only j ≥ i read), else from tiles of the upper rows recomputed chunk by chunk. Strips of
+// gemm_rows / 2 rows (the work shrinks towards the last rows), one task each, with a fixed order of
+// accumulation: G does not depend on the thread count.
+template <class Term>
+Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* upper,
+                                   int num_threads) {
+    constexpr std::size_t rows_per_strip = gemm_rows / 2;
+    const std::size_t n = term.size();
+    const auto strips = (n + rows_per_strip - 1) / rows_per_strip;
+    Eigen::MatrixXd g(n, c.cols());
+    const int threads = resolve_threads(num_threads);
+    const SerialEigenScope serial;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t s = 0; s < strips; ++s) {
+        const std::size_t i0 = s * rows_per_strip, i1 = std::min(n, i0 + rows_per_strip);
+        const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
+        const auto rest = static_cast<Eigen::Index>(n - i1);
+        auto strip = g.middleRows(r0, rows);
+        if (upper) {
+            strip.noalias() = upper->block(r0, r0, rows, rows).triangularView<Eigen::Upper>() * c.middleRows(r0, rows);
+            strip.noalias() += upper->block(r0, r0 + rows, rows, rest) * c.bottomRows(rest);
+            continue;
+        }
+        strip.setZero();
+        RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
+        for (std::size_t j0 = i0; j0 < n; j0 += chunk_width) {
+            const std::size_t j1 = std::min(n, j0 + chunk_width);
+            const auto w = static_cast<Eigen::Index>(j1 - j0);
+            for (std::size_t i = i0; i < i1; ++i) {
+                double* row = tile.data() + (i - i0) * chunk_width;
+                const std::size_t start = std::clamp(i, j0, j1);
+                std::fill(row, row + (start - j0), 0.0);
+                if (start < j1) term.row(i, start, j1, row + (start - j0));
+            }
+            strip.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
+        }
+    }
+    return g;
+}
+
 // out(i, j) = f(i, j) for a rectangular cross term with rows(i, j0, j1, out) semantics over
 // columns [0, cols); rows are independent, so the result does not depend on the thread count.
 template <class Term>

@@ -2,6 +2,7 @@
 // the SKCE, data × test locations for the UCME), evaluated a row chunk at a time.
 #pragma once
 
+#include "exp_nonpositive.hpp"
 #include "transport.hpp"
 
 #include <calib/kernels.hpp>
@@ -39,22 +40,30 @@ public:
 
     // out[j - j0] = k_P(p_i, q_j) = exp(−d/ℓ) or exp(−d²/(2ℓ²)).
     void values(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        const std::size_t len = j1 - j0;
-        accumulate(i, j0, len, out);
-        Eigen::Map<Eigen::ArrayXd> a(out, static_cast<Eigen::Index>(len));
-        const double s = scale_ / lengthscale_;
-        if (sqexp_ && l1_)
-            a = (-0.5 * s * s * a.square()).exp();
-        else if (sqexp_)
-            a = (-0.5 * s * s * a).exp();
-        else if (l1_)
-            a = (-s * a).exp();
-        else
-            a = (-s * a.sqrt()).exp();
+        accumulate(i, j0, j1 - j0, out);
+        values_from_sums(out, j1 - j0);
     }
 
+    // a[l] := k_P for a[l] = Σ_k |x_k − y_k| (l1) or Σ_k (x_k − y_k)² (not l1): the second half of
+    // values(), for terms that accumulate the sums themselves (CategoricalTerm).
+    void values_from_sums(double* a, std::size_t len) const {
+        const double s = scale_ / lengthscale_;  // d/ℓ = s·a (l1) or s·√a
+        if (sqexp_ && l1_)
+            for (std::size_t l = 0; l < len; ++l) a[l] = -0.5 * (s * a[l]) * (s * a[l]);
+        else if (sqexp_)
+            for (std::size_t l = 0; l < len; ++l) a[l] = -0.5 * s * s * a[l];
+        else if (l1_)
+            for (std::size_t l = 0; l < len; ++l) a[l] = -s * a[l];
+        else
+            for (std::size_t l = 0; l < len; ++l) a[l] = -s * std::sqrt(a[l]);
+        exp_nonpositive(a, len);
+    }
+
+    const Matrix& features() const { return rows_; }  // the embedded rows x_i
+    bool l1() const { return l1_; }
+
 private:
-    // out = Σ_k |x_ik − y_jk| or Σ_k (x_ik − y_jk)². Columns go in register blocks of 8 with the
+    // out = Σ_k |x_ik − y_jk| or Σ_k (x_ik − y_jk)². Columns go in register blocks of 32 with the
     // features innermost, so each output is stored once.
     void accumulate(std::size_t i, std::size_t j0, std::size_t len, double* out) const {
         if (l1_)

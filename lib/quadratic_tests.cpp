@@ -47,32 +47,32 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
 
     detail::QuadraticSums sums;
     Vector diagonal(n);
-    Matrix g;
+    Matrix g;  // Hᵤ·[C, 1], Hᵤ the upper triangle of H with its diagonal
     detail::with_pair_term(data, kernel, [&](const auto& term) {
         sums = detail::quadratic_sums(term, threads);
         for (std::size_t i = 0; i < n; ++i) diagonal(static_cast<Eigen::Index>(i)) = detail::single_pair(term, i, i);
         if (cached) {
-            const Matrix h = detail::materialise(term, threads);
-            g = detail::gram_product(term, c, &h, threads);
+            detail::RowMajorMatrix upper(n, n);
+            detail::fill_upper_rows(term, upper.data(), threads);
+            g = detail::upper_gram_product(term, c, &upper, threads);
         } else {
-            g = detail::gram_product(term, c, nullptr, threads);
+            g = detail::upper_gram_product(term, c, nullptr, threads);
         }
     });
 
     // T'_r = n⁻² [α c_rᵀ H c_r − α Σ_a c_ar H_aa − 2 c_rᵀ H 1], α = n/(n−1)   (julia-reference §2.5)
+    // with H = Hᵤ + Hᵤᵀ − diag(H):  cᵀHc = 2 c·(Hᵤc) − Σ_a c_a² H_aa,
+    //                               cᵀH1 = c·(Hᵤ1) + 1·(Hᵤc) − c·diag(H).
     const double alpha = double(n) / double(n - 1), n2 = double(n) * double(n);
-    const Vector row_sums = g.col(static_cast<Eigen::Index>(R));
+    const Vector upper_row_sums = g.col(static_cast<Eigen::Index>(R));  // Hᵤ1
     std::vector<double> replicate_statistics(R);
     detail::parallel_for(R, threads, [&](std::size_t r) {
         const auto col = static_cast<Eigen::Index>(r);
-        detail::CompensatedSum quadratic, linear;
-        for (Eigen::Index a = 0; a < c.rows(); ++a) {
-            const double ca = c(a, col);
-            if (ca == 0) continue;
-            quadratic.add(ca * g(a, col));
-            linear.add(ca * (alpha * diagonal(a) + 2 * row_sums(a)));
-        }
-        replicate_statistics[r] = (alpha * quadratic.value() - linear.value()) / n2;
+        const auto cr = c.col(col);
+        const auto gr = g.col(col);
+        const double quadratic = 2 * cr.dot(gr) - cr.cwiseAbs2().dot(diagonal);
+        const double linear = cr.dot(upper_row_sums) + gr.sum() - cr.dot(diagonal);
+        replicate_statistics[r] = (alpha * quadratic - alpha * cr.dot(diagonal) - 2 * linear) / n2;
     });
     const double statistic = detail::check_result(fn, alpha * sums.unbiased() - sums.biased());
 

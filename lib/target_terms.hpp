@@ -5,6 +5,7 @@
 #pragma once
 
 #include "closed_forms.hpp"
+#include "exp_nonpositive.hpp"
 #include "pairwise.hpp"
 
 #include <calib/data.hpp>
@@ -31,10 +32,10 @@ public:
         if (!white_) weighted_ = residuals_ * gram_;
     }
 
-    // Register blocks of 8 columns with the classes innermost, as in EmbeddedPredictionKernel.
+    // Register blocks of 32 columns with the classes innermost, as in EmbeddedPredictionKernel.
     void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         const std::size_t len = j1 - j0;
-        const Matrix& right = white_ ? residuals_ : weighted_;
+        const Matrix& right = weighted();
         const Eigen::Index m = residuals_.cols();
         const auto r = static_cast<Eigen::Index>(i);
         std::size_t j = 0;
@@ -57,6 +58,9 @@ public:
             out[j - j0] = white_ ? residuals_(row, labels[j])
                                  : residuals_.row(row).dot(gram_.col(labels[j]));
     }
+
+    const Matrix& residuals() const { return residuals_; }                 // r_i by rows
+    const Matrix& weighted() const { return white_ ? residuals_ : weighted_; }  // r_j K by rows
 
 private:
     bool white_;
@@ -100,8 +104,10 @@ public:
             pquad += (mj - mi).square() / s;
         }
         ConstArray lj(log_norm_.data() + c, len);
-        Array(out, len) = (-gamma_ * yy).exp() - (log_norm_(r) - iy).exp() - (lj - jy).exp() +
-                          (-0.5 * plog - gamma_ * pquad).exp();
+        // Every exponent is ≤ 0: log_norm ≤ 0 and s ≥ 1.
+        yy = -gamma_ * yy, iy = log_norm_(r) - iy, jy = lj - jy, plog = -0.5 * plog - gamma_ * pquad;
+        for (double* e : {b1, b2, b3, b4}) exp_nonpositive(e, static_cast<std::size_t>(len));
+        Array(out, len) = yy - iy - jy + plog;
     }
 
     void witness(std::size_t i, const Matrix& targets, std::size_t j0, std::size_t j1,

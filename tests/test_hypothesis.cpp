@@ -105,50 +105,54 @@ TEST_CASE("block test: degenerate standard error and invalid calls") {
     CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), bad), calib::invalid_argument);
 }
 
+// n = 37 fits in one strip of the Gram product; n = 300 needs three, of different lengths.
 TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread count") {
-    test::Rng rng(13);
-    const NormalData data = test::normal_data(37, rng, 0.3);
-    const Kernel kernel = default_kernel_normal();
-    const Matrix h = gram(data, kernel);
-    const double n = 37, alpha = n / (n - 1);
-    const double biased = h.sum() / (n * n), unbiased = (h.sum() - h.trace()) / (n * (n - 1));
-    BootstrapOptions options;
-    options.replicates = 200;
-    options.seed = 99;
-    const TestResult t = bootstrap_test(data, kernel, options);
-    CHECK(t.statistic == Approx(alpha * unbiased - biased).epsilon(1e-10));
-    CHECK(t.estimate == Approx(unbiased).epsilon(1e-12));
-    // Replicate statistics from the same resamples, in the definitional (2019) form
-    // T = 2/n Σ_{i<j} [h(W*_i,W*_j) − mean_k h(W*_i,W_k) − mean_k h(W_k,W*_j) + mean_kl h(W_k,W_l)],
-    // and T = (n−1)(T' + SKCE_b) (widmann §6.3), so T' ≥ t ⇔ T/(n−1) − SKCE_b ≥ t.
-    const Vector row_mean = h.rowwise().mean();
-    const double total_mean = h.mean();
-    int count = 0;
-    for (std::size_t r = 0; r < options.replicates; ++r) {
-        Rng stream = make_stream(options.seed, r);
-        std::vector<Eigen::Index> idx(37);
-        for (auto& i : idx) i = Eigen::Index(uniform_index(stream, 37));
-        double big_t = 0;
-        for (std::size_t a = 0; a < idx.size(); ++a)
-            for (std::size_t b = a + 1; b < idx.size(); ++b)
-                big_t += h(idx[a], idx[b]) - row_mean(idx[a]) - row_mean(idx[b]) + total_mean;
-        big_t *= 2 / n;
-        count += big_t / (n - 1) - biased >= t.statistic - 1e-12;
+    for (const std::size_t size : {std::size_t(37), std::size_t(300)}) {
+        CAPTURE(size);
+        test::Rng rng(13);
+        const NormalData data = test::normal_data(size, rng, 0.3);
+        const Kernel kernel = default_kernel_normal();
+        const Matrix h = gram(data, kernel);
+        const double n = double(size), alpha = n / (n - 1);
+        const double biased = h.sum() / (n * n), unbiased = (h.sum() - h.trace()) / (n * (n - 1));
+        BootstrapOptions options;
+        options.replicates = 200;
+        options.seed = 99;
+        const TestResult t = bootstrap_test(data, kernel, options);
+        CHECK(t.statistic == Approx(alpha * unbiased - biased).epsilon(1e-10));
+        CHECK(t.estimate == Approx(unbiased).epsilon(1e-12));
+        // Replicate statistics from the same resamples, in the definitional (2019) form
+        // T = 2/n Σ_{i<j} [h(W*_i,W*_j) − mean_k h(W*_i,W_k) − mean_k h(W_k,W*_j) + mean_kl h(W_k,W_l)],
+        // and T = (n−1)(T' + SKCE_b) (widmann §6.3), so T' ≥ t ⇔ T/(n−1) − SKCE_b ≥ t.
+        const Vector row_mean = h.rowwise().mean();
+        const double total_mean = h.mean();
+        int count = 0;
+        for (std::size_t r = 0; r < options.replicates; ++r) {
+            Rng stream = make_stream(options.seed, r);
+            std::vector<Eigen::Index> idx(size);
+            for (auto& i : idx) i = Eigen::Index(uniform_index(stream, size));
+            double big_t = 0;
+            for (std::size_t a = 0; a < idx.size(); ++a)
+                for (std::size_t b = a + 1; b < idx.size(); ++b)
+                    big_t += h(idx[a], idx[b]) - row_mean(idx[a]) - row_mean(idx[b]) + total_mean;
+            big_t *= 2 / n;
+            count += big_t / (n - 1) - biased >= t.statistic - 1e-12;
+        }
+        CHECK(t.p_value == Approx(count / 200.0));
+        // Streamed Gram tiles (no cache) and one thread give the same p-value.
+        BootstrapOptions streamed = options;
+        streamed.memory_budget = 0;
+        streamed.parallel.num_threads = 1;
+        const TestResult u = bootstrap_test(data, kernel, streamed);
+        CHECK(u.detail("cached_gram_matrix") == 0);
+        CHECK(u.p_value == t.p_value);
+        options.parallel.num_threads = 1;
+        CHECK(bootstrap_test(data, kernel, options).p_value == t.p_value);
+        options.rule = PValueRule::plus_one;
+        CHECK(bootstrap_test(data, kernel, options).p_value == Approx((count + 1) / 201.0));
+        options.replicates = 0;
+        CHECK_THROWS_AS(bootstrap_test(data, kernel, options), calib::invalid_argument);
     }
-    CHECK(t.p_value == Approx(count / 200.0));
-    // Streamed Gram tiles (no cache) and one thread give the same p-value.
-    BootstrapOptions streamed = options;
-    streamed.memory_budget = 0;
-    streamed.parallel.num_threads = 1;
-    const TestResult u = bootstrap_test(data, kernel, streamed);
-    CHECK(u.detail("cached_gram_matrix") == 0);
-    CHECK(u.p_value == t.p_value);
-    options.parallel.num_threads = 1;
-    CHECK(bootstrap_test(data, kernel, options).p_value == t.p_value);
-    options.rule = PValueRule::plus_one;
-    CHECK(bootstrap_test(data, kernel, options).p_value == Approx((count + 1) / 201.0));
-    options.replicates = 0;
-    CHECK_THROWS_AS(bootstrap_test(data, kernel, options), calib::invalid_argument);
 }
 
 TEST_CASE("gamma test: moments, shape and scale by hand") {

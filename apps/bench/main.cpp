@@ -79,9 +79,11 @@ double seconds(const std::function<void()>& f, int reps) {
     return best;
 }
 
+// pairs = 0: a test whose work is not a pair count (the column shows "-").
 void report(const std::string& name, int threads, double s, double pairs, double value) {
-    std::printf("%-44s threads=%d  %10.4f s  %10.3e pairs/s  value=%.10g\n", name.c_str(), threads, s,
-                pairs > 0 ? pairs / s : 0.0, value);
+    char rate[32] = "-";
+    if (pairs > 0) std::snprintf(rate, sizeof rate, "%.3e", pairs / s);
+    std::printf("%-48s threads=%d  %10.4f s  %10s pairs/s  value=%.10g\n", name.c_str(), threads, s, rate, value);
     std::fflush(stdout);
 }
 
