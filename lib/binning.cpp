@@ -6,50 +6,75 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <utility>
 
 namespace calib::detail {
 
-int uniform_bin_index(double x, int nbins) {
-    if (nbins < 1) fail("uniform_bin_index", "nbins = ", nbins, ", must be >= 1");
-    if (!(x >= 0 && x <= 1))
-        fail("uniform_bin_index", "x = ", format_value(x), ", must be in [0, 1]");
-    // nbins·x ≤ nbins exactly for x ≤ 1 (rounding is monotone and nbins·1 is exact).
-    return std::max(1, static_cast<int>(std::ceil(static_cast<double>(nbins) * x)));
-}
+namespace {
 
-Bins uniform_binning(const Eigen::Ref<const Matrix>& x, int nbins) {
-    const std::size_t n = static_cast<std::size_t>(x.rows()), d = static_cast<std::size_t>(x.cols());
-    // Row-major keys so that comparing two observations reads two contiguous runs.
-    std::vector<int> keys(n * d);
-    for (std::size_t k = 0; k < d; ++k)
-        for (std::size_t i = 0; i < n; ++i)
-            keys[i * d + k] = uniform_bin_index(x(static_cast<Eigen::Index>(i),
-                                                  static_cast<Eigen::Index>(k)),
-                                                nbins);
-    const auto key = [&](std::size_t i) { return keys.begin() + static_cast<long>(i * d); };
-    const auto same_cell = [&](std::size_t a, std::size_t b) {
-        return std::equal(key(a), key(a) + static_cast<long>(d), key(b));
-    };
-
+// Groups the observations sorted by `less` into bins of equal `same` keys, in sorted order.
+template <class Less, class Same>
+Bins group_sorted(std::size_t n, Less less, Same same) {
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    // Stable, so each bin keeps its indices ascending.
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::lexicographical_compare(key(a), key(a) + static_cast<long>(d), key(b),
-                                            key(b) + static_cast<long>(d));
-    });
-
+    // Ties broken by index, so each bin keeps its indices ascending.
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(a, b) || (!less(b, a) && a < b); });
     Bins bins;
     for (std::size_t start = 0; start < n;) {
         std::size_t end = start + 1;
-        while (end < n && same_cell(order[start], order[end])) ++end;
-        bins.emplace_back(order.begin() + static_cast<long>(start),
-                          order.begin() + static_cast<long>(end));
+        while (end < n && same(order[start], order[end])) ++end;
+        bins.emplace_back(order.begin() + static_cast<long>(start), order.begin() + static_cast<long>(end));
         start = end;
     }
     return bins;
+}
+
+// Whether nbins^d cells can be numbered in 64 bits.
+bool cells_fit_in_64_bits(int nbins, std::size_t d) {
+    double bits = 0;
+    for (std::size_t k = 0; k < d; ++k) bits += std::log2(static_cast<double>(nbins));
+    return bits < 63;
+}
+
+}  // namespace
+
+Bins uniform_binning(const Eigen::Ref<const Matrix>& x, int nbins) {
+    const std::size_t n = static_cast<std::size_t>(x.rows()), d = static_cast<std::size_t>(x.cols());
+    const auto index = [&](std::size_t i, std::size_t k) {
+        return uniform_bin_index(x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)), nbins);
+    };
+    if (cells_fit_in_64_bits(nbins, d)) {
+        // (cell, index) with the cell's number in base nbins, first coordinate most significant:
+        // numeric order is the lexicographic order of the tuples, then the index.
+        std::vector<std::pair<std::uint64_t, std::size_t>> cell(n);
+        for (std::size_t i = 0; i < n; ++i) cell[i] = {0, i};
+        for (std::size_t k = 0; k < d; ++k)
+            for (std::size_t i = 0; i < n; ++i)
+                cell[i].first = cell[i].first * static_cast<std::uint64_t>(nbins) + static_cast<std::uint64_t>(index(i, k) - 1);
+        std::sort(cell.begin(), cell.end());
+        Bins bins;
+        for (std::size_t start = 0; start < n;) {
+            std::size_t end = start + 1;
+            while (end < n && cell[end].first == cell[start].first) ++end;
+            Bin& bin = bins.emplace_back();
+            for (std::size_t j = start; j < end; ++j) bin.push_back(cell[j].second);
+            start = end;
+        }
+        return bins;
+    }
+    // Row-major tuples, compared lexicographically.
+    std::vector<int> keys(n * d);
+    for (std::size_t k = 0; k < d; ++k)
+        for (std::size_t i = 0; i < n; ++i) keys[i * d + k] = index(i, k);
+    const auto key = [&](std::size_t i) { return keys.begin() + static_cast<long>(i * d); };
+    return group_sorted(
+        n,
+        [&](std::size_t a, std::size_t b) {
+            return std::lexicographical_compare(key(a), key(a) + static_cast<long>(d), key(b), key(b) + static_cast<long>(d));
+        },
+        [&](std::size_t a, std::size_t b) { return std::equal(key(a), key(a) + static_cast<long>(d), key(b)); });
 }
 
 namespace {
@@ -160,21 +185,22 @@ Bins median_variance_binning(const Eigen::Ref<const Matrix>& x, int minsize, int
     return bins;
 }
 
-BinSummary summarize_bin(const Eigen::Ref<const Matrix>& predictions, const std::vector<int>& labels,
-                         int num_classes, const Bin& bin) {
-    const Eigen::Index d = predictions.cols();
-    // Compensated column sums: bins can hold millions of observations.
-    std::vector<CompensatedSum> sums(static_cast<std::size_t>(d));
-    Vector counts = Vector::Zero(num_classes);
+BinSummary::BinSummary(Eigen::Index dimension, int num_classes)
+    : mean_prediction(dimension), label_frequency(num_classes), sums_(static_cast<std::size_t>(dimension)) {}
+
+void BinSummary::summarize(const Eigen::Ref<const Matrix>& predictions, const std::vector<int>& labels,
+                           const Bin& bin) {
+    std::fill(sums_.begin(), sums_.end(), CompensatedSum());
+    label_frequency.setZero();
     for (std::size_t i : bin) {
         const auto row = static_cast<Eigen::Index>(i);
-        for (Eigen::Index k = 0; k < d; ++k) sums[static_cast<std::size_t>(k)].add(predictions(row, k));
-        counts(labels[i]) += 1;
+        for (std::size_t k = 0; k < sums_.size(); ++k) sums_[k].add(predictions(row, static_cast<Eigen::Index>(k)));
+        label_frequency(labels[i]) += 1;
     }
-    const double size = static_cast<double>(bin.size());
-    Vector mean(d);
-    for (Eigen::Index k = 0; k < d; ++k) mean(k) = sums[static_cast<std::size_t>(k)].value() / size;
-    return {bin.size(), mean, counts / size};
+    size = bin.size();
+    const double count = static_cast<double>(size);
+    for (std::size_t k = 0; k < sums_.size(); ++k) mean_prediction(static_cast<Eigen::Index>(k)) = sums_[k].value() / count;
+    label_frequency /= count;
 }
 
 }  // namespace calib::detail

@@ -6,8 +6,13 @@
 // [julia-reference §1.1; widmann-2019 §ECE]
 #pragma once
 
+#include "check.hpp"
+#include "compensated_sum.hpp"
+
 #include <calib/data.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -20,7 +25,12 @@ using Bins = std::vector<Bin>;
 // x = 0 → 1, so the bins are [0, 1/B], (1/B, 2/B], …, ((B−1)/B, 1]: closed on the right, the first
 // also closed on the left. The product nbins·x is rounded to double first, as in the reference.
 // Throws calib::invalid_argument if x ∉ [0, 1] or nbins < 1.
-int uniform_bin_index(double x, int nbins);
+inline int uniform_bin_index(double x, int nbins) {
+    if (nbins < 1) fail("uniform_bin_index", "nbins = ", nbins, ", must be >= 1");
+    if (!(x >= 0 && x <= 1)) fail("uniform_bin_index", "x = ", format_value(x), ", must be in [0, 1]");
+    // nbins·x ≤ nbins exactly for x ≤ 1 (rounding is monotone and nbins·1 is exact).
+    return std::max(1, static_cast<int>(std::ceil(static_cast<double>(nbins) * x)));
+}
 
 // Uniform binning: an observation's bin is the tuple of its coordinates' bin indices (a cell of
 // the d-dimensional grid); only non-empty cells are returned, in lexicographic order of the tuple.
@@ -41,13 +51,19 @@ Bins uniform_binning(const Eigen::Ref<const Matrix>& x, int nbins);
 Bins median_variance_binning(const Eigen::Ref<const Matrix>& x, int minsize, int maxbins);
 
 // What the ECE needs of one bin: its size, the mean of its prediction rows (compensated sums) and
-// the frequencies of its labels (labels in [0, num_classes)).
-struct BinSummary {
+// the frequencies of its labels (labels in [0, num_classes)). One object serves bin after bin
+// without allocating.
+class BinSummary {
+public:
+    BinSummary(Eigen::Index dimension, int num_classes);
+    void summarize(const Eigen::Ref<const Matrix>& predictions, const std::vector<int>& labels, const Bin& bin);
+
     std::size_t size = 0;
     Vector mean_prediction;
     Vector label_frequency;
+
+private:
+    std::vector<CompensatedSum> sums_;
 };
-BinSummary summarize_bin(const Eigen::Ref<const Matrix>& predictions, const std::vector<int>& labels,
-                         int num_classes, const Bin& bin);
 
 }  // namespace calib::detail

@@ -1,8 +1,8 @@
-// Neumaier-compensated summation: error O(ε) independent of the number of terms, in a fixed
-// order (so results are reproducible).
+// Compensated summation: the exact rounding error of each addition (Knuth's branch-free TwoSum)
+// is accumulated beside the sum, as in Neumaier's method (whose |sum| ≥ |x| branch selects the
+// same exact error), so the error is O(ε) independent of the number of terms. A fixed order of
+// additions gives reproducible results.
 #pragma once
-
-#include <cmath>
 
 namespace calib::detail {
 
@@ -10,10 +10,8 @@ class CompensatedSum {
 public:
     void add(double x) {
         const double t = sum_ + x;
-        if (std::abs(sum_) >= std::abs(x))
-            compensation_ += (sum_ - t) + x;
-        else
-            compensation_ += (x - t) + sum_;
+        const double x_part = t - sum_;  // the part of t that came from x
+        compensation_ += (sum_ - (t - x_part)) + (x - x_part);
         sum_ = t;
     }
     double value() const { return sum_ + compensation_; }

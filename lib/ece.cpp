@@ -83,9 +83,9 @@ double binned_error(const Eigen::Ref<const Matrix>& predictions, const std::vect
                     const detail::Bins& bins, EceDistance d) {
     const double n = static_cast<double>(labels.size());
     double sum = 0, compensation = 0;
+    detail::BinSummary s(predictions.cols(), static_cast<int>(predictions.cols()));
     for (const detail::Bin& bin : bins) {
-        const detail::BinSummary s =
-            detail::summarize_bin(predictions, labels, static_cast<int>(predictions.cols()), bin);
+        s.summarize(predictions, labels, bin);
         const double term = static_cast<double>(s.size) / n *
                             distance(d, s.mean_prediction, s.label_frequency);
         const double t = sum + term;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -162,6 +163,32 @@ TEST_CASE("E15: uniform binning partitions of the reference examples") {
     CHECK(uniform_binning(five_points, 1) == from_one_based({{1, 2, 3, 4, 5}}));
 }
 
+// Cells are numbered in 64 bits when nbins^d allows (10 bins, 10 coordinates) and compared as
+// tuples otherwise (100 bins, 10 coordinates: 66 bits); both must give the bins of a map from the
+// tuple of bin indices, in the map's (lexicographic) order.
+TEST_CASE("uniform binning equals grouping by the tuple of bin indices, for either cell key") {
+    boost::random::mt19937_64 rng(21);
+    boost::random::uniform_01<double> u;
+    for (const int nbins : {10, 100}) {
+        CAPTURE(nbins);
+        // Few distinct values per coordinate, so that cells are shared.
+        Matrix x(400, 10);
+        for (Eigen::Index i = 0; i < x.rows(); ++i)
+            for (Eigen::Index k = 0; k < x.cols(); ++k) x(i, k) = k < 7 ? 0.05 : std::floor(3 * u(rng)) / 3;
+        std::map<std::vector<int>, std::vector<std::size_t>> cells;
+        for (Eigen::Index i = 0; i < x.rows(); ++i) {
+            std::vector<int> key;
+            for (Eigen::Index k = 0; k < x.cols(); ++k) key.push_back(calib::detail::uniform_bin_index(x(i, k), nbins));
+            cells[key].push_back(static_cast<std::size_t>(i));
+        }
+        Bins expected;
+        for (const auto& [key, bin] : cells) expected.push_back(bin);
+        CHECK(expected.size() > 1);
+        CHECK(expected.size() < 400);
+        CHECK(calib::detail::uniform_binning(x, nbins) == expected);
+    }
+}
+
 // E15 [CalibrationErrors.jl test/binning/medianvariance.jl "Simple example", at the version whose
 // first 5-point split is [3, 5] | [1, 2, 4]]. The reference lists bins in creation order; so do we.
 // Check by hand (5 points): coordinate variances 0.067, 0.078, 0.123 → split coordinate 3 at the
@@ -306,10 +333,11 @@ TEST_CASE("median-variance binning invariants") {
             CHECK(bins.size() <= static_cast<std::size_t>(maxbins));
             std::vector<std::size_t> all;
             Vector weighted_means = Vector::Zero(m), weighted_freqs = Vector::Zero(m);
+            calib::detail::BinSummary s(static_cast<Eigen::Index>(m), static_cast<int>(m));
             for (const auto& bin : bins) {
                 CHECK(bin.size() >= static_cast<std::size_t>(minsize));
                 all.insert(all.end(), bin.begin(), bin.end());
-                const auto s = calib::detail::summarize_bin(p, y, static_cast<int>(m), bin);
+                s.summarize(p, y, bin);
                 CHECK(total(s.mean_prediction) == doctest::Approx(1).epsilon(1e-12));
                 CHECK(total(s.label_frequency) == doctest::Approx(1).epsilon(1e-12));
                 weighted_means += static_cast<double>(s.size) * s.mean_prediction;

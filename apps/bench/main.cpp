@@ -127,7 +127,7 @@ int main() {
         const MixtureNormalData weighted(w.replicate(1024, 1), ensemble.means(), ensemble.stddevs(), ensemble.targets());
         double v = 0;
         const double s = seconds([&] { v = skce_unbiased(weighted, default_kernel_normal(), {2}); }, 1);
-        report("skce_unbiased mixture K=10 unequal weights n=1024", 2, s, 1024.0 * 1023 / 2, v);
+        report("skce_unbiased mixture K=10 weighted n=1024", 2, s, 1024.0 * 1023 / 2, v);
     }
     for (int t : {1, 2}) {
         BootstrapOptions o;
