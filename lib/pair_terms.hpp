@@ -50,8 +50,9 @@ public:
         : kp_(std::move(kp)), target_(std::move(target)) {}
     std::size_t size() const { return static_cast<std::size_t>(kp_.features().rows()); }
     void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        // `using std::abs`: std::abs for the scalar tail, Eigen's abs (by ADL) for the blocks.
         if (kp_.l1())
-            fused(i, j0, j1 - j0, out, [](const auto& u) { return abs(u); });
+            fused(i, j0, j1 - j0, out, [](const auto& u) { using std::abs; return abs(u); });
         else
             fused(i, j0, j1 - j0, out, [](const auto& u) { return u * u; });
     }

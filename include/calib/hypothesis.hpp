@@ -70,8 +70,9 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
 // ---- quadratic test, B = n [widmann-2021 Remark B.2] -------------------------------------------
 // Bootstrap (Arcones & Giné 1992, in the counts form of CalibrationTests.jl): statistic
 // t = n/(n−1)·SKCE_uq − SKCE_b; replicate T' = n⁻² Σ_a C_a Σ_b (n/(n−1)(C_b − δ_ab) − 2) H_ab for
-// multinomial counts C of a resample with replacement. All replicates are evaluated together as
-// H·C, from a cached H when n²·8 bytes fit `memory_budget`, else from recomputed tiles. Counts are
+// multinomial counts C of a resample with replacement. All replicates are evaluated together from
+// one product of the upper triangle of H with the counts (docs/tests.md), from a cached triangle
+// when n²·8 bytes fit `memory_budget`, else from recomputed tiles. Counts are
 // drawn (seeded) before the parallel work, so the p-value does not depend on the thread count.
 struct BootstrapOptions {
     std::size_t replicates = 1000;
