@@ -160,77 +160,72 @@ Eigen::MatrixXd materialise(const Term& term, int num_threads) {
     return full;
 }
 
-// G = H·C for an n×R matrix C. From `h` when given (materialise), else from rows of H recomputed
-// chunk by chunk, never storing more than a gemm_rows × chunk_width tile. Each strip of rows of G is
-// one task with a fixed order of accumulation, so G does not depend on the thread count. (The two
-// sources may differ in the last bits: a cached H is mirrored, h(j, i) := h(i, j).)
-template <class Term>
-Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h, int num_threads) {
-    const std::size_t n = term.size();
-    const auto strips = (n + gemm_rows - 1) / gemm_rows;
-    Eigen::MatrixXd g(n, c.cols());
+// body(i0, i1) for the strips [i0, i1) of `rows` rows that cover [0, n), one task each, with Eigen
+// kept serial (SerialEigenScope).
+template <class Body>
+void for_each_row_strip(std::size_t n, std::size_t rows, int num_threads, const Body& body) {
+    const auto strips = (n + rows - 1) / rows;
     const int threads = resolve_threads(num_threads);
     const SerialEigenScope serial;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t s = 0; s < strips; ++s) {
-        const std::size_t i0 = s * gemm_rows, i1 = std::min(n, i0 + gemm_rows);
-        const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
-        if (h) {
-            g.middleRows(r0, rows).noalias() = h->middleRows(r0, rows) * c;
-            continue;
+    for (std::size_t s = 0; s < strips; ++s) body(s * rows, std::min(n, (s + 1) * rows));
+}
+
+// Rows [i0, i1) of G := H·C (from column 0) or Hᵤ·C (`upper`: from the diagonal on, zeros to its
+// left), from tiles of those rows of H recomputed chunk by chunk: never more than a strip ×
+// chunk_width tile in memory, accumulated in a fixed order.
+template <class Term>
+void recomputed_product_rows(const Term& term, const Eigen::MatrixXd& c, bool upper, std::size_t i0, std::size_t i1,
+                             Eigen::MatrixXd& g) {
+    const std::size_t n = term.size();
+    auto strip = g.middleRows(static_cast<Eigen::Index>(i0), static_cast<Eigen::Index>(i1 - i0));
+    strip.setZero();
+    RowMajorMatrix tile(strip.rows(), static_cast<Eigen::Index>(chunk_width));
+    for (std::size_t j0 = upper ? i0 : 0; j0 < n; j0 += chunk_width) {
+        const std::size_t j1 = std::min(n, j0 + chunk_width);
+        const auto w = static_cast<Eigen::Index>(j1 - j0);
+        for (std::size_t i = i0; i < i1; ++i) {
+            double* row = tile.data() + (i - i0) * chunk_width;
+            const std::size_t start = upper ? std::clamp(i, j0, j1) : j0;
+            std::fill(row, row + (start - j0), 0.0);
+            if (start < j1) term.row(i, start, j1, row + (start - j0));
         }
-        g.middleRows(r0, rows).setZero();
-        RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
-        for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
-            const std::size_t j1 = std::min(n, j0 + chunk_width);
-            const auto w = static_cast<Eigen::Index>(j1 - j0);
-            for (std::size_t i = i0; i < i1; ++i) term.row(i, j0, j1, tile.data() + (i - i0) * chunk_width);
-            g.middleRows(r0, rows).noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
-        }
+        strip.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
     }
+}
+
+// G = H·C for an n×R matrix C, from `h` when given (materialise), else recomputed. Strips of
+// gemm_rows rows with a fixed order of accumulation, so G does not depend on the thread count.
+// (The two sources may differ in the last bits: a cached H is mirrored, h(j, i) := h(i, j).)
+template <class Term>
+Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h, int num_threads) {
+    Eigen::MatrixXd g(term.size(), c.cols());
+    for_each_row_strip(term.size(), gemm_rows, num_threads, [&](std::size_t i0, std::size_t i1) {
+        if (!h) return recomputed_product_rows(term, c, false, i0, i1, g);
+        const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
+        g.middleRows(r0, rows).noalias() = h->middleRows(r0, rows) * c;
+    });
     return g;
 }
 
 // G = Hᵤ·C for an n×R matrix C, where Hᵤ is the upper triangle of H with its diagonal (h(i, j) for
 // j ≥ i, 0 below): since H = Hᵤ + Hᵤᵀ − diag(H), quadratic forms cᵀHc = 2 cᵀHᵤc − Σ c_a² h_aa need
 // only half the products of H·C. From `upper` when given (the rows of fill_upper_rows: row-major,
-// only j ≥ i read), else from tiles of the upper rows recomputed chunk by chunk. Strips of
-// gemm_rows / 2 rows (the work shrinks towards the last rows), one task each, with a fixed order of
-// accumulation: G does not depend on the thread count.
+// only j ≥ i read), else recomputed. Strips of gemm_rows / 2 rows (the work shrinks towards the
+// last rows) with a fixed order of accumulation: G does not depend on the thread count.
 template <class Term>
 Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* upper,
                                    int num_threads) {
-    constexpr std::size_t rows_per_strip = gemm_rows / 2;
     const std::size_t n = term.size();
-    const auto strips = (n + rows_per_strip - 1) / rows_per_strip;
     Eigen::MatrixXd g(n, c.cols());
-    const int threads = resolve_threads(num_threads);
-    const SerialEigenScope serial;
-#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t s = 0; s < strips; ++s) {
-        const std::size_t i0 = s * rows_per_strip, i1 = std::min(n, i0 + rows_per_strip);
+    for_each_row_strip(n, gemm_rows / 2, num_threads, [&](std::size_t i0, std::size_t i1) {
+        if (!upper) return recomputed_product_rows(term, c, true, i0, i1, g);
         const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
         const auto rest = static_cast<Eigen::Index>(n - i1);
         auto strip = g.middleRows(r0, rows);
-        if (upper) {
-            strip.noalias() = upper->block(r0, r0, rows, rows).triangularView<Eigen::Upper>() * c.middleRows(r0, rows);
-            strip.noalias() += upper->block(r0, r0 + rows, rows, rest) * c.bottomRows(rest);
-            continue;
-        }
-        strip.setZero();
-        RowMajorMatrix tile(rows, static_cast<Eigen::Index>(chunk_width));
-        for (std::size_t j0 = i0; j0 < n; j0 += chunk_width) {
-            const std::size_t j1 = std::min(n, j0 + chunk_width);
-            const auto w = static_cast<Eigen::Index>(j1 - j0);
-            for (std::size_t i = i0; i < i1; ++i) {
-                double* row = tile.data() + (i - i0) * chunk_width;
-                const std::size_t start = std::clamp(i, j0, j1);
-                std::fill(row, row + (start - j0), 0.0);
-                if (start < j1) term.row(i, start, j1, row + (start - j0));
-            }
-            strip.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
-        }
-    }
+        strip.noalias() = upper->block(r0, r0, rows, rows).triangularView<Eigen::Upper>() * c.middleRows(r0, rows);
+        strip.noalias() += upper->block(r0, r0 + rows, rows, rest) * c.bottomRows(rest);
+    });
     return g;
 }
 
