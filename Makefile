@@ -37,10 +37,11 @@ BENCH_OBJ := $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o)
 REPRO_CKCE_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-ckce/*.cpp))
 REPRO_CKCE     := $(BUILD)/bin/repro-ckce
 BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
-# Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME.
+# Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME (repro-ckce
+# too, built by the same rule but run by its own targets).
 REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman
 REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
-HARNESS_OBJ := $(BUILD)/obj/apps/harness/harness.o
+HARNESS_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/harness/*.cpp))
 REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))
 GIT_REV_H  := $(BUILD)/gen/repro_git_revision.h
 
@@ -102,7 +103,8 @@ $(GIT_REV_H): FORCE
 .PHONY: FORCE
 FORCE:
 
-$(HARNESS_OBJ): apps/harness/harness.cpp $(GIT_REV_H)
+# harness.cpp records the git revision; the other harness sources take the generic rule.
+$(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H)
 	@mkdir -p $(@D)
 	$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
 
@@ -111,7 +113,7 @@ $(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro
 	@mkdir -p $$(@D)
 	$(CXX) $$^ $(LDFLAGS) -o $$@
 endef
-$(foreach a,$(REPRO_APPS),$(eval $(call REPRO_RULE,$(a))))
+$(foreach a,$(REPRO_APPS) ckce,$(eval $(call REPRO_RULE,$(a))))
 
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(@D)
@@ -120,10 +122,6 @@ $(TESTS): $(TEST_OBJ) $(LIB)
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(BENCH_OBJ) $(LIB) $(LDFLAGS) -o $@
-
-$(REPRO_CKCE): $(REPRO_CKCE_OBJ) $(LIB)
-	@mkdir -p $(@D)
-	$(CXX) $(REPRO_CKCE_OBJ) $(LIB) $(LDFLAGS) -o $@
 
 $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 	@mkdir -p $(@D)

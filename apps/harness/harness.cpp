@@ -27,17 +27,26 @@ namespace {
 
 std::string usage(const AppInfo& info) {
     std::ostringstream s;
-    s << "usage: " << info.name << " [--reps N] [--seed S] [--quick] [--out DIR] [--threads N] [--resume] [--quiet]\n"
-      << info.summary << "\n\n"
-      << "  --reps N      replicates per cell (default " << info.paper_reps << ", the paper's; " << info.quick_reps
-      << " with --quick)\n"
-      << "  --seed S      master seed of every random stream (default " << info.paper_seed << ")\n"
+    s << "usage: " << info.name << " [--reps N] [--seed S] [--quick] [--out DIR] [--threads N] [--resume] [--quiet]";
+    for (const AppOption& a : info.options) s << " [" << a.name << " " << a.value_name << "]";
+    s << "\n" << info.summary << "\n\n";
+    if (info.paper_reps > 0)
+        s << "  --reps N      replicates per cell (default " << info.paper_reps << ", the paper's; " << info.quick_reps
+          << " with --quick)\n";
+    else
+        s << "  --reps N      replicates per cell (default: each experiment's own, see below)\n";
+    s << "  --seed S      master seed of every random stream (default " << info.paper_seed << ")\n"
       << "  --quick       a small smoke run (fewer replicates, smaller sizes, fewer resamples)\n"
       << "  --out DIR     output directory (default results/" << info.name.substr(info.name.find('-') + 1)
       << "; results/quick/… with --quick)\n"
       << "  --threads N   OpenMP threads over replicates (default: OMP_NUM_THREADS or all cores)\n"
       << "  --resume      skip cells whose CSV exists with the same parameters\n"
       << "  --quiet       no progress bar (it is drawn only when stderr is a terminal)\n";
+    for (const AppOption& a : info.options) {
+        const std::string head = a.name + " " + a.value_name;
+        s << "  " << head << std::string(head.size() < 12 ? 12 - head.size() : 1, ' ') << "  " << a.help
+          << " (default " << a.default_value << ")\n";
+    }
     if (!info.extra_help.empty()) s << "\n" << info.extra_help;
     return s.str();
 }
@@ -101,6 +110,7 @@ Options parse_options(int argc, char** argv, const AppInfo& info) {
     o.seed = info.paper_seed;
     o.threads = omp_get_max_threads();
     bool quiet = false;
+    for (const AppOption& a : info.options) o.app_options[a.name] = a.default_value;
     for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -127,6 +137,8 @@ Options parse_options(int argc, char** argv, const AppInfo& info) {
             o.resume = true;
         } else if (a == "--quiet") {
             quiet = true;
+        } else if (o.app_options.count(a)) {
+            o.app_options[a] = value();
         } else {
             throw UsageError("unknown option " + a + " (see --help)");
         }
@@ -162,6 +174,13 @@ std::uint64_t stream_id(std::uint64_t cell, std::uint64_t replicate) {
     if (cell >= (std::uint64_t{1} << 24) || replicate >= (std::uint64_t{1} << 40))
         throw std::logic_error("stream_id: cell or replicate out of range");
     return (cell << 40) | replicate;
+}
+
+std::uint64_t stream_id(std::uint64_t experiment, std::uint64_t cell, std::uint64_t replicate) {
+    constexpr std::uint64_t one = 1;
+    if (experiment >= (one << 16) || cell >= (one << 24) || replicate >= (one << 24))
+        throw std::logic_error("stream_id: experiment, cell or replicate out of range");
+    return (experiment << 48) | (cell << 24) | replicate;
 }
 
 // ---- progress ------------------------------------------------------------------------------------
@@ -229,15 +248,20 @@ void for_each_replicate(std::size_t count, const Options& options, Progress* pro
 
 // ---- tables --------------------------------------------------------------------------------------
 
-std::string fmt(double value) {
-    if (std::isnan(value)) return "nan";
+namespace {
+std::string format_number(double value, int digits) {
+    if (std::isnan(value)) return "nan";  // not printf's "-nan"
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.10g", value);
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
     return buffer;
 }
+}  // namespace
+
+std::string fmt(double value) { return format_number(value, 10); }
 std::string fmt(std::size_t value) { return std::to_string(value); }
 std::string fmt(int value) { return std::to_string(value); }
+std::string fmt_exact(double value) { return format_number(value, 17); }
 
 Table::Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
 

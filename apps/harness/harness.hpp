@@ -1,11 +1,13 @@
-// The shared harness of the reproduction apps (build/bin/repro-*): command-line options, seeded
-// per-(cell, replicate) random streams, parallel replicates, a progress bar, long-format CSV output
-// with a JSON sidecar, and resumable cells. Uses the public calib API only.
+// The shared harness of the reproduction apps (build/bin/repro-*): command-line options (the common
+// ones and an app's own), seeded per-(cell, replicate) random streams, parallel replicates, a
+// progress bar, long-format CSV output with a JSON sidecar, resumable cells, and resumable task
+// grids (tasks.cpp) for experiments too long to lose to an interruption. Uses the public calib API
+// only.
 //
-// Determinism: replicate r of cell c draws only from calib::make_stream(seed, stream_id(c, r)), and
-// writes its own row; rows are written in replicate order after the cell is complete. The CSVs
-// therefore do not depend on the thread count or on scheduling (timings, which do, go to separate
-// *_times.csv files and to the sidecars).
+// Determinism: replicate r of cell c draws only from calib::make_stream(seed, stream_id(c, r)) (or
+// stream_id(e, c, r) in an app of several experiments), and writes its own row; rows are written in
+// replicate order after the cell is complete. The CSVs therefore do not depend on the thread count
+// or on scheduling (timings, which do, go to separate *_times.csv files and to the sidecars).
 #pragma once
 
 #include <calib/calib.hpp>
@@ -16,6 +18,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -23,15 +26,25 @@
 
 namespace repro {
 
+// An option of the app's own, with a value (e.g. repro-ckce's --only LIST). The app checks the
+// value and throws UsageError when it is bad.
+struct AppOption {
+    std::string name;           // "--only"
+    std::string value_name;     // "LIST", for --help
+    std::string default_value;  // the value when the option is not given
+    std::string help;           // one line for --help
+};
+
 // What an app tells the harness about itself.
 struct AppInfo {
     std::string name;              // "repro-neurips2019"
     std::string summary;           // one line for --help
     std::string experiment;        // the paper's experiment, for the sidecar
-    std::size_t paper_reps = 0;    // default --reps
+    std::size_t paper_reps = 0;    // default --reps; 0: each experiment of the app has its own
     std::size_t quick_reps = 0;    // --reps under --quick
     std::uint64_t paper_seed = 0;  // default --seed
     std::string extra_help;        // more lines for --help (what the cells are, the outputs)
+    std::vector<AppOption> options = {};  // the app's own options
 };
 
 struct Options {
@@ -44,6 +57,7 @@ struct Options {
     bool resume = false;  // skip cells whose output exists with the same parameters
     bool progress = false;
     std::vector<std::string> command_line;
+    std::map<std::string, std::string> app_options;  // AppInfo::options by name: given or default
 };
 
 // A usage error: main prints "NAME: message" and exits 2.
@@ -51,7 +65,8 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Parses --seed S, --reps N, --quick, --out DIR, --threads N, --resume, --quiet, --help.
+// Parses --seed S, --reps N, --quick, --out DIR, --threads N, --resume, --quiet, --help and the
+// app's own options. Without --reps, reps is paper_reps or quick_reps (0 when the app has none).
 Options parse_options(int argc, char** argv, const AppInfo& info);
 
 // Runs body(options) with the common error policy: a usage error or calib::invalid_argument
@@ -63,6 +78,9 @@ std::uint64_t stream_id(std::uint64_t cell, std::uint64_t replicate);
 inline calib::Rng cell_stream(const Options& options, std::uint64_t cell, std::uint64_t replicate) {
     return calib::make_stream(options.seed, stream_id(cell, replicate));
 }
+// In an app of several experiments (repro-ckce): experiment << 48 | cell << 24 | replicate
+// (experiment < 2^16, cell and replicate < 2^24).
+std::uint64_t stream_id(std::uint64_t experiment, std::uint64_t cell, std::uint64_t replicate);
 
 // A progress bar with an ETA on stderr, drawn only when enabled (stderr is a terminal and not
 // --quiet). advance() is thread-safe and redraws at most every 0.2 s.
@@ -104,6 +122,8 @@ std::string fmt(std::size_t value);
 std::string fmt(int value);
 inline const std::string& fmt(const std::string& value) { return value; }
 inline std::string fmt(const char* value) { return value; }
+// A number with %.17g: it reads back bitwise (raw values that a resumed run reloads).
+std::string fmt_exact(double value);
 
 // A long-format table: a header and rows of cells.
 class Table {
@@ -157,6 +177,7 @@ calib::JsonObject sidecar(const Options& options, const AppInfo& info, const std
 class Output {
 public:
     Output(const Options& options, const AppInfo& info);
+    const Options& options() const { return options_; }
     std::string csv_path(const std::string& name) const;
     // The fingerprint of a cell: what must match for --resume to skip it.
     std::string fingerprint(const std::string& name, const calib::JsonObject& parameters) const;
@@ -173,6 +194,36 @@ private:
 };
 
 void write_text_file(const std::string& path, const std::string& text);
+
+// ---- resumable task grids (tasks.cpp) ------------------------------------------------------------
+// For an experiment whose replicates are long: cells × options.reps tasks, task (c, r) drawing from
+// calib::make_stream(seed, stream_id(experiment, c, r)) and returning numbers by key. The result is
+// <out>/<name>-raw.csv (cell,rep,<key columns>,value; values with fmt_exact) with its sidecar.
+// While the grid runs, each finished task is appended to the journal <out>/<name>-raw.journal, so
+// that --resume after an interruption runs only the unfinished tasks; the journal is removed once
+// the raw CSV is written, and --resume then reads that CSV back instead of running any task. A
+// journal written with other parameters stops --resume with an error rather than being discarded.
+struct TaskGrid {
+    std::string name;              // "ckce-comparison"
+    std::uint64_t experiment = 0;  // the experiment part of the stream ids
+    std::string key_columns;       // the columns of a key, e.g. "model,metric"
+    std::size_t cells = 0;
+};
+struct TaskValue {  // one number of a task
+    std::string key;  // comma-separated, one cell per key column
+    double value = 0;
+};
+struct TaskRow {  // one row of the raw CSV
+    std::size_t cell = 0, replicate = 0;
+    std::string key;
+    double value = 0;
+};
+using Task = std::function<std::vector<TaskValue>(std::size_t cell, std::size_t replicate, calib::Rng& rng)>;
+
+// Runs the grid's unfinished tasks on options.threads threads (task is called concurrently) and
+// returns every row, ordered by (cell, replicate, the task's order).
+std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const calib::JsonObject& parameters,
+                               const Task& task);
 
 // Small statistics over a vector (NaNs are skipped by the counting helpers only where stated).
 double mean(const std::vector<double>& x);

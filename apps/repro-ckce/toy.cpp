@@ -7,12 +7,10 @@
 // kernel is computed from the exact factor of its Gram matrix (the group indicators).
 #include "dgp.hpp"
 #include "experiments.hpp"
-#include "runner.hpp"
 
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -21,7 +19,7 @@ namespace repro {
 namespace {
 
 // The toy's estimates for one sample: group g(i) = 0 for q = 0.3, 1 for q = 0.6.
-std::vector<RawRow> toy_estimates(const std::vector<int>& group, const std::vector<int>& y) {
+std::vector<TaskValue> toy_estimates(const std::vector<int>& group, const std::vector<int>& y) {
     const std::size_t n = y.size();
     calib::Vector q(static_cast<Eigen::Index>(n));
     Matrix factor = Matrix::Zero(static_cast<Eigen::Index>(n), 2);
@@ -49,60 +47,49 @@ double closed_form(const std::string& metric, double p) {
 
 }  // namespace
 
-void run_toy(const RunContext& ctx) {
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<double> ps = ctx.quick ? std::vector<double>{0.2, 0.5, 0.8}
-                                             : std::vector<double>{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
-    const std::size_t n = ctx.quick ? 2000 : 10000;
-    Experiment e;
-    e.name = "ckce-toy";
-    e.id = 1;
-    e.key_header = "metric";
-    e.cells = ps.size();
-    e.reps = static_cast<std::size_t>(ctx.reps_or(ctx.quick ? 3 : 20));
-    e.signature = "p=" + std::to_string(ps.size()) + " n=" + std::to_string(n) + " reps=" + std::to_string(e.reps) +
-                  " seed=" + std::to_string(ctx.seed);
-
-    const auto entries = run_tasks(ctx, e, [&](std::size_t cell, std::size_t, calib::Rng& rng) {
-        std::vector<int> group(n), y(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            group[i] = uniform(rng) < ps[cell] ? 0 : 1;
-            y[i] = uniform(rng) < 0.5 ? 1 : 0;
-        }
-        return toy_estimates(group, y);
-    });
-
-    std::map<std::pair<std::size_t, std::string>, std::vector<double>> values;
-    for (const RawEntry& x : entries) values[{x.cell, x.key}].push_back(x.value);
-    CsvFile out(ctx.path("ckce-toy.csv"), "p,metric,closed_form,mean,sd,reps,exact_frequency");
-    for (std::size_t c = 0; c < ps.size(); ++c) {
-        // The exact-frequency sample: round(n p) observations at 0.3; half of each group labelled 1.
-        const auto n0 = static_cast<std::size_t>(std::lround(ps[c] * static_cast<double>(n)));
-        std::vector<int> group(n), y(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            group[i] = i < n0 ? 0 : 1;
-            y[i] = static_cast<int>((i < n0 ? i : i - n0) % 2);
-        }
-        std::map<std::string, double> exact;
-        for (const RawRow& r : toy_estimates(group, y)) exact[r.key] = r.value;
-        for (const char* metric : {"ckce_paper_lambda", "ckce_small_lambda", "jkce_unbiased", "jkce_biased", "ece"}) {
-            const std::vector<double>& v = values.at({c, metric});
-            double mean = 0, ss = 0;
-            for (const double x : v) mean += x / static_cast<double>(v.size());
-            for (const double x : v) ss += (x - mean) * (x - mean);
-            const double sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0;
-            out.row({num(ps[c]), metric, num(closed_form(metric, ps[c])), num(mean), num(sd), std::to_string(v.size()),
-                     num(exact.at(metric))});
-        }
-    }
-    out.close();
+void run_toy(const Output& out) {
+    const bool quick = out.options().quick;
+    const std::vector<double> ps = quick ? std::vector<double>{0.2, 0.5, 0.8}
+                                         : std::vector<double>{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    const std::size_t n = quick ? 2000 : 10000;
     calib::JsonObject p;
+    p.set("description", "App. A: estimators against the closed forms as P(X = 0) = p varies");
     p.set("p", ps).set("n", n).set("q", std::vector<double>{0.3, 0.6}).set("p_y1_given_x", 0.5);
     p.set("ckce_paper_lambda", "discrete kernels, lambda = n^(-1/4)").set("ckce_small_lambda", "discrete kernels, lambda = 1e-6");
     p.set("jkce", "SKCE with the discrete kernel (unbiased and biased)").set("ece", "uniform 3 bins per coordinate, L1");
-    write_sidecar(ctx, e.name, "App. A: estimators against the closed forms as P(X = 0) = p varies", p,
-                  static_cast<int>(e.reps), {"ckce-toy.csv", "ckce-toy-raw.csv"},
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+
+    Table table({"p", "metric", "closed_form", "mean", "sd", "reps", "exact_frequency"});
+    const double wall = time_call([&] {
+        const TaskGrid tasks{"ckce-toy", 1, "metric", ps.size()};
+        const auto rows = run_tasks(out, tasks, p, [&](std::size_t cell, std::size_t, calib::Rng& rng) {
+            std::vector<int> group(n), y(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                group[i] = uniform(rng) < ps[cell] ? 0 : 1;
+                y[i] = uniform(rng) < 0.5 ? 1 : 0;
+            }
+            return toy_estimates(group, y);
+        });
+        std::map<std::pair<std::size_t, std::string>, std::vector<double>> values;
+        for (const TaskRow& x : rows) values[{x.cell, x.key}].push_back(x.value);
+        for (std::size_t c = 0; c < ps.size(); ++c) {
+            // The exact-frequency sample: round(n p) observations at 0.3; half of each group labelled 1.
+            const auto n0 = static_cast<std::size_t>(std::lround(ps[c] * static_cast<double>(n)));
+            std::vector<int> group(n), y(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                group[i] = i < n0 ? 0 : 1;
+                y[i] = static_cast<int>((i < n0 ? i : i - n0) % 2);
+            }
+            std::map<std::string, double> exact;
+            for (const TaskValue& r : toy_estimates(group, y)) exact[r.key] = r.value;
+            for (const char* metric : {"ckce_paper_lambda", "ckce_small_lambda", "jkce_unbiased", "jkce_biased", "ece"}) {
+                const std::vector<double>& v = values.at({c, metric});
+                const MeanSd s = mean_sd(v);
+                table.add(fmt_exact(ps[c]), metric, fmt_exact(closed_form(metric, ps[c])), fmt_exact(s.mean),
+                          fmt_exact(s.sd), v.size(), fmt_exact(exact.at(metric)));
+            }
+        }
+    });
+    out.write("ckce-toy", table, p, wall);
 }
 
 }  // namespace repro

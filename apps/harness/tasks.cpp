@@ -1,0 +1,130 @@
+// Resumable task grids of the harness (harness.hpp, run_tasks).
+#include "harness.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace repro {
+
+namespace {
+
+// The rows of one finished task, or of none yet.
+struct Slot {
+    bool finished = false;
+    std::vector<TaskValue> values;
+};
+
+// The task (cell, replicate) that `line` begins with, in `format` ("%zu,%zu…%n"); false when the
+// line does not parse or names no task of the grid. `used`: the characters read.
+bool task_of(const char* format, const std::string& line, std::size_t cells, std::size_t reps, std::size_t& index,
+             int& used) {
+    std::size_t cell = 0, replicate = 0;
+    used = 0;
+    if (std::sscanf(line.c_str(), format, &cell, &replicate, &used) != 2 || used == 0) return false;
+    if (cell >= cells || replicate >= reps) return false;
+    index = cell * reps + replicate;
+    return true;
+}
+
+// The journal of an interrupted run: "fingerprint: F", then per finished task its rows
+// (cell,replicate,key…,value) followed by "done cell,replicate". A task without its "done" line,
+// or a last line without its newline (both cut by the interruption), runs again.
+void load_journal(const std::string& path, const std::string& fingerprint, std::size_t reps, std::vector<Slot>& slots) {
+    std::ifstream in(path);
+    if (!in) return;
+    std::string line;
+    if (!std::getline(in, line) || line != "fingerprint: " + fingerprint)
+        throw std::runtime_error(path + " was written with other parameters; rerun with the same options, or "
+                                        "without --resume (which discards it)");
+    const std::size_t cells = slots.size() / reps;
+    std::vector<std::vector<TaskValue>> rows(slots.size());
+    std::size_t index = 0;
+    int used = 0;
+    while (std::getline(in, line) && !in.eof()) {
+        if (task_of("done %zu,%zu%n", line, cells, reps, index, used)) {
+            if (static_cast<std::size_t>(used) == line.size()) slots[index] = {true, std::move(rows[index])};
+        } else if (task_of("%zu,%zu,%n", line, cells, reps, index, used)) {
+            const std::size_t key = static_cast<std::size_t>(used), comma = line.rfind(',');
+            if (comma < key) continue;
+            char* end = nullptr;
+            const double value = std::strtod(line.c_str() + comma + 1, &end);
+            if (*end == '\0' && end != line.c_str() + comma + 1) rows[index].push_back({line.substr(key, comma - key), value});
+        }
+    }
+}
+
+std::string journal_rows(std::size_t cell, std::size_t replicate, const std::vector<TaskValue>& values) {
+    std::ostringstream s;
+    for (const TaskValue& v : values) s << cell << ',' << replicate << ',' << v.key << ',' << fmt_exact(v.value) << '\n';
+    s << "done " << cell << ',' << replicate << '\n';
+    return s.str();
+}
+
+}  // namespace
+
+std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const calib::JsonObject& parameters,
+                               const Task& task) {
+    const Options& options = output.options();
+    const std::string name = grid.name + "-raw";
+    const std::size_t reps = options.reps, total = grid.cells * reps;
+    if (reps == 0) throw std::logic_error("run_tasks: options.reps is 0");
+    std::vector<TaskRow> rows;
+    if (output.done(name, parameters)) {
+        const CsvFile raw(output.csv_path(name));
+        for (std::size_t i = 0; i < raw.rows(); ++i) {
+            TaskRow row{std::stoul(raw.cell(i, "cell")), std::stoul(raw.cell(i, "rep")), {}, raw.number(i, "value")};
+            std::istringstream columns(grid.key_columns);
+            for (std::string column; std::getline(columns, column, ',');)
+                row.key += (row.key.empty() ? "" : ",") + raw.cell(i, column);
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    const std::string journal = options.out + "/" + name + ".journal";
+    const std::string fingerprint = output.fingerprint(name, parameters);
+    std::vector<Slot> slots(total);
+    if (options.resume) load_journal(journal, fingerprint, reps, slots);
+    // Rewrite the journal with what is kept, then append tasks as they finish.
+    std::ofstream log(journal, std::ios::trunc);
+    log << "fingerprint: " << fingerprint << '\n';
+    std::vector<std::size_t> pending;
+    for (std::size_t t = 0; t < total; ++t)
+        if (slots[t].finished)
+            log << journal_rows(t / reps, t % reps, slots[t].values);
+        else
+            pending.push_back(t);
+    log.flush();
+    if (!log) throw std::runtime_error("cannot write " + journal);
+
+    std::mutex mutex;
+    const double wall = time_call([&] {
+        Progress progress(options, grid.name, total);
+        progress.advance(total - pending.size());
+        for_each_replicate(pending.size(), options, &progress, [&](std::size_t p) {
+            const std::size_t t = pending[p], cell = t / reps, replicate = t % reps;
+            calib::Rng rng = calib::make_stream(options.seed, stream_id(grid.experiment, cell, replicate));
+            std::vector<TaskValue> values = task(cell, replicate, rng);
+            const std::string text = journal_rows(cell, replicate, values);
+            const std::lock_guard<std::mutex> lock(mutex);
+            log << text << std::flush;
+            if (!log) throw std::runtime_error("cannot write " + journal);
+            slots[t] = {true, std::move(values)};
+        });
+    });
+    log.close();
+
+    Table raw({"cell", "rep", grid.key_columns, "value"});  // the key columns as one cell, commas included
+    for (std::size_t t = 0; t < total; ++t)
+        for (TaskValue& v : slots[t].values) {
+            raw.add(t / reps, t % reps, v.key, fmt_exact(v.value));
+            rows.push_back({t / reps, t % reps, std::move(v.key), v.value});
+        }
+    output.write(name, raw, parameters, wall);
+    std::remove(journal.c_str());
+    return rows;
+}
+
+}  // namespace repro
