@@ -70,9 +70,10 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
         const auto col = static_cast<Eigen::Index>(r);
         const auto cr = c.col(col);
         const auto gr = g.col(col);
+        const double on_diagonal = cr.dot(diagonal);  // Σ_a c_a H_aa
         const double quadratic = 2 * cr.dot(gr) - cr.cwiseAbs2().dot(diagonal);
-        const double linear = cr.dot(upper_row_sums) + gr.sum() - cr.dot(diagonal);
-        replicate_statistics[r] = (alpha * quadratic - alpha * cr.dot(diagonal) - 2 * linear) / n2;
+        const double linear = cr.dot(upper_row_sums) + gr.sum() - on_diagonal;
+        replicate_statistics[r] = (alpha * quadratic - alpha * on_diagonal - 2 * linear) / n2;
     });
     const double statistic = detail::check_result(fn, alpha * sums.unbiased() - sums.biased());
 
