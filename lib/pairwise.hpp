@@ -7,7 +7,7 @@
 // row() must be safe to call concurrently and should vectorise over j.
 //
 // Work is split into items that do not depend on the thread count; each item reduces its values
-// in a fixed order (8 interleaved lanes inside a chunk, Neumaier compensation across chunks) and
+// in a fixed order (8 interleaved lanes inside a chunk, compensated sums across chunks) and
 // items are combined in index order. Hence results are bitwise identical for any number of
 // threads. Memory is O(number of items), never O(n²).
 #pragma once
