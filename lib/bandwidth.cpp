@@ -4,13 +4,12 @@
 #include "check.hpp"
 #include "families.hpp"
 #include "kernel_checks.hpp"
+#include "pair_selection.hpp"
 #include "pair_terms.hpp"
-#include "parallel.hpp"
 
 #include <calib/random.hpp>
 
-#include <algorithm>
-#include <numeric>
+#include <cmath>
 
 namespace calib {
 
@@ -18,44 +17,31 @@ using detail::fail;
 
 namespace {
 
-// The k-th smallest (0-based) of values; reorders values.
-double kth_smallest(std::vector<double>& values, std::size_t k) {
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-    return values[k];
-}
-
-// All distances d(p_i, p_j), i < j, of one data set, row by row (rows in parallel: each row has its
-// own slot range, so the result does not depend on the thread count).
+// The exact median of the distances d(p_i, p_j) over the pairs i < j, or over all n² ordered pairs
+// with the zero diagonal (full).
 template <class Data>
-std::vector<double> pair_distances(const Data& data, Metric metric) {
-    const std::size_t n = data.size();
-    std::vector<double> d(n * (n - 1) / 2);
-    detail::with_prediction_kernel(data, metric, [&](const auto& pk) {
-        detail::parallel_for(n - 1, 0, [&](std::size_t i) {
-            double* out = d.data() + i * n - i * (i + 1) / 2;  // pairs of rows 0..i-1 come first
-            for (std::size_t j0 = i + 1; j0 < n; j0 += detail::chunk_width)
-                pk.distances(i, j0, std::min(n, j0 + detail::chunk_width), out + (j0 - i - 1));
+double exact_median(const Data& data, Metric metric, MedianVariant variant, const ParallelOptions& parallel) {
+    const std::uint64_t n = data.size();
+    // The ranks of the median's one or two middle values, then where they fall among the i < j pairs:
+    // in the full n×n matrix the n zeros come first and every off-diagonal distance twice, so rank
+    // r ≥ n holds the ((r − n)/2)-th smallest pair distance.
+    const std::uint64_t count = variant == MedianVariant::pairs ? n * (n - 1) / 2 : n * n;
+    std::vector<std::uint64_t> middle{count / 2};
+    if (count % 2 == 0) middle.insert(middle.begin(), count / 2 - 1);
+    std::vector<std::uint64_t> pair_ranks;
+    for (const std::uint64_t r : middle)
+        if (variant == MedianVariant::pairs || r >= n) pair_ranks.push_back(variant == MedianVariant::pairs ? r : (r - n) / 2);
+    std::vector<double> pair_values;
+    if (!pair_ranks.empty())
+        pair_values = detail::with_prediction_kernel(data, metric, [&](const auto& pk) {
+            const auto term = detail::function_term(
+                [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { pk.distances(i, j0, j1, out); }, n);
+            return detail::select_pair_ranks(term, pair_ranks, parallel);
         });
-    });
-    return d;
-}
-
-template <class Data>
-double median_of_all(const Data& data, Metric metric, MedianVariant variant) {
-    const std::size_t n = data.size();
-    std::vector<double> d = pair_distances(data, metric);
-    if (variant == MedianVariant::pairs) {
-        const std::size_t count = d.size();
-        const double upper = kth_smallest(d, count / 2);
-        if (count % 2) return upper;
-        // The lower middle value is the largest of the part nth_element left below `upper`.
-        return 0.5 * (upper + *std::max_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(count / 2)));
-    }
-    // Full n×n matrix: n zeros, then every off-diagonal distance twice. Rank r ≥ n holds the
-    // ((r − n)/2)-th smallest off-diagonal distance.
-    const auto at_rank = [&](std::size_t r) { return r < n ? 0.0 : kth_smallest(d, (r - n) / 2); };
-    const std::size_t total = n * n;
-    return total % 2 ? at_rank(total / 2) : 0.5 * (at_rank(total / 2 - 1) + at_rank(total / 2));
+    // The middle values in order: zeros of the diagonal (full, r < n) first.
+    std::vector<double> values(middle.size() - pair_values.size(), 0.0);
+    values.insert(values.end(), pair_values.begin(), pair_values.end());
+    return values.size() == 1 ? values[0] : 0.5 * (values[0] + values[1]);
 }
 
 }  // namespace
@@ -65,16 +51,23 @@ double median_distance(const Data& data, Metric metric, const MedianOptions& opt
     const char* fn = "median_distance";
     const std::size_t n = data.size();
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations for pairwise distances");
-    if (options.max_points == 1) fail(fn, "max_points = 1, must be 0 (use all points) or >= 2");
+    if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
     detail::check_metric(fn, metric, data);
-    const bool subsample = options.max_points != 0 && n > options.max_points;
-    Rng rng(options.seed);
-    const double median = subsample
-        ? median_of_all(subset(data, sample_without_replacement(n, options.max_points, rng)), metric, options.variant)
-        : median_of_all(data, metric, options.variant);
+    double median = 0;
+    if (options.subsample != 0 && n > options.subsample) {
+        Rng rng(options.seed);
+        median = exact_median(subset(data, sample_without_replacement(n, options.subsample, rng)), metric,
+                              options.variant, options.parallel);
+    } else {
+        median = exact_median(data, metric, options.variant, options.parallel);
+    }
     if (!(median > 0))
-        fail(fn, "the median distance between predictions is 0 (most predictions coincide), so it cannot "
-                 "serve as a lengthscale; give the lengthscale explicitly");
+        fail(fn, "the median distance between predictions is ", detail::format_value(median),
+             " (most predictions coincide), so it cannot serve as a lengthscale; give the lengthscale explicitly");
+    if (!std::isfinite(median))
+        fail(fn, "the median distance between predictions is ", detail::format_value(median),
+             " (the predictions are too far apart to be represented), so it cannot serve as a lengthscale; give the "
+             "lengthscale explicitly");
     return median;
 }
 

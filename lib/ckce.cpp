@@ -119,7 +119,7 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
         case CkceMethod::exact:
             result.rank = n;
             result.estimate = detail::cholesky_ckce(term, a, options.label, result.ridge, threads, [&](const Matrix& b) {
-                return detail::gram_product(term, b, nullptr, threads);
+                return detail::gram_product(term, b, nullptr, ParallelOptions{threads});
             });
             break;
         case CkceMethod::eigen:

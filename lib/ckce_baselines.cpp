@@ -16,7 +16,7 @@ detail::QuadraticSums jkce_sums(const char* fn, const CategoricalData& data, con
     const TargetKernel target{label.gram.size() ? TargetKernelType::gram : TargetKernelType::white, 1.0, label.gram};
     const detail::TensorTerm term(data.size(), detail::SimplexRows(data.probabilities(), Matrix(), kernel),
                                   detail::ClassTarget(data, target));
-    return detail::quadratic_sums(term, parallel.num_threads);
+    return detail::quadratic_sums(term, parallel);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ inline double label_quadratic(const Matrix& x, const LabelKernel& label) {
 template <class Term>
 void fill_lower(const Term& term, Matrix& w, int threads) {
     w.resize(static_cast<Eigen::Index>(term.size()), static_cast<Eigen::Index>(term.size()));
-    fill_upper_rows(term, w.data(), threads);
+    fill_upper_rows(term, w.data(), ParallelOptions{threads});
 }
 
 // Σ_c F_cᵀF_c (lower triangle) and Σ_c F_cᵀA_c over the row chunks c of n observations, where

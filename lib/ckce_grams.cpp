@@ -55,7 +55,7 @@ double ckce_gram(const Matrix& gram, const CategoricalData& data, const LabelKer
     const detail::SerialEigenScope serial;
     const StoredGram term(gram);
     return detail::cholesky_ckce(term, detail::residuals(data), label, lambda * static_cast<double>(n), 1,
-                                 [&](const Matrix& b) { return detail::gram_product(term, b, &gram, 1); });
+                                 [&](const Matrix& b) { return detail::gram_product(term, b, &gram, ParallelOptions{1}); });
 }
 
 double ckce_from_grams(const Matrix& k, const Matrix& mm, const Matrix& m_psi, const Matrix& l_yy, double lambda) {

@@ -1,6 +1,8 @@
 // The simplex kernel, its Gram matrices, the discrete kernel and the median heuristic for γ
 // (ckce.hpp).
 #include "ckce_detail.hpp"
+#include "pair_selection.hpp"
+#include "prediction_kernels.hpp"
 #include "simplex_rows.hpp"
 
 #include <calib/random.hpp>
@@ -31,7 +33,7 @@ Matrix simplex_cross_gram(const Matrix& p, const Matrix& q, const SimplexKernel&
     const detail::SimplexRows rows(p, q, kernel);
     const auto n = static_cast<std::size_t>(p.rows()), n2 = static_cast<std::size_t>(q.rows());
     detail::RowMajorMatrix out(p.rows(), q.rows());
-    detail::cross_rows(rows, n, n2, out.data(), parallel.num_threads);
+    detail::cross_rows(rows, n, n2, out.data(), parallel);
     return out;
 }
 
@@ -54,13 +56,28 @@ Matrix discrete_gram(const Matrix& p) {
 
 namespace {
 
-// The median of values (mean of the two middle ones for an even count); reorders values.
-double median(std::vector<double>& values) {
-    const std::size_t count = values.size(), half = count / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
-    const double upper = values[half];
-    if (count % 2) return upper;
-    return 0.5 * (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half)));
+// The values of `ranks` among the squared distances ‖q_i − q_j‖², i < j (exact; see pair_selection.hpp).
+std::vector<double> squared_distance_ranks(const Matrix& p, const std::vector<std::uint64_t>& ranks,
+                                           const ParallelOptions& parallel) {
+    const detail::EmbeddedPredictionKernel euclidean(p, Matrix(), false, 1.0, PredictionKernel{});
+    const auto term = detail::function_term(
+        [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { euclidean.sums(i, j0, j1, out); },
+        static_cast<std::size_t>(p.rows()));
+    return detail::select_pair_ranks(term, ranks, parallel);
+}
+
+std::uint64_t zero_distances(const Matrix& p, const ParallelOptions& parallel) {
+    const detail::EmbeddedPredictionKernel euclidean(p, Matrix(), false, 1.0, PredictionKernel{});
+    const auto term = detail::function_term(
+        [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { euclidean.sums(i, j0, j1, out); },
+        static_cast<std::size_t>(p.rows()));
+    return detail::count_zero_pairs(term, parallel);
+}
+
+// The ranks of the middle value(s) of `count` ordered values that follow `offset` smaller ones.
+std::vector<std::uint64_t> middle_ranks(std::uint64_t offset, std::uint64_t count) {
+    if (count % 2) return {offset + count / 2};
+    return {offset + count / 2 - 1, offset + count / 2};
 }
 
 }  // namespace
@@ -69,44 +86,35 @@ Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthO
     const char* fn = "simplex_median_bandwidth";
     if (options.rule != BandwidthRule::distance && options.rule != BandwidthRule::half_squared)
         fail(fn, "rule = ", static_cast<int>(options.rule), " is not a valid BandwidthRule");
-    if (options.max_points == 1) fail(fn, "max_points = 1, must be 0 (use all points) or >= 2");
+    if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
     const auto n = static_cast<std::size_t>(probabilities.rows());
     Matrix p;
-    if (options.max_points != 0 && n > options.max_points) {
+    if (options.subsample != 0 && n > options.subsample) {
         Rng rng = make_stream(options.seed, 0);
-        const std::vector<std::size_t> keep = sample_without_replacement(n, options.max_points, rng);
+        const std::vector<std::size_t> keep = sample_without_replacement(n, options.subsample, rng);
         p.resize(static_cast<Eigen::Index>(keep.size()), probabilities.cols());
         for (std::size_t k = 0; k < keep.size(); ++k)
             p.row(static_cast<Eigen::Index>(k)) = probabilities.row(static_cast<Eigen::Index>(keep[k]));
     } else {
         p = probabilities;
     }
-    // Squared distances d²(i, j), i < j, row by row (each row its own slots: deterministic).
-    const auto np = static_cast<std::size_t>(p.rows());
-    const std::size_t pair_rows = np > 0 ? np - 1 : 0;
-    std::vector<double> d2(np * pair_rows / 2);
-    const Matrix pt = p.transpose();
-    const int threads = detail::resolve_threads(options.parallel.num_threads);
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t i = 0; i < pair_rows; ++i) {
-        double* out = d2.data() + i * np - i * (i + 1) / 2;
-        for (std::size_t j = i + 1; j < np; ++j)
-            out[j - i - 1] = (pt.col(static_cast<Eigen::Index>(j)) - pt.col(static_cast<Eigen::Index>(i))).squaredNorm();
-    }
-    // Distances (rule distance) or squared distances (rule half_squared), and their median.
+    const std::uint64_t np = static_cast<std::uint64_t>(p.rows()), pairs = np * (np - 1) / 2;
+    if (np < 2) return {1.0, BandwidthFallback::unit};
+    // The median of the distances (rule distance) or of the squared distances (rule half_squared),
+    // from the middle squared distances: the square root is monotone.
     const bool distance = options.rule == BandwidthRule::distance;
-    if (d2.empty()) return {1.0, BandwidthFallback::unit};
-    const auto finish = [&](double med) { return distance ? med : std::sqrt(med / 2); };
-    std::vector<double> values = d2;
-    if (distance)
-        for (double& v : values) v = std::sqrt(v);
-    const double med = median(values);
-    if (med > 0) return {finish(med), BandwidthFallback::none};
-    values.clear();
-    for (double v : d2)
-        if (v > 0) values.push_back(distance ? std::sqrt(v) : v);
-    if (values.empty()) return {1.0, BandwidthFallback::unit};
-    return {finish(median(values)), BandwidthFallback::nonzero_median};
+    const auto median = [&](const std::vector<double>& middle_squares) {
+        double sum = 0;
+        for (const double s : middle_squares) sum += distance ? std::sqrt(s) : s;
+        const double med = sum / static_cast<double>(middle_squares.size());
+        return distance ? med : std::sqrt(med / 2);
+    };
+    const double med = median(squared_distance_ranks(p, middle_ranks(0, pairs), options.parallel));
+    if (med > 0) return {med, BandwidthFallback::none};
+    const std::uint64_t zeros = zero_distances(p, options.parallel);
+    if (zeros == pairs) return {1.0, BandwidthFallback::unit};
+    return {median(squared_distance_ranks(p, middle_ranks(zeros, pairs - zeros), options.parallel)),
+            BandwidthFallback::nonzero_median};
 }
 
 }  // namespace calib

@@ -37,7 +37,7 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
     }
     const Matrix centred = z.rowwise() - mean.transpose();
     Matrix covariance(J, J);
-    detail::parallel_for(J, options.parallel.num_threads, [&](std::size_t a) {
+    detail::parallel_for(J, options.parallel, [&](std::size_t a) {
         for (std::size_t b = 0; b <= a; ++b) {
             detail::CompensatedSum s;
             for (Eigen::Index i = 0; i < centred.rows(); ++i)

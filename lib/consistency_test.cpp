@@ -30,7 +30,7 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
     const std::size_t n = data.size();
     const double observed = estimator(data);
     std::vector<double> replicates(options.replicates);
-    detail::parallel_for(options.replicates, options.parallel.num_threads, [&](std::size_t r) {
+    detail::parallel_for(options.replicates, options.parallel, [&](std::size_t r) {
         // Resample predictions with replacement and draw each label from its prediction: the
         // resampled model is calibrated by construction (widmann-2019 test C).
         Rng rng = make_stream(options.seed, r);
@@ -41,8 +41,8 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
             p.row(row) = data.probabilities().row(static_cast<Eigen::Index>(uniform_index(rng, n)));
             labels[i] = draw_label(p.row(row), rng);
         }
-        replicates[r] = estimator(CategoricalData(std::move(p), std::move(labels)));
-    });
+        replicates[r] = estimator(CategoricalData(std::move(p), std::move(labels), {data.simplex_tolerance(), false}));
+    }, "replicates");
     TestResult result;
     result.method = "consistency";
     result.null_approximation = "consistency-resampling";

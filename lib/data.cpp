@@ -6,8 +6,10 @@
 
 #include <Eigen/Cholesky>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <utility>
 
 namespace calib {
@@ -43,25 +45,59 @@ void check_vector_positive(const char* function, const char* argument, const Vec
 
 }  // namespace
 
-CategoricalData::CategoricalData(Matrix probabilities, std::vector<int> labels)
+double default_simplex_tolerance(std::size_t m) {
+    return std::max(1e-6, static_cast<double>(m) * 0x1p-24);
+}
+
+namespace detail {
+
+double resolve_simplex_tolerance(const char* fn, const SimplexOptions& simplex, long m) {
+    const double tolerance = simplex.tolerance.value_or(default_simplex_tolerance(static_cast<std::size_t>(m)));
+    if (!(tolerance >= 0 && tolerance < 1))
+        fail(fn, "simplex tolerance = ", format_value(tolerance), ", must be in [0, 1)");
+    return tolerance;
+}
+
+// Checks row i of x (entries in [0, max_entry] first, in column order, then the sum), renormalises it
+// when asked, and returns |Σ_k x_ik − 1| of the row as given. Entry errors report column
+// column_offset + k; a sum error the whole row (column -1).
+double check_simplex_row(const char* fn, const char* argument, Matrix& x, long i, double max_entry,
+                         double tolerance, bool renormalize, long column_offset) {
+    double sum = 0;
+    for (long k = 0; k < x.cols(); ++k) {
+        const double p = x(i, k);
+        if (!(p >= 0 && p <= max_entry))
+            fail_at(i, column_offset + k, fn, argument, "(", i, ", ", k, ") = ", format_value(p),
+                    max_entry == 1 ? ", must be in [0, 1]" : ", must be finite and >= 0");
+        sum += p;
+    }
+    const double deviation = std::abs(sum - 1);
+    if (renormalize) {
+        if (!(sum > 0 && std::isfinite(sum)))
+            fail_at(i, -1, fn, argument, " row ", i, " sums to ", format_value(sum), ", cannot be renormalised");
+        x.row(i) /= sum;
+        sum = x.row(i).sum();
+    }
+    if (!(std::abs(sum - 1) <= tolerance))
+        fail_at(i, -1, fn, argument, " row ", i, " sums to ", format_value(sum),
+                ", must be on the simplex (sum 1 within ", format_value(tolerance), ")");
+    return deviation;
+}
+
+}  // namespace detail
+
+CategoricalData::CategoricalData(Matrix probabilities, std::vector<int> labels, const SimplexOptions& simplex)
     : probabilities_(std::move(probabilities)), labels_(std::move(labels)) {
     const char* fn = "CategoricalData";
     const long n = probabilities_.rows(), m = probabilities_.cols();
     detail::check_nonempty(fn, "probabilities", n);
     if (m < 2) fail(fn, "probabilities has ", m, " column(s), must have m >= 2 classes");
     check_same_rows(fn, "probabilities", n, "labels", static_cast<long>(labels_.size()));
+    simplex_tolerance_ = detail::resolve_simplex_tolerance(fn, simplex, m);
     for (long i = 0; i < n; ++i) {
-        double sum = 0;
-        for (long k = 0; k < m; ++k) {
-            const double p = probabilities_(i, k);
-            if (!(p >= 0 && p <= 1))
-                fail_at(i, k, fn, "probabilities(", i, ", ", k, ") = ", detail::format_value(p),
-                        ", must be in [0, 1]");
-            sum += p;
-        }
-        if (!(std::abs(sum - 1) <= simplex_tolerance))
-            fail_at(i, -1, fn, "probabilities row ", i, " sums to ", detail::format_value(sum),
-                    ", must be on the simplex (sum 1 within ", simplex_tolerance, ")");
+        max_simplex_deviation_ = std::max(
+            max_simplex_deviation_, detail::check_simplex_row(fn, "probabilities", probabilities_, i, 1.0,
+                                                              simplex_tolerance_, simplex.renormalize, 0));
         const int y = labels_[static_cast<std::size_t>(i)];
         if (y < 0 || y >= m)
             fail_at(i, m, fn, "labels[", i, "] = ", y, ", must be in [0, ", m - 1, "] (0-based)");
@@ -158,7 +194,8 @@ MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Ma
     return data;
 }
 
-MixtureNormalData::MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets)
+MixtureNormalData::MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets,
+                                     const SimplexOptions& simplex)
     : weights_(std::move(weights)), means_(std::move(means)), stddevs_(std::move(stddevs)),
       targets_(std::move(targets)) {
     const char* fn = "MixtureNormalData";
@@ -171,19 +208,13 @@ MixtureNormalData::MixtureNormalData(Matrix weights, Matrix means, Matrix stddev
     if (means_.cols() != K || stddevs_.cols() != K)
         fail(fn, "weights, means and stddevs have ", K, ", ", means_.cols(), " and ", stddevs_.cols(),
              " columns; all three must have K columns (one per component)");
+    simplex_tolerance_ = detail::resolve_simplex_tolerance(fn, simplex, K);
     // Row by row, so that the first error reported is the first in file order.
     for (long i = 0; i < n; ++i) {
-        double sum = 0;
-        for (long k = 0; k < K; ++k) {
-            const double w = weights_(i, k);
-            if (!(std::isfinite(w) && w >= 0))
-                fail_at(i, k, fn, "weights(", i, ", ", k, ") = ", detail::format_value(w),
-                        ", must be finite and >= 0");
-            sum += w;
-        }
-        if (!(std::abs(sum - 1) <= simplex_tolerance))
-            fail_at(i, -1, fn, "weights row ", i, " sums to ", detail::format_value(sum),
-                    ", must be on the simplex (sum 1 within ", simplex_tolerance, ")");
+        max_simplex_deviation_ = std::max(
+            max_simplex_deviation_,
+            detail::check_simplex_row(fn, "weights", weights_, i, std::numeric_limits<double>::max(),
+                                      simplex_tolerance_, simplex.renormalize, 0));
         for (long k = 0; k < K; ++k)
             if (!std::isfinite(means_(i, k)))
                 fail_at(i, K + k, fn, "means(", i, ", ", k, ") = ", detail::format_value(means_(i, k)),
@@ -226,7 +257,8 @@ CategoricalData subset(const CategoricalData& data, const std::vector<std::size_
     check_indices(indices, data.size());
     std::vector<int> labels(indices.size());
     for (std::size_t k = 0; k < indices.size(); ++k) labels[k] = data.labels()[indices[k]];
-    return CategoricalData(rows_of(data.probabilities(), indices), std::move(labels));
+    return CategoricalData(rows_of(data.probabilities(), indices), std::move(labels),
+                           SimplexOptions{data.simplex_tolerance(), false});
 }
 
 NormalData subset(const NormalData& data, const std::vector<std::size_t>& indices) {
@@ -256,7 +288,8 @@ MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& in
 MixtureNormalData subset(const MixtureNormalData& data, const std::vector<std::size_t>& indices) {
     check_indices(indices, data.size());
     return MixtureNormalData(rows_of(data.weights(), indices), rows_of(data.means(), indices),
-                             rows_of(data.stddevs(), indices), rows_of(data.targets(), indices));
+                             rows_of(data.stddevs(), indices), rows_of(data.targets(), indices),
+                             SimplexOptions{data.simplex_tolerance(), false});
 }
 
 }  // namespace calib

@@ -27,7 +27,7 @@ double min_eigenvalue_of_all(const Data& data, const PredictionKernel& kernel, i
     const std::size_t n = data.size();
     detail::RowMajorMatrix g(n, n);
     detail::with_prediction_kernel(data, kernel, [&](const auto& pk) {
-        detail::parallel_for(n, num_threads, [&](std::size_t i) {
+        detail::parallel_for(n, ParallelOptions{num_threads}, [&](std::size_t i) {
             for (std::size_t j0 = i; j0 < n; j0 += detail::chunk_width)
                 pk.values(i, j0, std::min(n, j0 + detail::chunk_width), g.data() + i * n + j0);
         });

@@ -1,6 +1,9 @@
 // The JSON writer of json.hpp.
 #include <calib/json.hpp>
 
+#include "printable.hpp"
+
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -9,13 +12,15 @@ namespace calib {
 std::string json_number(double value) {
     if (!std::isfinite(value)) return "null";
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    // The shortest form that reads back to the same double (0.05, not 0.050000000000000003).
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+    return std::string(buffer, end);
 }
 
 std::string json_string(const std::string& value) {
     std::string out = "\"";
-    for (const char c : value) {
+    // Bytes that are not valid UTF-8 (e.g. from a path) become \xNN text, so the output is valid JSON.
+    for (const char c : detail::valid_utf8(value)) {
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;

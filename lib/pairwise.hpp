@@ -15,6 +15,8 @@
 #include "compensated_sum.hpp"
 #include "serial_eigen.hpp"
 
+#include <calib/parallel.hpp>
+
 #include <Eigen/Core>
 #include <omp.h>
 
@@ -32,6 +34,21 @@ inline constexpr std::size_t strip_rows = 64;    // rows per work item: a chunk 
 inline int resolve_threads(int num_threads) {
     return num_threads > 0 ? num_threads : omp_get_max_threads();
 }
+
+// One stage of a computation reported to ParallelOptions::progress, when there is one.
+class StageProgress {
+public:
+    StageProgress(const ParallelOptions& parallel, const char* stage, std::uint64_t total)
+        : progress_(parallel.progress) {
+        if (progress_) progress_->start(stage, total);
+    }
+    void advance(std::uint64_t amount) const {
+        if (progress_) progress_->advance(amount);
+    }
+
+private:
+    Progress* progress_;
+};
 
 // Σ h and Σ h² over a set of pairs.
 struct PairSums {
@@ -59,18 +76,53 @@ inline void reduce_chunk(const double* x, std::size_t len, PairSums& s) {
     s.sum_squares.add(((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7])));
 }
 
-// Σ_{i<j} over the pairs of rows [r0, r1) with columns j in (i, c_end): column chunks outermost so
-// that a chunk of the data is reused by every row of the strip while it is in cache.
-template <class Term>
-void strip_sums(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, PairSums& s) {
+// visit(values, len) for the values h(i, j) of the pairs of rows [r0, r1) with columns j in (i, c_end),
+// a row chunk at a time: column chunks outermost so that a chunk of the data is reused by every row of
+// the strip while it is in cache.
+template <class Term, class Visit>
+void for_each_strip_chunk(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, Visit&& visit) {
     alignas(64) double buffer[chunk_width];
     for (std::size_t j0 = r0 + 1; j0 < c_end; j0 += chunk_width) {
         const std::size_t j1 = std::min(j0 + chunk_width, c_end);
         for (std::size_t i = r0; i < r1 && i + 1 < j1; ++i) {
             const std::size_t start = std::max(j0, i + 1);
             term.row(i, start, j1, buffer);
-            reduce_chunk(buffer, j1 - start, s);
+            visit(static_cast<const double*>(buffer), j1 - start);
         }
+    }
+}
+
+// Σ_{i<j} over the pairs of rows [r0, r1) with columns j in (i, c_end).
+template <class Term>
+void strip_sums(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, PairSums& s) {
+    for_each_strip_chunk(term, r0, r1, c_end, [&](const double* x, std::size_t len) { reduce_chunk(x, len, s); });
+}
+
+// The number of pairs i < j with i in [r0, r1) and j < end.
+inline std::uint64_t pairs_of_strip(std::size_t r0, std::size_t r1, std::size_t end) {
+    std::uint64_t pairs = 0;
+    for (std::size_t i = r0; i < r1; ++i) pairs += end - i - 1;
+    return pairs;
+}
+
+// visit(states[t], values, len) for every pair i < j of the term, each chunk of values once, t the
+// OpenMP thread that computed it (states has one entry per thread of num_threads). For reductions
+// that do not depend on the order in which values arrive (counts, collected multisets): their result
+// is then the same for any thread count.
+template <class Term, class State, class Visit>
+void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
+                         const char* stage, Visit&& visit) {
+    const std::size_t n = term.size();
+    const int threads = resolve_threads(parallel.num_threads);
+    if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));
+    const std::size_t strips = (n + strip_rows - 1) / strip_rows;
+    const StageProgress progress(parallel, stage, n * (n - 1) / 2);
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t s = 0; s < strips; ++s) {
+        State& state = states[static_cast<std::size_t>(omp_get_thread_num())];
+        const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
+        for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
+        progress.advance(pairs_of_strip(r0, r1, n));
     }
 }
 
@@ -78,12 +130,13 @@ void strip_sums(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_
 // observations; the last n mod block_size observations are dropped. block_size = n gives the sums
 // over all pairs i < j.
 template <class Term>
-std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, int num_threads) {
+std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
     const std::size_t num_blocks = block_size ? n / block_size : 0;
     std::vector<PairSums> blocks(num_blocks);
     if (num_blocks == 0) return blocks;
-    const int threads = resolve_threads(num_threads);
+    const int threads = resolve_threads(parallel.num_threads);
+    const StageProgress progress(parallel, "pairs", num_blocks * (block_size * (block_size - 1) / 2));
 
     if (block_size <= strip_rows) {
         // Small blocks: an item is a group of whole blocks, written straight to their slots.
@@ -96,6 +149,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
                 const std::size_t begin = b * block_size, end = begin + block_size;
                 strip_sums(term, begin, end, end, blocks[b]);
             }
+            progress.advance((b_end - item * per_item) * (block_size * (block_size - 1) / 2));
         }
         return blocks;
     }
@@ -108,6 +162,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
         const std::size_t begin = b * block_size, end = begin + block_size;
         const std::size_t r0 = begin + r * strip_rows, r1 = std::min(end, r0 + strip_rows);
         strip_sums(term, r0, r1, end, strips[item]);
+        progress.advance(pairs_of_strip(r0, r1, end));
     }
     for (std::size_t b = 0; b < num_blocks; ++b)
         for (std::size_t r = 0; r < strips_per_block; ++r) blocks[b].add(strips[b * strips_per_block + r]);
@@ -141,34 +196,42 @@ using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eig
 // Writes h(i, j) for j ≥ i at out[i·n + j]: the upper triangle of a row-major n×n matrix, which is
 // the lower triangle of a column-major one. Rows in parallel, each written by one task.
 template <class Term>
-void fill_upper_rows(const Term& term, double* out, int num_threads) {
+void fill_upper_rows(const Term& term, double* out, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
-    const int threads = resolve_threads(num_threads);
+    const int threads = resolve_threads(parallel.num_threads);
+    const StageProgress progress(parallel, "Gram matrix", n);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j0 = i; j0 < n; j0 += chunk_width)
             term.row(i, j0, std::min(n, j0 + chunk_width), out + i * n + j0);
+        progress.advance(1);
+    }
 }
 
 // The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows, mirrored.
 template <class Term>
-Eigen::MatrixXd materialise(const Term& term, int num_threads) {
+Eigen::MatrixXd materialise(const Term& term, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
     Eigen::MatrixXd full(n, n);  // column-major: fill_upper_rows writes its lower triangle
-    fill_upper_rows(term, full.data(), num_threads);
+    fill_upper_rows(term, full.data(), parallel);
     full.triangularView<Eigen::StrictlyUpper>() = full.transpose();
     return full;
 }
 
 // body(i0, i1) for the strips [i0, i1) of `rows` rows that cover [0, n), one task each, with Eigen
-// kept serial (SerialEigenScope).
+// kept serial (SerialEigenScope). Progress counts `weight(i0, i1)` per strip (the rows by default).
 template <class Body>
-void for_each_row_strip(std::size_t n, std::size_t rows, int num_threads, const Body& body) {
+void for_each_row_strip(std::size_t n, std::size_t rows, const ParallelOptions& parallel, const char* stage,
+                        const Body& body) {
     const auto strips = (n + rows - 1) / rows;
-    const int threads = resolve_threads(num_threads);
+    const int threads = resolve_threads(parallel.num_threads);
     const SerialEigenScope serial;
+    const StageProgress progress(parallel, stage, n);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t s = 0; s < strips; ++s) body(s * rows, std::min(n, (s + 1) * rows));
+    for (std::size_t s = 0; s < strips; ++s) {
+        body(s * rows, std::min(n, (s + 1) * rows));
+        progress.advance(std::min(n, (s + 1) * rows) - s * rows);
+    }
 }
 
 // Rows [i0, i1) of G := H·C (from column 0) or Hᵤ·C (`upper`: from the diagonal on, zeros to its
@@ -198,9 +261,10 @@ void recomputed_product_rows(const Term& term, const Eigen::MatrixXd& c, bool up
 // gemm_rows rows with a fixed order of accumulation, so G does not depend on the thread count.
 // (The two sources may differ in the last bits: a cached H is mirrored, h(j, i) := h(i, j).)
 template <class Term>
-Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h, int num_threads) {
+Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const Eigen::MatrixXd* h,
+                             const ParallelOptions& parallel) {
     Eigen::MatrixXd g(term.size(), c.cols());
-    for_each_row_strip(term.size(), gemm_rows, num_threads, [&](std::size_t i0, std::size_t i1) {
+    for_each_row_strip(term.size(), gemm_rows, parallel, "Gram product", [&](std::size_t i0, std::size_t i1) {
         if (!h) return recomputed_product_rows(term, c, false, i0, i1, g);
         const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
         g.middleRows(r0, rows).noalias() = h->middleRows(r0, rows) * c;
@@ -215,10 +279,10 @@ Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const E
 // last rows) with a fixed order of accumulation: G does not depend on the thread count.
 template <class Term>
 Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* upper,
-                                   int num_threads) {
+                                   const ParallelOptions& parallel) {
     const std::size_t n = term.size();
     Eigen::MatrixXd g(n, c.cols());
-    for_each_row_strip(n, gemm_rows / 2, num_threads, [&](std::size_t i0, std::size_t i1) {
+    for_each_row_strip(n, gemm_rows / 2, parallel, "Gram product", [&](std::size_t i0, std::size_t i1) {
         if (!upper) return recomputed_product_rows(term, c, true, i0, i1, g);
         const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
         const auto rest = static_cast<Eigen::Index>(n - i1);
@@ -233,8 +297,8 @@ Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, c
 // columns [0, cols); rows are independent, so the result does not depend on the thread count.
 template <class Term>
 void cross_rows(const Term& term, std::size_t rows, std::size_t cols, double* out_row_major,
-                int num_threads) {
-    const int threads = resolve_threads(num_threads);
+                const ParallelOptions& parallel) {
+    const int threads = resolve_threads(parallel.num_threads);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j0 = 0; j0 < cols; j0 += chunk_width)

@@ -11,9 +11,11 @@
 
 namespace calib::detail {
 
+// `stage` names the tasks for the progress report (nullptr: none is reported).
 template <class F>
-void parallel_for(std::size_t count, int num_threads, F&& task) {
-    const int threads = resolve_threads(num_threads);
+void parallel_for(std::size_t count, const ParallelOptions& parallel, F&& task, const char* stage = nullptr) {
+    const int threads = resolve_threads(parallel.num_threads);
+    const StageProgress progress(stage ? parallel : ParallelOptions{parallel.num_threads, nullptr}, stage, count);
     std::exception_ptr error;
     std::mutex mutex;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
@@ -24,6 +26,7 @@ void parallel_for(std::size_t count, int num_threads, F&& task) {
             const std::lock_guard<std::mutex> lock(mutex);
             if (!error) error = std::current_exception();
         }
+        progress.advance(1);
     }
     if (error) std::rethrow_exception(error);
 }

@@ -62,6 +62,10 @@ public:
     const Matrix& features() const { return rows_; }  // the embedded rows x_i
     bool l1() const { return l1_; }
 
+    // out[j − j0] = Σ_k |x_ik − y_jk| (l1) or Σ_k (x_ik − y_jk)² (the squared Euclidean distance of the
+    // embeddings), without the scale.
+    void sums(std::size_t i, std::size_t j0, std::size_t j1, double* out) const { accumulate(i, j0, j1 - j0, out); }
+
 private:
     // out = Σ_k |x_ik − y_jk| or Σ_k (x_ik − y_jk)². Columns go in register blocks of 32 with the
     // features innermost, so each output is stored once.

@@ -18,8 +18,8 @@ struct QuadraticSums {
 };
 
 template <class Term>
-QuadraticSums quadratic_sums(const Term& term, int num_threads) {
-    const PairSums s = block_pair_sums(term, term.size(), num_threads)[0];
+QuadraticSums quadratic_sums(const Term& term, const ParallelOptions& parallel) {
+    const PairSums s = block_pair_sums(term, term.size(), parallel)[0];
     return {term.size(), s.sum.value(), s.sum_squares.value(), diagonal_sum(term)};
 }
 

@@ -16,7 +16,7 @@ template <class Data>
 double skce_biased(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
     validate_kernel(data, kernel, "skce_biased");
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::check_result("skce_biased", detail::quadratic_sums(term, parallel.num_threads).biased());
+        return detail::check_result("skce_biased", detail::quadratic_sums(term, parallel).biased());
     });
 }
 
@@ -26,7 +26,7 @@ double skce_unbiased(const Data& data, const Kernel& kernel, const ParallelOptio
     const std::size_t n = data.size();
     if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
     return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::check_result("skce_unbiased", detail::quadratic_sums(term, parallel.num_threads).unbiased());
+        return detail::check_result("skce_unbiased", detail::quadratic_sums(term, parallel).unbiased());
     });
 }
 
@@ -38,7 +38,7 @@ BlockSkce skce_block(const Data& data, const Kernel& kernel, std::size_t block_s
     if (block_size < 2 || block_size > n)
         fail("skce_block", "block_size = ", block_size, ", must be in [2, n = ", n, "]");
     const auto blocks = detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::block_pair_sums(term, block_size, parallel.num_threads);
+        return detail::block_pair_sums(term, block_size, parallel);
     });
     const double pairs = 0.5 * static_cast<double>(block_size) * static_cast<double>(block_size - 1);
     BlockSkce result;

@@ -39,7 +39,7 @@ Matrix ucme_deviations(const Data& data, const Data& locations, const Kernel& ke
     const std::size_t n = data.size(), J = locations.size();
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> z(n, J);
     detail::with_cross_term(data, locations, kernel, [&](const auto& term) {
-        detail::cross_rows(term, n, J, z.data(), parallel.num_threads);
+        detail::cross_rows(term, n, J, z.data(), parallel);
     });
     if (!z.allFinite()) detail::check_result("ucme", z.sum());
     return z;

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <calib/data.hpp>
+#include <calib/kernels.hpp>
+#include <calib/random.hpp>
 
 #include <Eigen/Cholesky>
 
@@ -14,6 +16,15 @@
 #include <vector>
 
 namespace calib::test {
+
+// Median heuristic options in one expression (aggregate initialisation would leave `parallel` out).
+inline MedianOptions median_options(MedianVariant variant, std::size_t subsample = 0, std::uint64_t seed = default_seed) {
+    MedianOptions o;
+    o.variant = variant;
+    o.subsample = subsample;
+    o.seed = seed;
+    return o;
+}
 
 using Rng = boost::random::mt19937_64;
 

@@ -399,14 +399,14 @@ TEST_CASE("median heuristic for the bandwidth") {
     CHECK(simplex_median_bandwidth(three_same).fallback == BandwidthFallback::none);
     CHECK(simplex_median_bandwidth(three_same).value == Approx(std::sqrt(0.5)).epsilon(1e-15));
     CHECK(simplex_median_bandwidth(same.topRows(1)).fallback == BandwidthFallback::unit);
-    // Subsampling is seeded and deterministic; with max_points = 0 all points are used.
+    // Subsampling is seeded and deterministic; with subsample = 0 all points are used.
     const CategoricalData d = dirichlet(600, 6, 0.3, 41);
     BandwidthOptions sub;
-    sub.max_points = 200;
+    sub.subsample = 200;
     CHECK(simplex_median_bandwidth(d.probabilities(), sub).value == simplex_median_bandwidth(d.probabilities(), sub).value);
-    sub.max_points = 0;
+    sub.subsample = 0;
     BandwidthOptions all;
-    all.max_points = 600;
+    all.subsample = 600;
     CHECK(simplex_median_bandwidth(d.probabilities(), sub).value == simplex_median_bandwidth(d.probabilities(), all).value);
 }
 
@@ -489,7 +489,7 @@ TEST_CASE("1 and 2 threads give bitwise identical results") {
     const CategoricalData d = dirichlet(1300, 10, 0.1, 71);
     const double gamma = simplex_median_bandwidth(d.probabilities()).value;
     BandwidthOptions b;
-    b.max_points = 0;
+    b.subsample = 0;
     CHECK(gamma == simplex_median_bandwidth(d.probabilities(), b).value);
     for (const CkceMethod method : {CkceMethod::exact, CkceMethod::rff, CkceMethod::lowrank}) {
         CAPTURE(to_string(method));

@@ -4,8 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace calib;
 using doctest::Approx;
@@ -42,7 +44,7 @@ TEST_CASE("categorical validation") {
     CHECK_NOTHROW(CategoricalData(rows({{0.2, 0.8}, {1, 0}}), {1, 0}));
     CHECK_THROWS_WITH_AS(CategoricalData(rows({{0.2, 0.8}, {0.5, 0.6}}), {1, 0}),
                          "calib::CategoricalData: probabilities row 1 sums to 1.1000000000000001, must be on the "
-                         "simplex (sum 1 within 1e-08)",
+                         "simplex (sum 1 within 9.9999999999999995e-07)",
                          calib::invalid_argument);
     CHECK(location_of([&] { CategoricalData(rows({{0.2, 0.8}, {0.5, 0.6}}), {1, 0}); }) == std::pair<long, long>(1, -1));
     CHECK_THROWS_WITH_AS(CategoricalData(rows({{1.2, -0.2}}), {0}),
@@ -60,6 +62,76 @@ TEST_CASE("categorical validation") {
                          calib::invalid_argument);
     // Within the simplex tolerance is accepted.
     CHECK_NOTHROW(CategoricalData(rows({{0.5, 0.5 + 5e-9}}), {0}));
+}
+
+// A row of m probabilities computed as a float32 softmax (exp, sum and division in float, as
+// PyTorch and NumPy do for float32 tensors), widened to double.
+Eigen::RowVectorXd float32_softmax(int m, unsigned seed) {
+    std::vector<float> e(static_cast<std::size_t>(m));
+    float sum = 0;
+    for (int k = 0; k < m; ++k) {
+        // Logits spread over [-8, 8] by a fixed sequence: a confident and a flat part.
+        const float logit = static_cast<float>(((seed * 2654435761u + static_cast<unsigned>(k) * 40503u) % 1600u)) / 100.0f - 8.0f;
+        e[static_cast<std::size_t>(k)] = std::exp(logit);
+        sum += e[static_cast<std::size_t>(k)];
+    }
+    Eigen::RowVectorXd p(m);
+    for (int k = 0; k < m; ++k) p(k) = static_cast<double>(e[static_cast<std::size_t>(k)] / sum);
+    return p;
+}
+
+TEST_CASE("simplex tolerance: float32 softmax rows are accepted, rows off by 1e-3 are not") {
+    // default_simplex_tolerance(m) = max(1e-6, m·2⁻²⁴).
+    CHECK(default_simplex_tolerance(2) == 1e-6);
+    CHECK(default_simplex_tolerance(1000) == 1000 * 0x1p-24);
+    for (const int m : {2, 10, 100, 1000}) {
+        CAPTURE(m);
+        Matrix p(50, m);
+        double worst = 0;
+        for (int i = 0; i < 50; ++i) {
+            p.row(i) = float32_softmax(m, static_cast<unsigned>(i + 1));
+            worst = std::max(worst, std::abs(p.row(i).sum() - 1));
+        }
+        const CategoricalData d(p, std::vector<int>(50, 0));
+        CHECK(d.max_simplex_deviation() == worst);
+        CHECK(d.probabilities() == p);  // used as given, not renormalised
+        if (m >= 10) CHECK(worst > 1e-8);  // the old tolerance rejected such files
+        // A row off by 1e-3 (mass added to the first class) is rejected.
+        Matrix off = p;
+        off(7, 0) += 1e-3;
+        CHECK(location_of([&] { CategoricalData(off, std::vector<int>(50, 0)); }) == std::pair<long, long>(7, -1));
+    }
+}
+
+TEST_CASE("simplex options: a given tolerance, renormalisation, mixtures") {
+    const Matrix p = rows({{0.5, 0.5 + 1e-4}, {0.25, 0.75}});
+    CHECK_THROWS_AS(CategoricalData(p, {0, 1}), calib::invalid_argument);
+    const CategoricalData loose(p, {0, 1}, SimplexOptions{1e-3, false});
+    CHECK(loose.probabilities() == p);
+    CHECK(loose.max_simplex_deviation() == Approx(1e-4).epsilon(1e-9));
+    CHECK(loose.simplex_tolerance() == 1e-3);
+    // Subsets keep the tolerance the data was checked with.
+    CHECK_NOTHROW(subset(loose, {0, 0, 1}));
+    const CategoricalData renormalised(p, {0, 1}, SimplexOptions{std::nullopt, true});
+    CHECK(renormalised.probabilities()(0, 0) == 0.5 / (0.5 + (0.5 + 1e-4)));  // divided by the row sum
+    CHECK(renormalised.max_simplex_deviation() == Approx(1e-4).epsilon(1e-9));  // of the rows as given
+    CHECK_THROWS_WITH_AS(CategoricalData(rows({{0, 0}}), {0}, SimplexOptions{std::nullopt, true}),
+                         "calib::CategoricalData: probabilities row 0 sums to 0, cannot be renormalised",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(CategoricalData(p, {0, 1}, SimplexOptions{-1.0, false}),
+                         "calib::CategoricalData: simplex tolerance = -1, must be in [0, 1)", calib::invalid_argument);
+    // Renormalising does not make negative entries acceptable.
+    CHECK_THROWS_AS(CategoricalData(rows({{-0.1, 1.2}}), {0}, SimplexOptions{std::nullopt, true}),
+                    calib::invalid_argument);
+    // Mixture weights follow the same policy.
+    const Matrix w = rows({{0.5, 0.5 + 1e-4}});
+    const Matrix mu = rows({{0, 1}}), sigma = rows({{1, 1}});
+    Vector y(1);
+    y << 0.5;
+    CHECK_THROWS_AS(MixtureNormalData(w, mu, sigma, y), calib::invalid_argument);
+    CHECK(MixtureNormalData(w, mu, sigma, y, SimplexOptions{1e-3, false}).max_simplex_deviation() ==
+          Approx(1e-4).epsilon(1e-9));
+    CHECK(MixtureNormalData(w, mu, sigma, y, SimplexOptions{std::nullopt, true}).weights()(0, 1) == (0.5 + 1e-4) / (0.5 + (0.5 + 1e-4)));
 }
 
 TEST_CASE("logits and binary constructors") {

@@ -75,11 +75,11 @@ TEST_CASE("median heuristic: both conventions, by hand") {
     p << 0, 1, 0.5, 0.5, 1, 0, 0.25, 0.75;
     const CategoricalData d(p, {0, 0, 0, 0});
     CHECK(median_distance(d, Metric::tv) == Approx(0.5));
-    CHECK(median_distance(d, Metric::tv, {MedianVariant::full}) == Approx(0.375));
+    CHECK(median_distance(d, Metric::tv, test::median_options(MedianVariant::full)) == Approx(0.375));
     // n = 3, odd counts: pairs .5, 1, .5 → .5; full 9 entries 0,0,0,.5,.5,.5,.5,1,1 → .5.
     const CategoricalData d3(p.topRows(3), {0, 0, 0});
     CHECK(median_distance(d3, Metric::tv) == Approx(0.5));
-    CHECK(median_distance(d3, Metric::tv, {MedianVariant::full}) == Approx(0.5));
+    CHECK(median_distance(d3, Metric::tv, test::median_options(MedianVariant::full)) == Approx(0.5));
     CHECK(median_distance(d3, Metric::l1) == Approx(1.0));
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("median heuristic: errors and edge cases") {
     const CategoricalData d(p, {0, 0, 0});
     // Pairs: 0, .5, .5 → median .5; but full: 0 ×5 of 9 → 0, an error.
     CHECK(median_distance(d, Metric::tv) == Approx(0.5));
-    CHECK_THROWS_WITH_AS(median_distance(d, Metric::tv, {MedianVariant::full}),
+    CHECK_THROWS_WITH_AS(median_distance(d, Metric::tv, test::median_options(MedianVariant::full)),
                          "calib::median_distance: the median distance between predictions is 0 (most predictions "
                          "coincide), so it cannot serve as a lengthscale; give the lengthscale explicitly",
                          calib::invalid_argument);
@@ -102,19 +102,19 @@ TEST_CASE("median heuristic: errors and edge cases") {
 TEST_CASE("median heuristic: subsampling is seeded and close; threads do not matter") {
     test::Rng rng(4);
     const CategoricalData d = test::dirichlet_data(3000, 10, 0.1, rng);
-    const double exact = median_distance(d, Metric::tv, {MedianVariant::pairs, 0});
-    const double sub = median_distance(d, Metric::tv, {MedianVariant::pairs, 1000, 7});
-    CHECK(sub == median_distance(d, Metric::tv, {MedianVariant::pairs, 1000, 7}));
-    CHECK(sub != median_distance(d, Metric::tv, {MedianVariant::pairs, 1000, 8}));
+    const double exact = median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 0));
+    const double sub = median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1000, 7));
+    CHECK(sub == median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1000, 7)));
+    CHECK(sub != median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1000, 8)));
     CHECK(sub == Approx(exact).epsilon(0.02));
     // The 2019 analytic mean TV distance under Dir(0.1·1_10) is ≈ 0.8274 (widmann §8.7); the
     // median sits close to it for these spiky predictions.
     CHECK(exact == Approx(0.85).epsilon(0.1));
     omp_set_num_threads(1);
-    const double one = median_distance(d, Metric::tv, {MedianVariant::pairs, 0});
+    const double one = median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 0));
     omp_set_num_threads(2);
     CHECK(one == exact);
-    CHECK_THROWS_AS(median_distance(d, Metric::tv, {MedianVariant::pairs, 1}), calib::invalid_argument);
+    CHECK_THROWS_AS(median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1)), calib::invalid_argument);
 }
 
 TEST_CASE("uniform bounds of h") {

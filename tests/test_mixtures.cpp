@@ -215,7 +215,7 @@ private:
 
 calib::invalid_argument read_error(const std::string& content) {
     const CsvFile file(content);
-    const auto e = error_of([&] { read_mixture_normal_csv(file.path()); });
+    const auto e = error_of([&] { read_mixture_normal(file.path()); });
     CHECK(std::string(e.what()).rfind(file.path() + ": ", 0) == 0);
     return e;
 }
@@ -579,7 +579,7 @@ TEST_CASE("validation") {
 
 TEST_CASE("CSV reader: w_1..w_K, mu_1..mu_K, sigma_1..sigma_K, y; K inferred; errors located") {
     const CsvFile two("w1,w2,m1,m2,s1,s2,y\n0.25,0.75,-1,2,0.5,1.5,0.3\n1,0,0,0,1,1,-2\n");
-    const MixtureNormalData d = read_mixture_normal_csv(two.path());
+    const MixtureNormalData d = read_mixture_normal(two.path());
     REQUIRE(d.size() == 2);
     REQUIRE(d.num_components() == 2);
     CHECK(d.weights()(0, 1) == 0.75);
@@ -587,7 +587,7 @@ TEST_CASE("CSV reader: w_1..w_K, mu_1..mu_K, sigma_1..sigma_K, y; K inferred; er
     CHECK(d.stddevs()(0, 1) == 1.5);
     CHECK(d.targets()(1) == -2);
     const CsvFile one("w,m,s,y\n1,0.5,2,1\n");
-    CHECK(read_mixture_normal_csv(one.path()).num_components() == 1);
+    CHECK(read_mixture_normal(one.path()).num_components() == 1);
 
     auto e = read_error("w1,w2,m1,m2,s1,s2,y\n0.5,0.5,0,0,1,1,0\n0.5,0.6,0,0,1,1,0\n");
     CHECK(contains(e, ": line 3: calib::MixtureNormalData: weights row 1 sums to 1.1"));
@@ -599,7 +599,7 @@ TEST_CASE("CSV reader: w_1..w_K, mu_1..mu_K, sigma_1..sigma_K, y; K inferred; er
     CHECK(contains(e, ": line 3, column 6: calib::MixtureNormalData: stddevs(1, 1) = -1"));
     CHECK(e.column() == 5);
     for (const char* header : {"a,b,c\n1,2,3\n", "a,b,c,d,e\n1,1,1,1,1\n"})
-        CHECK(contains(read_error(header), "line 1: the header has"));
+        CHECK(contains(read_error(header), "columns, expected 3K + 1"));
     CHECK(contains(read_error("a,b,c,d,e,f\n1,1,1,1,1,1\n"), "3K + 1"));
     CHECK(contains(read_error("w,m,s,y\n1,0,1x,0\n"), "line 2, column 3: cell \"1x\" is not a number"));
 }

@@ -159,7 +159,7 @@ auto categorical(std::size_t n, bool calibrated) {
 }
 const KernelRule<CategoricalData> median_tv = [](const CategoricalData& d) {
     Kernel k = default_kernel_categorical();
-    k.prediction.lengthscale = median_distance(d, Metric::tv, {MedianVariant::full});
+    k.prediction.lengthscale = median_distance(d, Metric::tv, test::median_options(MedianVariant::full));
     return k;
 };
 // Normal predictions N(μ, σ²), μ ∼ N(0,1), σ ∼ U(0.1, 1.1); targets drawn from them, shifted by

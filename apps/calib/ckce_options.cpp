@@ -7,10 +7,13 @@
 
 namespace calib::cli {
 
-const std::vector<OptionSpec> ckce_option_specs = {
-    {"lengthscale", true}, {"ckce-method", true}, {"lambda", true}, {"lambda-power", true},
-    {"features", true},    {"rank", true},        {"tolerance", true}, {"seed", true},
-};
+const std::vector<OptionSpec> ckce_option_specs = [] {
+    std::vector<OptionSpec> specs = {{"lengthscale", true}, {"ckce-method", true}, {"lambda", true},
+                                     {"lambda-power", true}, {"features", true}, {"rank", true},
+                                     {"tolerance", true},  {"seed", true}};
+    specs.insert(specs.end(), median_option_specs.begin(), median_option_specs.end());
+    return specs;
+}();
 
 namespace {
 
@@ -29,11 +32,12 @@ void reject_for_method(Args& args, const char* option, const std::string& method
 
 }  // namespace
 
-CkceChoice take_ckce_options(Args& args) {
+CkceChoice take_ckce_options(Args& args, bool seed_only_for_rff) {
     CkceChoice choice;
     CkceOptions& o = choice.options;
     const std::string lengthscale = args.take("lengthscale", "median");
     if (lengthscale != "median") choice.bandwidth = parse_positive_double("lengthscale", lengthscale);
+    choice.median = take_median_sampling(args, !choice.bandwidth);
 
     const std::string method = args.take("ckce-method", "exact");
     if (method != "exact" && method != "eigen" && method != "rff" && method != "lowrank")
@@ -42,6 +46,7 @@ CkceChoice take_ckce_options(Args& args) {
     reject_for_method(args, "features", method, "rff");
     reject_for_method(args, "rank", method, "lowrank");
     reject_for_method(args, "tolerance", method, "lowrank");
+    if (seed_only_for_rff) reject_for_method(args, "seed", method, "rff");
     if (const auto text = args.take("features"))
         o.features = static_cast<std::size_t>(parse_integer("features", *text, 1, 1000000));
     if (const auto text = args.take("rank"))
@@ -70,17 +75,19 @@ CkceChoice take_ckce_options(Args& args) {
     return choice;
 }
 
-ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data, int threads) {
+ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data, const ParallelOptions& parallel) {
     ResolvedCkce r{choice.options, {}};
     if (choice.bandwidth) {
         r.bandwidth.value = *choice.bandwidth;
     } else {
         BandwidthOptions median;
-        median.seed = choice.options.seed;
-        median.parallel.num_threads = threads;
+        median.subsample = choice.median.subsample;
+        median.seed = choice.median.seed;
+        median.parallel = parallel;
         r.bandwidth = simplex_median_bandwidth(data.probabilities(), median);
     }
     r.options.kernel.bandwidth = r.bandwidth.value;
+    r.options.parallel = parallel;
     return r;
 }
 
@@ -89,6 +96,7 @@ void add_ckce_fields(JsonObject& out, const CkceChoice& choice, const ResolvedCk
     const CkceOptions& o = resolved.options;
     out.set("lengthscale", o.kernel.bandwidth);
     out.set("lengthscale_rule", choice.bandwidth ? "given" : "median");
+    add_median_sampling_fields(out, choice.median);
     if (!choice.bandwidth) out.set("bandwidth_fallback", to_string(resolved.bandwidth.fallback));
     out.set("kernel", JsonObject()
                           .set("type", "simplex")
@@ -108,7 +116,7 @@ void add_ckce_fields(JsonObject& out, const CkceChoice& choice, const ResolvedCk
         out.set("max_rank", o.max_rank).set("tolerance", o.tolerance);
         if (result) out.set("rank", result->rank).set("residual_trace", result->residual_trace);
     }
-    if (o.method == CkceMethod::rff || !choice.bandwidth) out.set("seed", o.seed);
+    if (o.method == CkceMethod::rff) out.set("seed", o.seed);
 }
 
 }  // namespace calib::cli

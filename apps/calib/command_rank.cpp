@@ -29,9 +29,9 @@ namespace {
 const char* const rank_estimator_choices = "ckce, skce-unbiased, ece";
 
 std::vector<OptionSpec> rank_option_specs() {
-    std::vector<OptionSpec> specs = {{"family", true},     {"one-based-labels", false}, {"logits", false},
-                                     {"threads", true},    {"help", false},             {"estimators", true},
-                                     {"replicates", true}, {"level", true},             {"format", true}};
+    std::vector<OptionSpec> specs = {{"family", true},     {"threads", true}, {"quiet", false},  {"help", false},
+                                     {"estimators", true}, {"replicates", true}, {"level", true}, {"format", true}};
+    specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     specs.insert(specs.end(), ckce_option_specs.begin(), ckce_option_specs.end());
     specs.insert(specs.end(), ece_option_specs.begin(), ece_option_specs.end());
     return specs;
@@ -123,11 +123,7 @@ int run_rank(const std::vector<std::string>& arguments) {
     plan.family = parse_family(args.take_required("family", "categorical|binary"));
     if (!is_categorical(plan.family))
         throw usage_error("calib rank applies to --family categorical or binary, not " + to_string(plan.family));
-    CsvReadOptions csv;
-    csv.one_based_labels = args.take_flag("one-based-labels");
-    csv.logits = args.take_flag("logits");
-    if (plan.family == Family::binary && (csv.one_based_labels || csv.logits))
-        throw usage_error("options --one-based-labels and --logits apply only to --family categorical");
+    const ReadOptions read = take_reading_options(args, plan.family);
     plan.threads = take_threads(args);
     plan.estimators = parse_estimators(args.take("estimators", "ckce,skce-unbiased,ece"));
     plan.replicates = static_cast<std::size_t>(parse_integer("replicates", args.take("replicates", "200"), 1, 10000000));
@@ -137,7 +133,7 @@ int run_rank(const std::vector<std::string>& arguments) {
     if (plan.format != "json" && plan.format != "table")
         throw usage_error("option --format " + plan.format + ", expected json or table");
     const bool kernel = plan.uses("ckce") || plan.uses("skce-unbiased");
-    plan.ckce = take_ckce_options(args);
+    plan.ckce = take_ckce_options(args, false);
     if (!plan.uses("ckce"))
         for (const char* option : {"ckce-method", "lambda", "lambda-power", "features", "rank", "tolerance"})
             if (args.has(option)) throw usage_error(std::string("option --") + option + " applies only to the ckce estimator");
@@ -145,17 +141,18 @@ int run_rank(const std::vector<std::string>& arguments) {
         throw usage_error("option --lengthscale applies only to the ckce and skce-unbiased estimators");
     if (plan.uses("ece")) plan.ece = take_ece_options(args, "uniform:3", "l1");
     plan.seed = plan.ckce.options.seed;
+    const bool quiet = args.take_flag("quiet");
     std::string listed;
     for (const std::string& name : plan.estimators) listed += (listed.empty() ? "" : ",") + name;
     args.reject_unused("calib rank --estimators " + listed);
 
     std::vector<CategoricalData> models;
     for (const std::string& file : plan.files)
-        models.push_back(std::get<CategoricalData>(read_dataset(plan.family, file, csv)));
+        models.push_back(std::get<CategoricalData>(read_dataset(plan.family, file, read)));
     check_same_labels(models, plan.files);
     const std::size_t n = models.front().size(), count = models.size(), e_count = plan.estimators.size();
     plan.n = n;
-    for (const CategoricalData& d : models) plan.resolved.push_back(resolve_ckce(plan.ckce, d, plan.threads));
+    for (const CategoricalData& d : models) plan.resolved.push_back(resolve_ckce(plan.ckce, d, ParallelOptions{plan.threads, nullptr}));
 
     const Stopwatch stopwatch;
     const int threads = resolved_threads(plan.threads);

@@ -36,17 +36,24 @@ bool is_categorical(Family family) {
     return family == Family::categorical || family == Family::binary;
 }
 
-Dataset read_dataset(Family family, const std::string& path, const CsvReadOptions& options) {
+Dataset read_dataset(Family family, const std::string& path, const ReadOptions& options,
+                     std::vector<FileSummary>* files) {
     switch (family) {
-        case Family::categorical: return read_categorical_csv(path, options);
-        case Family::binary: return read_binary_csv(path);
-        case Family::normal: return read_normal_csv(path);
-        case Family::laplace: return read_laplace_csv(path);
-        case Family::mvnormal_diag: return read_mvnormal_diag_csv(path);
-        case Family::mvnormal: return read_mvnormal_csv(path);
-        case Family::mixture_normal: return read_mixture_normal_csv(path);
+        case Family::categorical: return read_categorical(path, options, files);
+        case Family::binary: return read_binary(path, options, files);
+        case Family::normal: return read_normal(path, options, files);
+        case Family::laplace: return read_laplace(path, options, files);
+        case Family::mvnormal_diag: return read_mvnormal_diag(path, options, files);
+        case Family::mvnormal: return read_mvnormal(path, options, files);
+        case Family::mixture_normal: return read_mixture_normal(path, options, files);
     }
     throw usage_error("unknown family");
+}
+
+std::optional<double> max_simplex_deviation(const Dataset& data) {
+    if (const auto* c = std::get_if<CategoricalData>(&data)) return c->max_simplex_deviation();
+    if (const auto* m = std::get_if<MixtureNormalData>(&data)) return m->max_simplex_deviation();
+    return std::nullopt;
 }
 
 std::size_t size_of(const Dataset& data) {
@@ -54,9 +61,11 @@ std::size_t size_of(const Dataset& data) {
 }
 
 // Said here so that the message names the two files rather than the arguments of the library call.
-Dataset read_locations(Family family, const std::string& path, const CsvReadOptions& options,
+Dataset read_locations(Family family, const std::string& path, const ReadOptions& options,
                        const Dataset& data, const std::string& data_path) {
-    Dataset locations = read_dataset(family, path, options);
+    ReadOptions own = options;
+    own.labels.clear();
+    Dataset locations = read_dataset(family, path, own);
     const auto fail = [&](const std::string& what, long of_locations, long of_data) {
         throw invalid_argument(path + ": the test locations have " + what + " " +
                                std::to_string(of_locations) + " but " + data_path + " has " +

@@ -8,10 +8,33 @@
 
 namespace calib::cli {
 
-const std::vector<OptionSpec> kernel_option_specs = {
-    {"kernel-p", true}, {"metric", true}, {"lengthscale", true},
-    {"kernel-y", true}, {"lengthscale-y", true},
-};
+const std::vector<OptionSpec> median_option_specs = {{"median-subsample", true}, {"median-seed", true}};
+
+const std::vector<OptionSpec> kernel_option_specs = [] {
+    std::vector<OptionSpec> specs = {{"kernel-p", true}, {"metric", true}, {"lengthscale", true},
+                                     {"kernel-y", true}, {"lengthscale-y", true}};
+    specs.insert(specs.end(), median_option_specs.begin(), median_option_specs.end());
+    return specs;
+}();
+
+MedianSampling take_median_sampling(Args& args, bool median) {
+    MedianSampling sampling;
+    for (const char* option : {"median-subsample", "median-seed"})
+        if (args.has(option) && !median)
+            throw usage_error(std::string("option --") + option +
+                              " applies only to a lengthscale chosen by the median heuristic");
+    if (const auto k = args.take("median-subsample"))
+        sampling.subsample = static_cast<std::size_t>(parse_integer("median-subsample", *k, 2));
+    if (args.has("median-seed") && sampling.subsample == 0)
+        throw usage_error("option --median-seed applies only with --median-subsample (the exact median draws nothing)");
+    if (const auto seed = args.take("median-seed")) sampling.seed = parse_unsigned64("median-seed", *seed);
+    return sampling;
+}
+
+void add_median_sampling_fields(JsonObject& out, const MedianSampling& sampling) {
+    if (sampling.subsample == 0) return;
+    out.set("median_subsample", sampling.subsample).set("median_seed", sampling.seed);
+}
 
 namespace {
 
@@ -56,8 +79,13 @@ KernelOptions take_kernel_options(Args& args, Family family) {
                                    allowed.metrics, family));
 
     const std::string lengthscale = args.take("lengthscale", "median");
-    if (lengthscale == "median" || lengthscale == "median-full") {
-        options.median = lengthscale == "median" ? MedianVariant::pairs : MedianVariant::full;
+    const bool median = lengthscale == "median" || lengthscale == "median-full";
+    const MedianSampling sampling = take_median_sampling(args, median);
+    if (median) {
+        options.median = MedianOptions{};
+        options.median->variant = lengthscale == "median" ? MedianVariant::pairs : MedianVariant::full;
+        options.median->subsample = sampling.subsample;
+        options.median->seed = sampling.seed;
         options.lengthscale_rule = lengthscale;
     } else {
         p.lengthscale = parse_positive_double("lengthscale", lengthscale);
@@ -73,11 +101,11 @@ KernelOptions take_kernel_options(Args& args, Family family) {
     return options;
 }
 
-Kernel resolve_kernel(const KernelOptions& options, const Dataset& data) {
+Kernel resolve_kernel(const KernelOptions& options, const Dataset& data, const ParallelOptions& parallel) {
     Kernel kernel = options.kernel;
     if (!options.median) return kernel;
-    MedianOptions median;
-    median.variant = *options.median;
+    MedianOptions median = *options.median;
+    median.parallel = parallel;
     try {
         kernel.prediction.lengthscale = std::visit(
             [&](const auto& d) { return median_distance(d, kernel.prediction.metric, median); },
@@ -93,6 +121,7 @@ Kernel resolve_kernel(const KernelOptions& options, const Dataset& data) {
 void add_kernel_fields(JsonObject& out, const KernelOptions& options, const Kernel& kernel) {
     out.set("lengthscale", kernel.prediction.lengthscale);
     out.set("lengthscale_rule", options.lengthscale_rule);
+    if (options.median) add_median_sampling_fields(out, {options.median->subsample, options.median->seed});
     JsonObject prediction, target;
     prediction.set("shape", to_string(kernel.prediction.shape))
         .set("metric", to_string(kernel.prediction.metric))

@@ -7,10 +7,36 @@
 
 namespace calib::cli {
 
-void print_with_run_fields(JsonObject& out, const InputOptions& input, int threads, double seconds) {
-    out.set("family", to_string(input.family)).set("input", input.path);
-    out.set("threads", resolved_threads(threads));
-    out.set("wall_time_seconds", seconds);
+namespace {
+// Initialised before main() runs: the start of the command.
+const std::chrono::steady_clock::time_point program_start = std::chrono::steady_clock::now();
+}  // namespace
+
+double seconds_since_start() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - program_start).count();
+}
+
+JsonObject file_fields(const FileSummary& file) {
+    JsonObject out;
+    out.set("path", file.path == "-" ? "stdin" : file.path).set("format", file.format);
+    out.set("rows", file.rows).set("columns", file.columns);
+    if (file.format == "npy")
+        out.set("dtype", file.dtype);
+    else
+        out.set("header", file.header).set("delimiter", file.delimiter);
+    return out;
+}
+
+void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run) {
+    out.set("family", to_string(input.family)).set("input", input.path == "-" ? "stdin" : input.path);
+    if (!input.read.labels.empty()) out.set("labels", input.read.labels == "-" ? "stdin" : input.read.labels);
+    std::vector<JsonObject> files;
+    for (const FileSummary& f : run.files) files.push_back(file_fields(f));
+    out.set("files", files);
+    if (run.max_simplex_deviation) out.set("max_simplex_deviation", *run.max_simplex_deviation);
+    out.set("threads", resolved_threads(run.threads));
+    out.set("compute_seconds", run.compute_seconds);
+    out.set("wall_time_seconds", seconds_since_start());
     out.set("calib_version", version);
     std::cout << out.dump() << '\n';
 }

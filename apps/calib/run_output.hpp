@@ -1,16 +1,19 @@
-// The tail every analysis subcommand prints after its own fields: family, input, threads,
-// wall_time_seconds and calib_version, then the object as one line on stdout.
+// The tail every analysis subcommand prints after its own fields: what was read, the threads, the
+// times and the version, then the object as one line on stdout.
 #pragma once
 
 #include "shared_options.hpp"
 
+#include <calib/io.hpp>
 #include <calib/json.hpp>
 
 #include <chrono>
+#include <optional>
+#include <vector>
 
 namespace calib::cli {
 
-// Wall time of the library call, without reading the file or choosing the lengthscale.
+// Wall time of a part of the command (the library call).
 class Stopwatch {
 public:
     Stopwatch() : start_(std::chrono::steady_clock::now()) {}
@@ -22,9 +25,24 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-// Adds family, input, threads (the number used for a request of `threads`, 0: the default),
-// wall_time_seconds and calib_version, and prints `out` as one line (easy to append to a JSON
-// Lines log).
-void print_with_run_fields(JsonObject& out, const InputOptions& input, int threads, double seconds);
+// Seconds since the program started: the whole command, reading and the median heuristic included.
+double seconds_since_start();
+
+// What one run read and how long it took.
+struct RunRecord {
+    std::vector<FileSummary> files;       // the input (and labels) files
+    std::optional<double> max_simplex_deviation;
+    int threads = 0;                       // the --threads request (0: the default)
+    double compute_seconds = 0;            // the library call(s)
+};
+
+// The JSON object of a file summary: path, format, rows, columns, and header and delimiter (text) or
+// dtype (npy).
+JsonObject file_fields(const FileSummary& file);
+
+// Adds family, input, labels (when given), files, max_simplex_deviation (categorical and mixture
+// data), threads (the number used), compute_seconds, wall_time_seconds (the whole command) and
+// calib_version, and prints `out` as one line (easy to append to a JSON Lines log).
+void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run);
 
 }  // namespace calib::cli

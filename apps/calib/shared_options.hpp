@@ -1,5 +1,5 @@
-// Options shared by the analysis subcommands (`calib estimate`, `calib test`): the input file and
-// its family, the reading flags, the thread count and the block size.
+// Options shared by the analysis subcommands (`calib estimate`, `calib test`, `calib rank`): the
+// input files and how to read them, the thread count and the block size.
 #pragma once
 
 #include "args.hpp"
@@ -17,15 +17,20 @@ namespace calib::cli {
 struct InputOptions {
     Family family = Family::categorical;
     std::string path;
-    CsvReadOptions csv;
+    ReadOptions read;
 };
 
-// --family, --input, --one-based-labels, --logits, --threads, --help.
+// --family, --input, the reading options (reading_option_specs), --threads, --quiet, --help.
 extern const std::vector<OptionSpec> shared_option_specs;
+// --labels/--targets, --header, --delimiter, --one-based-labels, --logits, --simplex-tolerance,
+// --renormalize.
+extern const std::vector<OptionSpec> reading_option_specs;
 
-// Takes --family and --input (both required) and the reading flags, which apply only to
-// categorical data. Throws usage_error.
+// Takes --family and --input (both required) and the reading options. Throws usage_error.
 InputOptions take_input_options(Args& args);
+// Takes the reading options for data of `family`; the categorical and simplex options are rejected
+// for families they do not apply to.
+ReadOptions take_reading_options(Args& args, Family family);
 
 // --threads N (default 0: OpenMP's default, OMP_NUM_THREADS or all cores).
 int take_threads(Args& args);

@@ -29,8 +29,7 @@ CategoricalEstimator consistency_estimator(const TestPlan& plan, const Kernel* k
 
 template <class Data>
 TestResult run_on(const TestPlan& plan, const Data& data, const Kernel* kernel,
-                  const Dataset* locations, int threads) {
-    const ParallelOptions parallel{threads};
+                  const Dataset* locations, const ParallelOptions& parallel) {
     const DistributionFreeOptions dfree{0, parallel};  // 0: the kernel's bound sup |h|
     const std::size_t n = data.size();
     switch (plan.method) {
@@ -105,9 +104,9 @@ const char* remedy(Method method) {
 }  // namespace
 
 TestResult run_method(const TestPlan& plan, const Dataset& data, const Kernel* kernel,
-                    const Dataset* locations, int threads) {
+                      const Dataset* locations, const ParallelOptions& parallel) {
     try {
-        return std::visit([&](const auto& d) { return run_on(plan, d, kernel, locations, threads); }, data);
+        return std::visit([&](const auto& d) { return run_on(plan, d, kernel, locations, parallel); }, data);
     } catch (const numerical_error& e) {
         // Messages that already name a command-line option say what to do; others get our remedy.
         const std::string message = e.what();

@@ -10,9 +10,9 @@
 namespace calib::cli {
 
 // `kernel` is null exactly when the plan uses no kernel (consistency with the ECE); `locations`
-// holds the test locations read for cme with a file, else is null. `threads` is the --threads
-// request. A calib::numerical_error is rethrown with what the user can do about it.
+// holds the test locations read for cme with a file, else is null. A calib::numerical_error is
+// rethrown with what the user can do about it.
 TestResult run_method(const TestPlan& plan, const Dataset& data, const Kernel* kernel,
-                    const Dataset* locations, int threads);
+                      const Dataset* locations, const ParallelOptions& parallel);
 
 }  // namespace calib::cli

@@ -111,7 +111,7 @@ std::vector<OptionSpec> test_option_specs() {
     specs.insert(specs.end(), ece_option_specs.begin(), ece_option_specs.end());
     for (const char* name : {"method", "block-size", "variance-divisor", "replicates", "memory-budget",
                              "estimator", "test-locations", "locations", "reference", "ridge", "alpha",
-                             "seed", "pvalue-rule"})
+                             "seed", "pvalue-rule", "format"})
         specs.push_back({name, true});
     specs.push_back({"null-variance", false});
     return specs;

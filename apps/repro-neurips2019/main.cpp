@@ -92,7 +92,6 @@ calib::Kernel kernel_for(const calib::CategoricalData& data) {
     calib::Kernel kernel = calib::default_kernel_categorical();  // exp(−TV/ν) ⊗ δ
     calib::MedianOptions median;
     median.variant = calib::MedianVariant::full;
-    median.max_points = 0;
     kernel.prediction.lengthscale = calib::median_distance(data, calib::Metric::tv, median);
     return kernel;
 }

@@ -62,20 +62,20 @@ Matrix simplex_cross_gram(const Matrix& p, const Matrix& q, const SimplexKernel&
 Matrix discrete_gram(const Matrix& p);
 
 // Median heuristic for γ [ms-ckce §5: "chosen via the median heuristic", variant unspecified]:
-//   distance      γ = median{‖q_i − q_j‖₂ : i < j}                     (default; ckce.md §6.2.1)
+//   distance      γ = median{‖q_i − q_j‖₂ : i < j}                     (default; docs/ckce.md)
 //   half_squared  γ = √(median{‖q_i − q_j‖²}/2)
-// An even count takes the mean of the two middle values. Above max_points observations the median
-// is taken on max_points of them drawn without replacement (seeded; 0 = always all).
-// Fallbacks (ckce.md §6.2.2): a median of 0 (more than half the pairs coincide) → the median over
-// the non-zero distances; no non-zero distance (all predictions equal, or n < 2) → γ = 1, which is
-// harmless because the Gaussian part is then the constant 1 for every γ. O(min(n, max_points)² m)
-// time and O(min(n, max_points)²) memory; rows of distances in parallel. Throws for an invalid rule
-// or max_points = 1.
+// An even count takes the mean of the two middle values. The median is exact at every n, by the
+// selection of median_distance (kernels.hpp): O(n² m) time per pass, O(n m) memory. With
+// subsample = K > 0 and n > K it is taken on K observations drawn without replacement (seed, stream 0).
+// Fallbacks (docs/ckce.md): a median of 0 (more than half the pairs coincide) → the median over the
+// non-zero distances; no non-zero distance (all predictions equal, or n < 2) → γ = 1, which is
+// harmless because the Gaussian part is then the constant 1 for every γ. Throws for an invalid rule
+// or subsample = 1.
 enum class BandwidthRule { distance, half_squared };
 enum class BandwidthFallback { none, nonzero_median, unit };
 struct BandwidthOptions {
     BandwidthRule rule = BandwidthRule::distance;
-    std::size_t max_points = 2000;
+    std::size_t subsample = 0;  // 0: all n observations (exact)
     std::uint64_t seed = default_seed;
     ParallelOptions parallel;
 };

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace calib {
@@ -18,14 +19,29 @@ namespace calib {
 using Matrix = Eigen::MatrixXd;  // column-major: column k of an n×m matrix is contiguous over i
 using Vector = Eigen::VectorXd;
 
-// Tolerance on |Σ_k p_ik − 1| for a row of probabilities to count as on the simplex.
-inline constexpr double simplex_tolerance = 1e-8;
+// The default tolerance on |Σ_k p_k − 1| for a row of m probabilities (or mixture weights) to count
+// as on the simplex: max(1e-6, m·2⁻²⁴). Rows of float32 softmax outputs sum to 1 only up to the
+// rounding of m float32 values and of their float32 normaliser: at most about m·2⁻²⁴ (unit
+// roundoff u = 2⁻²⁴, recursive summation), in practice ~1e-7 for m = 10 and ~1e-6 for m = 1000.
+// The floor 1e-6 covers small m with a margin; a row off by 1e-3 is still rejected for m ≤ 10⁴.
+double default_simplex_tolerance(std::size_t m);
+
+// How rows of probabilities (and of mixture weights) are checked against the simplex. Entries must
+// lie in [0, 1] (weights: ≥ 0) in every case.
+struct SimplexOptions {
+    // |Σ_k p_k − 1| ≤ tolerance for every row; empty: default_simplex_tolerance(m).
+    std::optional<double> tolerance;
+    // Divide each row by its sum before the check (for scores that are not quite normalised). The
+    // largest deviation reported is still that of the rows as given.
+    bool renormalize = false;
+};
 
 // Categorical predictions: n×m class probabilities (rows on the simplex, entries in [0, 1]) and
-// 0-based labels in [0, m). m ≥ 2.
+// 0-based labels in [0, m). m ≥ 2. The probabilities are used as given (not renormalised unless
+// asked): the published reference values are computed on them.
 class CategoricalData {
 public:
-    CategoricalData(Matrix probabilities, std::vector<int> labels);
+    CategoricalData(Matrix probabilities, std::vector<int> labels, const SimplexOptions& simplex = {});
 
     // Predictions given as logits (any finite reals): row-wise softmax, computed stably.
     static CategoricalData from_logits(const Matrix& logits, std::vector<int> labels);
@@ -36,10 +52,14 @@ public:
     int num_classes() const { return static_cast<int>(probabilities_.cols()); }
     const Matrix& probabilities() const { return probabilities_; }
     const std::vector<int>& labels() const { return labels_; }
+    // max_i |Σ_k p_ik − 1| over the rows as given, and the tolerance they were checked against.
+    double max_simplex_deviation() const { return max_simplex_deviation_; }
+    double simplex_tolerance() const { return simplex_tolerance_; }
 
 private:
     Matrix probabilities_;
     std::vector<int> labels_;
+    double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
 
 // Univariate normal predictions N(μ_i, σ_i²), σ_i > 0, with real targets y_i.
@@ -99,12 +119,14 @@ private:
 
 // Univariate Gaussian-mixture predictions p_i = Σ_k π_ik N(μ_ik, σ_ik²), k = 1 … K (the same K for
 // every observation), with real targets y_i [widmann-2021 App. D.3]. weights, means and stddevs
-// are n×K: every row of weights lies on the simplex (entries ≥ 0, sum 1 within simplex_tolerance),
+// are n×K: every row of weights lies on the simplex (entries ≥ 0, sum 1 within the tolerance of
+// SimplexOptions, by default default_simplex_tolerance(K)),
 // every σ_ik > 0, every value finite. Zero weights are allowed. Errors report column() in the row
 // layout [π_1 … π_K, μ_1 … μ_K, σ_1 … σ_K, y] (columns k, K + k, 2K + k and 3K), as in the CSV format.
 class MixtureNormalData {
 public:
-    MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets);
+    MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets,
+                      const SimplexOptions& simplex = {});
 
     // An equal-weight ensemble of K normals: π_ik = 1/K. means and stddevs are n×K.
     static MixtureNormalData ensemble(Matrix means, Matrix stddevs, Vector targets);
@@ -115,10 +137,14 @@ public:
     const Matrix& means() const { return means_; }
     const Matrix& stddevs() const { return stddevs_; }
     const Vector& targets() const { return targets_; }
+    // max_i |Σ_k π_ik − 1| over the weights as given, and the tolerance they were checked against.
+    double max_simplex_deviation() const { return max_simplex_deviation_; }
+    double simplex_tolerance() const { return simplex_tolerance_; }
 
 private:
     Matrix weights_, means_, stddevs_;
     Vector targets_;
+    double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
 
 // The observations at the given indices (repeats allowed), in that order: for resampling, splits

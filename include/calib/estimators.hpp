@@ -7,18 +7,13 @@
 
 #include <calib/data.hpp>
 #include <calib/kernels.hpp>
+#include <calib/parallel.hpp>
 
 #include <climits>
 #include <cstddef>
 #include <vector>
 
 namespace calib {
-
-// Parallelism of one call: num_threads = 0 uses OpenMP's default (OMP_NUM_THREADS or all cores);
-// inside an enclosing parallel region the call runs serially.
-struct ParallelOptions {
-    int num_threads = 0;
-};
 
 // Biased (V-statistic) estimator of the squared kernel calibration error
 // [widmann-2021 Lemma 1; widmann-2019 SKCE_b]:  (1/n²) Σ_{i,j} h(W_i, W_j)  ≥ 0.

@@ -1,9 +1,10 @@
 // A small ordered JSON object writer, used by the CLI and by the results' to_json().
 //
 // Keys keep their insertion order (setting an existing key replaces its value in place). Doubles
-// are written with %.17g, so they read back bitwise; NaN and ±inf, which JSON cannot express, are
-// written as null. Strings are escaped (quotes, backslash, control characters); other bytes,
-// UTF-8 included, pass through unchanged. Values: numbers, booleans, strings, null, nested
+// are written in the shortest form that reads back bitwise (0.05, 1e-07); NaN and ±inf, which JSON
+// cannot express, are written as null. Strings are escaped (quotes, backslash, control characters);
+// valid UTF-8 passes through unchanged and any other byte is written as the text \xNN, so that the
+// output is always valid UTF-8. Values: numbers, booleans, strings, null, nested
 // objects, and arrays of doubles, of strings or of objects.
 #pragma once
 
@@ -57,7 +58,7 @@ private:
     std::vector<Member> members_;
 };
 
-// JSON text of a double (%.17g; null when not finite) and of a string (quoted and escaped).
+// JSON text of a double (shortest round trip; null when not finite) and of a string (quoted and escaped).
 std::string json_number(double value);
 std::string json_string(const std::string& value);
 

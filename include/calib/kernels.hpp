@@ -23,6 +23,7 @@
 #pragma once
 
 #include <calib/data.hpp>
+#include <calib/parallel.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -92,18 +93,21 @@ double skce_core(const Data& data, const Kernel& kernel, std::size_t i, std::siz
 template <class Data>
 void validate_kernel(const Data& data, const Kernel& kernel, const char* function);
 
-// Median heuristic for the prediction lengthscale [widmann-2019 §experiments; julia-reference §2.10].
+// Median heuristic for the prediction lengthscale [widmann-2019 §experiments]:
 //   pairs  median of {d(p_i,p_j) : i < j}                       (default)
 //   full   median over all n² ordered pairs, the n zero diagonal entries included (the convention
 //          of the 2019 experiments, needed to reproduce published numbers)
-// An even count takes the mean of the two middle values. When n > max_points, the median is taken
-// over a subset of max_points observations drawn without replacement with the given seed (set
-// max_points = 0 to always use all n points, at O(n²) memory). A median of 0 throws.
+// An even count takes the mean of the two middle values. The median is exact for every n, without
+// storing the distances: a radix selection by successive passes of the pairwise engine (usually 2–3
+// passes of O(n²·m) time each; one pass when n(n−1)/2 ≤ 2²²), O(n·m) memory, the same value for any thread
+// count. With subsample = K > 0 and n > K, it is instead taken on K observations drawn without
+// replacement with `seed`. A median of 0 or an infinite median throws.
 enum class MedianVariant { pairs, full };
 struct MedianOptions {
     MedianVariant variant = MedianVariant::pairs;
-    std::size_t max_points = 5000;
-    std::uint64_t seed = 1;
+    std::size_t subsample = 0;  // 0: all n observations (exact)
+    std::uint64_t seed = 1234;  // of the subsample (calib's default seed)
+    ParallelOptions parallel;
 };
 template <class Data>
 double median_distance(const Data& data, Metric metric, const MedianOptions& options = {});

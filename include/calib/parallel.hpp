@@ -1,0 +1,28 @@
+// Parallelism and progress reporting of a library call.
+#pragma once
+
+#include <cstdint>
+
+namespace calib {
+
+// Progress of a long computation, for a progress bar. The library calls start() when a stage of the
+// computation begins (from the calling thread) and advance() as its work items complete (from any
+// thread, concurrently), in the stage's own units (pairs, rows, replicates). An implementation must
+// be thread-safe and cheap: it is called once per work item of thousands of pairs, never per pair.
+// Progress never changes a result.
+class Progress {
+public:
+    virtual ~Progress() = default;
+    virtual void start(const char* stage, std::uint64_t total) = 0;
+    virtual void advance(std::uint64_t amount) = 0;
+};
+
+// num_threads = 0 uses OpenMP's default (OMP_NUM_THREADS or all cores); inside an enclosing parallel
+// region the call runs serially. Results never depend on it. `progress` (not owned) receives the
+// progress of the call's long stages.
+struct ParallelOptions {
+    int num_threads = 0;
+    Progress* progress = nullptr;
+};
+
+}  // namespace calib
