@@ -1,9 +1,7 @@
 // The paper's JKCE baseline: the SKCE with the CKCE's simplex and label kernels, on the pairwise
 // engine (ckce.hpp).
-#include "ckce_detail.hpp"
-#include "pair_terms.hpp"
+#include "jkce_term.hpp"
 #include "quadratic_sums.hpp"
-#include "simplex_rows.hpp"
 
 namespace calib {
 
@@ -11,12 +9,8 @@ namespace {
 
 detail::QuadraticSums jkce_sums(const char* fn, const CategoricalData& data, const SimplexKernel& kernel,
                                 const LabelKernel& label, const ParallelOptions& parallel) {
-    detail::check_simplex_kernel(fn, kernel);
-    detail::check_label_kernel(fn, label, data.num_classes());
-    const TargetKernel target{label.gram.size() ? TargetKernelType::gram : TargetKernelType::white, 1.0, label.gram};
-    const detail::TensorTerm term(data.size(), detail::SimplexRows(data.probabilities(), Matrix(), kernel),
-                                  detail::ClassTarget(data, target));
-    return detail::quadratic_sums(term, parallel);
+    return detail::with_jkce_term(fn, data, kernel, label,
+                                  [&](const auto& term) { return detail::quadratic_sums(term, parallel); });
 }
 
 }  // namespace

@@ -85,6 +85,7 @@ int run_ckce_estimate(Args& args, const InputOptions& input) {
     const Stopwatch stopwatch;
     const CkceResult result = ckce(categorical, resolved.options);
     run.compute_seconds = stopwatch.seconds();
+    bar.finish();
     if (!std::isfinite(result.estimate))
         throw std::runtime_error("ckce returned a non-finite estimate (" + std::to_string(result.estimate) + ")");
     out.set("estimate", result.estimate);
@@ -184,6 +185,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
                                 to_string(options.ece.options.mode) + " mode");
     }
     run.compute_seconds = stopwatch.seconds();
+    bar.finish();
     // A non-finite estimate is a failure of the library, never a result to print as null.
     if (!std::isfinite(estimate))
         throw std::runtime_error(estimator + " returned a non-finite estimate (" +

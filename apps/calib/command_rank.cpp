@@ -6,21 +6,17 @@
 #include "ckce_options.hpp"
 #include "dataset.hpp"
 #include "ece_options.hpp"
+#include "progress_bar.hpp"
 #include "rank_output.hpp"
 #include "run_output.hpp"
 #include "shared_options.hpp"
 #include "usage_error.hpp"
 
-#include <calib/ckce.hpp>
+#include <calib/compare.hpp>
 #include <calib/errors.hpp>
-#include <calib/estimators.hpp>
-#include <calib/random.hpp>
 
-#include <omp.h>
-
-#include <exception>
+#include <algorithm>
 #include <iostream>
-#include <mutex>
 
 namespace calib::cli {
 
@@ -75,38 +71,26 @@ std::vector<std::string> parse_estimators(const std::string& text) {
     return names;
 }
 
-// The same n, the same classes and the same labels in every file: the models must have been
-// evaluated on the same labelled data.
+// The same n, the same classes and the same labels in every file, checked here to name the files
+// (compare_models checks it too, by model index).
 void check_same_labels(const std::vector<CategoricalData>& models, const std::vector<std::string>& files) {
     const CategoricalData& first = models.front();
     for (std::size_t k = 1; k < models.size(); ++k) {
         const CategoricalData& d = models[k];
+        const std::string same = "; calib rank compares models evaluated on the same labelled data";
         if (d.size() != first.size())
             throw invalid_argument(files[k] + " has " + std::to_string(d.size()) + " observations but " + files[0] +
-                                   " has " + std::to_string(first.size()) +
-                                   "; calib rank compares models evaluated on the same labelled data");
+                                   " has " + std::to_string(first.size()) + same);
         if (d.num_classes() != first.num_classes())
             throw invalid_argument(files[k] + " has " + std::to_string(d.num_classes()) + " classes but " + files[0] +
-                                   " has " + std::to_string(first.num_classes()));
+                                   " has " + std::to_string(first.num_classes()) + same);
         for (std::size_t i = 0; i < d.size(); ++i)
             if (d.labels()[i] != first.labels()[i])
-                throw invalid_argument(files[k] + ": line " + std::to_string(i + 2) + ": label " +
-                                       std::to_string(d.labels()[i]) + " differs from the label " +
-                                       std::to_string(first.labels()[i]) + " of " + files[0] +
-                                       "; calib rank compares models evaluated on the same labelled data",
+                throw invalid_argument(files[k] + ": observation " + std::to_string(i + 1) + " has label " +
+                                           std::to_string(d.labels()[i]) + " but " + files[0] + " has label " +
+                                           std::to_string(first.labels()[i]) + same,
                                        static_cast<long>(i));
     }
-}
-
-// One estimator's value on one model's data; `resolved` fixes the model's kernel (γ from the full
-// data, kept for the bootstrap replicates).
-double estimate(const std::string& estimator, const CategoricalData& d, const ResolvedCkce& resolved,
-                const EceChoice& ece_choice, int threads) {
-    if (estimator == "ece") return ece(d, ece_choice.options);
-    if (estimator == "skce-unbiased") return jkce_unbiased(d, resolved.options.kernel, {}, {threads});
-    CkceOptions o = resolved.options;
-    o.parallel.num_threads = threads;
-    return ckce(d, o).estimate;
 }
 
 }  // namespace
@@ -147,47 +131,35 @@ int run_rank(const std::vector<std::string>& arguments) {
     args.reject_unused("calib rank --estimators " + listed);
 
     std::vector<CategoricalData> models;
-    for (const std::string& file : plan.files)
-        models.push_back(std::get<CategoricalData>(read_dataset(plan.family, file, read)));
-    check_same_labels(models, plan.files);
-    const std::size_t n = models.front().size(), count = models.size(), e_count = plan.estimators.size();
-    plan.n = n;
-    for (const CategoricalData& d : models) plan.resolved.push_back(resolve_ckce(plan.ckce, d, ParallelOptions{plan.threads, nullptr}));
-
-    const Stopwatch stopwatch;
-    const int threads = resolved_threads(plan.threads);
-    RankNumbers numbers;
-    numbers.estimates.assign(e_count, std::vector<double>(count));
-    for (std::size_t e = 0; e < e_count; ++e)
-        for (std::size_t k = 0; k < count; ++k)
-            numbers.estimates[e][k] = estimate(plan.estimators[e], models[k], plan.resolved[k], plan.ece, threads);
-    // Replicate r resamples the observation indices once, from stream r + 1 of the seed (stream 0
-    // draws the random features), and applies them to every model: the comparisons are paired.
-    numbers.replicates.assign(e_count, std::vector<std::vector<double>>(count, std::vector<double>(plan.replicates)));
-    std::exception_ptr error;
-    std::mutex mutex;
-#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1)
-    for (std::size_t r = 0; r < plan.replicates; ++r) {
-        try {
-            Rng rng = make_stream(plan.seed, r + 1);
-            std::vector<std::size_t> idx(n);
-            for (std::size_t& i : idx) i = uniform_index(rng, n);
-            for (std::size_t k = 0; k < count; ++k) {
-                const CategoricalData d = subset(models[k], idx);
-                for (std::size_t e = 0; e < e_count; ++e)
-                    numbers.replicates[e][k][r] = estimate(plan.estimators[e], d, plan.resolved[k], plan.ece, 1);
-            }
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(mutex);
-            if (!error) error = std::current_exception();
-        }
+    for (const std::string& file : plan.files) {
+        models.push_back(std::get<CategoricalData>(read_dataset(plan.family, file, read, &plan.read)));
+        plan.max_simplex_deviation = std::max(plan.max_simplex_deviation, models.back().max_simplex_deviation());
     }
-    if (error) std::rethrow_exception(error);
-    plan.seconds = stopwatch.seconds();
+    check_same_labels(models, plan.files);
+    plan.n = models.front().size();
+
+    ProgressBar bar("calib rank", !quiet);
+    const ParallelOptions parallel{plan.threads, &bar};
+    ComparisonOptions options;
+    options.estimators.clear();
+    for (const std::string& name : plan.estimators) options.estimators.push_back(parse_compared_estimator(name));
+    for (const CategoricalData& d : models) {
+        plan.resolved.push_back(resolve_ckce(plan.ckce, d, parallel));
+        options.ckce.push_back(plan.resolved.back().options);
+    }
+    options.ece = plan.ece.options;
+    options.replicates = plan.replicates;
+    options.level = plan.level;
+    options.seed = plan.seed;
+    options.parallel = parallel;
+    const Stopwatch stopwatch;
+    const ModelComparison comparison = compare_models(models, options);
+    plan.compute_seconds = stopwatch.seconds();
+    bar.finish();
     if (plan.format == "json")
-        std::cout << rank_json(plan, numbers).dump() << '\n';
+        std::cout << rank_json(plan, comparison).dump() << '\n';
     else
-        std::cout << rank_table(plan, numbers);
+        std::cout << rank_table(plan, comparison);
     return 0;
 }
 

@@ -109,6 +109,7 @@ int run_test(const std::vector<std::string>& arguments) {
     const TestResult result = run_method(plan, data, kernel ? &*kernel : nullptr,
                                          locations ? &*locations : nullptr, parallel);
     run.compute_seconds = stopwatch.seconds();
+    bar.finish();
     check_result(result);
 
     JsonObject out = result_fields(result, plan.alpha);

@@ -30,8 +30,13 @@ std::string duration(double seconds) {
 ProgressBar::ProgressBar(std::string label, bool enabled)
     : label_(std::move(label)), enabled_(enabled && ::isatty(STDERR_FILENO) == 1) {}
 
-ProgressBar::~ProgressBar() {
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::finish() {
+    const std::lock_guard<std::mutex> lock(mutex_);
     if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+    enabled_ = false;
 }
 
 void ProgressBar::start(const char* stage, std::uint64_t total) {

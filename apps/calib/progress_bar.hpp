@@ -17,7 +17,10 @@ class ProgressBar : public Progress {
 public:
     // `label` starts the line (e.g. "calib test bootstrap"); `enabled` false: never draws.
     ProgressBar(std::string label, bool enabled);
-    ~ProgressBar() override;  // clears the line it drew
+    ~ProgressBar() override;  // finish()
+
+    // Clears the line it drew and draws no more: call it before printing the result.
+    void finish();
     ProgressBar(const ProgressBar&) = delete;
     ProgressBar& operator=(const ProgressBar&) = delete;
 

@@ -5,6 +5,8 @@
 #include "dataset.hpp"
 #include "ece_options.hpp"
 
+#include <calib/compare.hpp>
+#include <calib/io.hpp>
 #include <calib/json.hpp>
 
 #include <cstddef>
@@ -27,7 +29,9 @@ struct RankPlan {
     EceChoice ece;                        // ece
     std::vector<ResolvedCkce> resolved;   // per model: the kernel with its γ
     std::size_t n = 0;
-    double seconds = 0;
+    std::vector<FileSummary> read;        // every file read
+    double max_simplex_deviation = 0;     // over all models
+    double compute_seconds = 0;           // the comparison itself
 
     bool uses(const std::string& estimator) const {
         for (const std::string& e : estimators)
@@ -36,23 +40,7 @@ struct RankPlan {
     }
 };
 
-struct RankNumbers {
-    std::vector<std::vector<double>> estimates;                // [estimator][model]
-    std::vector<std::vector<std::vector<double>>> replicates;  // [estimator][model][replicate]
-};
-
-// The summary of one pair of models under one estimator.
-struct Comparison {
-    std::size_t first = 0, second = 0;
-    double difference = 0;        // estimate(first) − estimate(second)
-    double lower = 0, upper = 0;  // percentile interval of the bootstrap differences
-    double bootstrap_mean = 0;
-    double probability_first_lower = 0;  // fraction of replicates with estimate(first) < estimate(second)
-    int verdict = 0;              // −1: first better calibrated, +1: second better, 0: no clear difference
-};
-std::vector<Comparison> compare(const RankPlan& plan, const RankNumbers& numbers, std::size_t estimator);
-
-JsonObject rank_json(const RankPlan& plan, const RankNumbers& numbers);
-std::string rank_table(const RankPlan& plan, const RankNumbers& numbers);
+JsonObject rank_json(const RankPlan& plan, const ModelComparison& comparison);
+std::string rank_table(const RankPlan& plan, const ModelComparison& comparison);
 
 }  // namespace calib::cli

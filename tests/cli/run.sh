@@ -741,6 +741,8 @@ expect_json "rank ece only" '"kernel" not in j and j["results"]["ece"]["estimate
 expect_json "rank rff" 'j["kernel"]["ckce_method"] == "rff" and j["kernel"]["features"] == 20' \
     "${r[@]}" --ckce-method rff --features 20 --estimators ckce
 expect_json "rank binary" 'j["family"] == "binary"' rank --family binary --input bin.csv bin.csv --replicates 5
+expect_json "rank records its files and the replicates' factor" 'len(j["files"]) == 2 and j["files"][1]["path"] == "over.csv" and j["max_simplex_deviation"] >= 0 and 0 < j["results"]["ckce"]["replicate_factor_ranks"][0] < 200 and j["compute_seconds"] <= j["wall_time_seconds"]' \
+    "${r[@]}" --estimators ckce
 if "$bin" "${r[@]}" --format table >table.txt 2>err && grep -q "cal.csv is better calibrated" table.txt &&
     grep -q "^ckce (CKCE" table.txt && grep -q "rank  model" table.txt && [ ! -s err ]; then ok
 else bad "rank --format table: $(head -c 300 err) $(head -c 300 table.txt)"; fi
@@ -751,7 +753,7 @@ if [ "$("$bin" "${r[@]}" --seed 9 | without_run_fields /dev/stdin)" = "$("$bin" 
     [ "$s9" = 200 ]; then ok
 else bad "rank: the same seed must give the same output, another seed another one"; fi
 head -n 51 cal.csv >cal50.csv
-expect_error "rank: different labels" "mis.csv: line" "differs from the label" "same labelled data" -- \
+expect_error "rank: different labels" "mis.csv: observation" "but cal.csv has label" "same labelled data" -- \
     rank --family categorical --input cal.csv mis.csv
 expect_error "rank: different n" "cal50.csv has 50 observations" "cal.csv has 200" -- \
     rank --family categorical --input cal.csv cal50.csv

@@ -1,0 +1,88 @@
+// Comparing the calibration of several classifiers evaluated on the same labelled data: each model's
+// calibration errors, its ranking, and paired bootstrap intervals of the differences between models
+// (docs/ckce.md, "Ranking models"; the CLI's `calib rank`).
+//
+// Replicate r resamples the n observations with replacement once (its counts drawn from stream r + 1
+// of the seed) and applies the same resample to every model: the differences are paired. For each
+// estimator the replicates are the estimator on the resample, computed without re-running it from
+// scratch:
+//   skce_unbiased  exactly, from the quadratic forms of the resampling counts with the pair matrix H
+//                  (one O(n² R) pass; the pairs of distinct positions of the resample):
+//                  (cᵀHc − Σ_a c_a h_aa) / (n(n − 1))
+//   ckce           in the primal form [ms-ckce App. B] with a factor K ≈ GGᵀ of the model's simplex
+//                  Gram: the resample's features are rows of G repeated c_a times, so its primal sums
+//                  are Gᵀdiag(c)G and Gᵀdiag(c)A — O(n r²) per replicate instead of O(n³). G is the
+//                  method's own factor for rff (the same features) and lowrank (the same pivoted
+//                  Cholesky), and for exact and eigen a pivoted Cholesky at trace tolerance
+//                  `replicate_tolerance` (its rank is reported; docs/performance.md measures the
+//                  agreement with exact factorisations of resamples)
+//   ece            on the resample itself (O(n m) each).
+// The estimates themselves are always computed by the chosen method on the full data.
+// Results are bitwise identical for any thread count.
+#pragma once
+
+#include <calib/ckce.hpp>
+#include <calib/data.hpp>
+#include <calib/estimators.hpp>
+#include <calib/parallel.hpp>
+#include <calib/random.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+enum class ComparedEstimator { ckce, skce_unbiased, ece };
+
+// "ckce", "skce-unbiased", "ece" (the CLI's names); parse throws calib::invalid_argument for others.
+std::string to_string(ComparedEstimator estimator);
+ComparedEstimator parse_compared_estimator(const std::string& name);
+
+struct ComparisonOptions {
+    std::vector<ComparedEstimator> estimators = {ComparedEstimator::ckce, ComparedEstimator::skce_unbiased,
+                                                 ComparedEstimator::ece};
+    // One per model: the CKCE options with the model's own bandwidth γ (e.g. simplex_median_bandwidth
+    // of its predictions). Their simplex and label kernels are also those of skce_unbiased (the paper's
+    // JKCE). Needed when ckce or skce_unbiased is compared; their `parallel` fields are ignored.
+    std::vector<CkceOptions> ckce;
+    EceOptions ece;                     // ece
+    std::size_t replicates = 200;       // R ≥ 1 paired bootstrap replicates
+    double level = 0.95;                // of the percentile intervals, in (0, 1)
+    std::uint64_t seed = default_seed;  // replicate r draws from stream r + 1 (stream 0 is rff's)
+    double replicate_tolerance = 1e-6;  // ckce exact/eigen: trace tolerance of the replicates' factor
+    std::size_t memory_budget = std::size_t{2} << 30;  // skce_unbiased: bytes for a cached n×n H
+    ParallelOptions parallel;
+};
+
+// One pair of models (first < second in input order) under one estimator.
+struct PairComparison {
+    std::size_t first = 0, second = 0;
+    double difference = 0;               // estimate(first) − estimate(second)
+    double lower = 0, upper = 0;         // percentile interval of the replicate differences (type 7)
+    double bootstrap_mean = 0;           // mean of the replicate differences
+    double probability_first_lower = 0;  // fraction of replicates with estimate(first) < estimate(second)
+    int verdict = 0;  // −1: first better calibrated (upper < 0); +1: second better (lower > 0); 0: neither
+};
+
+struct EstimatorComparison {
+    ComparedEstimator estimator = ComparedEstimator::ckce;
+    std::vector<double> estimates;                // per model, on the full data
+    std::vector<std::vector<double>> replicates;  // [model][replicate]
+    std::vector<double> std_errors;               // per model: standard deviation of its replicates
+    std::vector<std::size_t> ranking;             // model indices by increasing estimate (ties: input order)
+    std::vector<PairComparison> pairs;            // every pair a < b
+    std::vector<std::size_t> replicate_ranks;     // ckce: per model, the columns of the replicates' factor
+};
+
+struct ModelComparison {
+    std::size_t n = 0;
+    std::vector<EstimatorComparison> results;  // in the order of options.estimators
+};
+
+// Throws calib::invalid_argument if fewer than two models are given, the models differ in n, classes
+// or labels, n < 2, an option is out of range, or a model's CKCE options are invalid (as ckce).
+ModelComparison compare_models(const std::vector<CategoricalData>& models, const ComparisonOptions& options);
+
+}  // namespace calib
