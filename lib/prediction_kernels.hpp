@@ -9,6 +9,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <utility>
@@ -27,15 +28,22 @@ public:
         : rows_(std::move(rows)), cols_(std::move(cols)), l1_(l1), scale_(scale),
           sqexp_(kernel.shape == PredictionKernelShape::sqexp), lengthscale_(kernel.lengthscale) {}
 
-    // out[j - j0] = d(p_i, q_j).
+    // out[j - j0] = d(p_i, q_j). A sum of squares that overflowed (> 2⁹⁶⁰, ∞) or lost its precision to
+    // underflow (< 2⁻⁹⁶⁰, 0 included) is recomputed with the differences scaled by the largest, as
+    // hypot does: every distance is then right to a few ulps for any finite input, or ∞ when it
+    // exceeds the largest double. (An L1 sum cannot lose precision that way.)
     void distances(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         const std::size_t len = j1 - j0;
         accumulate(i, j0, len, out);
         Eigen::Map<Eigen::ArrayXd> a(out, static_cast<Eigen::Index>(len));
-        if (l1_)
+        if (l1_) {
             a *= scale_;
-        else
-            a = scale_ * a.sqrt();
+            return;
+        }
+        constexpr double huge = 0x1p960, tiny = 0x1p-960;
+        for (std::size_t l = 0; l < len; ++l)
+            out[l] = out[l] > huge || out[l] < tiny ? scaled_norm(i, j0 + l) : std::sqrt(out[l]);
+        a *= scale_;
     }
 
     // out[j - j0] = k_P(p_i, q_j) = exp(−d/ℓ) or exp(−d²/(2ℓ²)).
@@ -100,6 +108,21 @@ private:
 
     const Matrix& cols() const { return cols_.size() ? cols_ : rows_; }
 
+    // ‖x_i − y_j‖₂ with the differences divided by the largest one before squaring.
+    double scaled_norm(std::size_t i, std::size_t j) const {
+        const Matrix& c = cols();
+        const auto r = static_cast<Eigen::Index>(i), col = static_cast<Eigen::Index>(j);
+        double largest = 0;
+        for (Eigen::Index k = 0; k < rows_.cols(); ++k) largest = std::max(largest, std::abs(c(col, k) - rows_(r, k)));
+        if (largest == 0 || std::isinf(largest)) return largest;  // equal rows; a difference beyond the range
+        double sum = 0;
+        for (Eigen::Index k = 0; k < rows_.cols(); ++k) {
+            const double u = (c(col, k) - rows_(r, k)) / largest;
+            sum += u * u;
+        }
+        return largest * std::sqrt(sum);
+    }
+
     Matrix rows_, cols_;
     bool l1_;
     double scale_;
@@ -140,20 +163,39 @@ public:
                 (rows_.mean().row(static_cast<Eigen::Index>(i)) - cols_.mean().row(static_cast<Eigen::Index>(j)))
                     .squaredNorm();
             const double w2 = mean2 + tr_i + cols_.covariances()[j].trace() - 2 * cross;
-            out[j - j0] = std::sqrt(std::max(w2, 0.0));
+            // A square, trace or product that overflowed (∞, or ∞ − ∞ = NaN): again on scaled predictions.
+            out[j - j0] = std::isfinite(w2) ? std::sqrt(std::max(w2, 0.0)) : scaled_distance(i, j, es, m);
         }
     }
 
+    // exp(−W2/ℓ) or exp(−W2²/(2ℓ²)); 0 for an infinite distance.
     void values(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         distances(i, j0, j1, out);
-        Eigen::Map<Eigen::ArrayXd> a(out, static_cast<Eigen::Index>(j1 - j0));
-        if (sqexp_)
-            a = (-0.5 / (lengthscale_ * lengthscale_) * a.square()).exp();
-        else
-            a = (-a / lengthscale_).exp();
+        const std::size_t len = j1 - j0;
+        const double c = 0.5 / (lengthscale_ * lengthscale_);
+        for (std::size_t l = 0; l < len; ++l) out[l] = sqexp_ ? -c * out[l] * out[l] : -out[l] / lengthscale_;
+        exp_nonpositive(out, len);
     }
 
 private:
+    // W2 is homogeneous, W2(μ/t, Σ/t²; μ'/t, Σ'/t²) = W2/t: t is the largest of |μ_k − μ'_k| and the
+    // standard deviations √Σ_kk, √Σ'_kk, so that every square and product stays in range.
+    double scaled_distance(std::size_t i, std::size_t j, Eigen::SelfAdjointEigenSolver<Matrix>& es, Matrix& m) const {
+        const Matrix& si = rows_.covariances()[i];
+        const Matrix& sj = cols_.covariances()[j];
+        const Vector difference = (rows_.mean().row(static_cast<Eigen::Index>(i)) -
+                                   cols_.mean().row(static_cast<Eigen::Index>(j))).transpose();
+        const double t = std::max({difference.cwiseAbs().maxCoeff(), std::sqrt(si.diagonal().maxCoeff()),
+                                   std::sqrt(sj.diagonal().maxCoeff())});
+        if (std::isinf(t)) return t;  // a difference of means beyond the range of doubles
+        const Matrix root = roots_[j] / t;
+        m.noalias() = root * (si / t / t) * root;
+        es.compute(m, Eigen::EigenvaluesOnly);
+        const double cross = es.eigenvalues().cwiseMax(0.0).cwiseSqrt().sum();
+        const double w2 = (difference / t).squaredNorm() + si.trace() / t / t + sj.trace() / t / t - 2 * cross;
+        return t * std::sqrt(std::max(w2, 0.0));
+    }
+
     const MvNormalData& rows_;
     const MvNormalData& cols_;
     std::vector<Matrix> roots_;
@@ -175,52 +217,79 @@ public:
         : rows_(rows), cols_(cols), sqexp_(kernel.shape == PredictionKernelShape::sqexp),
           lengthscale_(kernel.lengthscale) {}
 
-    // out[j − j0] = MW2(p_i, q_j)².
+    // out[j − j0] = MW2(p_i, q_j)² (∞ when it exceeds the largest double).
     void squared_distances(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        const int kr = rows_.components, kc = cols_.components;
-        const auto r = static_cast<Eigen::Index>(i);
-        const double* wi = rows_.weight.col(r).data();
-        const double* mi = rows_.mean.col(r).data();
-        const double* si = rows_.stddev.col(r).data();
-        std::vector<double> cost(std::size_t(kr) * std::size_t(kc));
-        TransportSolver transport;
-        AssignmentSolver assignment;
+        Workspace w(rows_.components, cols_.components);
         for (std::size_t j = j0; j < j1; ++j) {
-            const auto c = static_cast<Eigen::Index>(j);
-            const double* mj = cols_.mean.col(c).data();
-            const double* sj = cols_.stddev.col(c).data();
-            for (int k = 0; k < kr; ++k)
-                for (int l = 0; l < kc; ++l) {
-                    const double dm = mi[k] - mj[l], ds = si[k] - sj[l];
-                    cost[std::size_t(k) * std::size_t(kc) + std::size_t(l)] = dm * dm + ds * ds;
-                }
-            if (kr == 1 && kc == 1)
-                out[j - j0] = cost[0];
-            else if (kr == kc && rows_.uniform[i] && cols_.uniform[j])
-                out[j - j0] = assignment.solve(kr, cost.data()) / kr;
-            else
-                out[j - j0] = transport.solve(wi, kr, cols_.weight.col(c).data(), kc, cost.data());
+            const double t = scale_of(i, j);
+            if (is_safe(t)) {
+                out[j - j0] = solve(i, j, 1.0, w);
+            } else {
+                const double scaled = solve(i, j, t, w);
+                out[j - j0] = scaled == 0 ? 0.0 : t * t * scaled;  // t² may overflow: ∞, not ∞·0
+            }
         }
     }
 
-    // out[j − j0] = MW2(p_i, q_j).
+    // out[j − j0] = MW2(p_i, q_j): like squared_distances, but with scaled costs where the squares
+    // would overflow or underflow, so that every finite distance is right to a few ulps.
     void distances(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        squared_distances(i, j0, j1, out);
-        Eigen::Map<Eigen::ArrayXd> a(out, static_cast<Eigen::Index>(j1 - j0));
-        a = a.sqrt();
+        Workspace w(rows_.components, cols_.components);
+        for (std::size_t j = j0; j < j1; ++j) {
+            const double t = scale_of(i, j);
+            out[j - j0] = is_safe(t) ? std::sqrt(solve(i, j, 1.0, w)) : t * std::sqrt(solve(i, j, t, w));
+        }
     }
 
-    // out[j − j0] = k_P(p_i, q_j) = exp(−MW2/ℓ) or exp(−MW2²/(2ℓ²)).
+    // out[j − j0] = k_P(p_i, q_j) = exp(−MW2/ℓ) or exp(−MW2²/(2ℓ²)); 0 for an infinite distance.
+    // (std::sqrt and exp_nonpositive, not Eigen's: its vectorised sqrt gives NaN for ∞.)
     void values(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         squared_distances(i, j0, j1, out);
-        Eigen::Map<Eigen::ArrayXd> a(out, static_cast<Eigen::Index>(j1 - j0));
-        if (sqexp_)
-            a = (-0.5 / (lengthscale_ * lengthscale_) * a).exp();
-        else
-            a = (-a.sqrt() / lengthscale_).exp();
+        const std::size_t len = j1 - j0;
+        const double c = 0.5 / (lengthscale_ * lengthscale_);
+        for (std::size_t l = 0; l < len; ++l) out[l] = sqexp_ ? -c * out[l] : -std::sqrt(out[l]) / lengthscale_;
+        exp_nonpositive(out, len);
     }
 
 private:
+    struct Workspace {
+        Workspace(int kr, int kc) : cost(std::size_t(kr) * std::size_t(kc)) {}
+        std::vector<double> cost;
+        TransportSolver transport;
+        AssignmentSolver assignment;
+    };
+
+    // The largest |μ_k − μ'_l| and |σ_k − σ'_l| of the pair (0 for equal mixtures).
+    double scale_of(std::size_t i, std::size_t j) const {
+        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(j);
+        double t = 0;
+        for (int k = 0; k < rows_.components; ++k)
+            for (int l = 0; l < cols_.components; ++l)
+                t = std::max({t, std::abs(rows_.mean(k, r) - cols_.mean(l, c)),
+                              std::abs(rows_.stddev(k, r) - cols_.stddev(l, c))});
+        return t;
+    }
+
+    // Costs whose squares neither overflow nor lose precision to underflow.
+    static bool is_safe(double t) { return t > 0x1p-480 && t < 0x1p480; }
+
+    // The optimal transport cost with every difference divided by t (t = 0: equal mixtures, 0;
+    // t = ∞: a difference beyond the range of doubles, ∞).
+    double solve(std::size_t i, std::size_t j, double t, Workspace& w) const {
+        if (t == 0 || std::isinf(t)) return t;
+        const int kr = rows_.components, kc = cols_.components;
+        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(j);
+        for (int k = 0; k < kr; ++k)
+            for (int l = 0; l < kc; ++l) {
+                const double dm = (rows_.mean(k, r) - cols_.mean(l, c)) / t;
+                const double ds = (rows_.stddev(k, r) - cols_.stddev(l, c)) / t;
+                w.cost[std::size_t(k) * std::size_t(kc) + std::size_t(l)] = dm * dm + ds * ds;
+            }
+        if (kr == 1 && kc == 1) return w.cost[0];
+        if (kr == kc && rows_.uniform[i] && cols_.uniform[j]) return w.assignment.solve(kr, w.cost.data()) / kr;
+        return w.transport.solve(rows_.weight.col(r).data(), kr, cols_.weight.col(c).data(), kc, w.cost.data());
+    }
+
     // The components of each observation stored contiguously: column i of the K×n matrices.
     struct Components {
         explicit Components(const MixtureNormalData& d)

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,15 @@ private:
     Matrix weighted_;   // n×m, r_i K (gram only)
 };
 
+// An expectation term that came out NaN only because an intermediate overflowed (0·∞, ∞/∞) where
+// the true value is below 10⁻¹⁵⁴ (see the callers): 0.
+inline double nan_to_zero(double x) { return std::isnan(x) ? 0.0 : x; }
+
+inline void overflowed_exponents_to_minus_infinity(double* e, std::size_t len) {
+    for (std::size_t l = 0; l < len; ++l)
+        if (std::isnan(e[l])) e[l] = -std::numeric_limits<double>::infinity();
+}
+
 // Normals with diagonal covariances (d = 1 for NormalData) and k_Y = exp(−γ‖y − y'‖²):
 //   E_{Z∼p_i} k_Y(Z, y) = Π_k a_ik^{-½} exp(−γ(μ_ik − y_k)²/a_ik),   a_ik = 1 + 2γσ_ik²,
 //   E k_Y(Z, Z')        = Π_k s_k^{-½}  exp(−γ(μ_ik − μ_jk)²/s_k),   s_k = 1 + 2γ(σ_ik² + σ_jk²).
@@ -104,9 +114,14 @@ public:
             pquad += (mj - mi).square() / s;
         }
         ConstArray lj(log_norm_.data() + c, len);
-        // Every exponent is ≤ 0: log_norm ≤ 0 and s ≥ 1.
+        // Every exponent is ≤ 0: log_norm ≤ 0 and s ≥ 1. An exponent is NaN only where σ² or a squared
+        // difference overflowed (0·∞, ∞/∞); the normalising factor a^{-½} or s^{-½} is then below
+        // 10⁻¹⁵⁴, so the expectation is 0 to double precision: the exponent is taken as −∞.
         yy = -gamma_ * yy, iy = log_norm_(r) - iy, jy = lj - jy, plog = -0.5 * plog - gamma_ * pquad;
-        for (double* e : {b1, b2, b3, b4}) exp_nonpositive(e, static_cast<std::size_t>(len));
+        for (double* e : {b1, b2, b3, b4}) {
+            overflowed_exponents_to_minus_infinity(e, static_cast<std::size_t>(len));
+            exp_nonpositive(e, static_cast<std::size_t>(len));
+        }
         Array(out, len) = yy - iy - jy + plog;
     }
 
@@ -120,7 +135,8 @@ public:
                 yy += std::pow(targets_(r, k) - targets(t, k), 2);
                 iy += gamma_over_a_(r, k) * std::pow(mean_(r, k) - targets(t, k), 2);
             }
-            out[j - j0] = std::exp(-gamma_ * yy) - std::exp(log_norm_(r) - iy);
+            const double exponent = log_norm_(r) - iy;  // NaN: overflow, as in pair()
+            out[j - j0] = std::exp(-gamma_ * yy) - (std::isnan(exponent) ? 0.0 : std::exp(exponent));
         }
     }
 
@@ -146,7 +162,8 @@ public:
         two_gamma_variance_ = (2 * gamma * data.stddevs().array().square()).matrix();
         const Eigen::ArrayXXd a = 1 + two_gamma_variance_.array();
         gamma_over_a_ = (gamma / a).matrix();
-        weighted_norm_ = (weights_.array() * a.rsqrt()).matrix();
+        // 1/√a by std::sqrt: Eigen's vectorised square root gives NaN for a = ∞ (σ² overflowed).
+        weighted_norm_ = (weights_.array() * a.unaryExpr([](double x) { return 1 / std::sqrt(x); })).matrix();
     }
 
     void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
@@ -164,17 +181,19 @@ public:
             // Column j's component k at y_i.
             const ConstArray mj(means_.col(k).data() + c, len), gj(gamma_over_a_.col(k).data() + c, len),
                 nj(weighted_norm_.col(k).data() + c, len);
-            jy += nj * (-gj * (mj - yi).square()).exp();
+            // 0·∞ in an exponent (σ² or a squared difference overflowed) means a factor (1 + 2γσ²)^{-½}
+            // below 10⁻¹⁵⁴ in front: the term is 0 (as in GaussianDiagonalTarget).
+            jy += nj * (-gj * (mj - yi).square()).exp().unaryExpr(&nan_to_zero);
             const double wi = weights_(r, k);
             if (wi == 0) continue;
             // Row i's component k at y_j, and against every component l of column j.
-            iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (yj - means_(r, k)).square()).exp();
+            iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (yj - means_(r, k)).square()).exp().unaryExpr(&nan_to_zero);
             const double mi = means_(r, k), ai = 1 + two_gamma_variance_(r, k);
             for (Eigen::Index l = 0; l < K; ++l) {
                 const ConstArray ml(means_.col(l).data() + c, len), tl(two_gamma_variance_.col(l).data() + c, len),
                     wl(weights_.col(l).data() + c, len);
                 s = 1 / (ai + tl);
-                both += wi * wl * s.sqrt() * (-gamma_ * (ml - mi).square() * s).exp();
+                both += wi * wl * s.sqrt() * (-gamma_ * (ml - mi).square() * s).exp().unaryExpr(&nan_to_zero);
             }
         }
         Array(out, len) = (-gamma_ * (yj - yi).square()).exp() - iy - jy + both;
@@ -191,7 +210,7 @@ public:
         const ConstArray t(targets.data() + j0, len);
         for (Eigen::Index k = 0; k < means_.cols(); ++k)
             if (weights_(r, k) != 0)
-                iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (t - means_(r, k)).square()).exp();
+                iy += weighted_norm_(r, k) * (-gamma_over_a_(r, k) * (t - means_(r, k)).square()).exp().unaryExpr(&nan_to_zero);
         Array(out, len) = (-gamma_ * (t - targets_(r)).square()).exp() - iy;
     }
 
