@@ -5,6 +5,7 @@
 
 #include <calib/errors.hpp>
 
+#include <iostream>
 #include <utility>
 
 namespace calib::cli {
@@ -36,10 +37,31 @@ bool is_categorical(Family family) {
     return family == Family::categorical || family == Family::binary;
 }
 
+namespace {
+
+// A likely 1-based file read as 0-based: label 0 never occurs although n ≥ 20m observations make its
+// absence unlikely for any model worth evaluating (under uniform labels, (1 − 1/m)^n < e^{−20}).
+void warn_if_one_based(const CategoricalData& data, const std::string& path, const ReadOptions& options) {
+    const std::size_t m = static_cast<std::size_t>(data.num_classes());
+    if (options.one_based_labels || data.size() < 20 * m) return;
+    for (const int label : data.labels())
+        if (label == 0) return;
+    const std::string file = options.labels.empty() ? path : options.labels;
+    std::cerr << "calib: warning: " << (file == "-" ? "stdin" : file) << ": label 0 never occurs among "
+              << data.size() << " observations of " << m << " classes; if the labels run 1.." << m
+              << ", pass --one-based-labels (they are read as 0-based: class k is label k)\n";
+}
+
+}  // namespace
+
 Dataset read_dataset(Family family, const std::string& path, const ReadOptions& options,
                      std::vector<FileSummary>* files) {
     switch (family) {
-        case Family::categorical: return read_categorical(path, options, files);
+        case Family::categorical: {
+            CategoricalData data = read_categorical(path, options, files);
+            warn_if_one_based(data, path, options);
+            return data;
+        }
         case Family::binary: return read_binary(path, options, files);
         case Family::normal: return read_normal(path, options, files);
         case Family::laplace: return read_laplace(path, options, files);

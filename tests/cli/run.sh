@@ -775,6 +775,133 @@ expect_error "rank: missing file" "nowhere.csv" -- rank --family categorical --i
 expect_error "rank: kernel options of estimate" "--metric" -- "${r[@]}" --metric tv
 
 # ---------------------------------------------------------------------------------------------
+# Real model outputs: float32 softmax rows (sums off by ~1e-7), headerless files, labels 1..m in a
+# separate file, NumPy .npy files. The same values in every layout must give bitwise the same
+# estimate. The files are written by plain Python (struct), as PyTorch/NumPy would write them.
+
+python3 - <<'EOF'
+import math, random, struct
+random.seed(7)
+n, m = 400, 10
+rows, labels = [], []
+for i in range(n):
+    logits = [random.gauss(0, 2) for _ in range(m)]
+    top = max(logits)
+    e = [math.exp(v - top) for v in logits]
+    s = sum(e)
+    row = [struct.unpack('<f', struct.pack('<f', v / s))[0] for v in e]  # float32 softmax
+    rows.append(row)
+    u, c = random.random(), 0.0
+    label = m - 1
+    for k, p in enumerate(row):
+        c += p
+        if u < c:
+            label = k
+            break
+    labels.append(label + 1)  # 1-based, as many datasets store them
+
+def npy(path, descr, shape, payload, fortran=False):
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
+    header += ' ' * ((64 - (10 + len(header) + 1) % 64) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() + payload)
+
+npy('preds.npy', '<f4', '(%d, %d)' % (n, m), b''.join(struct.pack('<%df' % m, *r) for r in rows))
+npy('labels.npy', '<i8', '(%d,)' % n, struct.pack('<%dq' % n, *labels))
+npy('labels_u1.npy', '|u1', '(%d,)' % n, bytes(labels))
+npy('preds_be.npy', '>f8', '(%d, %d)' % (n, m),
+    b''.join(struct.pack('>%dd' % n, *[r[k] for r in rows]) for k in range(m)), fortran=True)
+with open('preds.npy', 'rb') as f:
+    whole = f.read()
+open('truncated.npy', 'wb').write(whole[:-3])
+open('archive.npz', 'wb').write(b'PK\x03\x04' + whole)
+with open('preds_f32.csv', 'w') as f:  # float32 text, as numpy.savetxt(fmt='%.9g') writes it
+    for r in rows: f.write(','.join('%.9g' % v for v in r) + '\n')
+with open('preds_f64.csv', 'w') as f:  # the float32 values exactly, in double precision
+    for r in rows: f.write(','.join('%.17g' % v for v in r) + '\n')
+with open('preds_tab.txt', 'w') as f:
+    for r in rows: f.write('\t'.join('%.17g' % v for v in r) + '\n')
+with open('labels.csv', 'w') as f:
+    for y in labels: f.write('%d\n' % y)
+with open('labels_short.csv', 'w') as f:
+    for y in labels[:-1]: f.write('%d\n' % y)
+with open('combined.csv', 'w') as f:  # one file with a header and 0-based labels
+    f.write(','.join('p%d' % k for k in range(m)) + ',label\n')
+    for r, y in zip(rows, labels): f.write(','.join('%.17g' % v for v in r) + ',%d\n' % (y - 1))
+with open('shifted.csv', 'w') as f:  # 1-based labels read as 0-based: label 0 never occurs
+    for r, y in zip(rows, labels): f.write(','.join('%.17g' % v for v in r) + ',%d\n' % min(y, m - 1))
+with open('off.csv', 'w') as f:  # the first row sums to 1.001
+    for i, r in enumerate(rows): f.write(','.join('%.17g' % (v * (1.001 if i == 0 else 1)) for v in r) + '\n')
+with open('logits.csv', 'w') as f:
+    for r in rows: f.write(','.join('%.17g' % math.log(v) for v in r) + '\n')
+EOF
+
+rd=(estimate --family categorical --estimator skce-unbiased)
+npy_estimate=$(estimate_of "${rd[@]}" --input preds.npy --labels labels.npy --one-based-labels)
+expect_json "npy predictions and labels" 'j["n"] == 400 and j["files"][0]["format"] == "npy" and j["files"][0]["dtype"] == "<f4" and j["files"][0]["rows"] == 400 and j["files"][0]["columns"] == 10 and j["files"][1]["dtype"] == "<i8" and j["labels"] == "labels.npy" and 1e-9 < j["max_simplex_deviation"] < 1e-5 and j["lengthscale_rule"] == "median"' \
+    "${rd[@]}" --input preds.npy --labels labels.npy --one-based-labels
+expect_close "headerless CSV of the same doubles + labels file = npy (bitwise)" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input preds_f64.csv --labels labels.csv --one-based-labels)" 0
+# Text with 9 significant digits holds the float32 values only to ~6e-8 relative, not exactly.
+expect_close "float32 text (%.9g) + labels file = npy to 1e-6" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input preds_f32.csv --labels labels.csv --one-based-labels)" 1e-6
+expect_close "one headed CSV with 0-based labels = npy (bitwise)" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input combined.csv)" 0
+expect_close "big-endian Fortran-order float64 npy = npy (bitwise)" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input preds_be.npy --labels labels_u1.npy --one-based-labels)" 0
+expect_close "tab-separated text = npy (bitwise)" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input preds_tab.txt --labels labels.csv --one-based-labels)" 0
+expect_close "predictions from stdin = npy (bitwise)" "$npy_estimate" \
+    "$("$bin" "${rd[@]}" --input - --labels labels.csv --one-based-labels <preds_f64.csv | sed -n 's/.*"estimate":\([-+.0-9eE]*\),.*/\1/p')" 0
+expect_close "npy from stdin = npy (bitwise)" "$npy_estimate" \
+    "$("$bin" "${rd[@]}" --input - --labels labels.npy --one-based-labels <preds.npy | sed -n 's/.*"estimate":\([-+.0-9eE]*\),.*/\1/p')" 0
+expect_json "headerless: no row lost" 'j["n"] == 400 and j["files"][0]["rows"] == 400 and j["files"][0]["header"] == False and j["files"][1]["rows"] == 400' \
+    "${rd[@]}" --input preds_f32.csv --labels labels.csv --one-based-labels
+expect_json "headed: the header is not a row" 'j["n"] == 400 and j["files"][0]["rows"] == 400 and j["files"][0]["header"] == True' \
+    "${rd[@]}" --input combined.csv
+expect_json "--header no on a headerless file" 'j["n"] == 400' "${rd[@]}" --input preds_f32.csv --labels labels.csv --one-based-labels --header no
+expect_json "--header yes takes the first line of both files as headers" 'j["n"] == 399 and j["files"][0]["header"] == True and j["files"][1]["header"] == True' \
+    "${rd[@]}" --input preds_f32.csv --labels labels.csv --one-based-labels --header yes
+expect_error "labels file one line short" "labels_short.csv" "399" "preds_f32.csv" "400" -- \
+    "${rd[@]}" --input preds_f32.csv --labels labels_short.csv --one-based-labels
+expect_error "1-based labels without the flag" "--one-based-labels" -- "${rd[@]}" --input preds.npy --labels labels.npy
+expect_error "a row off the simplex" "off.csv" "line 1" "simplex" -- "${rd[@]}" --input off.csv --labels labels.csv --one-based-labels
+expect_json "--renormalize accepts it" 'j["n"] == 400' "${rd[@]}" --input off.csv --labels labels.csv --one-based-labels --renormalize
+expect_json "--simplex-tolerance 1e-2 accepts it" 'j["max_simplex_deviation"] > 9e-4' \
+    "${rd[@]}" --input off.csv --labels labels.csv --one-based-labels --simplex-tolerance 1e-2
+expect_error "--simplex-tolerance 1e-12 rejects float32 rows" "simplex" -- \
+    "${rd[@]}" --input preds.npy --labels labels.npy --one-based-labels --simplex-tolerance 1e-12
+expect_error "logits without --logits" "--logits" -- "${rd[@]}" --input logits.csv --labels labels.csv --one-based-labels
+expect_close "--logits: softmax of the logits" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input logits.csv --labels labels.csv --one-based-labels --logits)" 1e-6
+expect_error "truncated npy" "truncated.npy" "truncated" -- "${rd[@]}" --input truncated.npy --labels labels.npy --one-based-labels
+expect_error "npz archive" "archive.npz" ".npz" -- "${rd[@]}" --input archive.npz --labels labels.npy --one-based-labels
+expect_error "semicolons with --delimiter comma" "semicolon" -- \
+    "${rd[@]}" --input <(tr ',' ';' <preds_f32.csv) --labels labels.csv --one-based-labels --delimiter comma
+"$bin" estimate --family categorical --input shifted.csv --estimator ece >out 2>err
+if [ $? -eq 0 ] && grep -q "label 0 never occurs" err && grep -q -- "--one-based-labels" err && [ "$(wc -l <out)" -eq 1 ]; then ok
+else bad "warning for labels that look 1-based: $(head -c 300 err)"; fi
+"$bin" estimate --family categorical --input combined.csv --estimator ece >out 2>err
+if [ ! -s err ]; then ok; else bad "no warning when label 0 occurs: $(head -c 300 err)"; fi
+expect_json "ece accepts --threads" 'j["estimator"] == "ece"' estimate --family categorical --input combined.csv --estimator ece --threads 2
+median_estimate=$(field_of lengthscale "${rd[@]}" --input combined.csv)
+expect_close "the exact median equals the lengthscale passed explicitly (bitwise)" "$npy_estimate" \
+    "$(estimate_of "${rd[@]}" --input combined.csv --lengthscale "$median_estimate")" 0
+expect_json "--median-subsample" 'j["median_subsample"] == 100 and j["median_seed"] == 3' \
+    "${rd[@]}" --input combined.csv --median-subsample 100 --median-seed 3
+"$bin" test --family categorical --input preds.npy --labels labels.npy --one-based-labels --method bootstrap --replicates 50 --format table >out 2>err
+if [ $? -eq 0 ] && [ ! -s err ] && grep -q "p-value" out && grep -q "verdict" out && grep -q "400 observations" out; then ok
+else bad "test --format table: $(head -c 300 err) $(head -c 400 out)"; fi
+"$bin" estimate --family categorical --input preds.npy --labels labels.npy --one-based-labels --estimator ckce --format table >out 2>err
+if [ $? -eq 0 ] && [ ! -s err ] && grep -q "estimate" out; then ok
+else bad "estimate --format table: $(head -c 300 err) $(head -c 400 out)"; fi
+expect_json "rank npy models" 'j["n"] == 400 and len(j["files"]) == 4' \
+    rank --family categorical --input preds.npy preds_be.npy --labels labels.npy --one-based-labels --replicates 20
+expect_json "JSON numbers in the shortest round-trip form" 'j["alpha"] == 0.05' \
+    test --family categorical --input combined.csv --method gamma --alpha 0.05
+if grep -q '"alpha":0.05,' out; then ok; else bad "alpha not printed as 0.05: $(head -c 300 out)"; fi
+
+# ---------------------------------------------------------------------------------------------
 # Help and version.
 
 expect_help() {
