@@ -7,6 +7,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -15,10 +16,11 @@
 namespace calib {
 
 namespace detail {
+// The shortest text that reads back to x (1.1, not 1.1000000000000001), as in the JSON output.
 std::string format_value(double x) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.17g", x);
-    return buffer;
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
+    return std::string(buffer, result.ptr);
 }
 }  // namespace detail
 

@@ -7,8 +7,8 @@ namespace calib::cli {
 const char* const main_help = R"(calib - calibration errors of probabilistic predictions
 
 Usage:
-  calib estimate --family F --input FILE.csv --estimator E [options]
-  calib test     --family F --input FILE.csv --method M [options]
+  calib estimate --family F --input FILE --estimator E [options]
+  calib test     --family F --input FILE --method M [options]
   calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
   calib --help | --version
   calib COMMAND --help
@@ -34,9 +34,9 @@ Examples:
 const char* const estimate_help = R"(calib estimate - estimate a calibration error and print one JSON object
 
 Usage:
-  calib estimate --family F --input FILE.csv --estimator E [kernel options] [estimator options]
+  calib estimate --family F --input FILE --estimator E [kernel options] [estimator options]
 
-Input (a CSV file with a header row, which is skipped; columns by position):
+Input (text or NumPy .npy files; columns by position):
   --family F            categorical   p_1,...,p_m,label    (m >= 2, labels 0-based)
                         binary        p,y                  (p = P(Y = 1), y in {0, 1})
                         normal        mu,sigma,y
@@ -46,9 +46,17 @@ Input (a CSV file with a header row, which is skipped; columns by position):
                                       entries row by row (S11,S21,S22,S31,...), y_1..y_d
                         mixture-normal w_1..w_K,mu_1..mu_K,sigma_1..sigma_K,y  (K normals with
                                       weights w summing to 1; metric w2 is then MW2)
-  --input FILE.csv      the predictions and observed targets, one observation per line
+  --input FILE         the predictions, then the targets unless --labels is given: a text file
+                        (comma, tab, semicolon or whitespace separated) or a .npy file; - is stdin
+  --labels FILE         the targets (labels) in a separate file of the same number of rows; the
+                        input then holds only the predictions (alias --targets)
+  --header auto|yes|no  auto (default): the first line is a header iff a cell is not a number
+  --delimiter D         auto (default), comma, tab, semicolon or whitespace
   --one-based-labels    categorical only: labels are 1..m
   --logits              categorical only: the m columns are logits (softmax is applied)
+  --simplex-tolerance T rows of probabilities (or mixture weights) must sum to 1 within T
+                        (default max(1e-6, m 2^-24), which accepts float32 softmax outputs)
+  --renormalize         divide each row of probabilities (or weights) by its sum first
 
 Estimator:
   --estimator E         skce-biased    biased (V-statistic) squared kernel calibration error
@@ -75,8 +83,9 @@ Kernel (skce-* and ucme; k = k_P(p,p') * k_Y(y,y')):
   --lengthscale L|median|median-full
                         l > 0, or the median of the distances d(p_i,p_j) over pairs i<j
                         (median, the default) or over all n^2 ordered pairs with the zero
-                        diagonal (median-full); above 5000 observations the median is taken
-                        on a seeded random subset of 5000
+                        diagonal (median-full); exact at every n
+  --median-subsample K  take the median on K observations drawn without replacement
+  --median-seed S       the seed of that draw (default 1234)
   --kernel-y K          k_Y: white (delta) for categorical/binary, sqexp (exp(-(y-y')^2/(2 l^2)))
                         for normal, mvnormal-diag, mvnormal, mixture-normal, exp
                         (exp(-|y-y'|/l)) for laplace; each family supports only its default
@@ -85,8 +94,8 @@ Kernel (skce-* and ucme; k = k_P(p,p') * k_Y(y,y')):
 CKCE options (ckce; the kernel options above do not apply):
   --lengthscale G|median  bandwidth G > 0 of the simplex kernel
                         k(p,q) = p'q + exp(-|p-q|^2/(2 G^2)), or the median of the Euclidean
-                        distances between predictions (default; on a seeded subset of 2000 above
-                        2000 observations; a median of 0 falls back as described in docs/ckce.md)
+                        distances between predictions (default; exact, or on --median-subsample K;
+                        a median of 0 falls back as described in docs/ckce.md)
   --ckce-method M       exact (Cholesky, O(n^3), default), eigen (eigendecomposition),
                         rff (random Fourier features), lowrank (pivoted incomplete Cholesky)
   --lambda L            fixed regularisation lambda > 0 (the ridge added to K is lambda n), or
@@ -94,18 +103,21 @@ CKCE options (ckce; the kernel options above do not apply):
   --features D          rff: number of random frequencies (default 100)
   --rank R              lowrank: maximum rank (default 1000)
   --tolerance T         lowrank: stop when the residual trace is below T tr(K) (default 1e-6)
-  --seed S              rff frequencies and the median's subsample (default 1234)
+  --seed S              rff: the random frequencies (default 1234)
 
 Other:
-  --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0; not for ece)
+  --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0)
+  --format json|table   one JSON line (default) or a readable report
+  --quiet               no progress bar (it is drawn only on a terminal's stderr anyway)
   --help                this text
 
 Output: one JSON object on one line with estimator, estimate, n, lengthscale,
 lengthscale_rule, kernel, the estimator's own fields (block_size, block_size_rule, num_blocks;
 test_locations, num_locations; binning, distance, mode; for ckce: bandwidth_fallback, lambda,
 lambda_rule, ridge, ckce_method, features, feature_dimension, max_rank, tolerance, rank,
-residual_trace, seed), family, input, threads, wall_time_seconds (the estimator call) and
-calib_version.
+residual_trace, seed), family, input, labels, files (what was read), max_simplex_deviation,
+threads, compute_seconds (the estimator call), wall_time_seconds (the whole command) and
+calib_version. Numbers are in the shortest form that reads back exactly.
 
 Exit codes: 0 success, 2 bad option or bad input file, 1 internal failure.
 
@@ -119,7 +131,7 @@ Examples:
 const char* const test_help = R"(calib test - test whether predictions are calibrated; print one JSON object
 
 Usage:
-  calib test --family F --input FILE.csv --method M [method options] [kernel options]
+  calib test --family F --input FILE --method M [method options] [kernel options]
              [--alpha A] [--threads N]
 
 Input and kernel options are those of 'calib estimate' (see 'calib estimate --help'):
@@ -191,7 +203,8 @@ so that "model A is better calibrated than model B" can be said at a stated conf
 Options:
   --input FILES         two or more model files (also --input A.csv --input B.csv)
   --family F            categorical or binary
-  --one-based-labels, --logits   as in 'calib estimate' (categorical)
+  --labels FILE, --header, --delimiter, --one-based-labels, --logits, --simplex-tolerance,
+  --renormalize         as in 'calib estimate'; one --labels file serves every model
   --estimators LIST     comma-separated, from ckce, skce-unbiased, ece
                         (default ckce,skce-unbiased,ece):
                         ckce           conditional kernel calibration error (CKCE)
@@ -201,24 +214,28 @@ Options:
                                        distance (the paper's configuration)
   --replicates R        bootstrap replicates (default 200)
   --level L             level of the intervals in (0, 1) (default 0.95)
-  --seed S              seed of the bootstrap (replicate r uses stream r + 1), the random
-                        features and the median's subsample (default 1234)
+  --seed S              seed of the bootstrap (replicate r uses stream r + 1) and of the random
+                        features (default 1234)
   --format json|table   one JSON object on one line (default) or a readable table
   --lengthscale G|median, --ckce-method, --lambda, --lambda-power, --features, --rank,
   --tolerance           the CKCE options of 'calib estimate'; --lengthscale also sets the
                         skce-unbiased kernel. The median is taken per model on the full data
-                        and kept for the bootstrap replicates.
+                        and kept for the bootstrap replicates. CKCE replicates are computed in
+                        the primal form from a factor of each model's Gram matrix (exact, eigen:
+                        a pivoted Cholesky at trace tolerance 1e-6; rff, lowrank: their own).
   --binning, --distance, --mode   the ECE options of 'calib estimate' (defaults uniform:3, l1,
                         canonical)
   --threads N           OpenMP threads (default 0: all); replicates run in parallel and the
                         output does not depend on N
+  --quiet               no progress bar
   --help                this text
 
 Output (json): command, n, models, estimators, replicates, seed, level, interval, and for each
 estimator under results: description, estimates, std_errors (bootstrap standard deviations),
 ranking (best first), lengthscales (kernel estimators), comparisons (first, second,
 difference = first - second, lower, upper, bootstrap_mean, probability_first_lower, verdict);
-then kernel, ece, family, threads, wall_time_seconds, calib_version.
+replicate_factor_ranks (ckce); then kernel, ece, family, files, max_simplex_deviation, threads,
+compute_seconds, wall_time_seconds, calib_version.
 The intervals are percentile intervals of the paired bootstrap differences. A verdict names the
 better calibrated model when the whole interval lies on one side of 0, else "no clear
 difference". CKCE and ECE are biased estimators, and resampling with replacement shifts them; the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <calib/ckce.hpp>
+#include <calib/compare.hpp>
 #include <calib/data.hpp>
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
