@@ -44,6 +44,16 @@ double median_of(std::vector<double> v) {
 
 double relative(double a, double b) { return std::abs(a - b) / std::abs(b); }
 
+// The kernel with its lengthscale from the exact median; the median, the unbiased SKCE and the
+// gamma test's p-value must all be finite.
+template <class Data>
+void check_finite_with_median(const Data& data, Kernel kernel) {
+    kernel.prediction.lengthscale = median_distance(data, kernel.prediction.metric);
+    CHECK(std::isfinite(kernel.prediction.lengthscale));
+    CHECK(std::isfinite(skce_unbiased(data, kernel)));
+    CHECK(std::isfinite(gamma_test(data, kernel).p_value));
+}
+
 }  // namespace
 
 TEST_SUITE("extremes") {
@@ -108,22 +118,13 @@ TEST_CASE("estimates and tests stay finite; a spread of 1e300 acts as its limit"
     CHECK(boot.estimate == unbiased);
     CHECK(boot.p_value >= 0);
 
-    const LaplaceData laplace(c.mean, c.spread, c.targets);
-    Kernel lk = default_kernel_laplace();
-    lk.prediction.lengthscale = median_distance(laplace, Metric::w2);
-    CHECK(std::isfinite(skce_unbiased(laplace, lk)));
-    CHECK(std::isfinite(gamma_test(laplace, lk).p_value));
+    check_finite_with_median(LaplaceData(c.mean, c.spread, c.targets), default_kernel_laplace());
 
     Matrix means(n, 2), spreads(n, 2), targets(n, 2);
     means << c.mean, c.mean.reverse();
     spreads << c.spread, c.spread.reverse();
     targets << c.targets, c.targets.reverse();
-    const MvNormalData diagonal = MvNormalData::diagonal(means, spreads, targets);
-    Kernel mk = default_kernel_normal();
-    mk.prediction.lengthscale = median_distance(diagonal, Metric::w2);
-    CHECK(std::isfinite(mk.prediction.lengthscale));
-    CHECK(std::isfinite(skce_unbiased(diagonal, mk)));
-    CHECK(std::isfinite(gamma_test(diagonal, mk).p_value));
+    check_finite_with_median(MvNormalData::diagonal(means, spreads, targets), default_kernel_normal());
 }
 
 TEST_CASE("full covariances and mixtures with extreme entries") {
@@ -144,9 +145,7 @@ TEST_CASE("full covariances and mixtures with extreme entries") {
     // W2 between the two far-apart means with equal covariances is the distance of the means.
     CHECK(prediction_distance(full, Metric::w2, 7, 8) == doctest::Approx(std::hypot(2e300, 1e300)).epsilon(1e-14));
     CHECK(std::isfinite(prediction_distance(full, Metric::w2, 4, 7)));
-    Kernel fk = default_kernel_normal();
-    fk.prediction.lengthscale = median_distance(full, Metric::w2);
-    CHECK(std::isfinite(skce_unbiased(full, fk)));
+    check_finite_with_median(full, default_kernel_normal());
 
     Matrix weights(n, 2), mixture_means(n, 2), mixture_spreads(n, 2);
     for (std::size_t i = 0; i < n; ++i) {
@@ -159,11 +158,7 @@ TEST_CASE("full covariances and mixtures with extreme entries") {
     const MixtureNormalData mixture(weights, mixture_means, mixture_spreads, c.targets);
     // Components paired in order: the far pair of means (1e300 vs -1e300) dominates.
     CHECK(prediction_distance(mixture, Metric::w2, 7, 8) == doctest::Approx(2e300).epsilon(1e-14));
-    Kernel xk = default_kernel_normal();
-    xk.prediction.lengthscale = median_distance(mixture, Metric::w2);
-    CHECK(std::isfinite(xk.prediction.lengthscale));
-    CHECK(std::isfinite(skce_unbiased(mixture, xk)));
-    CHECK(std::isfinite(gamma_test(mixture, xk).p_value));
+    check_finite_with_median(mixture, default_kernel_normal());
 }
 
 TEST_CASE("probabilities of 1e-300") {
@@ -173,10 +168,7 @@ TEST_CASE("probabilities of 1e-300") {
     p.row(0) << 1 - 2e-300, 1e-300, 1e-300;
     p.row(1) << 1e-300, 1.0, 0.0;
     const CategoricalData data(p, base.labels());
-    Kernel k = default_kernel_categorical();
-    k.prediction.lengthscale = median_distance(data, Metric::tv);
-    CHECK(std::isfinite(skce_unbiased(data, k)));
-    CHECK(std::isfinite(gamma_test(data, k).p_value));
+    check_finite_with_median(data, default_kernel_categorical());
     CHECK(prediction_distance(data, Metric::euclidean, 0, 1) == doctest::Approx(std::sqrt(2.0)).epsilon(1e-15));
 }
 

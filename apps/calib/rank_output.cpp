@@ -7,9 +7,7 @@
 #include <calib/version.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <numeric>
 
 namespace calib::cli {
 
