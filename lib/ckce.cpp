@@ -137,13 +137,7 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
                 result.estimate = 0;
                 break;
             }
-            const auto sums = detail::primal_sums(n, f.factor.cols(), a,
-                                                  [&](std::size_t i0, std::size_t i1, Matrix& g) {
-                                                      const auto len = static_cast<Eigen::Index>(i1 - i0);
-                                                      g.topRows(len) = f.factor.middleRows(static_cast<Eigen::Index>(i0), len);
-                                                  },
-                                                  threads);
-            result.estimate = detail::primal_ckce(sums, result.ridge, options.label);
+            result.estimate = detail::primal_ckce(detail::primal_sums(f.factor, a, threads), result.ridge, options.label);
             break;
         }
     }

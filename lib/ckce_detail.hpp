@@ -75,6 +75,16 @@ PrimalSums primal_sums(std::size_t n, Eigen::Index r, const Matrix& a, Fill fill
     return std::move(partial[0]);
 }
 
+// The primal sums of a stored n×r factor G: GᵀG (lower triangle) and GᵀA.
+inline PrimalSums primal_sums(const Matrix& g, const Matrix& a, int threads) {
+    return primal_sums(static_cast<std::size_t>(g.rows()), g.cols(), a,
+                       [&](std::size_t i0, std::size_t i1, Matrix& f) {
+                           const auto len = static_cast<Eigen::Index>(i1 - i0);
+                           f.topRows(len) = g.middleRows(static_cast<Eigen::Index>(i0), len);
+                       },
+                       threads);
+}
+
 // Tr(P L Pᵀ) with P = (S + ridge I)⁻¹ T, from the primal sums S = FᵀF, T = FᵀA.
 double primal_ckce(PrimalSums sums, double ridge, const LabelKernel& label);
 

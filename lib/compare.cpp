@@ -67,8 +67,12 @@ std::vector<std::size_t> resample_indices(const Matrix& counts, std::size_t r) {
     return indices;
 }
 
-// The factor G (n×r, K ≈ GGᵀ) of the model's simplex Gram for the CKCE replicates (compare.hpp).
-Matrix ckce_factor(const CategoricalData& d, const CkceOptions& o, double replicate_tolerance, int threads) {
+// The factor G (n×r, K ≈ GGᵀ) of the model's simplex Gram for the CKCE replicates (compare.hpp):
+// rff's own features, lowrank's own factor, and for exact and eigen the shortest of the prefixes of
+// one pivoted Cholesky with 64, 96, 144, … (×1.5) columns whose primal CKCE on the full data is within
+// `replicate_tolerance` (relative) of the estimate — or the whole factorisation if none is.
+Matrix ckce_factor(const CategoricalData& d, const Matrix& a, const CkceOptions& o, const CkceResult& full,
+                   double replicate_tolerance, int threads) {
     const Matrix& p = d.probabilities();
     if (o.method == CkceMethod::rff) {
         const detail::RffMap map(p.cols(), o.kernel, o.features, o.seed);
@@ -77,10 +81,15 @@ Matrix ckce_factor(const CategoricalData& d, const CkceOptions& o, double replic
         return g;
     }
     const detail::SimplexRows term(p, Matrix(), o.kernel);
-    const bool lowrank = o.method == CkceMethod::lowrank;
-    return detail::pivoted_cholesky(term, lowrank ? o.tolerance : replicate_tolerance,
-                                    lowrank ? o.max_rank : d.size(), threads)
-        .factor;
+    if (o.method == CkceMethod::lowrank) return detail::pivoted_cholesky(term, o.tolerance, o.max_rank, threads).factor;
+    detail::PivotedCholesky<detail::SimplexRows> cholesky(term, threads);
+    for (std::size_t rank = 64;; rank += rank / 2) {
+        cholesky.grow(0, rank);
+        Matrix g = cholesky.factor(cholesky.rank());
+        if (cholesky.rank() < rank) return g;  // the factorisation is complete
+        const double value = detail::primal_ckce(detail::primal_sums(g, a, threads), full.ridge, o.label);
+        if (std::abs(value - full.estimate) <= replicate_tolerance * std::abs(full.estimate)) return g;
+    }
 }
 
 // CKCE of the resample with counts c from the primal sums Gᵀdiag(c)G and Gᵀdiag(c)A, formed from the
@@ -208,8 +217,8 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
                 const CkceResult full = ckce(d, o);
                 c.estimates[k] = full.estimate;
                 const detail::SerialEigenScope serial;
-                const Matrix g = ckce_factor(d, o, options.replicate_tolerance, threads);
                 const Matrix a = detail::residuals(d);
+                const Matrix g = ckce_factor(d, a, o, full, options.replicate_tolerance, threads);
                 c.replicate_ranks.push_back(static_cast<std::size_t>(g.cols()));
                 detail::parallel_for(
                     R, parallel,

@@ -222,7 +222,8 @@ Options:
                         skce-unbiased kernel. The median is taken per model on the full data
                         and kept for the bootstrap replicates. CKCE replicates are computed in
                         the primal form from a factor of each model's Gram matrix (exact, eigen:
-                        a pivoted Cholesky at trace tolerance 1e-6; rff, lowrank: their own).
+                        the shortest pivoted Cholesky whose CKCE on the full data is within 1e-5
+                        relative of the estimate; rff, lowrank: their own).
   --binning, --distance, --mode   the ECE options of 'calib estimate' (defaults uniform:3, l1,
                         canonical)
   --threads N           OpenMP threads (default 0: all); replicates run in parallel and the
