@@ -4,7 +4,7 @@
 #   make bench      benchmarks              make install    PREFIX=/usr/local
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
-# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, PREFIX, JOBS.
+# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS.
 
 CXX      ?= g++
 ARCH     ?= native
@@ -14,7 +14,9 @@ BUILD    := build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  := 0.1.0
 
-CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 -MMD -MP
+# Release builds leave Eigen's assertions out: calib checks every size itself and throws.
+DEFINES  ?= -DNDEBUG
+CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 $(DEFINES) -MMD -MP
 CXXFLAGS := -std=c++17 $(OPT) -march=$(ARCH) -fopenmp -Wall -Wextra -Wpedantic -Wshadow
 # GCC 12 reports false "uninitialized" warnings inside its own AVX-512 intrinsics (__Y of
 # _mm512_undefined_pd, GCC bug 105593) wherever Eigen vectorises for AVX-512. Our own code is kept

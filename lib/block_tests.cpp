@@ -4,6 +4,7 @@
 
 #include "check.hpp"
 #include "families.hpp"
+#include "p_values.hpp"
 #include "pairwise.hpp"
 
 #include <boost/math/distributions/normal.hpp>
@@ -66,7 +67,7 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
                       {"confidence_level", options.confidence_level},
                       {"ci_lower", std::max(0.0, estimate - z_level * std_error)},
                       {"degenerate", degenerate ? 1.0 : 0.0}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 namespace {
@@ -80,7 +81,8 @@ double resolve_bound(const char* fn, const Kernel& kernel, double bound) {
 
 // Hoeffding's bound for the mean of `count` independent terms in [−K, K] (widmann-2019 D_uq/D_ul):
 // P(T − SKCE ≥ t) ≤ exp(−count·t²/(2K²)), only meaningful for t > 0.
-TestResult hoeffding(const char* method, const char* estimator, double estimate, double count, double bound, std::size_t n) {
+TestResult hoeffding(const char* fn, const char* method, const char* estimator, double estimate, double count,
+                     double bound, std::size_t n) {
     TestResult result;
     result.method = method;
     result.null_approximation = "hoeffding";
@@ -90,7 +92,7 @@ TestResult hoeffding(const char* method, const char* estimator, double estimate,
     result.p_value = estimate > 0 ? std::exp(-count * estimate * estimate / (2 * bound * bound)) : 1.0;
     result.n = n;
     result.details = {{"bound", bound}, {"hoeffding_count", count}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 }  // namespace
@@ -111,14 +113,15 @@ TestResult dfree_biased_test(const Data& data, const Kernel& kernel, const Distr
     result.p_value = std::exp(-0.5 * excess * excess);
     result.n = data.size();
     result.details = {{"bound", bound}};
-    return result;
+    return detail::checked_test_result("dfree_biased_test", std::move(result));
 }
 
 template <class Data>
 TestResult dfree_unbiased_test(const Data& data, const Kernel& kernel, const DistributionFreeOptions& options) {
     const double bound = resolve_bound("dfree_unbiased_test", kernel, options.bound);
     const double estimate = skce_unbiased(data, kernel, options.parallel);
-    return hoeffding("dfree-unbiased", "skce-unbiased", estimate, double(data.size() / 2), bound, data.size());
+    return hoeffding("dfree_unbiased_test", "dfree-unbiased", "skce-unbiased", estimate, double(data.size() / 2), bound,
+                     data.size());
 }
 
 template <class Data>
@@ -128,7 +131,8 @@ TestResult dfree_block_test(const Data& data, const Kernel& kernel, std::size_t 
     const double estimate = skce_block(data, kernel, block_size, options.parallel).estimate;
     // ⌊n/B⌋ blocks, each an average over ⌊B/2⌋ disjoint (independent) pairs at least.
     const double count = double(data.size() / block_size) * double(block_size / 2);
-    TestResult result = hoeffding("dfree-block", "skce-block", estimate, count, bound, data.size());
+    TestResult result =
+        hoeffding("dfree_block_test", "dfree-block", "skce-block", estimate, count, bound, data.size());
     result.details.insert(result.details.begin(), {"block_size", double(block_size)});
     return result;
 }

@@ -37,6 +37,19 @@ double lambda_of(const char* fn, const Regularization& r, std::size_t n) {
     }
 }
 
+// K + λn·I is solved in double precision: with the ridge below 1e-12·tr K its condition number can
+// exceed 1e12 and the estimate would be rounding noise, returned as if it were a value.
+constexpr double min_relative_ridge = 1e-12;
+template <class Term>
+void check_conditioning(const char* fn, const Term& term, double lambda) {
+    const double n = static_cast<double>(term.size()), trace = detail::diagonal_sum(term);
+    if (!(lambda * n >= min_relative_ridge * trace))
+        fail(fn, "lambda = ", detail::format_value(lambda), " gives the ridge lambda*n = ",
+             detail::format_value(lambda * n), ", below 1e-12 tr(K) = ", detail::format_value(min_relative_ridge * trace),
+             ": K + lambda n I is too ill-conditioned to solve in double precision; use lambda >= ",
+             detail::format_value(min_relative_ridge * trace / n));
+}
+
 // The spectrum of K and the weights c_k = u_kᵀ A L Aᵀ u_k of the eigen path.
 struct Spectrum {
     Vector eigenvalues;  // clamped at 0 (rounding can make a PSD matrix's smallest ones negative)
@@ -110,11 +123,12 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
     result.method = options.method;
     result.lambda = lambda_of(fn, options.regularization, n);
     result.ridge = result.lambda * static_cast<double>(n);
-    const int threads = detail::resolve_threads(options.parallel.num_threads);
+    const int threads = resolve_num_threads(options.parallel.num_threads);
     const detail::SerialEigenScope serial;
     const Matrix a = detail::residuals(data);
     const Attribute* attribute = options.attribute ? &*options.attribute : nullptr;
     const detail::SimplexRows term(data.probabilities(), Matrix(), options.kernel, attribute);
+    check_conditioning(fn, term, result.lambda);
     switch (options.method) {
         case CkceMethod::exact:
             result.rank = n;
@@ -153,11 +167,12 @@ std::vector<double> ckce_lambda_path(const CategoricalData& data, const CkceOpti
     for (std::size_t k = 0; k < lambdas.size(); ++k)
         if (!(std::isfinite(lambdas[k]) && lambdas[k] > 0))
             fail(fn, "lambdas[", k, "] = ", detail::format_value(lambdas[k]), ", must be finite and > 0");
-    const int threads = detail::resolve_threads(options.parallel.num_threads);
+    const int threads = resolve_num_threads(options.parallel.num_threads);
     const detail::SerialEigenScope serial;
     const Attribute* attribute = options.attribute ? &*options.attribute : nullptr;
-    const Spectrum s = spectrum(detail::SimplexRows(data.probabilities(), Matrix(), options.kernel, attribute),
-                                detail::residuals(data), options.label, threads);
+    const detail::SimplexRows term(data.probabilities(), Matrix(), options.kernel, attribute);
+    for (const double lambda : lambdas) check_conditioning(fn, term, lambda);
+    const Spectrum s = spectrum(term, detail::residuals(data), options.label, threads);
     std::vector<double> out;
     for (const double lambda : lambdas) out.push_back(spectral_ckce(s, lambda * static_cast<double>(data.size())));
     return out;

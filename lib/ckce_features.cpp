@@ -118,7 +118,7 @@ LowRankFactor simplex_pivoted_cholesky(const Matrix& p, const SimplexKernel& ker
     detail::check_simplex_kernel(fn, kernel);
     detail::check_low_rank_options(fn, tolerance, max_rank);
     if (attribute) detail::check_attribute(fn, *attribute, static_cast<std::size_t>(p.rows()));
-    const int threads = detail::resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
     return detail::pivoted_cholesky(detail::SimplexRows(p, Matrix(), kernel, attribute), tolerance, max_rank,
                                     threads);
@@ -138,7 +138,7 @@ double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const La
                                 ", must be finite");
     detail::check_label_kernel(fn, label, data.num_classes());
     detail::check_lambda(fn, "lambda", lambda);
-    const int threads = detail::resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
     const Matrix a = detail::residuals(data);
     const auto sums = detail::primal_sums(data.size(), factor.cols(), a,

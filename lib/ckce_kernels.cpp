@@ -41,7 +41,7 @@ Matrix simplex_gram(const Matrix& p, const SimplexKernel& kernel, const Parallel
     detail::check_simplex_kernel("simplex_gram", kernel);
     const detail::SimplexRows rows(p, Matrix(), kernel);
     Matrix k;
-    detail::fill_lower(rows, k, detail::resolve_threads(parallel.num_threads));
+    detail::fill_lower(rows, k, resolve_num_threads(parallel.num_threads));
     k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
     return k;
 }
@@ -87,6 +87,10 @@ Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthO
     if (options.rule != BandwidthRule::distance && options.rule != BandwidthRule::half_squared)
         fail(fn, "rule = ", static_cast<int>(options.rule), " is not a valid BandwidthRule");
     if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
+    // A NaN would sort anywhere in the selection and yield a plausible but meaningless bandwidth.
+    for (Eigen::Index i = 0; i < probabilities.rows(); ++i)
+        for (Eigen::Index k = 0; k < probabilities.cols(); ++k)
+            detail::check_finite(fn, "probabilities", i, k, probabilities(i, k));
     const auto n = static_cast<std::size_t>(probabilities.rows());
     Matrix p;
     if (options.subsample != 0 && n > options.subsample) {

@@ -3,6 +3,7 @@
 
 #include "check.hpp"
 #include "families.hpp"
+#include "p_values.hpp"
 #include "parallel.hpp"
 
 #include <Eigen/Cholesky>
@@ -74,7 +75,7 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
         result.details = {{"num_locations", double(J)}, {"df1", double(J)}, {"df2", double(n - J)},
                           {"f_statistic", f}, {"ridge", options.ridge}};
     }
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 template <class Data>

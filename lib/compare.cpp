@@ -7,6 +7,7 @@
 #include "ckce_features.hpp"
 #include "count_forms.hpp"
 #include "jkce_term.hpp"
+#include "memory_guard.hpp"
 #include "parallel.hpp"
 #include "serial_eigen.hpp"
 #include "simplex_rows.hpp"
@@ -43,7 +44,10 @@ void check_models(const std::vector<CategoricalData>& models, const ComparisonOp
     for (std::size_t e = 0; e < o.estimators.size(); ++e)
         for (std::size_t f = 0; f < e; ++f)
             if (o.estimators[e] == o.estimators[f]) fail(fn, "estimator ", to_string(o.estimators[e]), " is listed twice");
-    if (o.replicates < 1) fail(fn, "replicates = 0, must be >= 1");
+    detail::check_replicates(fn, o.replicates);
+    // The counts, and the SKCE's Gram products of them: three n×(R+1) matrices at most.
+    detail::check_memory(fn, 24.0 * double(first.size()) * double(o.replicates + 1),
+                         "the resampling counts and their products", "use fewer replicates");
     if (!(o.level > 0 && o.level < 1)) fail(fn, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
     if (!(o.replicate_tolerance >= 0 && o.replicate_tolerance < 1))
         fail(fn, "replicate_tolerance = ", detail::format_value(o.replicate_tolerance), ", must be in [0, 1)");
@@ -183,7 +187,7 @@ ComparedEstimator parse_compared_estimator(const std::string& name) {
 ModelComparison compare_models(const std::vector<CategoricalData>& models, const ComparisonOptions& options) {
     check_models(models, options);
     const std::size_t n = models.front().size(), count = models.size(), R = options.replicates;
-    const int threads = detail::resolve_threads(options.parallel.num_threads);
+    const int threads = resolve_num_threads(options.parallel.num_threads);
     const ParallelOptions parallel{threads, options.parallel.progress};
     const Matrix counts = detail::resampling_counts(n, R, options.seed, 1, parallel);
 

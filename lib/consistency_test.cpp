@@ -2,6 +2,7 @@
 #include <calib/hypothesis.hpp>
 
 #include "check.hpp"
+#include "memory_guard.hpp"
 #include "p_values.hpp"
 #include "parallel.hpp"
 
@@ -25,7 +26,7 @@ int draw_label(const Eigen::Ref<const Eigen::RowVectorXd>& p, Rng& rng) {
 TestResult consistency_test(const CategoricalData& data, const CategoricalEstimator& estimator,
                             const std::string& estimator_name, const ConsistencyOptions& options) {
     const char* fn = "consistency_test";
-    if (options.replicates < 1) detail::fail(fn, "replicates = 0, must be >= 1");
+    detail::check_replicates(fn, options.replicates);
     if (!estimator) detail::fail(fn, "the estimator is empty");
     const std::size_t n = data.size();
     const double observed = estimator(data);
@@ -43,18 +44,26 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
         }
         replicates[r] = estimator(CategoricalData(std::move(p), std::move(labels), {data.simplex_tolerance(), false}));
     }, "replicates");
+    // The estimator is the caller's: say which value failed rather than "a kernel evaluation".
+    const auto estimator_failed = [&](const std::string& where, double value) {
+        throw numerical_error(detail::concat("calib::", fn, ": the estimator returned ", detail::format_value(value),
+                                             " on ", where, ", so no p-value can be given"));
+    };
+    if (!std::isfinite(observed)) estimator_failed("the data", observed);
+    for (std::size_t r = 0; r < replicates.size(); ++r)
+        if (!std::isfinite(replicates[r])) estimator_failed(detail::concat("resample ", r), replicates[r]);
     TestResult result;
     result.method = "consistency";
     result.null_approximation = "consistency-resampling";
     result.estimator = estimator_name;
     result.estimate = observed;
     result.statistic = observed;
-    result.p_value = detail::resampling_p_value(replicates, observed, options.rule);
+    result.p_value = detail::resampling_p_value(fn, replicates, observed, options.rule);
     result.n = n;
     result.details = {{"replicates", double(options.replicates)},
                       {"seed", double(options.seed)},
                       {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 }  // namespace calib

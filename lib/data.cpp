@@ -107,7 +107,10 @@ CategoricalData::CategoricalData(Matrix probabilities, std::vector<int> labels, 
 }
 
 CategoricalData CategoricalData::from_logits(const Matrix& logits, std::vector<int> labels) {
-    check_matrix_finite("CategoricalData::from_logits", "logits", logits);
+    const char* fn = "CategoricalData::from_logits";
+    check_matrix_finite(fn, "logits", logits);
+    // Checked here, not by the constructor: the row maxima below need at least one column.
+    if (logits.cols() < 2) fail(fn, "logits has ", logits.cols(), " column(s), must have m >= 2 classes");
     // Subtracting the row maximum keeps exp() in (0, 1] and the normaliser in [1, m].
     Matrix p = (logits.colwise() - logits.rowwise().maxCoeff()).array().exp().matrix();
     p.array().colwise() /= p.rowwise().sum().array();

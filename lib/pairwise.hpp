@@ -31,10 +31,6 @@ namespace calib::detail {
 inline constexpr std::size_t chunk_width = 128;  // columns per row() call: buffers stay in L1
 inline constexpr std::size_t strip_rows = 64;    // rows per work item: a chunk is reused 64 times
 
-inline int resolve_threads(int num_threads) {
-    return num_threads > 0 ? num_threads : omp_get_max_threads();
-}
-
 // One stage of a computation reported to ParallelOptions::progress, when there is one.
 class StageProgress {
 public:
@@ -113,7 +109,7 @@ template <class Term, class State, class Visit>
 void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
                          const char* stage, Visit&& visit) {
     const std::size_t n = term.size();
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));
     const std::size_t strips = (n + strip_rows - 1) / strip_rows;
     const StageProgress progress(parallel, stage, n * (n - 1) / 2);
@@ -135,7 +131,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
     const std::size_t num_blocks = block_size ? n / block_size : 0;
     std::vector<PairSums> blocks(num_blocks);
     if (num_blocks == 0) return blocks;
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const StageProgress progress(parallel, "pairs", num_blocks * (block_size * (block_size - 1) / 2));
 
     if (block_size <= strip_rows) {
@@ -198,7 +194,7 @@ using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eig
 template <class Term>
 void fill_upper_rows(const Term& term, double* out, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const StageProgress progress(parallel, "Gram matrix", n);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < n; ++i) {
@@ -224,7 +220,7 @@ template <class Body>
 void for_each_row_strip(std::size_t n, std::size_t rows, const ParallelOptions& parallel, const char* stage,
                         const Body& body) {
     const auto strips = (n + rows - 1) / rows;
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const SerialEigenScope serial;
     const StageProgress progress(parallel, stage, n);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
@@ -298,7 +294,7 @@ Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, c
 template <class Term>
 void cross_rows(const Term& term, std::size_t rows, std::size_t cols, double* out_row_major,
                 const ParallelOptions& parallel) {
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j0 = 0; j0 < cols; j0 += chunk_width)

@@ -14,7 +14,7 @@ namespace calib::detail {
 // `stage` names the tasks for the progress report (nullptr: none is reported).
 template <class F>
 void parallel_for(std::size_t count, const ParallelOptions& parallel, F&& task, const char* stage = nullptr) {
-    const int threads = resolve_threads(parallel.num_threads);
+    const int threads = resolve_num_threads(parallel.num_threads);
     const StageProgress progress(stage ? parallel : ParallelOptions{parallel.num_threads, nullptr}, stage, count);
     std::exception_ptr error;
     std::mutex mutex;

@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "count_forms.hpp"
 #include "families.hpp"
+#include "memory_guard.hpp"
 #include "p_values.hpp"
 #include "pair_terms.hpp"
 #include "parallel.hpp"
@@ -25,7 +26,10 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size(), R = options.replicates;
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    if (R < 1) fail(fn, "replicates = 0, must be >= 1");
+    detail::check_replicates(fn, R);
+    // The counts and their Gram products (two n×(R+1) matrices), and the cached triangle if it fits.
+    detail::check_memory(fn, 16.0 * double(n) * double(R + 1), "the resampling counts and their products",
+                         "use fewer replicates");
     const Matrix c = detail::resampling_counts(n, R, options.seed, 0, options.parallel);
     const detail::CountForms f = detail::with_pair_term(data, kernel, [&](const auto& term) {
         return detail::count_forms(term, c, options.memory_budget, options.parallel);
@@ -43,13 +47,13 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     result.estimator = "skce-unbiased";
     result.estimate = f.sums.unbiased();
     result.statistic = statistic;
-    result.p_value = detail::resampling_p_value(replicate_statistics, statistic, options.rule);
+    result.p_value = detail::resampling_p_value(fn, replicate_statistics, statistic, options.rule);
     result.n = n;
     result.details = {{"replicates", double(R)},
                       {"seed", double(options.seed)},
                       {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0},
                       {"cached_gram_matrix", f.cached ? 1.0 : 0.0}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 template <class Data>
@@ -79,12 +83,12 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
         // which the statistic equals; nothing speaks against calibration.
         result.p_value = 1;
         result.details = {{"mean", mean}, {"variance", variance}, {"degenerate", 1.0}};
-        return result;
+        return detail::checked_test_result(fn, std::move(result));
     }
     const double shape = mean * mean / variance, scale = variance / mean;
     result.p_value = boost::math::cdf(boost::math::complement(boost::math::gamma_distribution<double>(shape, scale), statistic));
     result.details = {{"shape", shape}, {"scale", scale}, {"mean", mean}, {"variance", variance}, {"degenerate", 0.0}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 template <class Data>
@@ -93,16 +97,22 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size(), R = options.replicates;
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    if (R < 1) fail(fn, "replicates = 0, must be >= 1");
+    detail::check_replicates(fn, R);
     if (n > options.max_n)
         fail(fn, "n = ", n, " exceeds max_n = ", options.max_n,
              " (the spectrum needs O(n^2) memory and O(n^3) time); raise max_n or use the gamma or bootstrap test");
+    detail::check_memory(fn, 16.0 * double(n) * double(n), "the matrix of h and its eigendecomposition",
+                         "lower max_n or use the gamma or bootstrap test");
     const ParallelOptions& parallel = options.parallel;
     Matrix h;
     const detail::QuadraticSums s = detail::with_pair_term(data, kernel, [&](const auto& term) {
         h = detail::materialise(term, parallel);
         return detail::quadratic_sums(term, parallel);
     });
+    if (!h.allFinite())  // e.g. an infinite kernel diagonal: the SKCE skips it, the spectrum cannot
+        throw numerical_error(detail::concat("calib::", fn, ": the matrix of h(W_i, W_j) has a non-finite entry; a "
+                                             "kernel evaluation overflowed (extreme inputs?), so the spectrum is "
+                                             "undefined; use the gamma or bootstrap test"));
     const double nd = double(n);
     if (options.centred) {  // C H C with C = I − 11ᵀ/n
         const Vector row_means = h.rowwise().mean();
@@ -131,14 +141,14 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     result.estimator = "skce-unbiased";
     result.estimate = s.unbiased();
     result.statistic = statistic;
-    result.p_value = detail::resampling_p_value(draws, statistic, options.rule);
+    result.p_value = detail::resampling_p_value(fn, draws, statistic, options.rule);
     result.n = n;
     result.details = {{"replicates", double(R)},
                       {"seed", double(options.seed)},
                       {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0},
                       {"centred", options.centred ? 1.0 : 0.0},
                       {"largest_eigenvalue", lambda(lambda.size() - 1)}};
-    return result;
+    return detail::checked_test_result(fn, std::move(result));
 }
 
 #define CALIB_INSTANTIATE(Data)                                                                           \

@@ -19,10 +19,11 @@ public:
     // applies only between a set and itself.
     SimplexRows(Matrix rows, Matrix cols, const SimplexKernel& kernel, const Attribute* attribute = nullptr)
         : rows_(std::move(rows)), cols_(std::move(cols)), linear_(kernel.linear), gaussian_(kernel.gaussian),
-          scale_(0.5 / (kernel.bandwidth * kernel.bandwidth)) {
+          bandwidth_(kernel.bandwidth), scale_(0.5 / (kernel.bandwidth * kernel.bandwidth)) {
         if (attribute) {
             attribute_ = attribute->values;
             kronecker_ = attribute->type == AttributeKernelType::kronecker;
+            attribute_bandwidth_ = attribute->bandwidth;
             attribute_scale_ = 0.5 / (attribute->bandwidth * attribute->bandwidth);
         }
     }
@@ -66,26 +67,36 @@ public:
         Eigen::Map<Eigen::ArrayXd> a(out, n);
         const Eigen::Map<const Eigen::ArrayXd> s(sq, n);
         if (!linear_) a.setZero();
-        if (gaussian_) a += (-scale_ * s).exp();
+        if (gaussian_) a += gaussian(s, scale_, bandwidth_);
         if (attribute_.size()) {
             const double ai = attribute_(r);
             const auto aj = attribute_.segment(static_cast<Eigen::Index>(j0), n).array();
             if (kronecker_)
                 a *= (aj == ai).cast<double>();
             else
-                a *= 1 + (-attribute_scale_ * (aj - ai).square()).exp();
+                a *= 1 + gaussian((aj - ai).square(), attribute_scale_, attribute_bandwidth_);
         }
     }
 
 private:
     const Matrix& cols() const { return cols_.size() ? cols_ : rows_; }
 
+    // exp(−s/(2γ²)) of squared distances s, through the precomputed scale 1/(2γ²) unless it overflowed
+    // (γ below ~5e-155): then (√s/γ)²/2, which keeps s = 0 at exp(0) = 1 instead of exp(−0·∞) = NaN.
+    // The result lives on the stack (at most a chunk's width), so a row costs no allocation.
+    using ChunkArray = Eigen::Array<double, Eigen::Dynamic, 1, 0, static_cast<int>(chunk_width), 1>;
+    template <class Squares>
+    static ChunkArray gaussian(const Squares& s, double scale, double bandwidth) {
+        if (std::isinf(scale)) return (-0.5 * (s.sqrt() / bandwidth).square()).exp();
+        return (-scale * s).exp();
+    }
+
     Matrix rows_, cols_;
     bool linear_, gaussian_;
-    double scale_;
+    double bandwidth_, scale_;
     Vector attribute_;
     bool kronecker_ = true;
-    double attribute_scale_ = 0;
+    double attribute_bandwidth_ = 1, attribute_scale_ = 0;
 };
 
 }  // namespace calib::detail

@@ -79,7 +79,7 @@ std::string describe_kernel(const KernelOptions& options, const Kernel& kernel) 
 
 std::string describe_run(const RunRecord& run) {
     return readable(seconds_since_start(), 3) + " s in all, " + readable(run.compute_seconds, 3) + " s computing, " +
-           std::to_string(resolved_threads(run.threads)) + " thread(s)";
+           std::to_string(calib::resolve_num_threads(run.threads)) + " thread(s)";
 }
 
 void print_result(OutputFormat format, JsonObject& out, Report& report, const InputOptions& input,

@@ -1,6 +1,7 @@
 // The common output fields of the analysis subcommands (run_output.hpp).
 #include "run_output.hpp"
 
+#include <calib/parallel.hpp>
 #include <calib/version.hpp>
 
 #include <iostream>
@@ -34,7 +35,7 @@ void print_with_run_fields(JsonObject& out, const InputOptions& input, const Run
     for (const FileSummary& f : run.files) files.push_back(file_fields(f));
     out.set("files", files);
     if (run.max_simplex_deviation) out.set("max_simplex_deviation", *run.max_simplex_deviation);
-    out.set("threads", resolved_threads(run.threads));
+    out.set("threads", calib::resolve_num_threads(run.threads));
     out.set("compute_seconds", run.compute_seconds);
     out.set("wall_time_seconds", seconds_since_start());
     out.set("calib_version", version);

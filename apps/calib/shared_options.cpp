@@ -5,8 +5,7 @@
 
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
-
-#include <omp.h>
+#include <calib/parallel.hpp>
 
 namespace calib::cli {
 
@@ -80,10 +79,8 @@ InputOptions take_input_options(Args& args) {
 
 int take_threads(Args& args) {
     const auto text = args.take("threads");
-    return text ? static_cast<int>(parse_integer("threads", *text, 0, INT_MAX)) : 0;
+    return text ? static_cast<int>(parse_integer("threads", *text, 0, calib::max_num_threads())) : 0;
 }
-
-int resolved_threads(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
 std::size_t BlockSizeChoice::resolve(std::size_t n) const { return given ? *given : sqrt_block_size(n); }
 

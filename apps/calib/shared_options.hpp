@@ -32,10 +32,9 @@ InputOptions take_input_options(Args& args);
 // for families they do not apply to.
 ReadOptions take_reading_options(Args& args, Family family);
 
-// --threads N (default 0: OpenMP's default, OMP_NUM_THREADS or all cores).
+// --threads N in [0, calib::max_num_threads()] (default 0: OpenMP's default, OMP_NUM_THREADS or
+// all cores).
 int take_threads(Args& args);
-// The number of threads a library call will use for a request of `requested` (0: the default).
-int resolved_threads(int requested);
 
 // --block-size B|sqrt: a given B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known.
 struct BlockSizeChoice {

@@ -50,7 +50,7 @@ struct ComparisonOptions {
     // JKCE). Needed when ckce or skce_unbiased is compared; their `parallel` fields are ignored.
     std::vector<CkceOptions> ckce;
     EceOptions ece;                     // ece
-    std::size_t replicates = 200;       // R ≥ 1 paired bootstrap replicates
+    std::size_t replicates = 200;       // R in [1, max_replicates] paired bootstrap replicates
     double level = 0.95;                // of the percentile intervals, in (0, 1)
     std::uint64_t seed = default_seed;  // replicate r draws from stream r + 1 (stream 0 is rff's)
     double replicate_tolerance = 1e-5;  // ckce exact/eigen: relative error of the replicates' factor

@@ -45,6 +45,11 @@ struct TestResult {
     std::string to_json() const;
 };
 
+// The most replicates a resampling test (or compare_models) accepts: the Monte-Carlo error of a
+// p-value at R = 10⁸ is below 5·10⁻⁵, and R-sized buffers stay bounded. Larger R is refused, as is
+// a request whose replicate buffers would not fit the machine's memory.
+inline constexpr std::size_t max_replicates = 100'000'000;
+
 // How a resampling p-value counts: #{T* ≥ T}/R (the reference's rule; can be 0) or
 // (1 + #{T* ≥ T})/(1 + R) (never 0; exact level under exchangeability).
 enum class PValueRule { count, plus_one };

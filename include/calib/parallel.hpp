@@ -25,4 +25,14 @@ struct ParallelOptions {
     Progress* progress = nullptr;
 };
 
+// The largest num_threads accepted: 4 per processor OpenMP sees, at least 64, and never above
+// OpenMP's thread limit (OMP_THREAD_LIMIT). A larger team cannot run faster and can exhaust OpenMP's
+// stack or memory, so larger requests are refused rather than attempted.
+int max_num_threads();
+
+// The number of threads a call with `num_threads` uses: num_threads itself, or for 0 OpenMP's
+// default (OMP_NUM_THREADS or all cores) capped at max_num_threads(). Throws calib::invalid_argument
+// if num_threads < 0 or > max_num_threads(). Every library call resolves its options through here.
+int resolve_num_threads(int num_threads);
+
 }  // namespace calib

@@ -463,6 +463,9 @@ expect_error "lengthscale-y 0" "--lengthscale-y" -- \
     estimate --family normal --input normal.csv --estimator skce-biased --lengthscale-y 0
 expect_error "threads -1" "--threads" -- estimate "${ok_args[@]}" --estimator skce-biased --threads -1
 expect_error "threads text" "--threads" -- estimate "${ok_args[@]}" --estimator skce-biased --threads many
+# Thread counts beyond 4 per processor (at least 64) are refused: they overflowed libgomp's stack.
+expect_error "threads 100000" "--threads" "must be an integer in [0," -- test "${ok_args[@]}" --method bootstrap --threads 100000
+expect_error "threads INT_MAX" "--threads" -- estimate "${ok_args[@]}" --estimator skce-biased --threads 2147483647
 expect_error "logits for normal" "--logits" "categorical" -- \
     estimate --family normal --input normal.csv --estimator skce-biased --logits
 expect_error "one-based-labels for binary" "--one-based-labels" "categorical" -- \
@@ -525,6 +528,12 @@ expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 0 and
     "${t[@]}" --method bootstrap --memory-budget 0 --replicates 50 --pvalue-rule plus-one
 expect_json "test bootstrap memory budget 1M" 'j["memory_budget"] == 1 << 20' \
     "${t[@]}" --method bootstrap --memory-budget 1M --replicates 10
+# Replicates are bounded (10^8), and buffers that cannot fit the machine are refused before work.
+expect_error "replicates 2^63-1" "--replicates" "must be an integer in [1, 100000000]" -- \
+    "${t[@]}" --method bootstrap --replicates 9223372036854775807
+expect_error "spectral replicates above the bound" "--replicates" -- "${t[@]}" --method spectral --replicates 100000001
+expect_error "bootstrap buffers beyond the machine" "more than this machine's memory" -- \
+    "${t[@]}" --method bootstrap --replicates 100000000
 expect_json "test gamma" 'j["method"] == "gamma" and "seed" not in j' "${t[@]}" --method gamma
 expect_json "test spectral" 'j["method"] == "spectral" and j["replicates"] == 100' \
     "${t[@]}" --method spectral --replicates 100
