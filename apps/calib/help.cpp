@@ -106,7 +106,8 @@ CKCE options (ckce; the kernel options above do not apply):
   --seed S              rff: the random frequencies (default 1234)
 
 Other:
-  --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0)
+  --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0); at most
+                        4 per processor (at least 64)
   --format json|table   one JSON line (default) or a readable report
   --quiet               no progress bar (it is drawn only on a terminal's stderr anyway)
   --help                this text
@@ -155,7 +156,7 @@ Method options:
                         block needs at least 2 blocks (B <= n/2)
   --variance-divisor s-1|s  block: divisor of the block estimates' variance (default s-1)
   --null-variance       block: the standard error from the within-block mean of h^2
-  --replicates R        bootstrap, spectral, consistency: R >= 1 (default 1000)
+  --replicates R        bootstrap, spectral, consistency: 1 <= R <= 1e8 (default 1000)
   --memory-budget BYTES bootstrap: cache the n x n Gram matrix if 8n^2 bytes fit (suffix K, M
                         or G allowed; default 2G); else recompute it per pass
   --pvalue-rule count|plus-one  bootstrap, spectral, consistency: #{T* >= T}/R (default) or
@@ -212,7 +213,7 @@ Options:
                                        Kronecker label kernel (the paper's JKCE)
                         ece            binned ECE, default uniform:3 bins per coordinate and L1
                                        distance (the paper's configuration)
-  --replicates R        bootstrap replicates (default 200)
+  --replicates R        bootstrap replicates, 1 <= R <= 1e8 (default 200)
   --level L             level of the intervals in (0, 1) (default 0.95)
   --seed S              seed of the bootstrap (replicate r uses stream r + 1) and of the random
                         features (default 1234)
