@@ -45,7 +45,8 @@ void check_conditioning(const char* fn, const Term& term, double lambda) {
     const double n = static_cast<double>(term.size()), trace = detail::diagonal_sum(term);
     if (!(lambda * n >= min_relative_ridge * trace))
         fail(fn, "lambda = ", detail::format_value(lambda), " gives the ridge lambda*n = ",
-             detail::format_value(lambda * n), ", below 1e-12 tr(K) = ", detail::format_value(min_relative_ridge * trace),
+             detail::format_value(lambda * n), ", below 1e-12 tr(K) = ",
+             detail::format_value(min_relative_ridge * trace),
              ": K + lambda n I is too ill-conditioned to solve in double precision; use lambda >= ",
              detail::format_value(min_relative_ridge * trace / n));
 }
@@ -151,7 +152,8 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
                 result.estimate = 0;
                 break;
             }
-            result.estimate = detail::primal_ckce(detail::primal_sums(f.factor, a, threads), result.ridge, options.label);
+            result.estimate =
+                detail::primal_ckce(detail::primal_sums(f.factor, a, threads), result.ridge, options.label);
             break;
         }
     }

@@ -51,7 +51,10 @@ template <class Term>
 class PivotedCholesky {
 public:
     PivotedCholesky(const Term& term, int threads) : term_(term), threads_(threads), d_(size()) {
-        for (Eigen::Index i = 0; i < size(); ++i) d_(i) = single_pair(term_, static_cast<std::size_t>(i), static_cast<std::size_t>(i));
+        for (Eigen::Index i = 0; i < size(); ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            d_(i) = single_pair(term_, k, k);
+        }
         trace_ = residual_trace_ = total();
     }
 

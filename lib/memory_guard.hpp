@@ -34,8 +34,8 @@ inline std::string format_bytes(double bytes) {
 inline void check_memory(const char* function, double bytes, const char* what, const char* fix) {
     const double available = physical_memory_bytes();
     if (bytes > available)
-        fail(function, what, " need ", format_bytes(bytes), ", more than this machine's memory (", format_bytes(available),
-             "); ", fix);
+        fail(function, what, " need ", format_bytes(bytes), ", more than this machine's memory (",
+             format_bytes(available), "); ", fix);
 }
 
 // 1 <= replicates <= max_replicates (hypothesis.hpp).

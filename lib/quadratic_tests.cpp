@@ -27,7 +27,8 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     const std::size_t n = data.size(), R = options.replicates;
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
     detail::check_replicates(fn, R);
-    // The counts and their Gram products (two n×(R+1) matrices), and the cached triangle if it fits.
+    // The counts and their Gram products: two n×(R+1) matrices (the cached triangle is taken only
+    // within memory_budget).
     detail::check_memory(fn, 16.0 * double(n) * double(R + 1), "the resampling counts and their products",
                          "use fewer replicates");
     const Matrix c = detail::resampling_counts(n, R, options.seed, 0, options.parallel);
@@ -102,7 +103,7 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
         fail(fn, "n = ", n, " exceeds max_n = ", options.max_n,
              " (the spectrum needs O(n^2) memory and O(n^3) time); raise max_n or use the gamma or bootstrap test");
     detail::check_memory(fn, 16.0 * double(n) * double(n), "the matrix of h and its eigendecomposition",
-                         "lower max_n or use the gamma or bootstrap test");
+                         "use the gamma or bootstrap test");
     const ParallelOptions& parallel = options.parallel;
     Matrix h;
     const detail::QuadraticSums s = detail::with_pair_term(data, kernel, [&](const auto& term) {

@@ -111,7 +111,8 @@ int run_rank(const std::vector<std::string>& arguments) {
     const ReadOptions read = take_reading_options(args, plan.family);
     plan.threads = take_threads(args);
     plan.estimators = parse_estimators(args.take("estimators", "ckce,skce-unbiased,ece"));
-    plan.replicates = static_cast<std::size_t>(parse_integer("replicates", args.take("replicates", "200"), 1, calib::max_replicates));
+    plan.replicates = static_cast<std::size_t>(
+        parse_integer("replicates", args.take("replicates", "200"), 1, calib::max_replicates));
     plan.level = parse_double("level", args.take("level", "0.95"));
     if (!(plan.level > 0 && plan.level < 1)) throw usage_error("option --level must be in (0, 1)");
     plan.format = args.take("format", "json");

@@ -100,7 +100,8 @@ JsonObject rank_json(const RankPlan& plan, const ModelComparison& comparison) {
     std::vector<JsonObject> files;
     for (const FileSummary& f : plan.read) files.push_back(file_fields(f));
     out.set("family", to_string(plan.family)).set("files", files);
-    out.set("max_simplex_deviation", plan.max_simplex_deviation).set("threads", calib::resolve_num_threads(plan.threads));
+    out.set("max_simplex_deviation", plan.max_simplex_deviation)
+        .set("threads", calib::resolve_num_threads(plan.threads));
     out.set("compute_seconds", plan.compute_seconds).set("wall_time_seconds", seconds_since_start());
     out.set("calib_version", version);
     return out;

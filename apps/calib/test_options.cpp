@@ -48,7 +48,8 @@ std::size_t parse_bytes(const std::string& text) {
 }
 
 std::size_t take_replicates(Args& args) {
-    return static_cast<std::size_t>(parse_integer("replicates", args.take("replicates", "1000"), 1, calib::max_replicates));
+    return static_cast<std::size_t>(
+        parse_integer("replicates", args.take("replicates", "1000"), 1, calib::max_replicates));
 }
 
 PValueRule take_rule(Args& args) {
