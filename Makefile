@@ -60,7 +60,7 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              doctest-dev:/usr/include/doctest/doctest.h \
              gnuplot-nox:/usr/bin/gnuplot
 
-.PHONY: all deps test test-slow demo bench install clean warnings repro figures repro-ckce figures-ckce
+.PHONY: all deps test test-slow demo bench install clean warnings sanitize repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
 all: deps
@@ -189,6 +189,15 @@ warnings: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
 	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
+
+# ASan + UBSan build of the library, the CLI and the unit tests in $(BUILD)/sanitize (Eigen's
+# assertions live: DEFINES is empty), then the unit and CLI tests on it. For developers; not in CI.
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+sanitize: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/sanitize OPT="-O1 -g $(SANITIZERS)" DEFINES= \
+	  LDFLAGS="-fopenmp $(SANITIZERS)" $(BUILD)/sanitize/bin/calib $(BUILD)/sanitize/bin/calib-tests
+	ASAN_OPTIONS=detect_leaks=0 OMP_NUM_THREADS=2 $(BUILD)/sanitize/bin/calib-tests --test-suite-exclude='*slow*'
+	ASAN_OPTIONS=detect_leaks=0 bash tests/cli/run.sh $(BUILD)/sanitize/bin/calib
 
 clean:
 	rm -rf $(BUILD)
