@@ -4,6 +4,7 @@
 #   make bench      benchmarks              make install    PREFIX=/usr/local
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
+#   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 # Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS.
 
 CXX      ?= g++
@@ -52,15 +53,16 @@ DEMO  := $(BUILD)/bin/calib-demo
 TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
 
-# Debian packages the build and the tests need, each with a file that proves it is installed
-# (python3, for the CLI tests' JSON checks, counts when any python3 is on the PATH).
+# Debian packages the build and the tests need (python3: the CLI tests' JSON checks), each with a
+# file that proves it is installed.
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
              doctest-dev:/usr/include/doctest/doctest.h \
-             gnuplot-nox:/usr/bin/gnuplot
+             gnuplot-nox:/usr/bin/gnuplot \
+             python3:/usr/bin/python3
 
-.PHONY: all deps test test-slow demo bench install clean warnings sanitize repro figures repro-ckce figures-ckce
+.PHONY: all deps test test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
 all: deps
@@ -69,16 +71,21 @@ all: deps
 .PHONY: build-all
 build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_BINS) $(REPRO_CKCE)
 
-deps:
-	@missing=""; for need in $(DEB_NEEDS); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
-	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+# $(call install_debs,TARGET,PACKAGE:FILE ...): installs the packages whose file is missing (as root,
+# or with sudo).
+define install_debs
+	@missing=""; for need in $(2); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	cmd="apt-get update && apt-get install -y --no-install-recommends$$missing"; \
-	if [ "$$(id -u)" = 0 ]; then echo "make deps: installing$$missing"; \
-	  sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make deps: failed: $$cmd" >&2; exit 1; }; \
-	elif command -v sudo >/dev/null 2>&1; then echo "make deps: installing with sudo:$$missing"; \
-	  sudo sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make deps: failed: sudo $$cmd" >&2; exit 1; }; \
-	else echo "make deps: missing packages; run as root: $$cmd" >&2; exit 1; fi
+	if [ "$$(id -u)" = 0 ]; then echo "make $(1): installing$$missing"; \
+	  sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make $(1): failed: $$cmd" >&2; exit 1; }; \
+	elif command -v sudo >/dev/null 2>&1; then echo "make $(1): installing with sudo:$$missing"; \
+	  sudo sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make $(1): failed: sudo $$cmd" >&2; exit 1; }; \
+	else echo "make $(1): missing packages; run as root: $$cmd" >&2; exit 1; fi
+endef
+
+deps:
+	$(call install_debs,deps,$(DEB_NEEDS))
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -204,3 +211,37 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
          $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d)
+
+# libFuzzer harnesses (fuzz/*.cpp) built with clang, ASan and UBSan in $(BUILD)/fuzz, each run for
+# FUZZ_SECONDS on its seed corpus fuzz/corpus/NAME; new inputs go to $(BUILD)/fuzz/corpus/NAME and a
+# crashing input to $(BUILD)/fuzz/findings/. `.ci/run` runs it after `make test`.
+FUZZ_SECONDS   ?= 60
+FUZZ_HARNESSES := $(basename $(notdir $(wildcard fuzz/*.cpp)))
+FUZZ_NEEDS     := clang:/usr/bin/clang++ libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a \
+                  libomp-14-dev:/usr/lib/llvm-14/lib/libomp.so
+FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# The CLI's objects without its main(): the option harness drives calib::cli::run_command.
+CLI_CORE_OBJ   := $(filter-out $(BUILD)/obj/apps/calib/main.o,$(CLI_OBJ))
+
+# The harnesses' objects are kept (make would delete them as intermediates of the pattern rule).
+.PRECIOUS: $(BUILD)/obj/fuzz/%.o
+$(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%.o $(CLI_CORE_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $^ $(LDFLAGS) -o $@
+
+fuzz-deps:
+	$(call install_debs,fuzz-deps,$(FUZZ_NEEDS))
+
+# clang at -O1 cannot vectorise every `omp simd` loop and would say so for each (-Wpass-failed).
+fuzz: deps fuzz-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/fuzz CXX=clang++ ARCH=x86-64 DEFINES= \
+	  OPT="-O1 -g -Wno-pass-failed -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE)" LDFLAGS="-fopenmp -fsanitize=fuzzer $(FUZZ_SANITIZE)" \
+	  $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/bin/fuzz_%)
+	@mkdir -p $(BUILD)/fuzz/findings
+	@for h in $(FUZZ_HARNESSES); do mkdir -p $(BUILD)/fuzz/corpus/$$h; log=$(BUILD)/fuzz/$$h.log; \
+	  echo "fuzz $$h: $(FUZZ_SECONDS) s (log $$log)"; \
+	  ASAN_OPTIONS=detect_leaks=0 OMP_NUM_THREADS=1 $(BUILD)/fuzz/bin/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/$$h- \
+	    $(BUILD)/fuzz/corpus/$$h fuzz/corpus/$$h >$$log 2>&1 || { tail -n 60 $$log; echo "fuzz $$h: FINDING"; exit 1; }; \
+	  grep -E 'stat::number_of_executed_units|stat::new_units_added' $$log | tr '\n' ' '; \
+	  echo "corpus $$(ls $(BUILD)/fuzz/corpus/$$h | wc -l) files"; done

@@ -64,7 +64,7 @@ EstimatorOptions take_estimator_options(Args& args, const std::string& estimator
 }
 
 // --estimator ckce: the simplex kernel and the CKCE's own options instead of the kernel options.
-int run_ckce_estimate(Args& args, const InputOptions& input) {
+int run_ckce_estimate(Args& args, const InputOptions& input, Stage stage) {
     if (!is_categorical(input.family))
         throw usage_error("--estimator ckce applies only to --family categorical or binary, not " +
                           to_string(input.family));
@@ -75,6 +75,7 @@ int run_ckce_estimate(Args& args, const InputOptions& input) {
     const ParallelOptions parallel{run.threads, &bar};
     const CkceChoice choice = take_ckce_options(args, true);
     args.reject_unused("--estimator ckce");
+    if (stage == Stage::options) return 0;
 
     const Dataset data = read_dataset(input.family, input.path, input.read, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);
@@ -103,7 +104,7 @@ int run_ckce_estimate(Args& args, const InputOptions& input) {
 
 }  // namespace
 
-int run_estimate(const std::vector<std::string>& arguments) {
+int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     if (wants_help(arguments)) {
         std::cout << estimate_help;
         return 0;
@@ -117,7 +118,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
         estimator != "skce-block" && estimator != "ucme" && estimator != "ckce")
         throw usage_error("unknown estimator '" + estimator + "', expected one of " +
                           estimator_choices);
-    if (estimator == "ckce") return run_ckce_estimate(args, input);
+    if (estimator == "ckce") return run_ckce_estimate(args, input, stage);
     if (is_ece && !is_categorical(input.family))
         throw usage_error("--estimator ece applies only to --family categorical or binary, not " +
                           to_string(input.family));
@@ -132,6 +133,7 @@ int run_estimate(const std::vector<std::string>& arguments) {
         is_ece ? std::nullopt : std::optional(take_kernel_options(args, input.family));
     const EstimatorOptions options = take_estimator_options(args, estimator);
     args.reject_unused("--estimator " + estimator);
+    if (stage == Stage::options) return 0;
 
     const Dataset data = read_dataset(input.family, input.path, input.read, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);

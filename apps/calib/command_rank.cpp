@@ -96,7 +96,7 @@ void check_same_labels(const std::vector<CategoricalData>& models, const std::ve
 
 }  // namespace
 
-int run_rank(const std::vector<std::string>& arguments) {
+int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     if (wants_help(arguments)) {
         std::cout << rank_help;
         return 0;
@@ -131,6 +131,7 @@ int run_rank(const std::vector<std::string>& arguments) {
     std::string listed;
     for (const std::string& name : plan.estimators) listed += (listed.empty() ? "" : ",") + name;
     args.reject_unused("calib rank --estimators " + listed);
+    if (stage == Stage::options) return 0;
 
     std::vector<CategoricalData> models;
     for (const std::string& file : plan.files) {

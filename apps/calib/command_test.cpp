@@ -75,7 +75,7 @@ std::string method_title(const TestPlan& plan, const TestResult& result, std::si
 
 }  // namespace
 
-int run_test(const std::vector<std::string>& arguments) {
+int run_test(const std::vector<std::string>& arguments, Stage stage) {
     if (wants_help(arguments)) {
         std::cout << test_help;
         return 0;
@@ -92,6 +92,7 @@ int run_test(const std::vector<std::string>& arguments) {
     const std::optional<KernelOptions> kernel_options =
         plan.uses_kernel() ? std::optional(take_kernel_options(args, input.family)) : std::nullopt;
     args.reject_unused(plan.context());
+    if (stage == Stage::options) return 0;
 
     const Dataset data = read_dataset(input.family, input.path, input.read, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);

@@ -7,9 +7,16 @@
 
 namespace calib::cli {
 
-int run_estimate(const std::vector<std::string>& arguments);
-int run_test(const std::vector<std::string>& arguments);
-int run_rank(const std::vector<std::string>& arguments);
+// How far a command goes: `options` parses and checks every option, then stops before any file is
+// read (what the option fuzzer drives, fuzz/options.cpp); `run` does the whole command.
+enum class Stage { options, run };
+
+// The arguments after the program name: the subcommand and its options.
+int run_command(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+
+int run_estimate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+int run_test(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_help;
 extern const char* const estimate_help;

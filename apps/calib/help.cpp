@@ -157,8 +157,9 @@ Method options:
   --variance-divisor s-1|s  block: divisor of the block estimates' variance (default s-1)
   --null-variance       block: the standard error from the within-block mean of h^2
   --replicates R        bootstrap, spectral, consistency: 1 <= R <= 1e8 (default 1000)
-  --memory-budget BYTES bootstrap: cache the n x n Gram matrix if 8n^2 bytes fit (suffix K, M
-                        or G allowed; default 2G); else recompute it per pass
+  --memory-budget auto|BYTES  bootstrap: bound on its whole working memory (suffix K, M or G
+                        allowed; default auto: half of the available memory); needs at least
+                        16n*257 bytes; the n x n Gram matrix (8n^2 bytes) is cached if it fits too
   --pvalue-rule count|plus-one  bootstrap, spectral, consistency: #{T* >= T}/R (default) or
                         (1 + #{T* >= T})/(1 + R)
   --seed S              bootstrap, spectral, consistency, cme --locations (default 1234)

@@ -5,7 +5,6 @@
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
-#include <calib/version.hpp>
 
 #include <exception>
 #include <iostream>
@@ -20,31 +19,11 @@ int report(const char* message, int code) {
     return code;
 }
 
-int run(const std::vector<std::string>& arguments) {
-    using namespace calib::cli;
-    if (arguments.empty())
-        throw usage_error("missing command (see 'calib --help')");
-    const std::string& command = arguments.front();
-    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
-    if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << main_help;
-        return 0;
-    }
-    if (command == "--version") {
-        std::cout << "calib " << calib::version << '\n';
-        return 0;
-    }
-    if (command == "estimate") return run_estimate(rest);
-    if (command == "test") return run_test(rest);
-    if (command == "rank") return run_rank(rest);
-    throw usage_error("unknown command '" + command + "' (see 'calib --help')");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     try {
-        const int code = run(std::vector<std::string>(argv + 1, argv + argc));
+        const int code = calib::cli::run_command(std::vector<std::string>(argv + 1, argv + argc));
         // A result that did not reach its reader (full disk, closed pipe) is not a success.
         if (!std::cout.flush()) return report("cannot write the output to stdout", 1);
         return code;

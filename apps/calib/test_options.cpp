@@ -43,7 +43,7 @@ std::size_t parse_bytes(const std::string& text) {
     }
     if (value == UINT64_MAX || value > SIZE_MAX / unit)
         throw usage_error("option --memory-budget = '" + text +
-                          "', must be a number of bytes, optionally with the suffix K, M or G");
+                          "', must be auto or a number of bytes, optionally with the suffix K, M or G");
     return static_cast<std::size_t>(value * unit);
 }
 
@@ -132,7 +132,7 @@ TestPlan take_test_options(Args& args, Family family) {
         case Method::block: take_block_options(args, plan); break;
         case Method::dfree_block: plan.block_size = take_block_size(args, nullptr); break;
         case Method::bootstrap:
-            if (const auto budget = args.take("memory-budget"))
+            if (const auto budget = args.take("memory-budget"); budget && *budget != "auto")
                 plan.memory_budget = parse_bytes(*budget);
             break;
         case Method::consistency: take_consistency_options(args, plan, family); break;
@@ -192,7 +192,7 @@ void add_plan_fields(JsonObject& out, const TestPlan& plan, std::size_t n) {
             out.set("block_size", plan.block_size.resolve(n))
                 .set("block_size_rule", plan.block_size.rule());
             break;
-        case Method::bootstrap: out.set("memory_budget", plan.memory_budget); break;
+        case Method::bootstrap: out.set("memory_budget_rule", plan.memory_budget ? "given" : "auto"); break;
         case Method::consistency:
             out.set("estimator", plan.estimator);
             if (plan.estimator == "ece") add_ece_fields(out, plan.ece);

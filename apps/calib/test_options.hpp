@@ -29,7 +29,7 @@ struct TestPlan {
     VarianceDivisor divisor = VarianceDivisor::s_minus_1;  // block
     bool null_variance = false;                            // block
     std::size_t replicates = 1000;            // bootstrap, spectral, consistency
-    std::size_t memory_budget = BootstrapOptions{}.memory_budget;  // bootstrap, bytes
+    std::optional<std::size_t> memory_budget;  // bootstrap, bytes; empty: auto (the library's default)
     PValueRule rule = PValueRule::count;      // bootstrap, spectral, consistency
     std::optional<std::uint64_t> seed;        // set exactly for the methods that draw random numbers
     std::optional<double> alpha;              // --alpha

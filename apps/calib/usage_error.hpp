@@ -1,13 +1,15 @@
-// The error of a bad command line: printed as one line, exit code 2 (as for bad input files).
+// The error of a bad command line: printed as one line, exit code 2 (as for bad input files). An
+// invalid argument of the command line, so its message is made one clean line as calib's are
+// (arguments are echoed in messages and may hold any bytes).
 #pragma once
 
-#include <stdexcept>
+#include <calib/errors.hpp>
 
 namespace calib::cli {
 
-class usage_error : public std::runtime_error {
+class usage_error : public calib::invalid_argument {
 public:
-    using std::runtime_error::runtime_error;
+    explicit usage_error(const std::string& message) : calib::invalid_argument(message) {}
 };
 
 }  // namespace calib::cli

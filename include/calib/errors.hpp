@@ -2,20 +2,25 @@
 // (singular covariance, non-PSD Gram) raises calib::numerical_error. Messages name the
 // function, the argument, the offending index and value, and the rule, e.g.
 //   "calib::skce_block: block_size = 1, must be in [2, n = 10]".
+// A message is always one line of valid UTF-8: control bytes and invalid UTF-8 (from a file's cell or
+// a path) are written as \xNN, and a message longer than max_message_chars characters is cut with
+// "...".
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
 namespace calib {
+
+inline constexpr std::size_t max_message_chars = 2000;
 
 class invalid_argument : public std::invalid_argument {
 public:
     // row and column locate the offending entry of a data container (0-based observation and
     // column index), or are -1 when the error is not about one entry; readers of files use them to
     // point at the line and column of the file.
-    explicit invalid_argument(const std::string& message, long row = -1, long column = -1)
-        : std::invalid_argument(message), row_(row), column_(column) {}
+    explicit invalid_argument(const std::string& message, long row = -1, long column = -1);
     long row() const { return row_; }
     long column() const { return column_; }
 
@@ -25,7 +30,7 @@ private:
 
 class numerical_error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit numerical_error(const std::string& message);
 };
 
 }  // namespace calib

@@ -405,6 +405,9 @@ expect_error "median lengthscale of identical predictions" "--lengthscale" -- \
 ok_args=(--family categorical --input hand.csv)
 expect_error "no arguments" "missing command" --
 expect_error "unknown command" "frobnicate" -- frobnicate
+# Arguments are echoed escaped: a control byte or invalid UTF-8 never reaches the terminal raw.
+expect_error "unknown command with control and invalid bytes" "'a\\x0Ab\\x93c'" -- $'a\nb\x93c'
+expect_error "option value with a tab" "--format a\\x09b" -- estimate "${ok_args[@]}" --estimator skce-biased --format $'a\tb'
 expect_error "unknown option" "--foo" -- estimate "${ok_args[@]}" --estimator skce-biased --foo 1
 expect_error "positional argument" "stray" -- estimate "${ok_args[@]}" --estimator skce-biased stray
 expect_error "missing value at the end" "--estimator" "needs a value" -- estimate "${ok_args[@]}" --estimator
@@ -522,18 +525,24 @@ expect_json "test block null variance" 'j["null_variance"] == 1' "${t[@]}" --met
 printf 'p0,p1,label\n1,0,0\n1,0,0\n1,0,0\n1,0,0\n' >certain.csv
 expect_json "test block degenerate" 'j["degenerate"] == 1 and j["p_value"] == 1 and j["statistic"] is None' \
     test --family categorical --input certain.csv --method block --block-size 2 --lengthscale 1
-expect_json "test bootstrap" 'j["method"] == "bootstrap" and j["n"] == 200 and j["seed"] == 1234 and j["replicates"] == 1000 and j["pvalue_rule"] == "count" and j["memory_budget"] == 2 << 30' \
+expect_json "test bootstrap" 'j["method"] == "bootstrap" and j["n"] == 200 and j["seed"] == 1234 and j["replicates"] == 1000 and j["pvalue_rule"] == "count" and j["memory_budget_rule"] == "auto" and j["memory_budget"] > 0 and j["cached_gram_matrix"] == 1 and j["working_memory"] <= j["memory_budget"]' \
     "${t[@]}" --method bootstrap
-expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 0 and j["replicates"] == 50 and j["pvalue_rule"] == "plus-one" and j["p_value"] > 0' \
-    "${t[@]}" --method bootstrap --memory-budget 0 --replicates 50 --pvalue-rule plus-one
-expect_json "test bootstrap memory budget 1M" 'j["memory_budget"] == 1 << 20' \
-    "${t[@]}" --method bootstrap --memory-budget 1M --replicates 10
+# n = 200, R = 50: the working memory is 16*200*51 + 16*200 + 32*50 = 168 000 bytes, the cached Gram
+# triangle 320 000 more.
+expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 168000 and j["memory_budget_rule"] == "given" and j["cached_gram_matrix"] == 0 and j["working_memory"] == 168000 and j["replicates"] == 50 and j["pvalue_rule"] == "plus-one" and j["p_value"] > 0' \
+    "${t[@]}" --method bootstrap --memory-budget 168000 --replicates 50 --pvalue-rule plus-one
+expect_json "test bootstrap memory budget 2M" 'j["memory_budget"] == 2 << 20 and j["cached_gram_matrix"] == 1 and j["working_memory"] == 168000 + 320000' \
+    "${t[@]}" --method bootstrap --memory-budget 2M --replicates 50
+expect_error "test bootstrap budget below its working memory" "168000 bytes" "more than memory_budget" -- \
+    "${t[@]}" --method bootstrap --memory-budget 167999 --replicates 50
+expect_error "test bootstrap budget above the machine" "exceeds this machine's memory" -- \
+    "${t[@]}" --method bootstrap --memory-budget 1000000G
 # Replicates are bounded (10^8), and buffers that cannot fit the machine are refused before work.
 expect_error "replicates 2^63-1" "--replicates" "must be an integer in [1, 100000000]" -- \
     "${t[@]}" --method bootstrap --replicates 9223372036854775807
 expect_error "spectral replicates above the bound" "--replicates" -- "${t[@]}" --method spectral --replicates 100000001
-expect_error "bootstrap buffers beyond the machine" "more than this machine's memory" -- \
-    "${t[@]}" --method bootstrap --replicates 100000000
+expect_error "bootstrap replicates beyond the memory budget" "2.98 GiB" "more than memory_budget = 1 GiB" -- \
+    "${t[@]}" --method bootstrap --replicates 100000000 --memory-budget 1G
 expect_json "test gamma" 'j["method"] == "gamma" and "seed" not in j' "${t[@]}" --method gamma
 expect_json "test spectral" 'j["method"] == "spectral" and j["replicates"] == 100' \
     "${t[@]}" --method spectral --replicates 100
@@ -588,8 +597,10 @@ expect_json "default seed printed" 'j["seed"] == 1234' "${t[@]}" --method spectr
 # 1 and 2 threads: the same output but for threads and wall_time_seconds.
 # The whole line must be the same text (so bitwise the same numbers) once threads and
 # wall_time_seconds are removed.
+# The run's resources: threads, times, and the bootstrap's memory budget (auto: from the memory
+# available at the time).
 without_run_fields() {
-    sed -e 's/"threads":[0-9]*,//' -e 's/"wall_time_seconds":[-+.0-9eE]*,//' -e 's/"compute_seconds":[-+.0-9eE]*,//' "$1"
+    sed -e 's/"threads":[0-9]*,//' -e 's/"memory_budget":[-+.0-9eE]*,//' -e 's/"wall_time_seconds":[-+.0-9eE]*,//' -e 's/"compute_seconds":[-+.0-9eE]*,//' "$1"
 }
 expect_thread_invariant() {
     local name=$1
@@ -601,7 +612,7 @@ expect_thread_invariant() {
 }
 expect_thread_invariant "threads: block" "${t[@]}" --method block --block-size sqrt
 expect_thread_invariant "threads: bootstrap" "${t[@]}" --method bootstrap --replicates 200
-expect_thread_invariant "threads: bootstrap uncached" "${t[@]}" --method bootstrap --replicates 50 --memory-budget 0
+expect_thread_invariant "threads: bootstrap uncached" "${t[@]}" --method bootstrap --replicates 50 --memory-budget 400000
 expect_thread_invariant "threads: gamma" "${t[@]}" --method gamma
 expect_thread_invariant "threads: spectral" "${t[@]}" --method spectral --replicates 200
 expect_thread_invariant "threads: dfree-biased" "${t[@]}" --method dfree-biased

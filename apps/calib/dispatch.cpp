@@ -1,0 +1,29 @@
+// The subcommand named by the first argument, or the program's own --help and --version.
+#include "commands.hpp"
+#include "usage_error.hpp"
+
+#include <calib/version.hpp>
+
+#include <iostream>
+
+namespace calib::cli {
+
+int run_command(const std::vector<std::string>& arguments, Stage stage) {
+    if (arguments.empty()) throw usage_error("missing command (see 'calib --help')");
+    const std::string& command = arguments.front();
+    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << main_help;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "calib " << calib::version << '\n';
+        return 0;
+    }
+    if (command == "estimate") return run_estimate(rest, stage);
+    if (command == "test") return run_test(rest, stage);
+    if (command == "rank") return run_rank(rest, stage);
+    throw usage_error("unknown command '" + command + "' (see 'calib --help')");
+}
+
+}  // namespace calib::cli
