@@ -45,9 +45,9 @@ void check_models(const std::vector<CategoricalData>& models, const ComparisonOp
         for (std::size_t f = 0; f < e; ++f)
             if (o.estimators[e] == o.estimators[f]) fail(fn, "estimator ", to_string(o.estimators[e]), " is listed twice");
     detail::check_replicates(fn, o.replicates);
-    // The counts, and the SKCE's Gram products of them: three n×(R+1) matrices at most.
-    detail::check_memory(fn, 24.0 * double(first.size()) * double(o.replicates + 1),
-                         "the resampling counts and their products", "use fewer replicates");
+    // The counts of every replicate (shared by the estimators, so that the comparison is paired).
+    detail::check_memory(fn, 8.0 * double(first.size()) * double(o.replicates), "the resampling counts",
+                         "use fewer replicates");
     if (!(o.level > 0 && o.level < 1)) fail(fn, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
     if (!(o.replicate_tolerance >= 0 && o.replicate_tolerance < 1))
         fail(fn, "replicate_tolerance = ", detail::format_value(o.replicate_tolerance), ", must be in [0, 1)");
@@ -189,7 +189,12 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
     const std::size_t n = models.front().size(), count = models.size(), R = options.replicates;
     const int threads = resolve_num_threads(options.parallel.num_threads);
     const ParallelOptions parallel{threads, options.parallel.progress};
-    const Matrix counts = detail::resampling_counts(n, R, options.seed, 1, parallel);
+    Matrix counts(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(R));
+    detail::resampling_counts(options.seed, 1, counts, parallel);
+    // The SKCE's products with the counts: within the memory budget, as in bootstrap_test.
+    const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
+    const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);
+    const bool cache = memory.working + memory.cache <= budget;
 
     ModelComparison out;
     out.n = n;
@@ -210,7 +215,10 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
             } else if (estimator == ComparedEstimator::skce_unbiased) {
                 const CkceOptions& o = options.ckce[k];
                 const detail::CountForms f = detail::with_jkce_term(fn, d, o.kernel, o.label, [&](const auto& term) {
-                    return detail::count_forms(term, counts, options.memory_budget, parallel);
+                    const auto columns = [&](std::size_t r0, std::size_t r1, auto&& block) {
+                        block = counts.middleCols(static_cast<Eigen::Index>(r0), static_cast<Eigen::Index>(r1 - r0));
+                    };
+                    return detail::count_forms(term, R, columns, cache, parallel);
                 });
                 c.estimates[k] = f.sums.unbiased();
                 const double pairs = double(n) * double(n - 1);

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace calib::detail {
@@ -24,9 +26,26 @@ inline double physical_memory_bytes() {
     return static_cast<double>(pages) * static_cast<double>(page_size);
 }
 
+// Memory available to a new computation in bytes: MemAvailable of /proc/meminfo (free memory plus
+// what the kernel can reclaim), else the physical memory.
+inline double available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    while (meminfo >> key >> kib) {
+        if (key == "MemAvailable:") return kib * 1024;
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return physical_memory_bytes();
+}
+
+// "168000 bytes", "5.2 MiB", "1 GiB".
 inline std::string format_bytes(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g GiB", bytes / double(std::size_t{1} << 30));
+    char text[40];
+    const double mib = double(1 << 20), gib = double(1 << 30);
+    if (bytes >= gib) std::snprintf(text, sizeof text, "%.3g GiB", bytes / gib);
+    else if (bytes >= mib) std::snprintf(text, sizeof text, "%.3g MiB", bytes / mib);
+    else std::snprintf(text, sizeof text, "%.0f bytes", bytes);
     return text;
 }
 
@@ -36,6 +55,17 @@ inline void check_memory(const char* function, double bytes, const char* what, c
     if (bytes > available)
         fail(function, what, " need ", format_bytes(bytes), ", more than this machine's memory (",
              format_bytes(available), "); ", fix);
+}
+
+// A memory budget in bytes: the given one, which must not exceed the machine's memory, or, when none
+// is given, half of the memory available now.
+inline double resolve_memory_budget(const char* function, const std::optional<std::size_t>& given) {
+    if (!given) return available_memory_bytes() / 2;
+    const double available = physical_memory_bytes();
+    if (double(*given) > available)
+        fail(function, "memory_budget = ", format_bytes(double(*given)), " exceeds this machine's memory (",
+             format_bytes(available), ")");
+    return double(*given);
 }
 
 // 1 <= replicates <= max_replicates (hypothesis.hpp).

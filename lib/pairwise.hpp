@@ -231,11 +231,13 @@ void for_each_row_strip(std::size_t n, std::size_t rows, const ParallelOptions& 
 }
 
 // Rows [i0, i1) of G := H·C (from column 0) or Hᵤ·C (`upper`: from the diagonal on, zeros to its
-// left), from tiles of those rows of H recomputed chunk by chunk: never more than a strip ×
-// chunk_width tile in memory, accumulated in a fixed order.
+// left), tile by tile of chunk_width columns of H, accumulated in a fixed order: never more than a
+// strip × chunk_width tile in memory. A tile is recomputed, or copied from `cache` (the rows of
+// fill_upper_rows; `upper` only) when given: the products are the same either way, so the cache
+// changes the speed, not the bits.
 template <class Term>
-void recomputed_product_rows(const Term& term, const Eigen::MatrixXd& c, bool upper, std::size_t i0, std::size_t i1,
-                             Eigen::MatrixXd& g) {
+void tiled_product_rows(const Term& term, const Eigen::MatrixXd& c, bool upper, const RowMajorMatrix* cache,
+                        std::size_t i0, std::size_t i1, Eigen::MatrixXd& g) {
     const std::size_t n = term.size();
     auto strip = g.middleRows(static_cast<Eigen::Index>(i0), static_cast<Eigen::Index>(i1 - i0));
     strip.setZero();
@@ -247,7 +249,9 @@ void recomputed_product_rows(const Term& term, const Eigen::MatrixXd& c, bool up
             double* row = tile.data() + (i - i0) * chunk_width;
             const std::size_t start = upper ? std::clamp(i, j0, j1) : j0;
             std::fill(row, row + (start - j0), 0.0);
-            if (start < j1) term.row(i, start, j1, row + (start - j0));
+            if (start == j1) continue;
+            if (cache) std::copy(cache->data() + i * n + start, cache->data() + i * n + j1, row + (start - j0));
+            else term.row(i, start, j1, row + (start - j0));
         }
         strip.noalias() += tile.leftCols(w) * c.middleRows(static_cast<Eigen::Index>(j0), w);
     }
@@ -261,7 +265,7 @@ Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const E
                              const ParallelOptions& parallel) {
     Eigen::MatrixXd g(term.size(), c.cols());
     for_each_row_strip(term.size(), gemm_rows, parallel, "Gram product", [&](std::size_t i0, std::size_t i1) {
-        if (!h) return recomputed_product_rows(term, c, false, i0, i1, g);
+        if (!h) return tiled_product_rows(term, c, false, nullptr, i0, i1, g);
         const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
         g.middleRows(r0, rows).noalias() = h->middleRows(r0, rows) * c;
     });
@@ -270,21 +274,16 @@ Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const E
 
 // G = Hᵤ·C for an n×R matrix C, where Hᵤ is the upper triangle of H with its diagonal (h(i, j) for
 // j ≥ i, 0 below): since H = Hᵤ + Hᵤᵀ − diag(H), quadratic forms cᵀHc = 2 cᵀHᵤc − Σ c_a² h_aa need
-// only half the products of H·C. From `upper` when given (the rows of fill_upper_rows: row-major,
-// only j ≥ i read), else recomputed. Strips of gemm_rows / 2 rows (the work shrinks towards the
-// last rows) with a fixed order of accumulation: G does not depend on the thread count.
+// only half the products of H·C. Tiles from `cache` when given (the rows of fill_upper_rows:
+// row-major, only j ≥ i read), else recomputed, with the same result. Strips of gemm_rows / 2 rows
+// (the work shrinks towards the last rows) with a fixed order of accumulation: G does not depend on
+// the thread count.
 template <class Term>
-Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* upper,
+Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* cache,
                                    const ParallelOptions& parallel) {
-    const std::size_t n = term.size();
-    Eigen::MatrixXd g(n, c.cols());
-    for_each_row_strip(n, gemm_rows / 2, parallel, "Gram product", [&](std::size_t i0, std::size_t i1) {
-        if (!upper) return recomputed_product_rows(term, c, true, i0, i1, g);
-        const auto r0 = static_cast<Eigen::Index>(i0), rows = static_cast<Eigen::Index>(i1 - i0);
-        const auto rest = static_cast<Eigen::Index>(n - i1);
-        auto strip = g.middleRows(r0, rows);
-        strip.noalias() = upper->block(r0, r0, rows, rows).triangularView<Eigen::Upper>() * c.middleRows(r0, rows);
-        strip.noalias() += upper->block(r0, r0 + rows, rows, rest) * c.bottomRows(rest);
+    Eigen::MatrixXd g(term.size(), c.cols());
+    for_each_row_strip(term.size(), gemm_rows / 2, parallel, "Gram product", [&](std::size_t i0, std::size_t i1) {
+        tiled_product_rows(term, c, true, cache, i0, i1, g);
     });
     return g;
 }

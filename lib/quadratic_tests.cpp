@@ -27,13 +27,20 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     const std::size_t n = data.size(), R = options.replicates;
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
     detail::check_replicates(fn, R);
-    // The counts and their Gram products: two n×(R+1) matrices (the cached triangle is taken only
-    // within memory_budget).
-    detail::check_memory(fn, 16.0 * double(n) * double(R + 1), "the resampling counts and their products",
-                         "use fewer replicates");
-    const Matrix c = detail::resampling_counts(n, R, options.seed, 0, options.parallel);
+    // Refused before any work when the counts and products of one pass do not fit the budget; the
+    // cached triangle of H only when it fits too.
+    const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
+    const detail::CountFormsMemory memory =
+        detail::count_forms_memory(n, R);
+    if (memory.working > budget)
+        fail(fn, "n = ", n, " and ", R, " replicates need ", detail::format_bytes(memory.working),
+             " of working memory, more than memory_budget = ", detail::format_bytes(budget), "; raise the budget");
+    const bool cache = memory.working + memory.cache <= budget;
+    const auto counts = [&](std::size_t r0, std::size_t, auto&& out) {
+        detail::resampling_counts(options.seed, r0, out, options.parallel);
+    };
     const detail::CountForms f = detail::with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::count_forms(term, c, options.memory_budget, options.parallel);
+        return detail::count_forms(term, R, counts, cache, options.parallel);
     });
     // T'_r = n⁻² [α c_rᵀ H c_r − α Σ_a c_ar H_aa − 2 c_rᵀ H 1], α = n/(n−1)   (julia-reference §2.5).
     const double alpha = double(n) / double(n - 1), n2 = double(n) * double(n);
@@ -53,7 +60,9 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     result.details = {{"replicates", double(R)},
                       {"seed", double(options.seed)},
                       {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0},
-                      {"cached_gram_matrix", f.cached ? 1.0 : 0.0}};
+                      {"cached_gram_matrix", f.cached ? 1.0 : 0.0},
+                      {"memory_budget", budget},
+                      {"working_memory", memory.working + (cache ? memory.cache : 0)}};
     return detail::checked_test_result(fn, std::move(result));
 }
 

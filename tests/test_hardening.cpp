@@ -126,12 +126,21 @@ TEST_CASE("replicates are bounded and their buffers checked against the machine 
         c.replicates = bad;
         CHECK_THROWS_AS(consistency_test(data, [](const CategoricalData&) { return 0.0; }, "x", c), invalid_argument);
     }
-    // Within the bound but beyond any machine: 16·n·(R+1) bytes at n = 10⁶, R = 10⁸ is 1.6 PB.
+    // Within the bound but not within the memory budget, refused before any work: the counts of one
+    // pass at n = 10⁶ are 4.1 GB, R = 10⁸ replicates' values 3.2 GB. Before: the whole n × (R+1)
+    // counts were allocated whatever the budget (which bounded only the Gram cache).
     test::Rng big_rng(6);
     const CategoricalData big = test::dirichlet_data(1000000, 2, 1.0, big_rng);
     BootstrapOptions b;
     b.replicates = max_replicates;
-    CHECK_THROWS_WITH_AS(bootstrap_test(big, kernel, b), doctest::Contains("more than this machine's memory"),
+    b.memory_budget = std::size_t{1} << 30;
+    CHECK_THROWS_WITH_AS(bootstrap_test(big, kernel, b), doctest::Contains("more than memory_budget = 1 GiB"),
+                         invalid_argument);
+    // A budget beyond the machine is refused rather than trusted (before: an 80 GB allocation after
+    // seconds of work).
+    b.replicates = 10;
+    b.memory_budget = std::numeric_limits<std::size_t>::max();
+    CHECK_THROWS_WITH_AS(bootstrap_test(big, kernel, b), doctest::Contains("exceeds this machine's memory"),
                          invalid_argument);
     ComparisonOptions compare;
     compare.estimators = {ComparedEstimator::ece};

@@ -105,8 +105,9 @@ TEST_CASE("block test: degenerate standard error and invalid calls") {
     CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), bad), calib::invalid_argument);
 }
 
-// n = 37 fits in one strip of the Gram product; n = 300 needs three, of different lengths.
-TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread count") {
+// n = 37 fits in one strip of the Gram product; n = 300 needs three, of different lengths. 600
+// replicates take three passes (256, 256, 88 replicates).
+TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread count and budget") {
     for (const std::size_t size : {std::size_t(37), std::size_t(300)}) {
         CAPTURE(size);
         test::Rng rng(13);
@@ -116,9 +117,10 @@ TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread
         const double n = double(size), alpha = n / (n - 1);
         const double biased = h.sum() / (n * n), unbiased = (h.sum() - h.trace()) / (n * (n - 1));
         BootstrapOptions options;
-        options.replicates = 200;
+        options.replicates = 600;
         options.seed = 99;
         const TestResult t = bootstrap_test(data, kernel, options);
+        CHECK(t.detail("cached_gram_matrix") == 1);
         CHECK(t.statistic == Approx(alpha * unbiased - biased).epsilon(1e-10));
         CHECK(t.estimate == Approx(unbiased).epsilon(1e-12));
         // Replicate statistics from the same resamples, in the definitional (2019) form
@@ -138,18 +140,25 @@ TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread
             big_t *= 2 / n;
             count += big_t / (n - 1) - biased >= t.statistic - 1e-12;
         }
-        CHECK(t.p_value == Approx(count / 200.0));
-        // Streamed Gram tiles (no cache) and one thread give the same p-value.
+        CHECK(t.p_value == Approx(count / 600.0));
+        // A budget of exactly the working memory without the cached n×n triangle: recomputed tiles,
+        // the same p-value (with one thread too), and the bound on the working memory holds.
         BootstrapOptions streamed = options;
-        streamed.memory_budget = 0;
+        const double cache_bytes = 8 * n * n;
+        streamed.memory_budget = std::size_t(t.detail("working_memory") - cache_bytes);
         streamed.parallel.num_threads = 1;
         const TestResult u = bootstrap_test(data, kernel, streamed);
         CHECK(u.detail("cached_gram_matrix") == 0);
+        CHECK(u.detail("working_memory") <= double(*streamed.memory_budget));
         CHECK(u.p_value == t.p_value);
+        // One byte less does not fit: refused before any work.
+        *streamed.memory_budget -= 1;
+        CHECK_THROWS_WITH_AS(bootstrap_test(data, kernel, streamed), doctest::Contains("memory_budget"),
+                             calib::invalid_argument);
         options.parallel.num_threads = 1;
         CHECK(bootstrap_test(data, kernel, options).p_value == t.p_value);
         options.rule = PValueRule::plus_one;
-        CHECK(bootstrap_test(data, kernel, options).p_value == Approx((count + 1) / 201.0));
+        CHECK(bootstrap_test(data, kernel, options).p_value == Approx((count + 1) / 601.0));
         options.replicates = 0;
         CHECK_THROWS_AS(bootstrap_test(data, kernel, options), calib::invalid_argument);
     }

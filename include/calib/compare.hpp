@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,9 @@ struct ComparisonOptions {
     double level = 0.95;                // of the percentile intervals, in (0, 1)
     std::uint64_t seed = default_seed;  // replicate r draws from stream r + 1 (stream 0 is rff's)
     double replicate_tolerance = 1e-5;  // ckce exact/eigen: relative error of the replicates' factor
-    std::size_t memory_budget = std::size_t{2} << 30;  // skce_unbiased: bytes for a cached n×n H
+    // skce_unbiased: bytes for its replicates' products, as BootstrapOptions::memory_budget (the n×n H
+    // cached only within it); empty: half of the available memory.
+    std::optional<std::size_t> memory_budget;
     ParallelOptions parallel;
 };
 

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 #include <utility>
@@ -75,15 +76,19 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
 // ---- quadratic test, B = n [widmann-2021 Remark B.2] -------------------------------------------
 // Bootstrap (Arcones & Giné 1992, in the counts form of CalibrationTests.jl): statistic
 // t = n/(n−1)·SKCE_uq − SKCE_b; replicate T' = n⁻² Σ_a C_a Σ_b (n/(n−1)(C_b − δ_ab) − 2) H_ab for
-// multinomial counts C of a resample with replacement. All replicates are evaluated together from
-// one product of the upper triangle of H with the counts (docs/tests.md), from a cached triangle
-// when n²·8 bytes fit `memory_budget`, else from recomputed tiles. Counts are
-// drawn (seeded) before the parallel work, so the p-value does not depend on the thread count.
+// multinomial counts C of a resample with replacement. The replicates are evaluated 256 at a time
+// from products of the upper triangle of H with their counts (docs/tests.md).
+// Memory: `memory_budget` bounds the whole working memory beyond the data — the counts and products
+// of one pass, 16·n·257 bytes, plus 32 bytes per replicate; the n×n triangle (8n² bytes) is cached
+// only when it fits too, else its tiles are recomputed on every pass (slower, the same result). A
+// budget below the working memory, or above the machine's memory, is refused before any work; none
+// given: half of the memory available at the call. Counts are drawn (seeded) per replicate, so the
+// p-value depends neither on the thread count nor on the budget.
 struct BootstrapOptions {
     std::size_t replicates = 1000;
     std::uint64_t seed = default_seed;
     PValueRule rule = PValueRule::count;
-    std::size_t memory_budget = std::size_t{2} << 30;  // bytes
+    std::optional<std::size_t> memory_budget;  // bytes; empty: half of the available memory
     ParallelOptions parallel;
 };
 template <class Data>
