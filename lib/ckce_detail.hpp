@@ -3,6 +3,7 @@
 #pragma once
 
 #include "check.hpp"
+#include "memory_guard.hpp"
 #include "pairwise.hpp"
 #include "parallel_cholesky.hpp"
 #include "serial_eigen.hpp"
@@ -56,6 +57,10 @@ PrimalSums primal_sums(std::size_t n, Eigen::Index r, const Matrix& a, Fill fill
     constexpr std::size_t chunk_rows = primal_chunk_rows, max_groups = 8;
     const std::size_t chunks = (n + chunk_rows - 1) / chunk_rows;
     const std::size_t groups = std::max<std::size_t>(1, std::min(max_groups, chunks));
+    // A D × D Gram matrix per group of chunks, and the solve's copy: refused before allocation when
+    // the features (rff) or the rank (lowrank) are too many for the machine.
+    check_memory("ckce", 8.0 * double(r) * (double(groups + 1) * double(r) + double(chunk_rows * groups)),
+                 "the feature-space Gram matrices", "use fewer features (or a lower rank)");
     std::vector<PrimalSums> partial(groups, PrimalSums{Matrix::Zero(r, r), Matrix::Zero(r, a.cols())});
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t g = 0; g < groups; ++g) {

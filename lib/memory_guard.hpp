@@ -39,12 +39,15 @@ inline double available_memory_bytes() {
     return physical_memory_bytes();
 }
 
-// "168000 bytes", "5.2 MiB", "1 GiB".
+// "168000 bytes", "5.2 MiB", "1 GiB", "1024 GiB".
 inline std::string format_bytes(double bytes) {
     char text[40];
     const double mib = double(1 << 20), gib = double(1 << 30);
-    if (bytes >= gib) std::snprintf(text, sizeof text, "%.3g GiB", bytes / gib);
-    else if (bytes >= mib) std::snprintf(text, sizeof text, "%.3g MiB", bytes / mib);
+    const auto scaled = [&](double unit, const char* name) {
+        std::snprintf(text, sizeof text, bytes / unit < 100 ? "%.3g %s" : "%.0f %s", bytes / unit, name);
+    };
+    if (bytes >= gib) scaled(gib, "GiB");
+    else if (bytes >= mib) scaled(mib, "MiB");
     else std::snprintf(text, sizeof text, "%.0f bytes", bytes);
     return text;
 }

@@ -1,6 +1,7 @@
 // Reading a file into a NumericTable (numeric_table.hpp): bytes, then .npy or delimited text.
 #include "numeric_table.hpp"
 
+#include "memory_guard.hpp"
 #include "printable.hpp"
 
 #include <calib/npy.hpp>
@@ -48,6 +49,11 @@ std::string read_bytes(const std::string& path) {
     if (path != "-") {
         std::error_code error;
         if (std::filesystem::is_directory(path, error)) fail_file(path, "is a directory, expected a data file");
+        // A file larger than the machine's memory cannot be held; say so before reading any of it.
+        const auto size = std::filesystem::file_size(path, error);
+        if (!error && double(size) > physical_memory_bytes())
+            fail_file(path, "is " + format_bytes(double(size)) + ", more than this machine's memory (" +
+                                format_bytes(physical_memory_bytes()) + ")");
         owned.reset(std::fopen(path.c_str(), "rb"));
         if (!owned) fail_file(path, std::string("cannot open file: ") + std::strerror(errno));
         file = owned.get();

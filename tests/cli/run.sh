@@ -313,6 +313,12 @@ mkdir -p adir
 expect_error "directory" "adir" "directory" -- "${est[@]}" adir
 : >empty.csv
 expect_error "empty file" "empty.csv" "empty" -- "${est[@]}" empty.csv
+# Bounded reading: a file without line ends stops at 64 MiB instead of filling memory, and a file
+# larger than the machine's memory (sparse: no disk used) is refused before it is read.
+expect_error "no line ends" "/dev/zero: line 1" "longer than 64 MiB" -- "${est[@]}" /dev/zero
+truncate -s 1T huge.csv
+expect_error "file larger than memory" "huge.csv: is 1024 GiB" "more than this machine's memory" -- "${est[@]}" huge.csv
+rm -f huge.csv
 printf '\n\n' >blank.csv
 expect_error "only blank lines" "blank.csv" "empty" -- "${est[@]}" blank.csv
 printf 'p0,p1,label\n' >header_only.csv
@@ -740,6 +746,10 @@ expect_error "ckce: features for exact" "--features" "rff" -- "${k[@]}" --featur
 expect_error "ckce: rank for rff" "--rank" "lowrank" -- "${k[@]}" --ckce-method rff --rank 10
 expect_error "ckce: tolerance 1" "--tolerance" -- "${k[@]}" --ckce-method lowrank --tolerance 1
 expect_error "ckce: features 0" "--features" -- "${k[@]}" --ckce-method rff --features 0
+# 10⁶ features need D × D Gram matrices of 10¹² entries: refused before allocation (was "out of
+# memory", exit 1).
+expect_error "ckce: features beyond the machine" "feature-space Gram matrices" "use fewer features" -- \
+    "${k[@]}" --ckce-method rff --features 1000000
 expect_error "ckce: lambda 0" "--lambda" -- "${k[@]}" --lambda 0
 expect_error "ckce: negative lambda power" "--lambda-power" -- "${k[@]}" --lambda-power -1
 expect_error "ckce: lengthscale 0" "--lengthscale" -- "${k[@]}" --lengthscale 0
