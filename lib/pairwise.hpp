@@ -190,7 +190,10 @@ inline constexpr std::size_t gemm_rows = 256;
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // Writes h(i, j) for j ≥ i at out[i·n + j]: the upper triangle of a row-major n×n matrix, which is
-// the lower triangle of a column-major one. Rows in parallel, each written by one task.
+// the lower triangle of a column-major one. Rows in parallel, each written by one task. Row i is
+// evaluated in the column chunks of tiled_product_rows ([i, next multiple of chunk_width), then
+// aligned chunks): a vectorised row() can round an entry differently at another position in its
+// chunk (SIMD and scalar exp differ in the last bit), so the same chunks give the same bits.
 template <class Term>
 void fill_upper_rows(const Term& term, double* out, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
@@ -198,8 +201,10 @@ void fill_upper_rows(const Term& term, double* out, const ParallelOptions& paral
     const StageProgress progress(parallel, "Gram matrix", n);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j0 = i; j0 < n; j0 += chunk_width)
-            term.row(i, j0, std::min(n, j0 + chunk_width), out + i * n + j0);
+        for (std::size_t j0 = i / chunk_width * chunk_width; j0 < n; j0 += chunk_width) {
+            const std::size_t start = std::max(i, j0);
+            term.row(i, start, std::min(n, j0 + chunk_width), out + i * n + start);
+        }
         progress.advance(1);
     }
 }
@@ -278,6 +283,8 @@ Eigen::MatrixXd gram_product(const Term& term, const Eigen::MatrixXd& c, const E
 // row-major, only j ≥ i read), else recomputed, with the same result. Strips of gemm_rows / 2 rows
 // (the work shrinks towards the last rows) with a fixed order of accumulation: G does not depend on
 // the thread count.
+// The strips start on the chunk grid of fill_upper_rows, so that cached and recomputed tiles agree.
+static_assert(gemm_rows / 2 % chunk_width == 0, "upper_gram_product's strips must start on the chunk grid");
 template <class Term>
 Eigen::MatrixXd upper_gram_product(const Term& term, const Eigen::MatrixXd& c, const RowMajorMatrix* cache,
                                    const ParallelOptions& parallel) {
