@@ -10,11 +10,32 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/fisher_f.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <numeric>
 
 namespace calib {
 
 using detail::fail;
+
+namespace {
+
+// The validity range of each reference, J² ≤ (percent / 100)·n: below the smallest J²/n at which
+// the measured type-I error left the 99 % binomial band around α = 0.05 (repro-validity's
+// cme_summary.csv, docs/tests.md). Integers, so that the boundary is exact.
+std::uint64_t validity_percent(CmeReference reference) { return reference == CmeReference::f ? 7 : 5; }
+
+const char* reference_name(CmeReference reference) { return reference == CmeReference::f ? "F" : "chi-squared"; }
+
+}  // namespace
+
+std::size_t cme_max_locations(std::size_t n, CmeReference reference) {
+    const std::uint64_t bound = validity_percent(reference) * std::uint64_t(n);  // 100·J² ≤ bound
+    auto j = static_cast<std::uint64_t>(std::sqrt(double(bound) / 100));
+    while (100 * (j + 1) * (j + 1) <= bound) ++j;
+    while (j > 0 && 100 * j * j > bound) --j;
+    return static_cast<std::size_t>(j);
+}
 
 template <class Data>
 TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options) {
@@ -27,6 +48,18 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
             "calib::cme_test: n = ", n, " observations for J = ", J,
             " test locations; the covariance of the deviations is singular when n <= J; use more data or fewer "
             "locations (n >> J for a reliable chi-squared null)"));
+    const std::size_t max_locations = cme_max_locations(n, options.reference);
+    const bool outside_validity = J > max_locations;
+    if (outside_validity && !options.allow_outside_validity) {
+        const double percent = double(validity_percent(options.reference));
+        const std::string needed = detail::format_value(std::ceil(100 * double(J) * double(J) / percent));
+        fail(fn, "J = ", J, " test locations on n = ", n, " observations is outside the validity range of the ",
+             reference_name(options.reference), " null (J^2 <= ", detail::format_value(percent / 100),
+             " n; beyond it calibrated models are rejected far more often than alpha, docs/tests.md): ",
+             max_locations > 0 ? detail::concat("use at most J = ", max_locations, " or at least n = ", needed)
+                               : detail::concat("use at least n = ", needed),
+             " observations");
+    }
     const Matrix z = ucme_deviations(data, locations, kernel, options.parallel);
 
     // Column means, then the (n−1)-covariance S; each entry is one task with a fixed order.
@@ -75,6 +108,7 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
         result.details = {{"num_locations", double(J)}, {"df1", double(J)}, {"df2", double(n - J)},
                           {"f_statistic", f}, {"ridge", options.ridge}};
     }
+    result.details.push_back({"outside_validity_range", outside_validity ? 1.0 : 0.0});
     return detail::checked_test_result(fn, std::move(result));
 }
 

@@ -282,14 +282,17 @@ TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
     const Matrix centred = z.rowwise() - mean.transpose();
     const Matrix s = centred.transpose() * centred / 89.0;
     const double q = 90 * mean.dot(s.ldlt().solve(mean));
-    const TestResult t = cme_test(data, locations, kernel);
+    CmeOptions chi2;
+    chi2.reference = CmeReference::chi2;
+    const TestResult t = cme_test(data, locations, kernel, chi2);
+    CHECK(t.null_approximation == "chi2");
     CHECK(t.statistic == Approx(q).epsilon(1e-10));
     CHECK(t.estimate == Approx(ucme(data, locations, kernel)).epsilon(1e-12));
     // χ²₂ upper tail is exp(−q/2) exactly.
     CHECK(t.p_value == Approx(std::exp(-q / 2)).epsilon(1e-10));
-    CmeOptions f;
-    f.reference = CmeReference::f;
-    const TestResult tf = cme_test(data, locations, kernel, f);
+    const TestResult tf = cme_test(data, locations, kernel);  // F by default
+    CHECK(tf.null_approximation == "f");
+    CHECK(tf.p_value >= t.p_value);
     CHECK(tf.detail("f_statistic") == Approx(88.0 / (2 * 89.0) * q).epsilon(1e-10));
     // F(2, m) upper tail: (1 + 2x/m)^{−m/2}.
     CHECK(tf.p_value == Approx(std::pow(1 + 2 * tf.detail("f_statistic") / 88, -44)).epsilon(1e-10));
@@ -300,13 +303,13 @@ TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
 
 TEST_CASE("CME test: locations drawn from the data, and its failures") {
     test::Rng rng(37);
-    const NormalData data = test::normal_data(60, rng);
+    const NormalData data = test::normal_data(200, rng);
     const TestResult t = cme_test(data, 3, 5, default_kernel_normal());
-    CHECK(t.n == 57);
+    CHECK(t.n == 197);
     CHECK(t.detail("num_locations") == 3);
     CHECK(cme_test(data, 3, 5, default_kernel_normal()).p_value == t.p_value);
     CHECK_THROWS_AS(cme_test(data, 0, 5, default_kernel_normal()), calib::invalid_argument);
-    CHECK_THROWS_AS(cme_test(data, 60, 5, default_kernel_normal()), calib::invalid_argument);
+    CHECK_THROWS_AS(cme_test(data, 200, 5, default_kernel_normal()), calib::invalid_argument);
     // n ≤ J, and a singular covariance (two identical locations).
     CHECK_THROWS_AS(cme_test(subset(data, {0, 1}), subset(data, {2, 3, 4}), default_kernel_normal()), calib::numerical_error);
     const NormalData twice = subset(data, {5, 5});
@@ -314,6 +317,40 @@ TEST_CASE("CME test: locations drawn from the data, and its failures") {
     CmeOptions ridge;
     ridge.ridge = 1e-6;
     CHECK_NOTHROW(cme_test(data, twice, default_kernel_normal(), ridge));
+}
+
+// The validity range J² ≤ 0.07·n (F) or 0.05·n (χ²) comes from repro-validity's measured type-I
+// errors (docs/tests.md). The defect it closes: on 60 calibrated rows, 29 drawn locations gave
+// χ² p-values between 0 and 4e-79 for seeds 1–6 with exit 0.
+TEST_CASE("CME test: refused outside its validity range unless asked, and then flagged") {
+    CHECK(cme_max_locations(100, CmeReference::f) == 2);      // √7
+    CHECK(cme_max_locations(100, CmeReference::chi2) == 2);   // √5
+    CHECK(cme_max_locations(1000, CmeReference::f) == 8);     // √70
+    CHECK(cme_max_locations(1000, CmeReference::chi2) == 7);  // √50
+    CHECK(cme_max_locations(14, CmeReference::f) == 0);       // √0.98
+    CHECK(cme_max_locations(15, CmeReference::f) == 1);       // √1.05
+    test::Rng rng(43);
+    const NormalData data = test::normal_data(60, rng);
+    const Kernel kernel = default_kernel_normal();
+    CmeOptions chi2;
+    chi2.reference = CmeReference::chi2;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        CHECK_THROWS_WITH_AS(cme_test(data, 29, seed, kernel, chi2),
+                             "calib::cme_test: J = 29 test locations on n = 31 observations is outside the validity "
+                             "range of the chi-squared null (J^2 <= 0.05 n; beyond it calibrated models are rejected "
+                             "far more often than alpha, docs/tests.md): use at most J = 1 or at least n = 16820 "
+                             "observations",
+                             calib::invalid_argument);
+        CHECK_THROWS_AS(cme_test(data, 29, seed, kernel), calib::invalid_argument);
+    }
+    // On the boundary: J = 2 on 58 observations is inside for F (4 ≤ 4.06), outside for χ² (4 > 2.9).
+    CHECK(cme_test(data, 2, 1, kernel).detail("outside_validity_range") == 0);
+    CHECK_THROWS_AS(cme_test(data, 2, 1, kernel, chi2), calib::invalid_argument);
+    // Asked for (a paper's reproduction): computed and flagged.
+    chi2.allow_outside_validity = true;
+    const TestResult t = cme_test(data, 29, 1, kernel, chi2);
+    CHECK(t.detail("outside_validity_range") == 1);
+    CHECK(t.p_value >= 0);
 }
 
 TEST_CASE("results as JSON") {

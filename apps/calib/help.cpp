@@ -149,7 +149,7 @@ Which method (every test is right-tailed: a small p-value speaks against calibra
                distribution-free bounds: valid at every n but very conservative
   consistency  consistency resampling of an estimator: anti-conservative with ece; for
                reproducing the 2019 experiments (categorical and binary only)
-  cme          Hotelling test of the CME at J test locations, O(nJ): needs n >> J
+  cme          Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n
 
 Method options:
   --block-size B|sqrt   block, dfree-block (required): B >= 2, or sqrt = max(2, floor(sqrt(n)));
@@ -169,7 +169,10 @@ Method options:
   --test-locations FILE cme: test locations in the format of --input, or
   --locations J         cme: J >= 1 locations drawn from the data and removed from the sample
                         (needs n > 2J)
-  --reference chi2|f    cme: null distribution of Hotelling's statistic (default chi2)
+                        cme validity range: J^2 <= 0.07 n (F) or 0.05 n (chi2) for the n
+                        observations tested, else exit 2 (docs/tests.md)
+  --reference f|chi2    cme: null distribution of Hotelling's statistic: F(J, n-J) (default,
+                        never more liberal) or the paper's chi2_J
   --ridge EPS           cme: EPS >= 0 added to the covariance's diagonal (default 0)
 
 Other:

@@ -90,7 +90,7 @@ void take_cme_options(Args& args, TestPlan& plan) {
         throw usage_error("--method cme needs exactly one of --test-locations FILE.csv and --locations J");
     if (file) plan.test_locations = *file;
     else plan.num_locations = static_cast<std::size_t>(parse_integer("locations", *count, 1));
-    const std::string reference = args.take("reference", "chi2");
+    const std::string reference = args.take("reference", "f");
     if (reference != "chi2" && reference != "f")
         throw usage_error("option --reference " + reference + ", expected chi2 or f");
     plan.reference = reference == "f" ? CmeReference::f : CmeReference::chi2;

@@ -147,15 +147,25 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
 
 // ---- CME test [widmann-2021 App. C; Chwialkowski et al. 2015] -----------------------------------
 // Deviations Z_i ∈ R^J at J test locations (ucme_deviations), Hotelling Q = n·z̄ᵀ S⁻¹ z̄ with S the
-// (n−1)-covariance (+ ridge·I), p from χ²_J (the reference) or the exact-F form
-// (n−J)/(J(n−1))·Q ∼ F(J, n−J). n ≤ J, or a singular S without ridge, raises
-// calib::numerical_error. The estimate is UCME² = ‖z̄‖²/J.
+// (n−1)-covariance (+ ridge·I), p from the exact-F form (n−J)/(J(n−1))·Q ∼ F(J, n−J) (the default:
+// never more liberal than χ², exact for Gaussian deviations) or from χ²_J (the paper's and the
+// reference's). The estimate is UCME² = ‖z̄‖²/J.
+// Validity range (calib's study, repro-validity, docs/tests.md): both nulls are liberal unless J is
+// small against n — for α = 5 % the F null rejected calibrated models at 6–7 % with J² ≈ 0.1·n,
+// 8 % with J² ≈ 0.2·n, 16–17 % with J² ≈ 2.6·n and 43–46 % with J² ≈ 11·n. A test outside the
+// range is refused (invalid_argument) unless `allow_outside_validity` (to reproduce the paper's
+// runs), and then says so in the detail "outside_validity_range". n ≤ J, or a singular S without
+// ridge, raises calib::numerical_error.
 enum class CmeReference { chi2, f };
 struct CmeOptions {
-    CmeReference reference = CmeReference::chi2;
+    CmeReference reference = CmeReference::f;
     double ridge = 0;
     ParallelOptions parallel;
+    bool allow_outside_validity = false;
 };
+// The largest number of test locations J within the validity range for n observations used by the
+// test: J² ≤ 0.07·n for F, J² ≤ 0.05·n for χ² (0 when not even J = 1 is).
+std::size_t cme_max_locations(std::size_t n, CmeReference reference);
 template <class Data>
 TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options = {});
 // J test locations drawn (seeded, without replacement) from the data and removed from the sample

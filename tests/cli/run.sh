@@ -516,7 +516,7 @@ write("normal60.csv", "mu,sigma,y", normal)
 write("laplace60.csv", "mu,beta,y", laplace)
 write("mvd60.csv", "mu1,mu2,s1,s2,y1,y2", mvd)
 EOF
-head -n 6 cal.csv >cal_locations.csv                  # 5 test locations
+head -n 4 cal.csv >cal_locations.csv                  # 3 test locations (J^2 <= 0.05 n)
 (head -n 3 cal.csv; sed -n 3p cal.csv) >cal_dup_locations.csv  # a repeated location: singular S
 
 t=(test --family categorical --input cal.csv)
@@ -562,10 +562,16 @@ expect_json "test consistency skce-unbiased" 'j["estimator"] == "skce-unbiased" 
     "${t[@]}" --method consistency --estimator skce-unbiased --lengthscale 0.5 --replicates 20
 expect_json "test consistency skce-block" 'j["estimator"] == "skce-block" and j["block_size"] == 14' \
     "${t[@]}" --method consistency --estimator skce-block --block-size sqrt --replicates 50
-expect_json "test cme with a file" 'j["method"] == "cme" and j["num_locations"] == 5 and j["test_locations"] == "cal_locations.csv" and j["reference"] == "chi2" and j["ridge"] == 0 and j["n"] == 200 and "seed" not in j' \
+expect_json "test cme with a file" 'j["method"] == "cme" and j["num_locations"] == 3 and j["test_locations"] == "cal_locations.csv" and j["reference"] == "f" and j["null"] == "f" and j["ridge"] == 0 and j["n"] == 200 and j["outside_validity_range"] == 0 and "seed" not in j' \
     "${t[@]}" --method cme --test-locations cal_locations.csv
-expect_json "test cme with drawn locations" 'j["num_locations"] == 5 and j["n"] == 195 and j["seed"] == 1234 and j["estimator"] == "ucme" and j["reference"] == "f" and j["ridge"] == 1e-9' \
-    "${t[@]}" --method cme --locations 5 --reference f --ridge 1e-9
+expect_json "test cme with drawn locations" 'j["num_locations"] == 3 and j["n"] == 197 and j["seed"] == 1234 and j["estimator"] == "ucme" and j["reference"] == "chi2" and j["null"] == "chi2" and j["ridge"] == 1e-9' \
+    "${t[@]}" --method cme --locations 3 --reference chi2 --ridge 1e-9
+# The validity range J^2 <= 0.07 n (F), 0.05 n (chi2) of the n tested observations (docs/tests.md):
+# 29 locations drawn from 60 calibrated rows gave chi2 p-values of 0 to 4e-79 with exit 0.
+expect_error "test: cme outside its validity range" "J = 29" "n = 31" "validity range of the chi-squared null" \
+    "use at most J = 1" -- test --family normal --input normal60.csv --method cme --locations 29 --reference chi2
+expect_error "test: cme outside the F range" "J = 14" "n = 186" "validity range of the F null" "use at most J = 3" \
+    "at least n = 2800" -- "${t[@]}" --method cme --locations 14
 # Other families.
 expect_json "test binary bootstrap" 'j["family"] == "binary" and j["n"] == 60' \
     test --family binary --input bin60.csv --method bootstrap --replicates 100
@@ -573,7 +579,7 @@ expect_json "test binary consistency" 'j["family"] == "binary"' \
     test --family binary --input bin60.csv --method consistency --estimator skce-biased --replicates 50
 expect_json "test normal block" 'j["kernel"]["prediction"]["metric"] == "w2"' \
     test --family normal --input normal60.csv --method block --block-size 2
-expect_json "test normal cme" 'j["n"] == 57' test --family normal --input normal60.csv --method cme --locations 3
+expect_json "test normal cme" 'j["n"] == 58' test --family normal --input normal60.csv --method cme --locations 2
 expect_json "test laplace gamma" 'j["family"] == "laplace"' test --family laplace --input laplace60.csv --method gamma
 expect_json "test mvnormal-diag spectral" 'j["family"] == "mvnormal-diag"' \
     test --family mvnormal-diag --input mvd60.csv --method spectral --replicates 50
@@ -626,7 +632,7 @@ expect_thread_invariant "threads: dfree-unbiased" "${t[@]}" --method dfree-unbia
 expect_thread_invariant "threads: dfree-block" "${t[@]}" --method dfree-block --block-size 4
 expect_thread_invariant "threads: consistency ece" "${t[@]}" --method consistency --estimator ece --replicates 200
 expect_thread_invariant "threads: consistency skce" "${t[@]}" --method consistency --estimator skce-block --replicates 50
-expect_thread_invariant "threads: cme" "${t[@]}" --method cme --locations 5
+expect_thread_invariant "threads: cme" "${t[@]}" --method cme --locations 3
 
 # A test that cannot be computed on the data: exit 2 with what to do.
 expect_error "cme: singular covariance" "--ridge" -- "${t[@]}" --method cme --test-locations cal_dup_locations.csv

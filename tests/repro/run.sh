@@ -24,10 +24,10 @@ bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
 # The apps built on apps/harness (repro-ckce has its own check, tests/repro/check_ckce.sh).
 apps=()
-for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman; do
+for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman repro-validity; do
     [ -x "$bindir/$a" ] && apps+=("$a")
 done
-[ ${#apps[@]} -eq 4 ] && ok || bad "expected the 4 harness apps in $bindir, found ${#apps[@]}"
+[ ${#apps[@]} -eq 5 ] && ok || bad "expected the 5 harness apps in $bindir, found ${#apps[@]}"
 
 for app in "${apps[@]}"; do
     out="$tmp/$app"
@@ -42,8 +42,7 @@ for app in "${apps[@]}"; do
 done
 
 # Determinism: the same seed gives the same CSVs with 1 thread (timings excepted).
-for app in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman; do
-    [ -x "$bindir/$app" ] || continue
+for app in "${apps[@]}"; do
     "$bindir/$app" --quick --quiet --threads 1 --out "$tmp/$app.t1" 2>/dev/null || { bad "$app --threads 1 failed"; continue; }
     differ=""
     for f in "$tmp/$app"/*.csv; do
