@@ -4,6 +4,7 @@
 
 #include "../lib/count_forms.hpp"
 #include "../lib/pair_terms.hpp"
+#include "naive_h.hpp"
 #include "support.hpp"
 
 #include <boost/math/distributions/normal.hpp>
@@ -14,6 +15,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <random>
 
 using namespace calib;
 using doctest::Approx;
@@ -35,14 +37,24 @@ DistributionFreeOptions bound_options(double bound) {
     return o;
 }
 
-// H by single-pair evaluations (the definition, no engine).
+// H from the independent definition of h (naive_h.hpp: no library code).
 template <class Data>
 Matrix gram(const Data& data, const Kernel& kernel) {
     const auto n = static_cast<Eigen::Index>(data.size());
     Matrix h(n, n);
     for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < n; ++j) h(i, j) = skce_core(data, kernel, std::size_t(i), std::size_t(j));
+        for (Eigen::Index j = 0; j < n; ++j) h(i, j) = test::naive_h(data, kernel, std::size_t(i), std::size_t(j));
     return h;
+}
+
+// Two Monte-Carlo estimates of the same p-value, from R1 and R2 draws, agree within 5 standard
+// errors of their difference (a false failure has probability below 10⁻⁶).
+void check_same_p_value(double p1, std::size_t r1, double p2, std::size_t r2) {
+    const double p = (p1 * double(r1) + p2 * double(r2)) / double(r1 + r2);
+    const double se = std::sqrt(std::max(p * (1 - p), 1e-4) * (1.0 / double(r1) + 1.0 / double(r2)));
+    CAPTURE(p1);
+    CAPTURE(p2);
+    CHECK(std::abs(p1 - p2) <= 5 * se);
 }
 
 }  // namespace
@@ -220,6 +232,26 @@ TEST_CASE("spectral test") {
           Approx(Eigen::SelfAdjointEigenSolver<Matrix>(centred).eigenvalues().maxCoeff()).epsilon(1e-9));
     options.parallel.num_threads = 1;
     CHECK(spectral_test(data, kernel, options).p_value == t.p_value);
+    // The p-value against a naive simulation of its null, Σ λ_i (Z_i² − 1) with the eigenvalues λ
+    // of the independently computed centred H/n and our own normal draws.
+    const Vector lambda = Eigen::SelfAdjointEigenSolver<Matrix>(centred).eigenvalues();
+    std::mt19937_64 engine(20261125);
+    std::normal_distribution<double> z;
+    const std::size_t naive_draws = 100000;
+    std::size_t above = 0;
+    for (std::size_t r = 0; r < naive_draws; ++r) {
+        double draw = 0;
+        for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+            const double zi = z(engine);
+            draw += lambda(i) * (zi * zi - 1);
+        }
+        above += draw >= t.statistic;
+    }
+    SpectralOptions many;
+    many.replicates = 20000;
+    const double p = spectral_test(data, kernel, many).p_value;
+    CHECK(p > 0.05);  // a calibrated model: a p-value the comparison can resolve
+    check_same_p_value(p, many.replicates, double(above) / double(naive_draws), naive_draws);
     options.max_n = 100;
     CHECK_THROWS_AS(spectral_test(data, kernel, options), calib::invalid_argument);
 }
@@ -262,6 +294,29 @@ TEST_CASE("consistency resampling") {
     CHECK(t.p_value <= 1);
     options.parallel.num_threads = 1;
     CHECK(consistency_test(data, ece10, "ece", options).p_value == t.p_value);
+    // The p-value against a naive consistency resampling with our own draws: n predictions drawn
+    // with replacement, a label drawn from each, the estimator (here the unbiased SKCE) recomputed.
+    const Kernel kernel = default_kernel_categorical();
+    const CategoricalEstimator skce = [&](const CategoricalData& d) { return skce_unbiased(d, kernel, {1}); };
+    const double observed = skce(data);
+    test::Rng naive_rng(20261125);
+    const std::size_t naive_replicates = 10000;
+    std::size_t above = 0;
+    const Matrix& p = data.probabilities();
+    for (std::size_t r = 0; r < naive_replicates; ++r) {
+        Matrix q(p.rows(), p.cols());
+        std::vector<int> y(data.size());
+        for (Eigen::Index i = 0; i < q.rows(); ++i) {
+            q.row(i) = p.row(static_cast<Eigen::Index>(calib::uniform_index(naive_rng, data.size())));
+            y[std::size_t(i)] = test::draw_category(q.row(i), naive_rng);
+        }
+        above += skce(CategoricalData(q, y)) >= observed;
+    }
+    ConsistencyOptions many;
+    many.replicates = 10000;
+    const double p_library = consistency_test(data, skce, "skce-unbiased", many).p_value;
+    CHECK(p_library > 0.05);
+    check_same_p_value(p_library, many.replicates, double(above) / double(naive_replicates), naive_replicates);
     // An estimator's exception reaches the caller.
     const CategoricalEstimator failing = [](const CategoricalData& d) -> double {
         if (d.labels()[0] >= 0) throw calib::invalid_argument("boom");

@@ -3,7 +3,7 @@
 #include <calib/estimators.hpp>
 
 #include "../lib/check.hpp"
-#include "../lib/pair_terms.hpp"
+#include "naive_h.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -27,17 +27,16 @@ CategoricalData two_point(std::vector<int> labels) {
     return CategoricalData(p, std::move(labels));
 }
 
-// Σ_{i<j} h and Σ_i h_ii by a plain double loop over single pairs: the definition, no engine.
+// Σ_{i<j} h and Σ_i h_ii by a plain double loop over the independent definition of h (naive_h.hpp:
+// no library code, no engine).
 template <class Data>
 std::pair<double, double> naive_sums(const Data& data, const Kernel& kernel) {
-    return detail::with_pair_term(data, kernel, [&](const auto& term) {
-        long double off = 0, diag = 0;
-        for (std::size_t i = 0; i < data.size(); ++i) {
-            diag += detail::single_pair(term, i, i);
-            for (std::size_t j = i + 1; j < data.size(); ++j) off += detail::single_pair(term, i, j);
-        }
-        return std::pair<double, double>(static_cast<double>(off), static_cast<double>(diag));
-    });
+    long double off = 0, diag = 0;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        diag += test::naive_h(data, kernel, i, i);
+        for (std::size_t j = i + 1; j < data.size(); ++j) off += test::naive_h(data, kernel, i, j);
+    }
+    return {static_cast<double>(off), static_cast<double>(diag)};
 }
 
 }  // namespace
@@ -122,6 +121,13 @@ TEST_CASE("the engine equals the definitional double loop") {
             CHECK(skce_unbiased(data, kernel) == Approx(off / (n * (n - 1) / 2)).epsilon(1e-12));
             CHECK(skce_biased(data, kernel) == Approx((2 * off + diag) / (n * n)).epsilon(1e-12));
         }
+    Matrix classes(4, 4);  // a class Gram matrix (symmetric, diagonally dominant: PSD)
+    classes << 1, 0.3, 0.1, 0, 0.3, 1, 0.2, 0.1, 0.1, 0.2, 0.8, 0.2, 0, 0.1, 0.2, 0.9;
+    const Kernel with_gram{{PredictionKernelShape::exp, Metric::tv, 0.7}, {TargetKernelType::gram, 1.0, classes}};
+    const auto [gram_off, gram_diag] = naive_sums(data, with_gram);
+    const double size = static_cast<double>(data.size());
+    CHECK(skce_unbiased(data, with_gram) == Approx(gram_off / (size * (size - 1) / 2)).epsilon(1e-12));
+    CHECK(skce_biased(data, with_gram) == Approx((2 * gram_off + gram_diag) / (size * size)).epsilon(1e-12));
     const NormalData normal = test::normal_data(300, rng);
     const auto [off, diag] = naive_sums(normal, default_kernel_normal());
     CHECK(skce_unbiased(normal, default_kernel_normal()) == Approx(off / (300.0 * 299 / 2)).epsilon(1e-12));

@@ -16,6 +16,7 @@
 // (empirical test error against α = 0, 0.01, …, 1), tests_published.csv (α = 0.01, 0.05, 0.1 beside
 // the published values); each with a .meta.json sidecar.
 #include "../harness/harness.hpp"
+#include "../harness/synthetic.hpp"
 
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/random/gamma_distribution.hpp>
@@ -58,14 +59,6 @@ Scale scale(const repro::Options& o) {
     return o.quick ? Scale{100, 20, 2000} : Scale{1000, 2000, 5000};
 }
 
-int draw_label(const Eigen::Ref<const Eigen::RowVectorXd>& p, calib::Rng& rng) {
-    const double u = boost::random::uniform_01<double>()(rng);
-    double cumulative = 0;
-    for (Eigen::Index k = 0; k + 1 < p.size(); ++k)
-        if (u < (cumulative += p(k))) return static_cast<int>(k);
-    return static_cast<int>(p.size() - 1);
-}
-
 // n predictions Dir(0.1·1) (normalised Gamma(0.1) draws, as the authors' sampler) and labels.
 calib::CategoricalData generate(const Model& model, std::size_t n, calib::Rng& rng) {
     boost::random::gamma_distribution<double> gamma(dirichlet_alpha);
@@ -74,16 +67,11 @@ calib::CategoricalData generate(const Model& model, std::size_t n, calib::Rng& r
     std::vector<int> labels(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto row = static_cast<Eigen::Index>(i);
-        double sum = 0;
-        while (!(sum > 0)) {  // all ten Gamma(0.1) draws underflowing to 0: redraw (never seen)
-            sum = 0;
-            for (int k = 0; k < num_classes; ++k) sum += (p(row, k) = gamma(rng));
-        }
-        p.row(row) /= sum;
+        repro::draw_dirichlet(gamma, p.row(row), rng);
         if (model.pi > 0 && uniform(rng) < model.pi)
             labels[i] = model.beta_first ? 0 : static_cast<int>(calib::uniform_index(rng, num_classes));
         else
-            labels[i] = draw_label(p.row(row), rng);
+            labels[i] = repro::draw_label(p.row(row), rng);
     }
     return calib::CategoricalData(std::move(p), std::move(labels));
 }

@@ -16,6 +16,7 @@
 // Summaries: levels_summary.csv, smallest_n.csv, cme_summary.csv (rates at α = 0.01, 0.05, 0.1 with
 // the 99% binomial band around α).
 #include "../harness/harness.hpp"
+#include "../harness/synthetic.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
@@ -50,27 +51,14 @@ const std::array<const char*, 2> designs{{"categorical", "normal"}};
 const std::array<const char*, 10> level_tests{{"block2", "blocksqrt", "bootstrap", "gamma", "spectral", "cme2_chi2",
                                                 "cme2_f", "dfree_biased", "dfree_unbiased", "dfree_block"}};
 
-int draw_label(const Eigen::Ref<const Eigen::RowVectorXd>& p, calib::Rng& rng) {
-    const double u = boost::random::uniform_01<double>()(rng);
-    double cumulative = 0;
-    for (Eigen::Index k = 0; k + 1 < p.size(); ++k)
-        if (u < (cumulative += p(k))) return static_cast<int>(k);
-    return static_cast<int>(p.size() - 1);
-}
-
 calib::CategoricalData categorical(std::size_t n, calib::Rng& rng) {
     boost::random::gamma_distribution<double> gamma(0.1);
     calib::Matrix p(static_cast<Eigen::Index>(n), 10);
     std::vector<int> labels(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto row = static_cast<Eigen::Index>(i);
-        double sum = 0;
-        while (!(sum > 0)) {  // all ten Gamma(0.1) draws underflowing to 0: redraw
-            sum = 0;
-            for (Eigen::Index k = 0; k < 10; ++k) sum += (p(row, k) = gamma(rng));
-        }
-        p.row(row) /= sum;
-        labels[i] = draw_label(p.row(row), rng);
+        repro::draw_dirichlet(gamma, p.row(row), rng);
+        labels[i] = repro::draw_label(p.row(row), rng);
     }
     return calib::CategoricalData(std::move(p), std::move(labels));
 }
