@@ -17,7 +17,10 @@ VERSION  := 0.1.0
 
 # Release builds leave Eigen's assertions out: calib checks every size itself and throws.
 DEFINES  ?= -DNDEBUG
-CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 $(DEFINES) -MMD -MP
+# Eigen's alignment is fixed at 64 bytes whatever ARCH, because it is part of calib's ABI: a program
+# built with other -march flags must allocate and free Eigen data the same way (include/calib/eigen.hpp).
+EIGEN_ABI := -DEIGEN_MAX_ALIGN_BYTES=64
+CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 $(EIGEN_ABI) $(DEFINES) -MMD -MP
 CXXFLAGS := -std=c++17 $(OPT) -march=$(ARCH) -fopenmp -Wall -Wextra -Wpedantic -Wshadow
 # GCC 12 reports false "uninitialized" warnings inside its own AVX-512 intrinsics (__Y of
 # _mm512_undefined_pd, GCC bug 105593) wherever Eigen vectorises for AVX-512. Our own code is kept
@@ -53,14 +56,16 @@ DEMO  := $(BUILD)/bin/calib-demo
 TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
 
-# Debian packages the build and the tests need (python3: the CLI tests' JSON checks), each with a
-# file that proves it is installed.
+# Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
+# cmake: the installed-library tests), each with a file that proves it is installed.
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
              doctest-dev:/usr/include/doctest/doctest.h \
              gnuplot-nox:/usr/bin/gnuplot \
-             python3:/usr/bin/python3
+             python3:/usr/bin/python3 \
+             pkg-config:/usr/bin/pkg-config \
+             cmake:/usr/bin/cmake
 
 .PHONY: all deps test test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
@@ -144,6 +149,7 @@ test: deps
 	bash tests/cli/run.sh $(CLI)
 	bash tests/repro/run.sh $(BUILD)/bin
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
+	bash tests/install/run.sh
 
 test-slow: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
@@ -184,12 +190,19 @@ FIGURES_GP := $(wildcard docs/figures/*.gp)
 figures: deps
 	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+# The library (built for ARCH), its headers, the CLI, calib.pc and a CMake package (find_package(calib)
+# gives the target calib::calib); builds only what it installs.
+install: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(LIB) $(CLI)
+	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/cmake/calib
 	install -m 644 include/calib/*.hpp $(DESTDIR)$(PREFIX)/include/calib/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/calib.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/calib.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@EIGEN_ABI@|$(EIGEN_ABI)|' \
+	  lib/calib.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/calib.pc
+	sed -e 's|@VERSION@|$(VERSION)|' lib/calibConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|' lib/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
 
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps

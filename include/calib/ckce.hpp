@@ -28,7 +28,7 @@
 #include <calib/estimators.hpp>
 #include <calib/random.hpp>
 
-#include <Eigen/Core>
+#include <calib/eigen.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -8,7 +8,7 @@
 
 #include <calib/errors.hpp>
 
-#include <Eigen/Core>
+#include <calib/eigen.hpp>
 
 #include <cstddef>
 #include <optional>

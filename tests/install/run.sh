@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The installed library as a user gets it, run by `make test`:
+#   bash tests/install/run.sh
+# `make install` into a temporary prefix; then examples/readme.cpp and examples/tour.cpp (the
+# README's and docs/api.md's C++ examples) built through pkg-config with the user's flags — -O0, -O2
+# without any -march (the library itself is built with -march=native) and -O2 -march=native — and
+# through the CMake package (find_package(calib), target calib::calib). Every build must run and
+# print the same numbers. A program that includes Eigen before calib without calib's alignment must
+# fail to compile with a message saying what to do. Ends with "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+prefix="$tmp/prefix"
+if make --no-print-directory install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
+    bad "make install failed: $(tail -n 5 "$tmp/install.log")"; echo "install: $passed passed, $failed failed"; exit 1
+fi
+for f in include/calib/calib.hpp include/calib/eigen.hpp lib/libcalib.a bin/calib lib/pkgconfig/calib.pc \
+         lib/cmake/calib/calibConfig.cmake lib/cmake/calib/calibConfigVersion.cmake; do
+    [ -e "$prefix/$f" ] && ok || bad "make install did not install $f"
+done
+[ -e "$prefix/bin/repro-neurips2019" ] && bad "make install installed a reproduction app" || ok
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+flags_of=$(pkg-config --cflags --libs calib) || { bad "pkg-config --cflags --libs calib failed"; flags_of=""; }
+data=apps/demo/calibrated.csv
+
+# build NAME SOURCE FLAGS...: compiles with the user's flags and pkg-config's (run in the background;
+# check reports a failure).
+build() {
+    local name=$1 source=$2
+    shift 2
+    c++ -std=c++17 "$@" "$source" $flags_of -o "$tmp/$name" 2>"$tmp/$name.log"
+}
+# check NAME REFERENCE ARGS...: runs a built program; its output must equal REFERENCE's.
+check() {
+    local name=$1 reference=$2
+    shift 2
+    if [ ! -x "$tmp/$name" ]; then bad "$name: does not compile: $(head -c 400 "$tmp/$name.log" 2>/dev/null)"; return; fi
+    if "$tmp/$name" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then ok; else
+        bad "$name exited $?: $(head -c 300 "$tmp/$name.err")"; return
+    fi
+    if [ "$name" != "$reference" ]; then
+        cmp -s "$tmp/$name.out" "$tmp/$reference.out" && ok || bad "$name prints $(cat "$tmp/$name.out"), $reference $(cat "$tmp/$reference.out")"
+    fi
+}
+
+build readme-O2 examples/readme.cpp -O2 & build readme-O0 examples/readme.cpp -O0 & wait
+build readme-native examples/readme.cpp -O2 -march=native & build tour-O0 examples/tour.cpp -O0 & wait
+check readme-O2 readme-O2 "$data"
+grep -q "^skce_unbiased = " "$tmp/readme-O2.out" && ok || bad "readme prints no estimate: $(cat "$tmp/readme-O2.out")"
+check readme-O0 readme-O2 "$data"
+check readme-native readme-O2 "$data"
+check tour-O0 tour-O0
+grep -q "^compared 2 models" "$tmp/tour-O0.out" && ok || bad "tour did not finish: $(cat "$tmp/tour-O0.out")"
+
+# The CMake package, in a Debug (-O0) build.
+if cmake -S examples -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Debug >"$tmp/cmake.log" 2>&1 &&
+   cmake --build "$tmp/cmake" -j 2 >>"$tmp/cmake.log" 2>&1; then
+    ok
+    cp "$tmp/cmake/readme" "$tmp/readme-cmake" && check readme-cmake readme-O2 "$data"
+    cp "$tmp/cmake/tour" "$tmp/tour-cmake" && check tour-cmake tour-O0
+else
+    bad "the CMake consumer does not build: $(tail -n 8 "$tmp/cmake.log")"
+fi
+
+# Eigen included first without calib's alignment, for a target whose own alignment differs (x86-64:
+# 16 bytes): refused at compile time, saying what to do.
+printf '#include <Eigen/Core>\n#include <calib/calib.hpp>\nint main() {}\n' >"$tmp/eigen_first.cpp"
+if c++ -std=c++17 -march=x86-64 -fsyntax-only -I"$prefix/include" -isystem /usr/include/eigen3 "$tmp/eigen_first.cpp" 2>"$tmp/eigen_first.log"; then
+    bad "Eigen included first with 16-byte alignment compiled"
+else
+    grep -q "EIGEN_MAX_ALIGN_BYTES=64" "$tmp/eigen_first.log" && ok || bad "no alignment message: $(head -c 300 "$tmp/eigen_first.log")"
+fi
+
+echo "install: $passed passed, $failed failed"
+[ $failed -eq 0 ]
