@@ -5,7 +5,8 @@
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
-# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS.
+# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS; V=1 prints
+# the full compiler command lines.
 
 CXX      ?= g++
 ARCH     ?= native
@@ -92,21 +93,35 @@ endef
 deps:
 	$(call install_debs,deps,$(DEB_NEEDS))
 
+# Build output: one short line per step ("  CXX lib/skce.cpp"); `make V=1` prints the full commands.
+V ?= 0
+ifeq ($(V),0)
+Q := @
+step = @echo "  $(1) $(2)"
+else
+Q :=
+step =
+endif
+
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(call step,CXX,$<)
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	$(call step,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(CLI): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(CLI_OBJ) $(LIB) $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $(CLI_OBJ) $(LIB) $(LDFLAGS) -o $@
 
 $(DEMO): $(BUILD)/obj/apps/demo/main.o $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $< $(LIB) $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
 # The git revision recorded by the reproduction apps; rewritten only when it changes.
 $(GIT_REV_H): FORCE
@@ -120,26 +135,31 @@ FORCE:
 # harness.cpp records the git revision; the other harness sources take the generic rule.
 $(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H)
 	@mkdir -p $(@D)
-	$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
+	$(call step,CXX,$<)
+	$(Q)$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
 
 define REPRO_RULE
 $(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(LIB)
 	@mkdir -p $$(@D)
-	$(CXX) $$^ $(LDFLAGS) -o $$@
+	$$(call step,LINK,$$@)
+	$$(Q)$(CXX) $$^ $(LDFLAGS) -o $$@
 endef
 $(foreach a,$(REPRO_APPS) ckce,$(eval $(call REPRO_RULE,$(a))))
 
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(TEST_OBJ) $(LIB) $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $(TEST_OBJ) $(LIB) $(LDFLAGS) -o $@
 
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(BENCH_OBJ) $(LIB) $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $(BENCH_OBJ) $(LIB) $(LDFLAGS) -o $@
 
 $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $< $(LIB) $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would.
@@ -240,7 +260,8 @@ CLI_CORE_OBJ   := $(filter-out $(BUILD)/obj/apps/calib/main.o,$(CLI_OBJ))
 .PRECIOUS: $(BUILD)/obj/fuzz/%.o
 $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%.o $(CLI_CORE_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $^ $(LDFLAGS) -o $@
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $^ $(LDFLAGS) -o $@
 
 fuzz-deps:
 	$(call install_debs,fuzz-deps,$(FUZZ_NEEDS))

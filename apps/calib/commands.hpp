@@ -18,7 +18,8 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage = Stage:
 int run_test(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
-extern const char* const main_help;
+extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
+extern const std::string main_help;
 extern const char* const estimate_help;
 extern const char* const test_help;
 extern const char* const rank_help;

@@ -9,7 +9,10 @@
 namespace calib::cli {
 
 int run_command(const std::vector<std::string>& arguments, Stage stage) {
-    if (arguments.empty()) throw usage_error("missing command (see 'calib --help')");
+    if (arguments.empty()) {  // a usage summary rather than an error line: nothing was asked yet
+        std::cerr << main_usage << "Run 'calib --help' for the commands, or 'calib COMMAND --help' for its options.\n";
+        return 2;
+    }
     const std::string& command = arguments.front();
     const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
     if (command == "--help" || command == "-h" || command == "help") {

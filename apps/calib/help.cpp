@@ -2,19 +2,21 @@
 // the long version).
 #include "commands.hpp"
 
+#include <string>
+
 namespace calib::cli {
 
-const char* const main_help = R"(calib - calibration errors of probabilistic predictions
-
-Usage:
+const char* const main_usage = R"(Usage:
   calib estimate --family F --input FILE --estimator E [options]
   calib test     --family F --input FILE --method M [options]
   calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
   calib --help | --version
   calib COMMAND --help
+)";
 
+const std::string main_help = std::string("calib - calibration errors of probabilistic predictions\n\n") + main_usage + R"(
 Commands:
-  estimate   estimate a calibration error (SKCE, UCME or ECE) of the predictions in a CSV file
+  estimate   estimate a calibration error (SKCE, CKCE, UCME or ECE) of the predictions in a file
              and print it as one JSON object
   test       test "the predictions are calibrated" and print the p-value and the test's
              details as one JSON object

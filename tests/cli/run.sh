@@ -409,7 +409,11 @@ expect_error "median lengthscale of identical predictions" "--lengthscale" -- \
 # Bad command lines: exit 2 and one line naming the option.
 
 ok_args=(--family categorical --input hand.csv)
-expect_error "no arguments" "missing command" --
+# No arguments: the usage lines on stderr, exit 2.
+"$bin" >out 2>err
+rc=$?
+[ $rc -eq 2 ] && [ ! -s out ] && grep -q "^Usage:" err && grep -q "calib estimate --family F" err && grep -q "calib --help" err \
+    && ok || bad "no arguments: exit $rc, stderr: $(head -c 300 err)"
 expect_error "unknown command" "frobnicate" -- frobnicate
 # Arguments are echoed escaped: a control byte or invalid UTF-8 never reaches the terminal raw.
 expect_error "unknown command with control and invalid bytes" "'a\\x0Ab\\x93c'" -- $'a\nb\x93c'
