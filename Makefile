@@ -170,6 +170,7 @@ test: deps
 	bash tests/repro/run.sh $(BUILD)/bin
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
 	bash tests/install/run.sh
+	python3 tests/docs/check_commands.py $(CLI)
 
 test-slow: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
