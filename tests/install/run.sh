@@ -57,6 +57,10 @@ for example in readme tour; do
 done
 check readme-O2 readme-O2 "$data"
 grep -q "^skce_unbiased = " "$tmp/readme-O2.out" && ok || bad "readme prints no estimate: $(cat "$tmp/readme-O2.out")"
+# The README shows this run's output as comments ("# n = 400, ..."): it must be what the program prints.
+sed -n 's/^# \(n = .*\|skce_unbiased = .*\)$/\1/p' README.md >"$tmp/readme-shown.out"
+cmp -s "$tmp/readme-shown.out" "$tmp/readme-O2.out" && ok ||
+    bad "README shows $(cat "$tmp/readme-shown.out"), examples/readme prints $(cat "$tmp/readme-O2.out")"
 check tour-O2 tour-O2
 grep -q "^compared 2 models" "$tmp/tour-O2.out" && ok || bad "tour did not finish: $(cat "$tmp/tour-O2.out")"
 for flags in O0 native; do
