@@ -1,5 +1,5 @@
 # calib — every entry point of the project.
-#   make            library + apps          make test       unit/property tests (< 5 min)
+#   make            library + apps          make test       every check (make test-unit: unit tests)
 #   make demo       the bundled example     make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
@@ -68,7 +68,7 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              pkg-config:/usr/bin/pkg-config \
              cmake:/usr/bin/cmake
 
-.PHONY: all deps test test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
+.PHONY: all deps test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
 all: deps
@@ -172,6 +172,12 @@ test: deps
 	bash tests/install/run.sh
 	python3 tests/docs/check_commands.py $(CLI)
 
+# The unit tests alone, for the edit-compile loop (make test adds the CLI, reproduction-app,
+# installed-library and documentation checks).
+test-unit: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
+	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
+
 test-slow: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite='*slow*'
@@ -258,7 +264,7 @@ FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -
 CLI_CORE_OBJ   := $(filter-out $(BUILD)/obj/apps/calib/main.o,$(CLI_OBJ))
 
 # The harnesses' objects are kept (make would delete them as intermediates of the pattern rule).
-.PRECIOUS: $(BUILD)/obj/fuzz/%.o
+.SECONDARY: $(FUZZ_HARNESSES:%=$(BUILD)/obj/fuzz/%.o)
 $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%.o $(CLI_CORE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(call step,LINK,$@)
