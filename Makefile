@@ -31,7 +31,7 @@ CXXFLAGS += -Wno-uninitialized -Wno-maybe-uninitialized
 endif
 LDFLAGS  := -fopenmp
 
-LIB_SRC   := $(wildcard lib/*.cpp)
+LIB_SRC   := $(wildcard lib/*/*.cpp)
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/lib/libcalib.a
 CLI_SRC   := $(wildcard apps/calib/*.cpp)
@@ -102,6 +102,10 @@ else
 Q :=
 step =
 endif
+
+# The library's sources, its unit tests and the fuzz harnesses include internal headers by layer
+# ("engine/pairwise.hpp"); apps see only the public headers.
+$(BUILD)/obj/lib/%.o $(BUILD)/obj/tests/%.o $(BUILD)/obj/fuzz/%.o: CPPFLAGS += -Ilib
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -227,9 +231,9 @@ install: deps
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@EIGEN_ABI@|$(EIGEN_ABI)|' \
-	  lib/calib.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/calib.pc
-	sed -e 's|@VERSION@|$(VERSION)|' lib/calibConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfig.cmake
-	sed -e 's|@VERSION@|$(VERSION)|' lib/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
+	  lib/install/calib.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/calib.pc
+	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
 
 # Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
 warnings: deps

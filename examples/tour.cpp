@@ -12,17 +12,21 @@
 int main(int argc, char** argv) {
     const std::string dir = argc > 1 ? argv[1] : "examples/data";
     try {
-        // Data: 300 three-class predictions from logits, labels from a seeded generator.
+        // Data: 300 three-class predictions from logits, labels from a fixed pseudo-random sequence.
         const std::size_t n = 300;
-        calib::Rng rng = calib::make_stream(7, 0);
+        unsigned long long state = 7;  // a 64-bit linear congruential generator (Knuth's MMIX constants)
+        const auto next = [&state](unsigned long long range) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return int((state >> 33) % range);
+        };
         calib::Matrix logits(n, 3);
         std::vector<int> y(n), y01(n);
         calib::Vector p1(n);
         for (std::size_t i = 0; i < n; ++i) {
             for (Eigen::Index k = 0; k < 3; ++k) logits(Eigen::Index(i), k) = 2.0 * std::sin(double(i * (k + 1)));
-            y[i] = int(calib::uniform_index(rng, 3));
+            y[i] = next(3);
             p1(Eigen::Index(i)) = 0.5 + 0.4 * std::sin(double(i));
-            y01[i] = int(calib::uniform_index(rng, 2));
+            y01[i] = next(2);
         }
         const calib::CategoricalData model = calib::CategoricalData::from_logits(logits, y);
         const calib::CategoricalData confident = calib::CategoricalData::from_logits(2 * logits, y);
@@ -57,13 +61,13 @@ int main(int argc, char** argv) {
                     array.dtype.c_str(), array.rows(), array.columns());
 
         // Kernels: the median heuristic; a class Gram matrix as target kernel.
-        calib::Kernel k = calib::default_kernel_categorical();
+        calib::Kernel k = calib::default_kernel<calib::CategoricalData>();
         k.prediction.lengthscale = calib::median_distance(model, calib::Metric::tv);
         calib::Kernel with_gram = k;
         with_gram.target.type = calib::TargetKernelType::gram;
         with_gram.target.gram = calib::Matrix(3, 3);  // any symmetric PSD class similarity
         with_gram.target.gram << 1, 0.3, 0, 0.3, 1, 0.1, 0, 0.1, 0.8;
-        const double min_eigenvalue = calib::gram_min_eigenvalue(ensemble, calib::default_kernel_normal().prediction);
+        const double min_eigenvalue = calib::gram_min_eigenvalue(ensemble, calib::default_kernel<calib::NormalData>().prediction);
 
         // Estimates and a test.
         const double u = calib::skce_unbiased(model, k);
@@ -76,11 +80,11 @@ int main(int argc, char** argv) {
         const calib::TestResult t = calib::bootstrap_test(model, k, o);
         std::printf("skce_unbiased %.10g  skce_biased %.10g  skce_block %.10g  ece %.10g\n", u, b, lin.estimate, e);
         std::printf("with a class Gram matrix %.10g  binary %.10g\n", calib::skce_unbiased(model, with_gram),
-                    calib::skce_unbiased(binary, calib::default_kernel_categorical()));
+                    calib::skce_unbiased(binary, calib::default_kernel<calib::CategoricalData>()));
         std::printf("normal %.10g  mvnormal %.10g  ensemble %.10g (Gram matrix's smallest eigenvalue %.3g)\n",
-                    calib::skce_unbiased(regression, calib::default_kernel_normal()),
-                    calib::skce_unbiased(mv, calib::default_kernel_normal()),
-                    calib::skce_unbiased(ensemble, calib::default_kernel_normal()), min_eigenvalue);
+                    calib::skce_unbiased(regression, calib::default_kernel<calib::NormalData>()),
+                    calib::skce_unbiased(mv, calib::default_kernel<calib::NormalData>()),
+                    calib::skce_unbiased(ensemble, calib::default_kernel<calib::NormalData>()), min_eigenvalue);
         std::printf("bootstrap p-value %.10g\n", t.p_value);
 
         // Comparing models: the paired bootstrap of calib rank.

@@ -2,7 +2,7 @@
 //   h((p,y),(p',y')) = k_P(p,p') · [k_Y(y,y') − E_{Z∼p} k_Y(Z,y') − E_{Z'∼p'} k_Y(y,Z')
 //                                    + E_{Z∼p,Z'∼p'} k_Y(Z,Z')]
 // with every expectation spelt out (finite sums over classes; Gaussian integrals in closed form),
-// sharing no code with the library's pair terms (lib/pair_terms.hpp, lib/target_terms.hpp), so that
+// sharing no code with the library's pair terms (lib/kernels/family.hpp, terms.hpp, target_terms.hpp), so that
 // the engine can be checked against it rather than against itself.
 #pragma once
 

@@ -3,7 +3,7 @@
 
 #include <calib/data.hpp>
 #include <calib/kernels.hpp>
-#include <calib/random.hpp>
+#include <calib/tool/random.hpp>
 
 #include <Eigen/Cholesky>
 

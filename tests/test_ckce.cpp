@@ -5,8 +5,8 @@
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 
-#include "../lib/ckce_detail.hpp"
-#include "../lib/ckce_features.hpp"
+#include "ckce/detail.hpp"
+#include "ckce/features.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>

@@ -13,7 +13,7 @@
 #include <calib/errors.hpp>
 #include <calib/kernels.hpp>
 
-#include "../lib/closed_forms.hpp"
+#include "kernels/closed_forms.hpp"
 
 #include <boost/math/quadrature/exp_sinh.hpp>
 #include <boost/math/quadrature/gauss_kronrod.hpp>

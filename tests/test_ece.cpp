@@ -2,7 +2,7 @@
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
 
-#include "../lib/binning.hpp"
+#include "estimators/binning.hpp"
 
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>

@@ -1,5 +1,5 @@
 // The vectorised exp of the pair loops (lib/exp_nonpositive.hpp) against a 50-digit reference.
-#include "../lib/exp_nonpositive.hpp"
+#include "core/exp_nonpositive.hpp"
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/random/mersenne_twister.hpp>

@@ -94,7 +94,7 @@ TEST_CASE("distances below the square root of the smallest double are not lost t
 TEST_CASE("estimates and tests stay finite; a spread of 1e300 acts as its limit") {
     const Columns c = extreme_columns();
     const NormalData normal(c.mean, c.spread, c.targets);
-    Kernel kernel = default_kernel_normal();
+    Kernel kernel = default_kernel<NormalData>();
     kernel.prediction.lengthscale = median_distance(normal, Metric::w2);
     const double unbiased = skce_unbiased(normal, kernel);
     const double biased = skce_biased(normal, kernel);
@@ -118,13 +118,13 @@ TEST_CASE("estimates and tests stay finite; a spread of 1e300 acts as its limit"
     CHECK(boot.estimate == unbiased);
     CHECK(boot.p_value >= 0);
 
-    check_finite_with_median(LaplaceData(c.mean, c.spread, c.targets), default_kernel_laplace());
+    check_finite_with_median(LaplaceData(c.mean, c.spread, c.targets), default_kernel<LaplaceData>());
 
     Matrix means(n, 2), spreads(n, 2), targets(n, 2);
     means << c.mean, c.mean.reverse();
     spreads << c.spread, c.spread.reverse();
     targets << c.targets, c.targets.reverse();
-    check_finite_with_median(MvNormalData::diagonal(means, spreads, targets), default_kernel_normal());
+    check_finite_with_median(MvNormalData::diagonal(means, spreads, targets), default_kernel<NormalData>());
 }
 
 TEST_CASE("full covariances and mixtures with extreme entries") {
@@ -145,7 +145,7 @@ TEST_CASE("full covariances and mixtures with extreme entries") {
     // W2 between the two far-apart means with equal covariances is the distance of the means.
     CHECK(prediction_distance(full, Metric::w2, 7, 8) == doctest::Approx(std::hypot(2e300, 1e300)).epsilon(1e-14));
     CHECK(std::isfinite(prediction_distance(full, Metric::w2, 4, 7)));
-    check_finite_with_median(full, default_kernel_normal());
+    check_finite_with_median(full, default_kernel<NormalData>());
 
     Matrix weights(n, 2), mixture_means(n, 2), mixture_spreads(n, 2);
     for (std::size_t i = 0; i < n; ++i) {
@@ -158,7 +158,7 @@ TEST_CASE("full covariances and mixtures with extreme entries") {
     const MixtureNormalData mixture(weights, mixture_means, mixture_spreads, c.targets);
     // Components paired in order: the far pair of means (1e300 vs -1e300) dominates.
     CHECK(prediction_distance(mixture, Metric::w2, 7, 8) == doctest::Approx(2e300).epsilon(1e-14));
-    check_finite_with_median(mixture, default_kernel_normal());
+    check_finite_with_median(mixture, default_kernel<NormalData>());
 }
 
 TEST_CASE("probabilities of 1e-300") {
@@ -168,7 +168,7 @@ TEST_CASE("probabilities of 1e-300") {
     p.row(0) << 1 - 2e-300, 1e-300, 1e-300;
     p.row(1) << 1e-300, 1.0, 0.0;
     const CategoricalData data(p, base.labels());
-    check_finite_with_median(data, default_kernel_categorical());
+    check_finite_with_median(data, default_kernel<CategoricalData>());
     CHECK(prediction_distance(data, Metric::euclidean, 0, 1) == doctest::Approx(std::sqrt(2.0)).epsilon(1e-15));
 }
 

@@ -3,7 +3,7 @@
 #include <calib/compare.hpp>
 #include <calib/hypothesis.hpp>
 
-#include "../lib/p_values.hpp"
+#include "hypothesis/p_values.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -102,7 +102,7 @@ TEST_CASE("thread counts are bounded: negative and huge teams are refused, not a
                          invalid_argument);
     test::Rng rng(3);
     const CategoricalData data = test::dirichlet_data(50, 3, 1.0, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     CHECK_THROWS_AS(skce_unbiased(data, kernel, ParallelOptions{-5}), invalid_argument);
     BootstrapOptions o;
     o.parallel.num_threads = 100000;
@@ -113,7 +113,7 @@ TEST_CASE("replicates are bounded and their buffers checked against the machine 
     // Before: SIZE_MAX replicates was undefined behaviour, 2^63 − 1 aborted in an Eigen assertion.
     test::Rng rng(5);
     const CategoricalData data = test::dirichlet_data(40, 3, 1.0, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     for (const std::size_t bad : {std::size_t{0}, max_replicates + 1, std::numeric_limits<std::size_t>::max()}) {
         CAPTURE(bad);
         BootstrapOptions b;

@@ -2,8 +2,8 @@
 // p-values with their provenance, thread-count invariance, and argument validation.
 #include <calib/hypothesis.hpp>
 
-#include "../lib/count_forms.hpp"
-#include "../lib/pair_terms.hpp"
+#include "engine/count_forms.hpp"
+#include "kernels/family.hpp"
 #include "naive_h.hpp"
 #include "support.hpp"
 
@@ -73,7 +73,7 @@ TEST_CASE("golden p-values of the reference distributions") {
 TEST_CASE("block test: z, p, standard error and confidence bound by hand") {
     test::Rng rng(21);
     const CategoricalData data = test::dirichlet_data(60, 3, 0.5, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     for (std::size_t b : {2, 5, 7}) {
         const BlockSkce block = skce_block(data, kernel, b);
         const double s = double(block.block_estimates.size());
@@ -105,18 +105,18 @@ TEST_CASE("block test: degenerate standard error and invalid calls") {
     std::vector<int> y(6);
     for (int i = 0; i < 6; ++i) p(i, i % 2) = 1, y[std::size_t(i)] = i % 2;
     const CategoricalData perfect(p, y);
-    const TestResult t = block_test(perfect, default_kernel_categorical(), block_options(2));
+    const TestResult t = block_test(perfect, default_kernel<CategoricalData>(), block_options(2));
     CHECK(t.detail("degenerate") == 1);
     CHECK(t.p_value == 1);
-    CHECK_THROWS_WITH_AS(block_test(perfect, default_kernel_categorical(), block_options(4)),
+    CHECK_THROWS_WITH_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(4)),
                          "calib::block_test: block_size = 4 gives 1 block of n = 6 observations; the test needs at "
                          "least 2 blocks (block_size <= n/2)",
                          calib::invalid_argument);
-    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), block_options(7)), calib::invalid_argument);
-    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), block_options(1)), calib::invalid_argument);
+    CHECK_THROWS_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(7)), calib::invalid_argument);
+    CHECK_THROWS_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(1)), calib::invalid_argument);
     BlockTestOptions bad;
     bad.confidence_level = 1;
-    CHECK_THROWS_AS(block_test(perfect, default_kernel_categorical(), bad), calib::invalid_argument);
+    CHECK_THROWS_AS(block_test(perfect, default_kernel<CategoricalData>(), bad), calib::invalid_argument);
 }
 
 // n = 37 fits in one strip of the Gram product; n = 300 needs three, of different lengths. 600
@@ -126,7 +126,7 @@ TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread
         CAPTURE(size);
         test::Rng rng(13);
         const NormalData data = test::normal_data(size, rng, 0.3);
-        const Kernel kernel = default_kernel_normal();
+        const Kernel kernel = default_kernel<NormalData>();
         const Matrix h = gram(data, kernel);
         const double n = double(size), alpha = n / (n - 1);
         const double biased = h.sum() / (n * n), unbiased = (h.sum() - h.trace()) / (n * (n - 1));
@@ -186,7 +186,7 @@ TEST_CASE("bootstrap replicates: cached and recomputed Gram tiles give the same 
     const NormalData data = test::normal_data(300, rng);
     const std::size_t replicates = 300;  // two passes
     const auto counts = [&](std::size_t r0, std::size_t, auto&& out) { detail::resampling_counts(7, r0, out, ParallelOptions{1}); };
-    detail::with_pair_term(data, default_kernel_normal(), [&](const auto& term) {
+    detail::with_pair_term(data, default_kernel<NormalData>(), [&](const auto& term) {
         const detail::CountForms cached = detail::count_forms(term, replicates, counts, true, ParallelOptions{2});
         const detail::CountForms recomputed = detail::count_forms(term, replicates, counts, false, ParallelOptions{1});
         CHECK(cached.cached);
@@ -201,7 +201,7 @@ TEST_CASE("bootstrap replicates: cached and recomputed Gram tiles give the same 
 TEST_CASE("gamma test: moments, shape and scale by hand") {
     test::Rng rng(17);
     const CategoricalData data = test::dirichlet_data(25, 4, 1.0, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     const Matrix h = gram(data, kernel);
     const double n = 25;
     const double mean = h.trace() / n;
@@ -219,7 +219,7 @@ TEST_CASE("gamma test: moments, shape and scale by hand") {
 TEST_CASE("spectral test") {
     test::Rng rng(19);
     const CategoricalData data = test::dirichlet_data(120, 3, 1.0, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     SpectralOptions options;
     options.replicates = 300;
     const TestResult t = spectral_test(data, kernel, options);
@@ -259,7 +259,7 @@ TEST_CASE("spectral test") {
 TEST_CASE("distribution-free bounds") {
     test::Rng rng(23);
     const CategoricalData data = test::dirichlet_data(50, 3, 1.0, rng, true);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     const double b = 2;  // sup|h| of exp-TV ⊗ δ
     const double est_b = skce_biased(data, kernel), est_u = skce_unbiased(data, kernel);
     const double excess = std::max(0.0, std::sqrt(50 * est_b / b) - 1);
@@ -296,7 +296,7 @@ TEST_CASE("consistency resampling") {
     CHECK(consistency_test(data, ece10, "ece", options).p_value == t.p_value);
     // The p-value against a naive consistency resampling with our own draws: n predictions drawn
     // with replacement, a label drawn from each, the estimator (here the unbiased SKCE) recomputed.
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     const CategoricalEstimator skce = [&](const CategoricalData& d) { return skce_unbiased(d, kernel, {1}); };
     const double observed = skce(data);
     test::Rng naive_rng(20261125);
@@ -331,7 +331,7 @@ TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
     test::Rng rng(31);
     const NormalData data = test::normal_data(90, rng);
     const NormalData locations = test::normal_data(2, rng);
-    const Kernel kernel = default_kernel_normal();
+    const Kernel kernel = default_kernel<NormalData>();
     const Matrix z = ucme_deviations(data, locations, kernel);
     const Vector mean = z.colwise().mean();
     const Matrix centred = z.rowwise() - mean.transpose();
@@ -359,19 +359,19 @@ TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
 TEST_CASE("CME test: locations drawn from the data, and its failures") {
     test::Rng rng(37);
     const NormalData data = test::normal_data(200, rng);
-    const TestResult t = cme_test(data, 3, 5, default_kernel_normal());
+    const TestResult t = cme_test(data, 3, 5, default_kernel<NormalData>());
     CHECK(t.n == 197);
     CHECK(t.detail("num_locations") == 3);
-    CHECK(cme_test(data, 3, 5, default_kernel_normal()).p_value == t.p_value);
-    CHECK_THROWS_AS(cme_test(data, 0, 5, default_kernel_normal()), calib::invalid_argument);
-    CHECK_THROWS_AS(cme_test(data, 200, 5, default_kernel_normal()), calib::invalid_argument);
+    CHECK(cme_test(data, 3, 5, default_kernel<NormalData>()).p_value == t.p_value);
+    CHECK_THROWS_AS(cme_test(data, 0, 5, default_kernel<NormalData>()), calib::invalid_argument);
+    CHECK_THROWS_AS(cme_test(data, 200, 5, default_kernel<NormalData>()), calib::invalid_argument);
     // n ≤ J, and a singular covariance (two identical locations).
-    CHECK_THROWS_AS(cme_test(subset(data, {0, 1}), subset(data, {2, 3, 4}), default_kernel_normal()), calib::numerical_error);
+    CHECK_THROWS_AS(cme_test(subset(data, {0, 1}), subset(data, {2, 3, 4}), default_kernel<NormalData>()), calib::numerical_error);
     const NormalData twice = subset(data, {5, 5});
-    CHECK_THROWS_AS(cme_test(data, twice, default_kernel_normal()), calib::numerical_error);
+    CHECK_THROWS_AS(cme_test(data, twice, default_kernel<NormalData>()), calib::numerical_error);
     CmeOptions ridge;
     ridge.ridge = 1e-6;
-    CHECK_NOTHROW(cme_test(data, twice, default_kernel_normal(), ridge));
+    CHECK_NOTHROW(cme_test(data, twice, default_kernel<NormalData>(), ridge));
 }
 
 // The validity range J² ≤ 0.07·n (F) or 0.05·n (χ²) comes from repro-validity's measured type-I
@@ -386,7 +386,7 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
     CHECK(cme_max_locations(15, CmeReference::f) == 1);       // √1.05
     test::Rng rng(43);
     const NormalData data = test::normal_data(60, rng);
-    const Kernel kernel = default_kernel_normal();
+    const Kernel kernel = default_kernel<NormalData>();
     CmeOptions chi2;
     chi2.reference = CmeReference::chi2;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
@@ -410,7 +410,7 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
 
 TEST_CASE("results as JSON") {
     test::Rng rng(41);
-    const TestResult t = gamma_test(test::dirichlet_data(30, 3, 1.0, rng), default_kernel_categorical());
+    const TestResult t = gamma_test(test::dirichlet_data(30, 3, 1.0, rng), default_kernel<CategoricalData>());
     const std::string json = t.to_json();
     CHECK(json.rfind("{\"method\":\"gamma\",\"null\":\"gamma\",\"estimator\":\"skce-biased\",", 0) == 0);
     CHECK(json.find("\"shape\":") != std::string::npos);

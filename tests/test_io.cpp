@@ -1,7 +1,7 @@
 // Tests of the CSV readers (io.hpp) and the JSON writer (json.hpp). Expected values are read off
 // the small files written here.
 #include <calib/io.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <doctest/doctest.h>
 

@@ -120,9 +120,9 @@ TEST_CASE("median heuristic: subsampling is seeded and close; threads do not mat
 TEST_CASE("uniform bounds of h") {
     // sup|h| = 2 for white and for the sqexp/exp target kernels (0 ≤ k_Y ≤ 1); for a Gram matrix
     // max_{y,z} K_yy + K_zz − 2K_yz.
-    CHECK(skce_core_bound(default_kernel_categorical()) == 2);
-    CHECK(skce_core_bound(default_kernel_normal()) == 2);
-    Kernel k = default_kernel_categorical();
+    CHECK(skce_core_bound(default_kernel<CategoricalData>()) == 2);
+    CHECK(skce_core_bound(default_kernel<NormalData>()) == 2);
+    Kernel k = default_kernel<CategoricalData>();
     k.target.type = TargetKernelType::gram;
     k.target.gram = 3 * Matrix::Identity(4, 4);
     CHECK(skce_core_bound(k) == 6);
@@ -130,12 +130,12 @@ TEST_CASE("uniform bounds of h") {
     Matrix p(2, 2);
     p << 0, 1, 1, 0;
     const CategoricalData d(p, {0, 1});
-    CHECK(std::abs(skce_core(d, default_kernel_categorical(), 0, 0)) == Approx(2));
+    CHECK(std::abs(skce_core(d, default_kernel<CategoricalData>(), 0, 0)) == Approx(2));
     // and never exceeded on random data
     test::Rng rng(6);
     const CategoricalData r = test::dirichlet_data(200, 5, 0.3, rng);
     for (std::size_t i = 0; i < 200; i += 7)
-        for (std::size_t j = 0; j < 200; j += 3) CHECK(std::abs(skce_core(r, default_kernel_categorical(), i, j)) <= 2);
+        for (std::size_t j = 0; j < 200; j += 3) CHECK(std::abs(skce_core(r, default_kernel<CategoricalData>(), i, j)) <= 2);
 }
 
 TEST_CASE("names round-trip") {

@@ -3,7 +3,7 @@
 #include <calib/ckce.hpp>
 #include <calib/kernels.hpp>
 
-#include "../lib/pair_selection.hpp"
+#include "engine/pair_selection.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>

@@ -6,8 +6,8 @@
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
 
-#include "../lib/pair_terms.hpp"
-#include "../lib/transport.hpp"
+#include "kernels/family.hpp"
+#include "kernels/transport.hpp"
 #include "support.hpp"
 
 #include <boost/math/quadrature/gauss_kronrod.hpp>
@@ -444,7 +444,7 @@ TEST_CASE("one component, or K equal components, equals the normal family") {
 TEST_CASE("the engine equals the definitional double loop; every test runs") {
     test::Rng rng(61);
     const MixtureNormalData d = test::mixture_data(211, 3, rng);
-    const Kernel kernel = default_kernel_normal();
+    const Kernel kernel = default_kernel<NormalData>();
     double off = 0, diag = 0;
     for (std::size_t i = 0; i < d.size(); ++i) {
         diag += skce_core(d, kernel, i, i);
@@ -473,7 +473,7 @@ TEST_CASE("calibrated mixtures: the unbiased estimator has mean 0; shifted targe
     // Targets drawn from the mixtures: E h(W, W') = 0 needs every term of the double sum (with the
     // reference's missing terms the mean is not 0 for unequal weights).
     test::Rng rng(67);
-    const Kernel kernel = default_kernel_normal();
+    const Kernel kernel = default_kernel<NormalData>();
     std::vector<double> u;
     for (int r = 0; r < 400; ++r) u.push_back(skce_unbiased(test::mixture_data(16, 3, rng), kernel, {1}));  // tiny: serial
     const Eigen::Map<const Eigen::ArrayXd> a(u.data(), static_cast<Eigen::Index>(u.size()));
@@ -559,18 +559,18 @@ TEST_CASE("validation") {
     CHECK(s.means()(2, 1) == 1);
     CHECK_THROWS_AS(subset(d, {2}), calib::invalid_argument);
 
-    Kernel k = default_kernel_normal();
+    Kernel k = default_kernel<NormalData>();
     k.prediction.metric = Metric::tv;
     CHECK_THROWS_WITH_AS(skce_biased(d, k),
                          "calib::skce_biased: metric tv does not apply to mixture-normal predictions; use w2",
                          calib::invalid_argument);
-    k = default_kernel_normal();
+    k = default_kernel<NormalData>();
     k.target.type = TargetKernelType::exp;
     CHECK_THROWS_WITH_AS(skce_biased(d, k),
                          "calib::skce_biased: target kernel exp is not available for mixture-normal predictions "
                          "(no closed-form expectation); use sqexp",
                          calib::invalid_argument);
-    k = default_kernel_normal();
+    k = default_kernel<NormalData>();
     k.prediction.lengthscale = -1;
     CHECK_THROWS_AS(gram_min_eigenvalue(d, k.prediction), calib::invalid_argument);
     k.prediction = {PredictionKernelShape::exp, Metric::euclidean, 1.0};

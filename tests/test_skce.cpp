@@ -2,7 +2,7 @@
 // loop, thread-count invariance, unbiasedness, and argument validation.
 #include <calib/estimators.hpp>
 
-#include "../lib/check.hpp"
+#include "core/check.hpp"
 #include "naive_h.hpp"
 #include "support.hpp"
 
@@ -129,9 +129,9 @@ TEST_CASE("the engine equals the definitional double loop") {
     CHECK(skce_unbiased(data, with_gram) == Approx(gram_off / (size * (size - 1) / 2)).epsilon(1e-12));
     CHECK(skce_biased(data, with_gram) == Approx((2 * gram_off + gram_diag) / (size * size)).epsilon(1e-12));
     const NormalData normal = test::normal_data(300, rng);
-    const auto [off, diag] = naive_sums(normal, default_kernel_normal());
-    CHECK(skce_unbiased(normal, default_kernel_normal()) == Approx(off / (300.0 * 299 / 2)).epsilon(1e-12));
-    CHECK(skce_biased(normal, default_kernel_normal()) == Approx((2 * off + diag) / 9e4).epsilon(1e-12));
+    const auto [off, diag] = naive_sums(normal, default_kernel<NormalData>());
+    CHECK(skce_unbiased(normal, default_kernel<NormalData>()) == Approx(off / (300.0 * 299 / 2)).epsilon(1e-12));
+    CHECK(skce_biased(normal, default_kernel<NormalData>()) == Approx((2 * off + diag) / 9e4).epsilon(1e-12));
 }
 
 TEST_CASE("h with a class Gram matrix equals the matrix-valued form") {
@@ -160,7 +160,7 @@ TEST_CASE("block estimator identities") {
     // mean of the per-block unbiased estimates; the last n mod B observations are dropped.
     test::Rng rng(3);
     const CategoricalData data = test::dirichlet_data(203, 5, 0.3, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     CHECK(skce_block(data, kernel, data.size()).estimate == Approx(skce_unbiased(data, kernel)).epsilon(1e-13));
     for (std::size_t b : {2, 7, 64, 65, 100}) {
         CAPTURE(b);
@@ -189,7 +189,7 @@ TEST_CASE("block estimator identities") {
 TEST_CASE("results are bitwise identical for 1 and 2 threads") {
     test::Rng rng(5);
     const CategoricalData data = test::dirichlet_data(1500, 10, 0.2, rng);
-    const Kernel kernel = default_kernel_categorical();
+    const Kernel kernel = default_kernel<CategoricalData>();
     CHECK(skce_unbiased(data, kernel, {1}) == skce_unbiased(data, kernel, {2}));
     CHECK(skce_biased(data, kernel, {1}) == skce_biased(data, kernel, {2}));
     for (std::size_t b : {2, 38, 500}) {
@@ -201,7 +201,7 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads") {
     const CategoricalData locations = test::dirichlet_data(7, 10, 1.0, rng);
     CHECK(ucme(data, locations, kernel, {1}) == ucme(data, locations, kernel, {2}));
     const NormalData normal = test::normal_data(900, rng);
-    CHECK(skce_unbiased(normal, default_kernel_normal(), {1}) == skce_unbiased(normal, default_kernel_normal(), {2}));
+    CHECK(skce_unbiased(normal, default_kernel<NormalData>(), {1}) == skce_unbiased(normal, default_kernel<NormalData>(), {2}));
 }
 
 TEST_CASE("mvnormal with d = 1 equals normal; diagonal equals full with a diagonal covariance") {
@@ -213,7 +213,7 @@ TEST_CASE("mvnormal with d = 1 equals normal; diagonal equals full with a diagon
     std::vector<Matrix> cov;
     for (Eigen::Index i = 0; i < sd.rows(); ++i) cov.push_back(Matrix::Constant(1, 1, sd(i, 0) * sd(i, 0)));
     const MvNormalData full = MvNormalData::full(mean, cov, y);
-    const Kernel kernel = default_kernel_normal();
+    const Kernel kernel = default_kernel<NormalData>();
     const double u = skce_unbiased(normal, kernel);
     CHECK(skce_unbiased(diag, kernel) == Approx(u).epsilon(1e-13));
     CHECK(skce_unbiased(full, kernel) == Approx(u).epsilon(1e-12));
@@ -262,8 +262,8 @@ TEST_CASE("unbiasedness under calibration, and the biased estimator is >= 0") {
     std::vector<double> u;
     for (int r = 0; r < 1000; ++r) {
         const NormalData data = test::normal_data(20, rng);
-        u.push_back(skce_unbiased(data, default_kernel_normal()));
-        CHECK(skce_biased(data, default_kernel_normal()) > 0);
+        u.push_back(skce_unbiased(data, default_kernel<NormalData>()));
+        CHECK(skce_biased(data, default_kernel<NormalData>()) > 0);
     }
     const Eigen::Map<const Eigen::ArrayXd> a(u.data(), static_cast<Eigen::Index>(u.size()));
     CHECK(std::abs(a.mean()) < 4 * std::sqrt((a - a.mean()).square().sum() / (a.size() - 1) / a.size()));
@@ -272,9 +272,9 @@ TEST_CASE("unbiasedness under calibration, and the biased estimator is >= 0") {
 TEST_CASE("a miscalibrated model has a clearly positive SKCE") {
     test::Rng rng(8);
     const CategoricalData data = test::dirichlet_data(400, 10, 0.1, rng, true);
-    CHECK(skce_unbiased(data, default_kernel_categorical()) > 0.01);
+    CHECK(skce_unbiased(data, default_kernel<CategoricalData>()) > 0.01);
     const NormalData normal = test::normal_data(400, rng, 1.5);
-    CHECK(skce_unbiased(normal, default_kernel_normal()) > 0.01);
+    CHECK(skce_unbiased(normal, default_kernel<NormalData>()) > 0.01);
 }
 
 TEST_CASE("edge sizes: n = 1, n = 2, n below the block size") {
@@ -282,30 +282,30 @@ TEST_CASE("edge sizes: n = 1, n = 2, n below the block size") {
     p << 0.3, 0.7;
     const CategoricalData one(p, {1});
     // n = 1: the biased estimator is h_11 = ‖e_1 − p‖² = 2·0.3².
-    CHECK(skce_biased(one, default_kernel_categorical()) == Approx(0.18).epsilon(1e-15));
-    CHECK_THROWS_WITH_AS(skce_unbiased(one, default_kernel_categorical()),
+    CHECK(skce_biased(one, default_kernel<CategoricalData>()) == Approx(0.18).epsilon(1e-15));
+    CHECK_THROWS_WITH_AS(skce_unbiased(one, default_kernel<CategoricalData>()),
                          "calib::skce_unbiased: n = 1, needs at least 2 observations", calib::invalid_argument);
     const CategoricalData two = two_point({0, 1});
-    CHECK_THROWS_WITH_AS(skce_block(two, default_kernel_categorical(), 3),
+    CHECK_THROWS_WITH_AS(skce_block(two, default_kernel<CategoricalData>(), 3),
                          "calib::skce_block: block_size = 3, must be in [2, n = 2]", calib::invalid_argument);
-    CHECK_THROWS_AS(skce_block(two, default_kernel_categorical(), 1), calib::invalid_argument);
-    CHECK(skce_block(two, default_kernel_categorical(), 2).block_estimates.size() == 1);
+    CHECK_THROWS_AS(skce_block(two, default_kernel<CategoricalData>(), 1), calib::invalid_argument);
+    CHECK(skce_block(two, default_kernel<CategoricalData>(), 2).block_estimates.size() == 1);
 }
 
 TEST_CASE("kernel validation") {
     test::Rng rng(1);
     const CategoricalData data = test::dirichlet_data(10, 3, 1.0, rng);
-    Kernel k = default_kernel_categorical();
+    Kernel k = default_kernel<CategoricalData>();
     k.prediction.metric = Metric::w2;
     CHECK_THROWS_WITH_AS(skce_biased(data, k),
                          "calib::skce_biased: metric w2 does not apply to categorical predictions; use tv, l1 or euclidean",
                          calib::invalid_argument);
-    k = default_kernel_categorical();
+    k = default_kernel<CategoricalData>();
     k.prediction.lengthscale = 0;
     CHECK_THROWS_AS(skce_biased(data, k), calib::invalid_argument);
     k.prediction.lengthscale = std::nan("");
     CHECK_THROWS_AS(skce_biased(data, k), calib::invalid_argument);
-    k = default_kernel_categorical();
+    k = default_kernel<CategoricalData>();
     k.target.type = TargetKernelType::sqexp;
     CHECK_THROWS_AS(skce_biased(data, k), calib::invalid_argument);
     k.target.type = TargetKernelType::gram;
@@ -317,18 +317,18 @@ TEST_CASE("kernel validation") {
     k.target.gram = -Matrix::Identity(3, 3);
     CHECK_THROWS_AS(skce_biased(data, k), calib::invalid_argument);  // not PSD
     const NormalData normal = test::normal_data(10, rng);
-    k = default_kernel_normal();
+    k = default_kernel<NormalData>();
     k.target.type = TargetKernelType::exp;
     CHECK_THROWS_AS(skce_biased(normal, k), calib::invalid_argument);
-    k = default_kernel_normal();
+    k = default_kernel<NormalData>();
     k.prediction.metric = Metric::tv;
     CHECK_THROWS_AS(skce_biased(normal, k), calib::invalid_argument);
-    k = default_kernel_normal();
+    k = default_kernel<NormalData>();
     k.target.lengthscale = -1;
     CHECK_THROWS_AS(skce_biased(normal, k), calib::invalid_argument);
-    CHECK_THROWS_AS(skce_core(data, default_kernel_categorical(), 0, 10), calib::invalid_argument);
+    CHECK_THROWS_AS(skce_core(data, default_kernel<CategoricalData>(), 0, 10), calib::invalid_argument);
     // UCME locations must match the data's classes.
-    CHECK_THROWS_AS(ucme(data, test::dirichlet_data(3, 4, 1.0, rng), default_kernel_categorical()),
+    CHECK_THROWS_AS(ucme(data, test::dirichlet_data(3, 4, 1.0, rng), default_kernel<CategoricalData>()),
                     calib::invalid_argument);
 }
 

@@ -158,7 +158,7 @@ auto categorical(std::size_t n, bool calibrated) {
     };
 }
 const KernelRule<CategoricalData> median_tv = [](const CategoricalData& d) {
-    Kernel k = default_kernel_categorical();
+    Kernel k = default_kernel<CategoricalData>();
     k.prediction.lengthscale = median_distance(d, Metric::tv, test::median_options(MedianVariant::full));
     return k;
 };
@@ -167,7 +167,7 @@ const KernelRule<CategoricalData> median_tv = [](const CategoricalData& d) {
 auto normal(std::size_t n, double shift) {
     return [=](Rng& rng) { return test::normal_data(n, rng, shift); };
 }
-const KernelRule<NormalData> unit_w2 = [](const NormalData&) { return default_kernel_normal(); };
+const KernelRule<NormalData> unit_w2 = [](const NormalData&) { return default_kernel<NormalData>(); };
 
 }  // namespace
 

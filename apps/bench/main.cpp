@@ -2,6 +2,8 @@
 // Each case reports the minimum wall time over its repetitions, and pairs per second for the
 // pairwise estimators. Memory: the peak resident set size of the process at the end.
 #include <calib/calib.hpp>
+#include <calib/tool/json.hpp>
+#include <calib/tool/random.hpp>
 
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
@@ -93,7 +95,7 @@ void real_data_scale() {
     std::printf("-- real-data scale (n = 10 000, m = 10, 2 threads)\n");
     const CategoricalData data = dirichlet_data(10000, 10, 0.1, 6);
     const ParallelOptions two{2};
-    Kernel kernel = default_kernel_categorical();
+    Kernel kernel = default_kernel<CategoricalData>();
     MedianOptions median;
     median.parallel = two;
     double v = 0, s = 0, total = 0;
@@ -182,7 +184,7 @@ void real_data_scale() {
 
 int main() {
     std::printf("calib %s benchmark\n", version);
-    const Kernel kc = default_kernel_categorical();
+    const Kernel kc = default_kernel<CategoricalData>();
     const CategoricalData big = dirichlet_data(20000, 10, 0.1, 1);
     const double n = 20000, pairs = n * (n - 1) / 2;
     for (int t : {1, 2}) {
@@ -202,13 +204,13 @@ int main() {
     const NormalData normal = normal_data(1024, 3);
     for (int t : {1, 2}) {
         double v = 0;
-        const double s = seconds([&] { v = skce_unbiased(normal, default_kernel_normal(), {t}); }, 20);
+        const double s = seconds([&] { v = skce_unbiased(normal, default_kernel<NormalData>(), {t}); }, 20);
         report("skce_unbiased normal n=1024 exp-W2 x sqexp", t, s, 1024.0 * 1023 / 2, v);
     }
     const MixtureNormalData ensemble = ensemble_data(1024, 10, 5);
     for (int t : {1, 2}) {
         double v = 0;
-        const double s = seconds([&] { v = skce_unbiased(ensemble, default_kernel_normal(), {t}); }, 3);
+        const double s = seconds([&] { v = skce_unbiased(ensemble, default_kernel<NormalData>(), {t}); }, 3);
         report("skce_unbiased ensemble K=10 n=1024 exp-MW2", t, s, 1024.0 * 1023 / 2, v);
     }
     {
@@ -217,14 +219,14 @@ int main() {
         const Eigen::RowVectorXd w = Eigen::RowVectorXd::LinSpaced(10, 1, 10) / 55.0;
         const MixtureNormalData weighted(w.replicate(1024, 1), ensemble.means(), ensemble.stddevs(), ensemble.targets());
         double v = 0;
-        const double s = seconds([&] { v = skce_unbiased(weighted, default_kernel_normal(), {2}); }, 1);
+        const double s = seconds([&] { v = skce_unbiased(weighted, default_kernel<NormalData>(), {2}); }, 1);
         report("skce_unbiased mixture K=10 weighted n=1024", 2, s, 1024.0 * 1023 / 2, v);
     }
     for (int t : {1, 2}) {
         BootstrapOptions o;
         o.parallel.num_threads = t;
         double v = 0;
-        const double s = seconds([&] { v = bootstrap_test(normal, default_kernel_normal(), o).p_value; }, 5);
+        const double s = seconds([&] { v = bootstrap_test(normal, default_kernel<NormalData>(), o).p_value; }, 5);
         report("bootstrap_test normal n=1024 R=1000", t, s, 0, v);
     }
     for (int t : {1, 2}) {

@@ -7,7 +7,7 @@
 #include "kernel_options.hpp"
 
 #include <calib/ckce.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <optional>
 #include <string>

@@ -13,7 +13,7 @@
 #include "usage_error.hpp"
 
 #include <calib/estimators.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 #include "test_methods.hpp"
 #include "test_options.hpp"
 
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <cmath>
 #include <iostream>

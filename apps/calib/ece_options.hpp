@@ -5,7 +5,7 @@
 #include "args.hpp"
 
 #include <calib/estimators.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <string>
 #include <vector>

@@ -6,9 +6,9 @@
 #include "args.hpp"
 #include "dataset.hpp"
 
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 #include <calib/kernels.hpp>
-#include <calib/random.hpp>
+#include <calib/tool/random.hpp>
 
 #include <optional>
 #include <string>

@@ -7,7 +7,7 @@
 
 #include <calib/compare.hpp>
 #include <calib/io.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include "shared_options.hpp"
 
 #include <calib/io.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <chrono>
 #include <optional>

@@ -8,7 +8,7 @@
 #include "shared_options.hpp"
 
 #include <calib/hypothesis.hpp>
-#include <calib/json.hpp>
+#include <calib/tool/json.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -14,7 +14,7 @@ constexpr double alpha = 0.05;
 void report(const std::string& path) {
     const auto start = std::chrono::steady_clock::now();
     const calib::CategoricalData data = calib::read_categorical(path, {});
-    calib::Kernel kernel = calib::default_kernel_categorical();
+    calib::Kernel kernel = calib::default_kernel<calib::CategoricalData>();
     kernel.prediction.lengthscale = calib::median_distance(data, calib::Metric::tv);
     const std::size_t b = calib::sqrt_block_size(data.size());
 

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <calib/calib.hpp>
+#include <calib/tool/json.hpp>
+#include <calib/tool/random.hpp>
 
 #include <atomic>
 #include <chrono>

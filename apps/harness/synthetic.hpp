@@ -4,7 +4,7 @@
 // the documented order.
 #pragma once
 
-#include <calib/random.hpp>
+#include <calib/tool/random.hpp>
 
 #include <Eigen/Core>
 #include <boost/random/gamma_distribution.hpp>

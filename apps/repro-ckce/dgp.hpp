@@ -4,7 +4,7 @@
 #pragma once
 
 #include <calib/data.hpp>
-#include <calib/random.hpp>
+#include <calib/tool/random.hpp>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/random/gamma_distribution.hpp>

@@ -147,7 +147,7 @@ void scoring(const Predictions& p, const friedman::RowVector& y, Measures& m) {
 template <class Data>
 void calibration(const Data& data, std::uint64_t seed, std::size_t resamples, Measures& m) {
     const calib::ParallelOptions serial{1};
-    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::Kernel kernel = calib::default_kernel<calib::NormalData>();
     calib::BootstrapOptions b;
     b.replicates = resamples;
     b.seed = seed;

@@ -4,7 +4,7 @@
 // U(±√(6/(fan_in + fan_out))), biases 0; Adam with η = 0.001, β = (0.9, 0.999), ε = 1e-8.
 #pragma once
 
-#include <calib/random.hpp>
+#include <calib/tool/random.hpp>
 
 #include <Eigen/Core>
 

@@ -105,7 +105,7 @@ Experiment run_once(calib::Rng& rng, std::size_t resamples) {
     const std::uint64_t bootstrap_seed = rng();
     e.fit = ols(e.train);
     const calib::NormalData data = predictions(e.fit, e.validation);
-    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::Kernel kernel = calib::default_kernel<calib::NormalData>();
     const calib::ParallelOptions serial{1};
     calib::BootstrapOptions b;
     b.replicates = resamples;

@@ -113,7 +113,7 @@ struct Row {
 template <class Data>
 Row evaluate(const Data& data, const Data& cme_locations, std::uint64_t bootstrap_seed, std::size_t resamples) {
     const calib::ParallelOptions serial{1};
-    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::Kernel kernel = calib::default_kernel<calib::NormalData>();
     const std::size_t n = data.size(), b = calib::sqrt_block_size(n);
     Row row;
     auto estimate = [&](int k, auto f) { row.estimate_time[k] = repro::time_call([&] { row.estimate[k] = f(); }); };
@@ -210,7 +210,7 @@ void run_truth(const repro::Options& o, const repro::Output& out, std::size_t d_
     if (out.done(name, parameters)) return;
     repro::Table table({"d", "set", "skce_unbiased"});
     table.resize(s.truth_sets);
-    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::Kernel kernel = calib::default_kernel<calib::NormalData>();
     const calib::ParallelOptions serial{1};
     repro::Progress progress(o, "iclr2021 " + name, s.truth_sets);
     const double wall = repro::time_call([&] {
@@ -238,7 +238,7 @@ void run_cme_study(const repro::Options& o, const repro::Output& out, std::size_
         .set("data_sets", "the experiment's calibrated data sets, n >= 16");
     if (out.done(name, parameters)) return;
     repro::Table table({"d", "n", "location_set", "type1_chi2", "type1_f", "valid"});
-    const calib::Kernel kernel = calib::default_kernel_normal();
+    const calib::Kernel kernel = calib::default_kernel<calib::NormalData>();
     const calib::CmeOptions chi2{calib::CmeReference::chi2, 0, calib::ParallelOptions{1}, true};
     const calib::CmeOptions f{calib::CmeReference::f, 0, calib::ParallelOptions{1}, true};
     double wall = 0;

@@ -77,7 +77,7 @@ calib::CategoricalData generate(const Model& model, std::size_t n, calib::Rng& r
 }
 
 calib::Kernel kernel_for(const calib::CategoricalData& data) {
-    calib::Kernel kernel = calib::default_kernel_categorical();  // exp(−TV/ν) ⊗ δ
+    calib::Kernel kernel = calib::default_kernel<calib::CategoricalData>();  // exp(−TV/ν) ⊗ δ
     calib::MedianOptions median;
     median.variant = calib::MedianVariant::full;
     kernel.prediction.lengthscale = calib::median_distance(data, calib::Metric::tv, median);

@@ -76,14 +76,14 @@ calib::NormalData normal(std::size_t n, calib::Rng& rng) {
 }
 
 calib::Kernel kernel_for(const calib::CategoricalData& data) {
-    calib::Kernel kernel = calib::default_kernel_categorical();
+    calib::Kernel kernel = calib::default_kernel<calib::CategoricalData>();
     calib::MedianOptions median;
     median.variant = calib::MedianVariant::full;
     median.parallel = calib::ParallelOptions{1};
     kernel.prediction.lengthscale = calib::median_distance(data, calib::Metric::tv, median);
     return kernel;
 }
-calib::Kernel kernel_for(const calib::NormalData&) { return calib::default_kernel_normal(); }
+calib::Kernel kernel_for(const calib::NormalData&) { return calib::default_kernel<calib::NormalData>(); }
 
 // The data set of replicate r of a cell, with the seed of its tests (from the same stream).
 template <class Data>

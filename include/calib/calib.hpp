@@ -8,7 +8,6 @@
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
-#include <calib/json.hpp>
 #include <calib/kernels.hpp>
-#include <calib/random.hpp>
+#include <calib/seed.hpp>
 #include <calib/version.hpp>

@@ -26,7 +26,7 @@
 
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
-#include <calib/random.hpp>
+#include <calib/seed.hpp>
 
 #include <calib/eigen.hpp>
 

@@ -27,7 +27,7 @@
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
 #include <calib/parallel.hpp>
-#include <calib/random.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -17,7 +17,7 @@
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
 #include <calib/kernels.hpp>
-#include <calib/random.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -75,9 +75,12 @@ struct Kernel {
 // The default kernel of a family: exp-TV ⊗ white for categorical data, exp-W2 ⊗ sqexp for normal,
 // mvnormal and mixture-normal (exp-MW2 ⊗ sqexp), exp-W2 ⊗ exp for laplace; unit lengthscales (the
 // ICLR 2021 experiments' kernel).
-Kernel default_kernel_categorical();
-Kernel default_kernel_normal();
-Kernel default_kernel_laplace();
+template <class Data>
+Kernel default_kernel();
+template <class Data>
+Kernel default_kernel(const Data&) {
+    return default_kernel<Data>();
+}
 
 // Distance d(p_i, p_j) between the predictions i and j of a data set. Throws when the metric does
 // not apply to the family or an index is out of range.

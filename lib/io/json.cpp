@@ -1,0 +1,146 @@
+// The JSON writer of json.hpp.
+#include <calib/tool/json.hpp>
+
+#include "core/printable.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace calib {
+
+std::string json_number(double value) {
+    if (!std::isfinite(value)) return "null";
+    char buffer[32];
+    // The shortest form that reads back to the same double (0.05, not 0.050000000000000003).
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+    return std::string(buffer, end);
+}
+
+std::string json_string(const std::string& value) {
+    std::string out = "\"";
+    // Bytes that are not valid UTF-8 (e.g. from a path) become \xNN text, so the output is valid JSON.
+    for (const char c : detail::valid_utf8(value)) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\b': out += "\\b"; break;
+            case '\f': out += "\\f"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buffer[8];
+                    std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
+                    out += buffer;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+JsonObject::Member& JsonObject::slot(const std::string& key) {
+    for (Member& member : members_)
+        if (member.key == key) return member;
+    members_.push_back(Member{key, {}, {}});
+    return members_.back();
+}
+
+JsonObject& JsonObject::set_raw(const std::string& key, std::string text) {
+    Member& member = slot(key);
+    member.text = std::move(text);
+    member.object.clear();
+    member.array = false;
+    return *this;
+}
+
+JsonObject& JsonObject::set(const std::string& key, double value) {
+    return set_raw(key, json_number(value));
+}
+JsonObject& JsonObject::set(const std::string& key, bool value) {
+    return set_raw(key, value ? "true" : "false");
+}
+JsonObject& JsonObject::set(const std::string& key, const char* value) {
+    return set_raw(key, json_string(value));
+}
+JsonObject& JsonObject::set(const std::string& key, const std::string& value) {
+    return set_raw(key, json_string(value));
+}
+JsonObject& JsonObject::set_null(const std::string& key) { return set_raw(key, "null"); }
+
+JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_number(values[i]);
+    return set_raw(key, text + "]");
+}
+
+JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_string(values[i]);
+    return set_raw(key, text + "]");
+}
+
+JsonObject& JsonObject::set(const std::string& key, const JsonObject& object) {
+    // Copy first: object may be *this or one of its members, which slot() may move.
+    JsonObject copy = object;
+    Member& member = slot(key);
+    member.text.clear();
+    member.object.assign(1, std::move(copy));
+    member.array = false;
+    return *this;
+}
+
+JsonObject& JsonObject::set(const std::string& key, const std::vector<JsonObject>& objects) {
+    std::vector<JsonObject> copy = objects;
+    Member& member = slot(key);
+    member.text.clear();
+    member.object = std::move(copy);
+    member.array = true;
+    return *this;
+}
+
+bool JsonObject::contains(const std::string& key) const {
+    for (const Member& member : members_)
+        if (member.key == key) return true;
+    return false;
+}
+
+void JsonObject::write(std::string& out, int indent, int depth) const {
+    if (members_.empty()) {
+        out += "{}";
+        return;
+    }
+    const bool pretty = indent >= 0;
+    const std::string inner = pretty ? "\n" + std::string(std::size_t(indent * (depth + 1)), ' ') : "";
+    out += "{";
+    for (std::size_t i = 0; i < members_.size(); ++i) {
+        const Member& member = members_[i];
+        if (i) out += ",";
+        out += inner + json_string(member.key) + (pretty ? ": " : ":");
+        if (member.array) {  // objects of an array each on their own line when pretty
+            const std::string item = pretty ? "\n" + std::string(std::size_t(indent * (depth + 2)), ' ') : "";
+            out += "[";
+            for (std::size_t k = 0; k < member.object.size(); ++k) {
+                out += (k ? "," : "") + item;
+                member.object[k].write(out, indent, depth + 2);
+            }
+            out += member.object.empty() || !pretty ? "]" : inner + "]";
+        } else if (member.object.empty()) {
+            out += member.text;
+        } else {
+            member.object.front().write(out, indent, depth + 1);
+        }
+    }
+    out += pretty ? "\n" + std::string(std::size_t(indent * depth), ' ') + "}" : "}";
+}
+
+std::string JsonObject::dump(int indent) const {
+    std::string out;
+    write(out, indent, 0);
+    return out;
+}
+
+}  // namespace calib

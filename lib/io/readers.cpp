@@ -1,0 +1,304 @@
+// The family readers of io.hpp: column layout per family on top of NumericTable. Rules on values
+// (simplex, label range, positive scales, positive definite covariances) stay with the data
+// constructors; their errors are rethrown pointing at the file, line and column, with advice where a
+// convention mistake is likely (1-based labels, logits, unnormalised scores).
+#include <calib/io.hpp>
+
+#include "core/check.hpp"
+#include "io/numeric_table.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace calib {
+
+using detail::display_path;
+using detail::NumericTable;
+
+namespace {
+
+// The input table with the labels file's columns appended when there is one. `separate` tells the
+// family how to split the columns.
+struct Input {
+    NumericTable table;
+    bool separate = false;
+    long input_columns = 0;  // columns of the input file
+};
+
+Input read_input(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    if (path == "-" && options.labels == "-")
+        throw invalid_argument("the input and the labels cannot both be read from standard input ('-')");
+    Input input;
+    input.table = detail::read_numeric_table(path, options.text);
+    input.input_columns = input.table.columns;
+    if (!options.labels.empty()) {
+        input.table = detail::join_columns(std::move(input.table), detail::read_numeric_table(options.labels, options.text));
+        input.separate = true;
+    }
+    if (files)
+        for (const detail::TableFile& f : input.table.files) files->push_back(f.summary);
+    return input;
+}
+
+[[noreturn]] void fail_columns(const Input& input, bool labels_file, long found, const std::string& expected) {
+    const detail::TableFile& file = input.table.files[labels_file ? 1 : 0];
+    throw invalid_argument(display_path(file.path) + ": found " + std::to_string(found) + " columns, expected " +
+                           expected);
+}
+
+// The number of prediction columns when the last `target_columns` columns of the table are the
+// targets; with a labels file, checks that it has exactly that many columns.
+long prediction_columns(const Input& input, long target_columns) {
+    if (!input.separate) return input.table.columns - target_columns;
+    const long labels = input.table.columns - input.input_columns;
+    if (labels != target_columns)
+        fail_columns(input, true, labels,
+                     std::to_string(target_columns) + (target_columns == 1 ? " (one target per row)" : " (the targets)") +
+                         " for the predictions in " + display_path(input.table.files[0].path));
+    return input.input_columns;
+}
+
+std::string cell(double value) { return detail::format_value(value); }
+
+// Rethrows a data constructor's error at the file position of its row() and of `column` (in the
+// combined table; -1 for a whole-row rule), keeping the constructor's message.
+[[noreturn]] void rethrow(const NumericTable& table, const invalid_argument& error, long column,
+                          const std::string& advice = "") {
+    if (error.row() < 0 || error.row() >= table.rows)
+        throw invalid_argument(display_path(table.files[0].path) + ": " + error.what() + advice);
+    table.fail_at(error.row(), column, error.what() + advice);
+}
+
+// The integer in cell (row, column); throws when it is not an integer in [low, high] (with `advice`).
+int integer_cell(const NumericTable& table, long row, long column, const char* name, long low, long high,
+                 const std::string& range_advice = "") {
+    const double value = table.at(row, column);
+    if (value != std::floor(value))
+        table.fail_at(row, column, std::string(name) + " = " + cell(value) + ", must be an integer");
+    if (!(value >= static_cast<double>(low) && value <= static_cast<double>(high)))
+        table.fail_at(row, column, std::string(name) + " = " + cell(value) + ", must be in [" + std::to_string(low) +
+                                       ", " + std::to_string(high) + "]" + range_advice);
+    return static_cast<int>(value);
+}
+
+// Columns [first, first + count) of the table as an n × count matrix.
+Matrix columns_of(const NumericTable& table, long first, long count) {
+    Matrix x(table.rows, count);
+    for (long i = 0; i < table.rows; ++i)
+        for (long k = 0; k < count; ++k) x(i, k) = table.at(i, first + k);
+    return x;
+}
+
+// Labels of m classes in column `column`, checked here (rather than by CategoricalData) so that a
+// likely convention mistake gets its remedy.
+std::vector<int> class_labels(const NumericTable& table, long column, long m, bool one_based) {
+    double low = INFINITY, high = -INFINITY;
+    for (long i = 0; i < table.rows; ++i) {
+        low = std::min(low, table.at(i, column));
+        high = std::max(high, table.at(i, column));
+    }
+    std::string advice;
+    if (one_based)
+        advice = " (1-based labels, as --one-based-labels says" +
+                 std::string(low == 0 ? "; the labels include 0: are they 0-based?)" : ")");
+    else if (low >= 1 && high == static_cast<double>(m))
+        advice = " (0-based labels; the labels run from 1 to " + std::to_string(m) +
+                 ": if they are 1-based, use --one-based-labels)";
+    else
+        advice = " (0-based labels)";
+    const long offset = one_based ? 1 : 0;
+    std::vector<int> labels(static_cast<std::size_t>(table.rows));
+    for (long i = 0; i < table.rows; ++i)
+        labels[static_cast<std::size_t>(i)] = integer_cell(table, i, column, "label", offset, m - 1 + offset, advice) -
+                                              static_cast<int>(offset);
+    return labels;
+}
+
+// What a broken probability rule may mean: logits, or scores that need renormalising.
+std::string probability_advice(const NumericTable& table, const invalid_argument& e, long m, const ReadOptions& options) {
+    if (options.logits) return "";
+    if (e.column() >= 0 && e.column() < m) return "; if the columns hold logits, use --logits";
+    if (e.column() == -1 && e.row() >= 0 && e.row() < table.rows) {
+        double sum = 0;
+        for (long k = 0; k < m; ++k) sum += table.at(e.row(), k);
+        if (std::abs(sum - 1) > 0.01)
+            return "; if the columns hold logits use --logits, for unnormalised scores --renormalize";
+        return "; to accept such rows use --renormalize or a larger --simplex-tolerance";
+    }
+    return "";
+}
+
+}  // namespace
+
+CategoricalData read_categorical(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    const long m = prediction_columns(input, 1);
+    if (m < 2)
+        fail_columns(input, false, input.input_columns,
+                     input.separate ? "at least 2 (the m >= 2 class probabilities); for one probability column use "
+                                      "--family binary"
+                                    : "at least 3 (m >= 2 class probabilities, then the label); for one probability "
+                                      "column use --family binary");
+    std::vector<int> labels = class_labels(table, m, m, options.one_based_labels);
+    Matrix values = columns_of(table, 0, m);
+    try {
+        return options.logits ? CategoricalData::from_logits(values, std::move(labels))
+                              : CategoricalData(std::move(values), std::move(labels), options.simplex);
+    } catch (const invalid_argument& e) {
+        // CategoricalData's columns are the table's: 0 … m − 1 the classes, m the label.
+        rethrow(table, e, e.column(), probability_advice(table, e, m, options));
+    }
+}
+
+CategoricalData read_binary(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    if (prediction_columns(input, 1) != 1)
+        fail_columns(input, false, input.input_columns, input.separate ? "1 (p = P(Y = 1))" : "2 (p, y)");
+    std::vector<int> y(static_cast<std::size_t>(table.rows));
+    for (long i = 0; i < table.rows; ++i) y[static_cast<std::size_t>(i)] = integer_cell(table, i, 1, "y", 0, 1);
+    try {
+        return CategoricalData::from_binary(columns_of(table, 0, 1).col(0), y);
+    } catch (const invalid_argument& e) {
+        // from_binary reports p as column 0 and y as column 1, as in the table.
+        rethrow(table, e, e.column() <= 1 ? e.column() : -1);
+    }
+}
+
+namespace {
+
+// normal and laplace: mu, scale, y.
+template <class Data>
+Data read_location_scale(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files,
+                         const char* scale) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    if (prediction_columns(input, 1) != 2)
+        fail_columns(input, false, input.input_columns,
+                     input.separate ? std::string("2 (mu, ") + scale + ")" : std::string("3 (mu, ") + scale + ", y)");
+    try {
+        return Data(columns_of(table, 0, 1).col(0), columns_of(table, 1, 1).col(0), columns_of(table, 2, 1).col(0));
+    } catch (const invalid_argument& e) {
+        // The vectors all report column 0; every cell is already finite, so the one entry rule left is
+        // scale > 0: column 1.
+        rethrow(table, e, e.column() < 0 ? -1 : 1);
+    }
+}
+
+}  // namespace
+
+NormalData read_normal(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    return read_location_scale<NormalData>(path, options, files, "sigma");
+}
+
+LaplaceData read_laplace(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    return read_location_scale<LaplaceData>(path, options, files, "beta");
+}
+
+MvNormalData read_mvnormal_diag(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    // mu_1..mu_d, sigma_1..sigma_d (2d columns) before the d targets.
+    const long d = input.separate ? input.input_columns / 2 : input.table.columns / 3;
+    if (input.separate ? input.input_columns % 2 != 0 || d < 1 : input.table.columns % 3 != 0 || d < 1)
+        fail_columns(input, false, input.input_columns,
+                     input.separate ? "an even number 2d (mu_1..mu_d, sigma_1..sigma_d)"
+                                    : "a multiple of 3 (mu_1..mu_d, sigma_1..sigma_d, y_1..y_d)");
+    prediction_columns(input, d);
+    try {
+        return MvNormalData::diagonal(columns_of(table, 0, d), columns_of(table, d, d), columns_of(table, 2 * d, d));
+    } catch (const invalid_argument& e) {
+        // Every cell is already finite, so an entry error is about sigma_k > 0: column d + k.
+        rethrow(table, e, e.column() < 0 ? -1 : d + e.column());
+    }
+}
+
+MvNormalData read_mvnormal(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    // d means and d(d+1)/2 covariance entries: d(d+3)/2 prediction columns, then d targets.
+    const long columns = input.separate ? input.input_columns : input.table.columns;
+    const auto width = [&](long d) { return input.separate ? d * (d + 3) / 2 : d * (d + 5) / 2; };
+    long d = 1;
+    while (width(d) < columns) ++d;
+    if (width(d) != columns)
+        fail_columns(input, false, input.input_columns,
+                     input.separate ? "d(d+3)/2 for some dimension d (2, 5, 9, 14, ...: mu_1..mu_d, the d(d+1)/2 "
+                                      "lower-triangular covariance entries row by row)"
+                                    : "d(d+5)/2 for some dimension d (3, 7, 12, 18, 25, ...: mu_1..mu_d, the d(d+1)/2 "
+                                      "lower-triangular covariance entries row by row, y_1..y_d)");
+    prediction_columns(input, d);
+    std::vector<Matrix> covariances(static_cast<std::size_t>(table.rows), Matrix(d, d));
+    for (long i = 0; i < table.rows; ++i) {
+        Matrix& s = covariances[static_cast<std::size_t>(i)];
+        long column = d;
+        for (long a = 0; a < d; ++a)
+            for (long b = 0; b <= a; ++b) s(a, b) = s(b, a) = table.at(i, column++);
+    }
+    try {
+        return MvNormalData::full(columns_of(table, 0, d), std::move(covariances),
+                                  columns_of(table, table.columns - d, d));
+    } catch (const invalid_argument& e) {
+        // The covariance rule (positive definite) is about a whole row.
+        rethrow(table, e, -1);
+    }
+}
+
+MixtureNormalData read_mixture_normal(const std::string& path, const ReadOptions& options,
+                                      std::vector<FileSummary>* files) {
+    const Input input = read_input(path, options, files);
+    const NumericTable& table = input.table;
+    const long predictions = prediction_columns(input, 1);
+    if (predictions < 3 || predictions % 3 != 0)
+        fail_columns(input, false, input.input_columns,
+                     input.separate ? "3K for some number of components K >= 1 (3, 6, 9, ...: w_1..w_K, mu_1..mu_K, "
+                                      "sigma_1..sigma_K)"
+                                    : "3K + 1 for some number of components K >= 1 (4, 7, 10, ...: w_1..w_K, "
+                                      "mu_1..mu_K, sigma_1..sigma_K, y)");
+    const long K = predictions / 3;
+    try {
+        return MixtureNormalData(columns_of(table, 0, K), columns_of(table, K, K), columns_of(table, 2 * K, K),
+                                 columns_of(table, 3 * K, 1).col(0), options.simplex);
+    } catch (const invalid_argument& e) {
+        // MixtureNormalData reports columns in the table's layout (-1 for the weights' sum).
+        rethrow(table, e, e.column(),
+                e.column() == -1 ? "; to accept such rows use --renormalize or a larger --simplex-tolerance" : "");
+    }
+}
+
+std::string to_string(HeaderMode mode) {
+    switch (mode) {
+        case HeaderMode::automatic: return "auto";
+        case HeaderMode::yes: return "yes";
+        case HeaderMode::no: return "no";
+    }
+    return "unknown";
+}
+
+std::string to_string(Delimiter delimiter) {
+    switch (delimiter) {
+        case Delimiter::automatic: return "auto";
+        case Delimiter::comma: return "comma";
+        case Delimiter::tab: return "tab";
+        case Delimiter::semicolon: return "semicolon";
+        case Delimiter::whitespace: return "whitespace";
+    }
+    return "unknown";
+}
+
+HeaderMode parse_header_mode(const std::string& name) {
+    for (const HeaderMode mode : {HeaderMode::automatic, HeaderMode::yes, HeaderMode::no})
+        if (name == to_string(mode)) return mode;
+    detail::fail("parse_header_mode", "unknown header mode '", name, "', expected auto, yes or no");
+}
+
+Delimiter parse_delimiter(const std::string& name) {
+    for (const Delimiter d : {Delimiter::automatic, Delimiter::comma, Delimiter::tab, Delimiter::semicolon,
+                              Delimiter::whitespace})
+        if (name == to_string(d)) return d;
+    detail::fail("parse_delimiter", "unknown delimiter '", name, "', expected auto, comma, tab, semicolon or whitespace");
+}
+
+}  // namespace calib
