@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
         c.replicates = 50;
         for (const calib::CategoricalData* d : {&model, &confident}) {
             calib::CkceOptions ckce;
-            ckce.kernel.bandwidth = calib::simplex_median_bandwidth(d->probabilities()).value;
+            ckce.kernel.lengthscale = calib::simplex_median_lengthscale(d->probabilities()).value;
             c.ckce.push_back(ckce);
         }
         const calib::ModelComparison r = calib::compare_models({model, confident}, c);

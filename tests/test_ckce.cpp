@@ -81,7 +81,7 @@ CategoricalData dirichlet(std::size_t n, int m, double alpha, std::uint64_t seed
 
 CkceOptions options_with(double bandwidth, CkceMethod method = CkceMethod::exact) {
     CkceOptions o;
-    o.kernel.bandwidth = bandwidth;
+    o.kernel.lengthscale = bandwidth;
     o.method = method;
     return o;
 }
@@ -164,9 +164,9 @@ TEST_CASE("uniform model on a balanced set: CKCE = ECE = 0, JKCE_U = -(1 - 1/m^2
         std::vector<int> y;
         for (std::size_t i = 0; i < n; ++i) y.push_back(static_cast<int>(i % static_cast<std::size_t>(m)));
         const CategoricalData d(q, y);
-        const Bandwidth b = simplex_median_bandwidth(q);
+        const MedianLengthscale b = simplex_median_lengthscale(q);
         CHECK(b.value == 1.0);
-        CHECK(b.fallback == BandwidthFallback::unit);
+        CHECK(b.fallback == MedianFallback::unit);
         for (const CkceMethod method : {CkceMethod::exact, CkceMethod::eigen, CkceMethod::rff, CkceMethod::lowrank}) {
             CAPTURE(to_string(method));
             CHECK(std::abs(ckce(d, options_with(b.value, method)).estimate) < 1e-14);
@@ -205,7 +205,7 @@ TEST_CASE("dual trace form = literal trace = eigen = primal with explicit featur
     const CategoricalData d = dirichlet(300, 10, 0.1, 5);
     const Matrix& q = d.probabilities();
     const Matrix e = one_hot(d);
-    const double gamma = simplex_median_bandwidth(q).value;
+    const double gamma = simplex_median_lengthscale(q).value;
     const SimplexKernel kernel{gamma, true, true};
     const double lambda = Regularization{}.lambda(d.size());
     const Matrix k = simplex_gram(q, kernel);
@@ -217,9 +217,9 @@ TEST_CASE("dual trace form = literal trace = eigen = primal with explicit featur
     CHECK(ckce(d, options_with(gamma, CkceMethod::eigen)).estimate == Approx(exact).epsilon(1e-10));
     // A general label Gram L: M*M = Q L Qᵀ, M*Ψ = Q L Eᵀ, L_YY = E L Eᵀ.
     Matrix r = Matrix::Random(10, 10);
-    const LabelKernel label{r * r.transpose() + Matrix::Identity(10, 10)};
+    const TargetKernel label{TargetKernelType::gram, 1.0, r * r.transpose() + Matrix::Identity(10, 10)};
     CkceOptions with_label = options_with(gamma);
-    with_label.label = label;
+    with_label.target = label;
     const double exact_label = ckce(d, with_label).estimate;
     CHECK(ckce_from_grams(k, q * label.gram * q.transpose(), q * label.gram * e.transpose(),
                           e * label.gram * e.transpose(), lambda) == Approx(exact_label).epsilon(1e-10));
@@ -255,7 +255,7 @@ TEST_CASE("dual trace form = literal trace = eigen = primal with explicit featur
 
 TEST_CASE("random features and low rank converge to the exact value") {
     const CategoricalData d = dirichlet(400, 10, 0.1, 21);
-    const double gamma = simplex_median_bandwidth(d.probabilities()).value;
+    const double gamma = simplex_median_lengthscale(d.probabilities()).value;
     const double exact = ckce(d, options_with(gamma)).estimate;
     // RFF: the mean absolute relative error over 4 seeds falls with D (Var = O(1/D)).
     double previous = 1e300;
@@ -377,37 +377,34 @@ TEST_CASE("vectorised cos and sin of the random features") {
     }
 }
 
-TEST_CASE("median heuristic for the bandwidth") {
+TEST_CASE("median heuristic for the lengthscale") {
     // Three points: e1, e2 and (½, ½, 0): distances √2, √½, √½; median √½.
     Matrix p(3, 3);
     p << 1, 0, 0, 0, 1, 0, 0.5, 0.5, 0;
-    const Bandwidth b = simplex_median_bandwidth(p);
+    const MedianLengthscale b = simplex_median_lengthscale(p);
     CHECK(b.value == Approx(std::sqrt(0.5)).epsilon(1e-15));
-    CHECK(b.fallback == BandwidthFallback::none);
-    BandwidthOptions half;
-    half.rule = BandwidthRule::half_squared;
-    CHECK(simplex_median_bandwidth(p, half).value == Approx(0.5).epsilon(1e-15));  // √(½/2)
+    CHECK(b.fallback == MedianFallback::none);
     // Four points, three equal: 3 zero distances of 6, median (0 + √2)/2 > 0 — no fallback; five
     // points, four equal: 6 zeros of 10, median 0 → the median of the non-zero distances (all √2).
     Matrix same(5, 2);
     same << 1, 0, 1, 0, 1, 0, 1, 0, 0, 1;
-    const Bandwidth fallback = simplex_median_bandwidth(same);
-    CHECK(fallback.fallback == BandwidthFallback::nonzero_median);
+    const MedianLengthscale fallback = simplex_median_lengthscale(same);
+    CHECK(fallback.fallback == MedianFallback::nonzero_median);
     CHECK(fallback.value == Approx(std::sqrt(2.0)).epsilon(1e-15));
     Matrix three_same(4, 2);
     three_same << 1, 0, 1, 0, 1, 0, 0, 1;
-    CHECK(simplex_median_bandwidth(three_same).fallback == BandwidthFallback::none);
-    CHECK(simplex_median_bandwidth(three_same).value == Approx(std::sqrt(0.5)).epsilon(1e-15));
-    CHECK(simplex_median_bandwidth(same.topRows(1)).fallback == BandwidthFallback::unit);
+    CHECK(simplex_median_lengthscale(three_same).fallback == MedianFallback::none);
+    CHECK(simplex_median_lengthscale(three_same).value == Approx(std::sqrt(0.5)).epsilon(1e-15));
+    CHECK(simplex_median_lengthscale(same.topRows(1)).fallback == MedianFallback::unit);
     // Subsampling is seeded and deterministic; with subsample = 0 all points are used.
     const CategoricalData d = dirichlet(600, 6, 0.3, 41);
-    BandwidthOptions sub;
+    MedianOptions sub;
     sub.subsample = 200;
-    CHECK(simplex_median_bandwidth(d.probabilities(), sub).value == simplex_median_bandwidth(d.probabilities(), sub).value);
+    CHECK(simplex_median_lengthscale(d.probabilities(), sub).value == simplex_median_lengthscale(d.probabilities(), sub).value);
     sub.subsample = 0;
-    BandwidthOptions all;
+    MedianOptions all;
     all.subsample = 600;
-    CHECK(simplex_median_bandwidth(d.probabilities(), sub).value == simplex_median_bandwidth(d.probabilities(), all).value);
+    CHECK(simplex_median_lengthscale(d.probabilities(), sub).value == simplex_median_lengthscale(d.probabilities(), all).value);
 }
 
 TEST_CASE("JKCE is the unbiased SKCE with the simplex kernel") {
@@ -417,7 +414,7 @@ TEST_CASE("JKCE is the unbiased SKCE with the simplex kernel") {
     Matrix r = -d.probabilities();
     for (std::size_t i = 0; i < d.size(); ++i) r(static_cast<Eigen::Index>(i), d.labels()[i]) += 1;
     Matrix w = Matrix::Random(3, 3);
-    const LabelKernel label{w * w.transpose()};
+    const TargetKernel label{TargetKernelType::gram, 1.0, w * w.transpose()};
     for (const Matrix& l : {Matrix(Matrix::Identity(3, 3)), label.gram}) {
         long double off = 0, all = 0;
         for (Eigen::Index i = 0; i < 60; ++i)
@@ -426,7 +423,7 @@ TEST_CASE("JKCE is the unbiased SKCE with the simplex kernel") {
                 all += h;
                 if (i < j) off += h;
             }
-        const LabelKernel lk{l.isIdentity() ? Matrix() : l};
+        const TargetKernel lk = l.isIdentity() ? TargetKernel{} : TargetKernel{TargetKernelType::gram, 1.0, l};
         CHECK(jkce_unbiased(d, k, lk) == Approx(static_cast<double>(off) / (60.0 * 59 / 2)).epsilon(1e-12));
         CHECK(jkce_biased(d, k, lk) == Approx(static_cast<double>(all) / 3600).epsilon(1e-12));
     }
@@ -435,14 +432,14 @@ TEST_CASE("JKCE is the unbiased SKCE with the simplex kernel") {
 TEST_CASE("invalid inputs raise calib::invalid_argument naming the argument") {
     const CategoricalData d = dirichlet(20, 3, 0.5, 61);
     auto bad = options_with(0.0);
-    CHECK(error_of([&] { ckce(d, bad); }).find("calib::ckce: kernel bandwidth = 0") != std::string::npos);
+    CHECK(error_of([&] { ckce(d, bad); }).find("calib::ckce: kernel lengthscale = 0") != std::string::npos);
     bad = options_with(1.0);
     bad.kernel.linear = bad.kernel.gaussian = false;
     CHECK(error_of([&] { ckce(d, bad); }).find("neither a linear nor a Gaussian part") != std::string::npos);
     bad = options_with(1.0);
-    bad.label.gram = Matrix::Identity(2, 2);
+    bad.target = {TargetKernelType::gram, 1.0, Matrix::Identity(2, 2)};
     CHECK(error_of([&] { ckce(d, bad); }).find("2x2, must be 3x3") != std::string::npos);
-    bad.label.gram = -Matrix::Identity(3, 3);
+    bad.target.gram = -Matrix::Identity(3, 3);
     CHECK(error_of([&] { ckce(d, bad); }).find("positive semidefinite") != std::string::npos);
     bad = options_with(1.0);
     bad.regularization = Regularization::fixed(0);
@@ -487,10 +484,10 @@ TEST_CASE("invalid inputs raise calib::invalid_argument naming the argument") {
 
 TEST_CASE("1 and 2 threads give bitwise identical results") {
     const CategoricalData d = dirichlet(1300, 10, 0.1, 71);
-    const double gamma = simplex_median_bandwidth(d.probabilities()).value;
-    BandwidthOptions b;
+    const double gamma = simplex_median_lengthscale(d.probabilities()).value;
+    MedianOptions b;
     b.subsample = 0;
-    CHECK(gamma == simplex_median_bandwidth(d.probabilities(), b).value);
+    CHECK(gamma == simplex_median_lengthscale(d.probabilities(), b).value);
     for (const CkceMethod method : {CkceMethod::exact, CkceMethod::rff, CkceMethod::lowrank}) {
         CAPTURE(to_string(method));
         CkceOptions o = options_with(gamma, method);

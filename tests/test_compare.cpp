@@ -42,7 +42,7 @@ Setting setting(std::size_t n, std::size_t replicates, CkceMethod method) {
     s.options.seed = 77;
     for (const CategoricalData& d : s.models) {
         CkceOptions o;
-        o.kernel.bandwidth = simplex_median_bandwidth(d.probabilities()).value;
+        o.kernel.lengthscale = simplex_median_lengthscale(d.probabilities()).value;
         o.method = method;
         o.features = 20;
         s.options.ckce.push_back(o);

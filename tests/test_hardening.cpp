@@ -155,7 +155,7 @@ TEST_CASE("C++ API edges: sizes and values checked by calib, not by Eigen assert
     CHECK_THROWS_AS(CategoricalData::from_logits(Matrix::Zero(3, 1), {0, 0, 0}), invalid_argument);
     Matrix p(3, 2);
     p << 0.5, 0.5, nan_value, 0.5, 0.2, 0.8;
-    CHECK_THROWS_WITH_AS(simplex_median_bandwidth(p), doctest::Contains("must be finite"), invalid_argument);
+    CHECK_THROWS_WITH_AS(simplex_median_lengthscale(p), doctest::Contains("must be finite"), invalid_argument);
 }
 
 TEST_CASE("CKCE: a vanishing bandwidth reaches its limit, a vanishing ridge is refused") {
@@ -164,13 +164,13 @@ TEST_CASE("CKCE: a vanishing bandwidth reaches its limit, a vanishing ridge is r
     // γ → 0: the Gaussian part becomes the identity (distinct predictions), already exactly at γ = 1e-100
     // (every off-diagonal exp underflows); γ = 1e-300 overflows 1/(2γ²) and once gave exp(−0·∞) = NaN.
     CkceOptions o;
-    o.kernel.bandwidth = 1e-100;
+    o.kernel.lengthscale = 1e-100;
     const double limit = ckce(data, o).estimate;
     REQUIRE(std::isfinite(limit));
-    o.kernel.bandwidth = 1e-300;
+    o.kernel.lengthscale = 1e-300;
     CHECK(ckce(data, o).estimate == limit);
     // λn below 1e-12·tr K: K + λnI cannot be solved meaningfully in double precision.
-    o.kernel.bandwidth = 0.5;
+    o.kernel.lengthscale = 0.5;
     o.regularization = Regularization::fixed(1e-300);
     CHECK_THROWS_WITH_AS(ckce(data, o), doctest::Contains("too ill-conditioned"), invalid_argument);
     CHECK_THROWS_AS(ckce_lambda_path(data, CkceOptions{}, {1e-3, 1e-300}), invalid_argument);

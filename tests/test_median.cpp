@@ -1,4 +1,4 @@
-// The exact median heuristic (kernels.hpp: median_distance; ckce.hpp: simplex_median_bandwidth) and
+// The exact median heuristic (kernels.hpp: median_distance; ckce.hpp: simplex_median_lengthscale) and
 // the selection behind it (lib/pair_selection.hpp), against a brute-force sort of every distance.
 #include <calib/ckce.hpp>
 #include <calib/kernels.hpp>
@@ -154,24 +154,22 @@ TEST_CASE("median_distance: ties, thread counts and subsampling") {
     CHECK(median_distance(d, Metric::tv, sub) == median_distance(part, Metric::tv));
 }
 
-TEST_CASE("CKCE bandwidth: exact median of Euclidean distances, fallbacks above the one-pass size") {
+TEST_CASE("CKCE lengthscale: exact median of Euclidean distances, fallbacks above the one-pass size") {
     test::Rng rng(9);
     const CategoricalData d = test::dirichlet_data(3000, 5, 0.3, rng);
     const Matrix& p = d.probabilities();
     const auto euclidean = [&](std::size_t i, std::size_t j) { return (p.row(i) - p.row(j)).norm(); };
     const std::vector<double> all = all_distances(3000, false, euclidean);
-    CHECK(simplex_median_bandwidth(p).value == Approx(sorted_median(all)).epsilon(1e-15));
-    BandwidthOptions half;
-    half.rule = BandwidthRule::half_squared;
-    std::vector<double> squares;
-    for (const double v : all) squares.push_back(v * v);
-    CHECK(simplex_median_bandwidth(p, half).value == Approx(std::sqrt(sorted_median(squares) / 2)).epsilon(1e-14));
+    CHECK(simplex_median_lengthscale(p).value == Approx(sorted_median(all)).epsilon(1e-15));
+    MedianOptions full;
+    full.variant = MedianVariant::full;
+    CHECK_THROWS_WITH_AS(simplex_median_lengthscale(p, full), doctest::Contains("must be pairs"), invalid_argument);
     // Most rows equal: the median is 0 and the non-zero distances give γ.
     Matrix same = Matrix::Constant(3000, 2, 0.5);
     same.row(0) << 1, 0;
     same.row(1) << 0, 1;
-    const Bandwidth b = simplex_median_bandwidth(same);
-    CHECK(b.fallback == BandwidthFallback::nonzero_median);
+    const MedianLengthscale b = simplex_median_lengthscale(same);
+    CHECK(b.fallback == MedianFallback::nonzero_median);
     // Non-zero distances: 2·2998 of √½ and one of √2: median √½.
     CHECK(b.value == Approx(std::sqrt(0.5)).epsilon(1e-15));
 }

@@ -497,7 +497,7 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads") {
         const MixtureNormalData locations = test::mixture_data(5, 2, rng);  // K' = 2 ≠ K: allowed
         CHECK(ucme(d, locations, kernel, {1}) == ucme(d, locations, kernel, {2}));
         GramCheckOptions g1, g2;
-        g1.num_threads = 1, g2.num_threads = 2;
+        g1.parallel.num_threads = 1, g2.parallel.num_threads = 2;
         g1.max_points = g2.max_points = 100;
         CHECK(gram_min_eigenvalue(d, kernel.prediction, g1) == gram_min_eigenvalue(d, kernel.prediction, g2));
     }

@@ -89,7 +89,7 @@ void in_child(const std::function<void()>& body) {
 
 CkceOptions options(const CategoricalData& d, CkceMethod method, int threads) {
     CkceOptions o;
-    o.kernel.bandwidth = simplex_median_bandwidth(d.probabilities()).value;
+    o.kernel.lengthscale = simplex_median_lengthscale(d.probabilities()).value;
     o.method = method;
     o.parallel.num_threads = threads;
     return o;
@@ -122,7 +122,7 @@ int main() {
     for (int t : {1, 2})
         in_child([t] {
             const CategoricalData d = dirichlet_data(5000, 10, 0.1, 1, false);
-            const SimplexKernel k{simplex_median_bandwidth(d.probabilities()).value, true, true};
+            const SimplexKernel k{simplex_median_lengthscale(d.probabilities()).value, true, true};
             double v = 0, cpu = 0;
             const double s = seconds([&] { v = jkce_unbiased(d, k, {}, {t}); }, 2, &cpu);
             std::printf("jkce_unbiased n=5000    threads=%d  %8.3f s (cpu %.3f s)  value=%.10g\n", t, s, cpu, v);

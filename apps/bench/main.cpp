@@ -142,9 +142,9 @@ void real_data_scale() {
     compare.parallel = two;
     for (const CategoricalData* d : {&data, &second}) {
         CkceOptions o;
-        BandwidthOptions b;
+        MedianOptions b;
         b.parallel = two;
-        o.kernel.bandwidth = simplex_median_bandwidth(d->probabilities(), b).value;
+        o.kernel.lengthscale = simplex_median_lengthscale(d->probabilities(), b).value;
         compare.ckce.push_back(o);
     }
     ModelComparison result;

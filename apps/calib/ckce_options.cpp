@@ -80,13 +80,13 @@ ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data,
     if (choice.bandwidth) {
         r.bandwidth.value = *choice.bandwidth;
     } else {
-        BandwidthOptions median;
+        MedianOptions median;
         median.subsample = choice.median.subsample;
         median.seed = choice.median.seed;
         median.parallel = parallel;
-        r.bandwidth = simplex_median_bandwidth(data.probabilities(), median);
+        r.bandwidth = simplex_median_lengthscale(data.probabilities(), median);
     }
-    r.options.kernel.bandwidth = r.bandwidth.value;
+    r.options.kernel.lengthscale = r.bandwidth.value;
     r.options.parallel = parallel;
     return r;
 }
@@ -94,7 +94,7 @@ ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data,
 void add_ckce_fields(JsonObject& out, const CkceChoice& choice, const ResolvedCkce& resolved,
                      const CkceResult* result) {
     const CkceOptions& o = resolved.options;
-    out.set("lengthscale", o.kernel.bandwidth);
+    out.set("lengthscale", o.kernel.lengthscale);
     out.set("lengthscale_rule", choice.bandwidth ? "given" : "median");
     add_median_sampling_fields(out, choice.median);
     if (!choice.bandwidth) out.set("bandwidth_fallback", to_string(resolved.bandwidth.fallback));
@@ -102,7 +102,7 @@ void add_ckce_fields(JsonObject& out, const CkceChoice& choice, const ResolvedCk
                           .set("type", "simplex")
                           .set("linear", o.kernel.linear)
                           .set("gaussian", o.kernel.gaussian)
-                          .set("bandwidth", o.kernel.bandwidth)
+                          .set("bandwidth", o.kernel.lengthscale)
                           .set("label", "kronecker"));
     if (result) out.set("lambda", result->lambda);
     out.set("lambda_rule", choice.lambda_rule);

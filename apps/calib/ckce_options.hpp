@@ -31,10 +31,10 @@ extern const std::vector<OptionSpec> ckce_option_specs;
 CkceChoice take_ckce_options(Args& args, bool seed_only_for_rff);
 
 // The options with γ set for the predictions `data`: the given one, or the median of the
-// Euclidean distances between predictions (ckce.hpp: simplex_median_bandwidth).
+// Euclidean distances between predictions (ckce.hpp: simplex_median_lengthscale).
 struct ResolvedCkce {
     CkceOptions options;
-    Bandwidth bandwidth;
+    MedianLengthscale bandwidth;
 };
 ResolvedCkce resolve_ckce(const CkceChoice& choice, const CategoricalData& data, const ParallelOptions& parallel);
 

@@ -93,7 +93,7 @@ int run_ckce_estimate(Args& args, const InputOptions& input, Stage stage) {
     add_ckce_fields(out, choice, resolved, &result);
     Report report("calib estimate: " + estimator_title("ckce"));
     report.line("data", describe_data(input, data))
-        .line("kernel", "simplex kernel p'q + exp(-|p-q|^2/(2 g^2)), g = " + readable(resolved.options.kernel.bandwidth) +
+        .line("kernel", "simplex kernel p'q + exp(-|p-q|^2/(2 g^2)), g = " + readable(resolved.options.kernel.lengthscale) +
                             (choice.bandwidth ? " (given)" : " (median of the distances between predictions)"))
         .line("ridge", "lambda = " + readable(result.lambda) + " (" + choice.lambda_rule + "), " +
                            to_string(result.method) + " method")

@@ -61,7 +61,7 @@ JsonObject rank_json(const RankPlan& plan, const ModelComparison& comparison) {
         r.set("ranking", order);
         if (plan.estimators[e] != "ece") {
             std::vector<double> gammas;
-            for (const ResolvedCkce& m : plan.resolved) gammas.push_back(m.options.kernel.bandwidth);
+            for (const ResolvedCkce& m : plan.resolved) gammas.push_back(m.options.kernel.lengthscale);
             r.set("lengthscales", gammas);
         }
         if (!c.replicate_ranks.empty())

@@ -8,10 +8,10 @@ namespace repro {
 
 Scores paper_scores(const calib::CategoricalData& data) {
     Scores s;
-    calib::BandwidthOptions median;
+    calib::MedianOptions median;
     median.parallel.num_threads = 1;  // replicates run in parallel; the library serially inside
     calib::CkceOptions o;
-    o.kernel.bandwidth = s.bandwidth = calib::simplex_median_bandwidth(data.probabilities(), median).value;
+    o.kernel.lengthscale = s.bandwidth = calib::simplex_median_lengthscale(data.probabilities(), median).value;
     o.parallel.num_threads = 1;
     s.ckce = calib::ckce(data, o).estimate;
     s.jkce = calib::jkce_unbiased(data, o.kernel, {}, {1});

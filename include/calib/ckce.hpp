@@ -4,7 +4,7 @@
 // the mathematics, the decisions on the paper's gaps, and a user guide.
 //
 // With predictions q_i ∈ Δ^{m−1}, labels y_i, residuals a_i = q_i − e_{y_i} (A = Q − E, n×m), a
-// kernel k on the simplex with Gram K and a label kernel with m×m Gram L (Kronecker: L = I),
+// kernel k on the simplex with Gram K and a target (label) kernel with m×m Gram L (white: L = I),
 //   CKCE = ‖Ĉ_{Y|Q} − Ĉ_{Z|Q}‖²_HS = Tr(R⁻¹ A L Aᵀ R⁻¹ K),   R = K + λ n I      [ms-ckce §3.1]
 // (the dual trace form; λ n, not λ, is added to the Gram diagonal, and λ = n^{−1/4} by default).
 // It is 0 for a calibrated model in the population, is biased (≥ 0) as an estimator, and its
@@ -26,6 +26,7 @@
 
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
+#include <calib/kernels.hpp>
 #include <calib/seed.hpp>
 
 #include <calib/eigen.hpp>
@@ -42,9 +43,9 @@ namespace calib {
 
 // The simplex kernel of [ms-ckce §3.2]:  k(p, q) = pᵀq + exp(−‖p − q‖² / (2γ²)),  γ > 0.
 // The linear part makes q ↦ vᵀq representable; the Gaussian part is universal. Either part can be
-// switched off (not both); the bandwidth is ignored when the Gaussian part is off.
+// switched off (not both); the lengthscale is ignored when the Gaussian part is off.
 struct SimplexKernel {
-    double bandwidth = 1.0;  // γ
+    double lengthscale = 1.0;  // γ
     bool linear = true;
     bool gaussian = true;
 };
@@ -62,35 +63,19 @@ Matrix simplex_cross_gram(const Matrix& p, const Matrix& q, const SimplexKernel&
 Matrix discrete_gram(const Matrix& p);
 
 // Median heuristic for γ [ms-ckce §5: "chosen via the median heuristic", variant unspecified]:
-//   distance      γ = median{‖q_i − q_j‖₂ : i < j}                     (default; docs/ckce.md)
-//   half_squared  γ = √(median{‖q_i − q_j‖²}/2)
-// An even count takes the mean of the two middle values. The median is exact at every n, by the
-// selection of median_distance (kernels.hpp): O(n² m) time per pass, O(n m) memory. With
-// subsample = K > 0 and n > K it is taken on K observations drawn without replacement (seed, stream 0).
-// Fallbacks (docs/ckce.md): a median of 0 (more than half the pairs coincide) → the median over the
-// non-zero distances; no non-zero distance (all predictions equal, or n < 2) → γ = 1, which is
-// harmless because the Gaussian part is then the constant 1 for every γ. Throws for an invalid rule
-// or subsample = 1.
-enum class BandwidthRule { distance, half_squared };
-enum class BandwidthFallback { none, nonzero_median, unit };
-struct BandwidthOptions {
-    BandwidthRule rule = BandwidthRule::distance;
-    std::size_t subsample = 0;  // 0: all n observations (exact)
-    std::uint64_t seed = default_seed;
-    ParallelOptions parallel;
-};
-struct Bandwidth {
+// γ = median{‖q_i − q_j‖₂ : i < j} (MedianVariant::pairs; docs/ckce.md). An even count takes the mean
+// of the two middle values. The median is exact at every n, by the selection of median_distance
+// (kernels.hpp): O(n² m) time per pass, O(n m) memory. With subsample = K > 0 and n > K it is taken on K
+// observations drawn without replacement (seed, stream 0). Fallbacks (docs/ckce.md): a median of 0
+// (more than half the pairs coincide) → the median over the non-zero distances; no non-zero
+// distance (all predictions equal, or n < 2) → γ = 1, which is harmless because the Gaussian part is
+// then the constant 1 for every γ. Throws for variant full, subsample = 1 or a non-finite probability.
+enum class MedianFallback { none, nonzero_median, unit };
+struct MedianLengthscale {
     double value = 1.0;
-    BandwidthFallback fallback = BandwidthFallback::none;
+    MedianFallback fallback = MedianFallback::none;
 };
-Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthOptions& options = {});
-
-// Label kernel: an empty gram is the Kronecker kernel 1{y = y'} (L = I), the paper's choice;
-// otherwise any symmetric positive semidefinite m×m Gram matrix L over the classes. The mean
-// embedding of a prediction q is then L q and the bracket of the trace form is A L Aᵀ.
-struct LabelKernel {
-    Matrix gram;
-};
+MedianLengthscale simplex_median_lengthscale(const Matrix& probabilities, const MedianOptions& options = {});
 
 // Group (conditional) calibration, an extension the paper describes only in words [ms-ckce §3.3]:
 // P(Y | Q_X, A) = Q_X is measured by the product kernel k((q,a),(q',a')) = k(q,q') · k_A(a,a'),
@@ -102,7 +87,7 @@ enum class AttributeKernelType { kronecker, gaussian };
 struct Attribute {
     Vector values;  // one per observation
     AttributeKernelType type = AttributeKernelType::kronecker;
-    double bandwidth = 1.0;  // h, gaussian only
+    double lengthscale = 1.0;  // h, gaussian only
 };
 
 // The regularisation schedule λ_n = coefficient · n^(−power); the ridge added to K is λ_n · n.
@@ -121,8 +106,8 @@ struct Regularization {
 enum class CkceMethod { exact, eigen, rff, lowrank };
 
 struct CkceOptions {
-    SimplexKernel kernel;              // bandwidth given; see simplex_median_bandwidth
-    LabelKernel label;                 // Kronecker by default
+    SimplexKernel kernel;              // lengthscale given; see simplex_median_lengthscale
+    TargetKernel target;               // white (Kronecker, L = I) by default, or gram (any m×m PSD L)
     Regularization regularization;     // λ = n^{−1/4} by default
     CkceMethod method = CkceMethod::exact;
     std::size_t features = 100;        // rff: D ≥ 1 frequencies (the paper's D = 100)
@@ -160,7 +145,7 @@ std::vector<double> ckce_lambda_path(const CategoricalData& data, const CkceOpti
 // CKCE with any n×n prediction Gram matrix K (symmetric; e.g. discrete_gram), exact by Cholesky.
 // O(n³/3). Throws on sizes, non-finite or asymmetric entries, λ ≤ 0, a bad label Gram;
 // calib::numerical_error if K + λn I is not positive definite.
-double ckce_gram(const Matrix& gram, const CategoricalData& data, const LabelKernel& label, double lambda);
+double ckce_gram(const Matrix& gram, const CategoricalData& data, const TargetKernel& target, double lambda);
 
 // The literal trace formula for any label space [ms-ckce §3.1]:
 //   CKCE = Tr(R⁻¹ [M*M + L_YY − M*Ψ − Ψ*M] R⁻¹ K),  R = K + λ n I,
@@ -173,7 +158,7 @@ double ckce_from_grams(const Matrix& k, const Matrix& mm, const Matrix& m_psi, c
 // CKCE with K replaced by G Gᵀ for any n×r factor G (explicit features, a low-rank
 // factorisation), in the primal: Tr(P L Pᵀ), P = (GᵀG + λ n I_r)⁻¹ GᵀA. Equal to ckce_gram(GGᵀ)
 // (push-through identity). O(n r² + r³). Throws on sizes, non-finite entries, λ ≤ 0.
-double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const LabelKernel& label,
+double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const TargetKernel& target,
                      double lambda, const ParallelOptions& parallel = {});
 
 // The random Fourier feature map of the simplex kernel [ms-ckce App. B; Rahimi & Recht 2007]:
@@ -203,20 +188,18 @@ LowRankFactor simplex_pivoted_cholesky(const Matrix& p, const SimplexKernel& ker
 //   h_ij = k(q_i, q_j) · (e_{y_i} − q_i)ᵀ L (e_{y_j} − q_j),
 //   unbiased = (n choose 2)⁻¹ Σ_{i<j} h_ij (the paper's estimator; can be < 0), biased = n⁻² Σ_ij h_ij.
 // O(n² m) on the pairwise engine. Throw on a bad kernel or label Gram; unbiased needs n ≥ 2.
-double jkce_unbiased(const CategoricalData& data, const SimplexKernel& kernel, const LabelKernel& label = {},
+double jkce_unbiased(const CategoricalData& data, const SimplexKernel& kernel, const TargetKernel& target = {},
                      const ParallelOptions& parallel = {});
-double jkce_biased(const CategoricalData& data, const SimplexKernel& kernel, const LabelKernel& label = {},
+double jkce_biased(const CategoricalData& data, const SimplexKernel& kernel, const TargetKernel& target = {},
                    const ParallelOptions& parallel = {});
 
 // The ECE configuration of the paper's experiments [ms-ckce §5]: uniform binning with 3 bins per
 // coordinate, L1 distance between the bin's mean prediction and label frequencies (calib::ece).
 EceOptions ckce_paper_ece_options();
 
-// Names ("exact", "eigen", "rff", "lowrank"; "distance", "half-squared"; "none",
-// "nonzero-median", "unit") and parsers (which throw calib::invalid_argument).
+// Names ("exact", "eigen", "rff", "lowrank"; "none", "nonzero-median", "unit") and parsers (which throw calib::invalid_argument).
 std::string to_string(CkceMethod method);
 CkceMethod parse_ckce_method(const std::string& name);
-std::string to_string(BandwidthRule rule);
-std::string to_string(BandwidthFallback fallback);
+std::string to_string(MedianFallback fallback);
 
 }  // namespace calib

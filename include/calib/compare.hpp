@@ -46,7 +46,7 @@ ComparedEstimator parse_compared_estimator(const std::string& name);
 struct ComparisonOptions {
     std::vector<ComparedEstimator> estimators = {ComparedEstimator::ckce, ComparedEstimator::skce_unbiased,
                                                  ComparedEstimator::ece};
-    // One per model: the CKCE options with the model's own bandwidth γ (e.g. simplex_median_bandwidth
+    // One per model: the CKCE options with the model's own lengthscale γ (e.g. simplex_median_lengthscale
     // of its predictions). Their simplex and label kernels are also those of skce_unbiased (the paper's
     // JKCE). Needed when ckce or skce_unbiased is compared; their `parallel` fields are ignored.
     std::vector<CkceOptions> ckce;

@@ -1,4 +1,4 @@
-// Kernels on predictions and targets, the SKCE core h, bandwidth selection and uniform bounds.
+// Kernels on predictions and targets, the SKCE core h, lengthscale selection and uniform bounds.
 //
 // calib uses tensor-product kernels k((p,y),(p',y')) = k_P(p,p') · k_Y(y,y') [widmann-2021 §3.1]:
 //   k_P(p,p') = exp(−d(p,p')/ℓ)          (shape exp,   KernelFunctions' ExponentialKernel)
@@ -126,7 +126,7 @@ double median_distance(const Data& data, Metric metric, const MedianOptions& opt
 struct GramCheckOptions {
     std::size_t max_points = 1000;
     std::uint64_t seed = 1;
-    int num_threads = 0;  // for the Gram matrix; 0: OpenMP's default
+    ParallelOptions parallel;  // for the Gram matrix
 };
 template <class Data>
 double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, const GramCheckOptions& options = {});
@@ -159,6 +159,7 @@ double expected_exp_laplace_pair(double mean1, double scale1, double mean2, doub
 std::string to_string(Metric metric);
 std::string to_string(PredictionKernelShape shape);
 std::string to_string(TargetKernelType type);
+std::string to_string(MedianVariant variant);
 Metric parse_metric(const std::string& name);
 PredictionKernelShape parse_prediction_kernel_shape(const std::string& name);
 TargetKernelType parse_target_kernel_type(const std::string& name);

@@ -1,6 +1,7 @@
 // CKCE argument checks, names, the regularisation schedule and the small shared solvers
 // (ckce.hpp, ckce_detail.hpp).
 #include "ckce/detail.hpp"
+#include "kernels/class_gram.hpp"
 
 #include <calib/kernels.hpp>
 
@@ -49,21 +50,13 @@ CkceMethod parse_ckce_method(const std::string& name) {
     fail("parse_ckce_method", "method = \"", name, "\", must be one of: exact, eigen, rff, lowrank");
 }
 
-std::string to_string(BandwidthRule rule) {
-    switch (rule) {
-        case BandwidthRule::distance: return "distance";
-        case BandwidthRule::half_squared: return "half-squared";
-    }
-    fail("to_string", "BandwidthRule value ", static_cast<int>(rule), " is not a valid rule");
-}
-
-std::string to_string(BandwidthFallback fallback) {
+std::string to_string(MedianFallback fallback) {
     switch (fallback) {
-        case BandwidthFallback::none: return "none";
-        case BandwidthFallback::nonzero_median: return "nonzero-median";
-        case BandwidthFallback::unit: return "unit";
+        case MedianFallback::none: return "none";
+        case MedianFallback::nonzero_median: return "nonzero-median";
+        case MedianFallback::unit: return "unit";
     }
-    fail("to_string", "BandwidthFallback value ", static_cast<int>(fallback), " is not a valid fallback");
+    fail("to_string", "MedianFallback value ", static_cast<int>(fallback), " is not a valid fallback");
 }
 
 namespace detail {
@@ -71,16 +64,15 @@ namespace detail {
 void check_simplex_kernel(const char* function, const SimplexKernel& kernel) {
     if (!kernel.linear && !kernel.gaussian)
         fail(function, "kernel has neither a linear nor a Gaussian part; enable at least one");
-    if (kernel.gaussian && !(std::isfinite(kernel.bandwidth) && kernel.bandwidth > 0))
-        fail(function, "kernel bandwidth = ", format_value(kernel.bandwidth), ", must be finite and > 0");
+    if (kernel.gaussian && !(std::isfinite(kernel.lengthscale) && kernel.lengthscale > 0))
+        fail(function, "kernel lengthscale = ", format_value(kernel.lengthscale), ", must be finite and > 0");
 }
 
-void check_label_kernel(const char* function, const LabelKernel& label, int m) {
-    if (label.gram.size() == 0) return;
-    // The target-kernel check of the SKCE: an m×m symmetric PSD matrix with finite entries.
-    Kernel k{{PredictionKernelShape::sqexp, Metric::euclidean, 1.0}, {TargetKernelType::gram, 1.0, label.gram}};
-    Matrix p = Matrix::Constant(1, m, 1.0 / m);
-    validate_kernel(CategoricalData(p, {0}), k, function);
+void check_ckce_target(const char* function, const TargetKernel& target, int m) {
+    if (target.type == TargetKernelType::white) return;
+    if (target.type != TargetKernelType::gram)
+        fail(function, "target kernel ", to_string(target.type), " does not apply to class labels; use white or gram");
+    check_class_gram(function, target.gram, m);
 }
 
 void check_lambda(const char* function, const char* argument, double lambda) {
@@ -99,8 +91,8 @@ void check_attribute(const char* function, const Attribute& attribute, std::size
     if (attribute.type != AttributeKernelType::kronecker && attribute.type != AttributeKernelType::gaussian)
         fail(function, "attribute type = ", static_cast<int>(attribute.type), " is not a valid AttributeKernelType");
     if (attribute.type == AttributeKernelType::gaussian &&
-        !(std::isfinite(attribute.bandwidth) && attribute.bandwidth > 0))
-        fail(function, "attribute bandwidth = ", format_value(attribute.bandwidth), ", must be finite and > 0");
+        !(std::isfinite(attribute.lengthscale) && attribute.lengthscale > 0))
+        fail(function, "attribute lengthscale = ", format_value(attribute.lengthscale), ", must be finite and > 0");
 }
 
 Matrix residuals(const CategoricalData& data) {
@@ -115,12 +107,12 @@ double frobenius_dot(const Matrix& x, const Matrix& y) {
     return s.value();
 }
 
-double primal_ckce(PrimalSums sums, double ridge, const LabelKernel& label) {
+double primal_ckce(PrimalSums sums, double ridge, const TargetKernel& target) {
     sums.gram.diagonal().array() += ridge;
     const Eigen::LLT<Matrix, Eigen::Lower> llt(sums.gram);
     if (llt.info() != Eigen::Success)
         throw numerical_error("calib::ckce: the Cholesky factorisation of F'F + lambda n I failed");
-    return label_quadratic(llt.solve(sums.cross), label);
+    return label_quadratic(llt.solve(sums.cross), target);
 }
 
 }  // namespace detail

@@ -16,7 +16,7 @@ namespace {
 
 void check_options(const char* fn, const CategoricalData& data, const CkceOptions& o) {
     detail::check_simplex_kernel(fn, o.kernel);
-    detail::check_label_kernel(fn, o.label, data.num_classes());
+    detail::check_ckce_target(fn, o.target, data.num_classes());
     (void)to_string(o.method);  // throws on an invalid value
     if (o.method == CkceMethod::rff && o.features == 0) fail(fn, "features = 0, must be >= 1");
     if (o.method == CkceMethod::lowrank) detail::check_low_rank_options(fn, o.tolerance, o.max_rank);
@@ -58,7 +58,7 @@ struct Spectrum {
 };
 
 template <class Term>
-Spectrum spectrum(const Term& term, const Matrix& a, const LabelKernel& label, int threads) {
+Spectrum spectrum(const Term& term, const Matrix& a, const TargetKernel& target, int threads) {
     Spectrum s;
     Matrix c;
     {
@@ -70,7 +70,7 @@ Spectrum spectrum(const Term& term, const Matrix& a, const LabelKernel& label, i
         s.eigenvalues = es.eigenvalues().cwiseMax(0.0);
         c = es.eigenvectors().transpose() * a;
     }
-    s.weights = label.gram.size() ? Vector((c * label.gram).cwiseProduct(c).rowwise().sum())
+    s.weights = target.type == TargetKernelType::gram ? Vector((c * target.gram).cwiseProduct(c).rowwise().sum())
                                   : Vector(c.rowwise().squaredNorm());
     return s;
 }
@@ -96,7 +96,7 @@ double rff_ckce(const CategoricalData& data, const Matrix& a, const CkceOptions&
         const auto sums = detail::primal_sums(static_cast<std::size_t>(pg.rows()), map.dimension(), ag,
                                               [&](std::size_t i0, std::size_t i1, Matrix& f) { map.fill(pg, i0, i1, f); },
                                               threads);
-        return detail::primal_ckce(sums, ridge, o.label);
+        return detail::primal_ckce(sums, ridge, o.target);
     };
     if (!o.attribute) return one(p, a);
     std::map<double, std::vector<Eigen::Index>> groups;
@@ -133,13 +133,13 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
     switch (options.method) {
         case CkceMethod::exact:
             result.rank = n;
-            result.estimate = detail::cholesky_ckce(term, a, options.label, result.ridge, threads, [&](const Matrix& b) {
+            result.estimate = detail::cholesky_ckce(term, a, options.target, result.ridge, threads, [&](const Matrix& b) {
                 return detail::gram_product(term, b, nullptr, ParallelOptions{threads});
             });
             break;
         case CkceMethod::eigen:
             result.rank = n;
-            result.estimate = spectral_ckce(spectrum(term, a, options.label, threads), result.ridge);
+            result.estimate = spectral_ckce(spectrum(term, a, options.target, threads), result.ridge);
             break;
         case CkceMethod::rff:
             result.estimate = rff_ckce(data, a, options, result.ridge, threads, result.rank);
@@ -153,7 +153,7 @@ CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
                 break;
             }
             result.estimate =
-                detail::primal_ckce(detail::primal_sums(f.factor, a, threads), result.ridge, options.label);
+                detail::primal_ckce(detail::primal_sums(f.factor, a, threads), result.ridge, options.target);
             break;
         }
     }
@@ -174,7 +174,7 @@ std::vector<double> ckce_lambda_path(const CategoricalData& data, const CkceOpti
     const Attribute* attribute = options.attribute ? &*options.attribute : nullptr;
     const detail::SimplexRows term(data.probabilities(), Matrix(), options.kernel, attribute);
     for (const double lambda : lambdas) check_conditioning(fn, term, lambda);
-    const Spectrum s = spectrum(term, detail::residuals(data), options.label, threads);
+    const Spectrum s = spectrum(term, detail::residuals(data), options.target, threads);
     std::vector<double> out;
     for (const double lambda : lambdas) out.push_back(spectral_ckce(s, lambda * static_cast<double>(data.size())));
     return out;

@@ -22,7 +22,7 @@ namespace calib::detail {
 // ---- checks (ckce_checks.cpp) ----
 void check_simplex_kernel(const char* function, const SimplexKernel& kernel);
 // The label Gram: empty, or symmetric PSD m×m with finite entries.
-void check_label_kernel(const char* function, const LabelKernel& label, int m);
+void check_ckce_target(const char* function, const TargetKernel& target, int m);
 void check_lambda(const char* function, const char* argument, double lambda);
 void check_attribute(const char* function, const Attribute& attribute, std::size_t n);
 
@@ -33,8 +33,8 @@ Matrix residuals(const CategoricalData& data);
 double frobenius_dot(const Matrix& x, const Matrix& y);
 
 // Tr(X L Xᵀ) = Σ_ij X_ij (X L)_ij for the label Gram (identity when empty).
-inline double label_quadratic(const Matrix& x, const LabelKernel& label) {
-    return label.gram.size() ? frobenius_dot(x, x * label.gram) : frobenius_dot(x, x);
+inline double label_quadratic(const Matrix& x, const TargetKernel& target) {
+    return target.type == TargetKernelType::gram ? frobenius_dot(x, x * target.gram) : frobenius_dot(x, x);
 }
 
 // The lower triangle (diagonal included) of the n×n matrix of a symmetric term.
@@ -91,12 +91,12 @@ inline PrimalSums primal_sums(const Matrix& g, const Matrix& a, int threads) {
 }
 
 // Tr(P L Pᵀ) with P = (S + ridge I)⁻¹ T, from the primal sums S = FᵀF, T = FᵀA.
-double primal_ckce(PrimalSums sums, double ridge, const LabelKernel& label);
+double primal_ckce(PrimalSums sums, double ridge, const TargetKernel& target);
 
 // The exact CKCE of a symmetric term (simplex kernel, or a stored Gram) by Cholesky of K + ridge I;
 // `product(B)` returns K B. Opens no SerialEigenScope itself (the caller does).
 template <class Term, class Product>
-double cholesky_ckce(const Term& term, const Matrix& a, const LabelKernel& label, double ridge, int threads,
+double cholesky_ckce(const Term& term, const Matrix& a, const TargetKernel& target, double ridge, int threads,
                      Product product) {
     Matrix w;
     fill_lower(term, w, threads);
@@ -109,7 +109,7 @@ double cholesky_ckce(const Term& term, const Matrix& a, const LabelKernel& label
     w.triangularView<Eigen::Lower>().transpose().solveInPlace(b);
     w.resize(0, 0);  // free the factor before K B is formed
     const Matrix kb = product(b);
-    return label.gram.size() ? frobenius_dot(kb, b * label.gram) : frobenius_dot(kb, b);
+    return target.type == TargetKernelType::gram ? frobenius_dot(kb, b * target.gram) : frobenius_dot(kb, b);
 }
 
 }  // namespace calib::detail

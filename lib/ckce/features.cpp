@@ -70,7 +70,7 @@ RffMap::RffMap(Eigen::Index m, const SimplexKernel& kernel, std::size_t features
     boost::random::normal_distribution<double> z;
     frequencies_.resize(m, d_);
     for (Eigen::Index j = 0; j < d_; ++j)
-        for (Eigen::Index k = 0; k < m; ++k) frequencies_(k, j) = z(rng) / kernel.bandwidth;
+        for (Eigen::Index k = 0; k < m; ++k) frequencies_(k, j) = z(rng) / kernel.lengthscale;
 }
 
 Eigen::Index RffMap::dimension() const { return (linear_ ? m_ : 0) + (gaussian_ ? 2 * d_ : 0); }
@@ -126,7 +126,7 @@ LowRankFactor simplex_pivoted_cholesky(const Matrix& p, const SimplexKernel& ker
                                     threads);
 }
 
-double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const LabelKernel& label, double lambda,
+double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const TargetKernel& target, double lambda,
                      const ParallelOptions& parallel) {
     const char* fn = "ckce_low_rank";
     const auto n = static_cast<Eigen::Index>(data.size());
@@ -138,7 +138,7 @@ double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const La
             if (!std::isfinite(factor(i, c)))
                 detail::fail_at(i, c, fn, "factor(", i, ", ", c, ") = ", detail::format_value(factor(i, c)),
                                 ", must be finite");
-    detail::check_label_kernel(fn, label, data.num_classes());
+    detail::check_ckce_target(fn, target, data.num_classes());
     detail::check_lambda(fn, "lambda", lambda);
     const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
@@ -149,7 +149,7 @@ double ckce_low_rank(const Matrix& factor, const CategoricalData& data, const La
                                               f.topRows(len) = factor.middleRows(static_cast<Eigen::Index>(i0), len);
                                           },
                                           threads);
-    return detail::primal_ckce(sums, lambda * static_cast<double>(n), label);
+    return detail::primal_ckce(sums, lambda * static_cast<double>(n), target);
 }
 
 }  // namespace calib

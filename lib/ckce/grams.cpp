@@ -45,16 +45,16 @@ private:
 
 }  // namespace
 
-double ckce_gram(const Matrix& gram, const CategoricalData& data, const LabelKernel& label, double lambda) {
+double ckce_gram(const Matrix& gram, const CategoricalData& data, const TargetKernel& target, double lambda) {
     const char* fn = "ckce_gram";
     const auto n = static_cast<Eigen::Index>(data.size());
     check_square(fn, "gram", gram, n);
     check_symmetric(fn, "gram", gram);
-    detail::check_label_kernel(fn, label, data.num_classes());
+    detail::check_ckce_target(fn, target, data.num_classes());
     detail::check_lambda(fn, "lambda", lambda);
     const detail::SerialEigenScope serial;
     const StoredGram term(gram);
-    return detail::cholesky_ckce(term, detail::residuals(data), label, lambda * static_cast<double>(n), 1,
+    return detail::cholesky_ckce(term, detail::residuals(data), target, lambda * static_cast<double>(n), 1,
                                  [&](const Matrix& b) { return detail::gram_product(term, b, &gram, ParallelOptions{1}); });
 }
 

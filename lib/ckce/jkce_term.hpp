@@ -11,10 +11,9 @@ namespace calib::detail {
 // Checks the kernels (messages start with `function`) and calls visit(term).
 template <class Visit>
 decltype(auto) with_jkce_term(const char* function, const CategoricalData& data, const SimplexKernel& kernel,
-                              const LabelKernel& label, Visit&& visit) {
+                              const TargetKernel& target, Visit&& visit) {
     check_simplex_kernel(function, kernel);
-    check_label_kernel(function, label, data.num_classes());
-    const TargetKernel target{label.gram.size() ? TargetKernelType::gram : TargetKernelType::white, 1.0, label.gram};
+    check_ckce_target(function, target, data.num_classes());
     const TensorTerm term(data.size(), SimplexRows(data.probabilities(), Matrix(), kernel), ClassTarget(data, target));
     return visit(term);
 }

@@ -21,7 +21,7 @@ double simplex_kernel(const Eigen::Ref<const Eigen::RowVectorXd>& p, const Eigen
     if (p.size() != q.size()) fail(fn, "p has ", p.size(), " entries but q has ", q.size(), "; they must match");
     double value = 0;
     if (kernel.linear) value += p.dot(q);
-    if (kernel.gaussian) value += std::exp(-(p - q).squaredNorm() / (2 * kernel.bandwidth * kernel.bandwidth));
+    if (kernel.gaussian) value += std::exp(-(p - q).squaredNorm() / (2 * kernel.lengthscale * kernel.lengthscale));
     return value;
 }
 
@@ -82,12 +82,12 @@ std::vector<std::uint64_t> middle_ranks(std::uint64_t offset, std::uint64_t coun
 
 }  // namespace
 
-Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthOptions& options) {
-    const char* fn = "simplex_median_bandwidth";
-    if (options.rule != BandwidthRule::distance && options.rule != BandwidthRule::half_squared)
-        fail(fn, "rule = ", static_cast<int>(options.rule), " is not a valid BandwidthRule");
+MedianLengthscale simplex_median_lengthscale(const Matrix& probabilities, const MedianOptions& options) {
+    const char* fn = "simplex_median_lengthscale";
+    if (options.variant != MedianVariant::pairs)
+        fail(fn, "variant = ", to_string(options.variant), ", must be pairs (the median over pairs i < j)");
     if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
-    // A NaN would sort anywhere in the selection and yield a plausible but meaningless bandwidth.
+    // A NaN would sort anywhere in the selection and yield a plausible but meaningless lengthscale.
     for (Eigen::Index i = 0; i < probabilities.rows(); ++i)
         for (Eigen::Index k = 0; k < probabilities.cols(); ++k)
             detail::check_finite(fn, "probabilities", i, k, probabilities(i, k));
@@ -103,22 +103,19 @@ Bandwidth simplex_median_bandwidth(const Matrix& probabilities, const BandwidthO
         p = probabilities;
     }
     const std::uint64_t np = static_cast<std::uint64_t>(p.rows()), pairs = np * (np - 1) / 2;
-    if (np < 2) return {1.0, BandwidthFallback::unit};
-    // The median of the distances (rule distance) or of the squared distances (rule half_squared),
-    // from the middle squared distances: the square root is monotone.
-    const bool distance = options.rule == BandwidthRule::distance;
+    if (np < 2) return {1.0, MedianFallback::unit};
+    // The median of the distances from the middle squared distances: the square root is monotone.
     const auto median = [&](const std::vector<double>& middle_squares) {
         double sum = 0;
-        for (const double s : middle_squares) sum += distance ? std::sqrt(s) : s;
-        const double med = sum / static_cast<double>(middle_squares.size());
-        return distance ? med : std::sqrt(med / 2);
+        for (const double s : middle_squares) sum += std::sqrt(s);
+        return sum / static_cast<double>(middle_squares.size());
     };
     const double med = median(squared_distance_ranks(p, middle_ranks(0, pairs), options.parallel));
-    if (med > 0) return {med, BandwidthFallback::none};
+    if (med > 0) return {med, MedianFallback::none};
     const std::uint64_t zeros = zero_distances(p, options.parallel);
-    if (zeros == pairs) return {1.0, BandwidthFallback::unit};
+    if (zeros == pairs) return {1.0, MedianFallback::unit};
     return {median(squared_distance_ranks(p, middle_ranks(zeros, pairs - zeros), options.parallel)),
-            BandwidthFallback::nonzero_median};
+            MedianFallback::nonzero_median};
 }
 
 }  // namespace calib

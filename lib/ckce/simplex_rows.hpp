@@ -19,12 +19,12 @@ public:
     // applies only between a set and itself.
     SimplexRows(Matrix rows, Matrix cols, const SimplexKernel& kernel, const Attribute* attribute = nullptr)
         : rows_(std::move(rows)), cols_(std::move(cols)), linear_(kernel.linear), gaussian_(kernel.gaussian),
-          bandwidth_(kernel.bandwidth), scale_(0.5 / (kernel.bandwidth * kernel.bandwidth)) {
+          lengthscale_(kernel.lengthscale), scale_(0.5 / (kernel.lengthscale * kernel.lengthscale)) {
         if (attribute) {
             attribute_ = attribute->values;
             kronecker_ = attribute->type == AttributeKernelType::kronecker;
-            attribute_bandwidth_ = attribute->bandwidth;
-            attribute_scale_ = 0.5 / (attribute->bandwidth * attribute->bandwidth);
+            attribute_lengthscale_ = attribute->lengthscale;
+            attribute_scale_ = 0.5 / (attribute->lengthscale * attribute->lengthscale);
         }
     }
 
@@ -67,14 +67,14 @@ public:
         Eigen::Map<Eigen::ArrayXd> a(out, n);
         const Eigen::Map<const Eigen::ArrayXd> s(sq, n);
         if (!linear_) a.setZero();
-        if (gaussian_) a += gaussian(s, scale_, bandwidth_);
+        if (gaussian_) a += gaussian(s, scale_, lengthscale_);
         if (attribute_.size()) {
             const double ai = attribute_(r);
             const auto aj = attribute_.segment(static_cast<Eigen::Index>(j0), n).array();
             if (kronecker_)
                 a *= (aj == ai).cast<double>();
             else
-                a *= 1 + gaussian((aj - ai).square(), attribute_scale_, attribute_bandwidth_);
+                a *= 1 + gaussian((aj - ai).square(), attribute_scale_, attribute_lengthscale_);
         }
     }
 
@@ -86,17 +86,17 @@ private:
     // The result lives on the stack (at most a chunk's width), so a row costs no allocation.
     using ChunkArray = Eigen::Array<double, Eigen::Dynamic, 1, 0, static_cast<int>(chunk_width), 1>;
     template <class Squares>
-    static ChunkArray gaussian(const Squares& s, double scale, double bandwidth) {
-        if (std::isinf(scale)) return (-0.5 * (s.sqrt() / bandwidth).square()).exp();
+    static ChunkArray gaussian(const Squares& s, double scale, double lengthscale) {
+        if (std::isinf(scale)) return (-0.5 * (s.sqrt() / lengthscale).square()).exp();
         return (-scale * s).exp();
     }
 
     Matrix rows_, cols_;
     bool linear_, gaussian_;
-    double bandwidth_, scale_;
+    double lengthscale_, scale_;
     Vector attribute_;
     bool kronecker_ = true;
-    double attribute_bandwidth_ = 1, attribute_scale_ = 0;
+    double attribute_lengthscale_ = 1, attribute_scale_ = 0;
 };
 
 }  // namespace calib::detail

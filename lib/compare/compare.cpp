@@ -91,7 +91,7 @@ Matrix ckce_factor(const CategoricalData& d, const Matrix& a, const CkceOptions&
         cholesky.grow(0, rank);
         Matrix g = cholesky.factor(cholesky.rank());
         if (cholesky.rank() < rank) return g;  // the factorisation is complete
-        const double value = detail::primal_ckce(detail::primal_sums(g, a, threads), full.ridge, o.label);
+        const double value = detail::primal_ckce(detail::primal_sums(g, a, threads), full.ridge, o.target);
         if (std::abs(value - full.estimate) <= replicate_tolerance * std::abs(full.estimate)) return g;
     }
 }
@@ -99,7 +99,7 @@ Matrix ckce_factor(const CategoricalData& d, const Matrix& a, const CkceOptions&
 // CKCE of the resample with counts c from the primal sums Gᵀdiag(c)G and Gᵀdiag(c)A, formed from the
 // rows with c_a > 0 scaled by √c_a.
 double ckce_replicate(const Matrix& g, const Matrix& a, const Eigen::Ref<const Vector>& counts, double ridge,
-                      const LabelKernel& label) {
+                      const TargetKernel& target) {
     Eigen::Index drawn = 0;
     for (Eigen::Index i = 0; i < counts.size(); ++i) drawn += counts(i) > 0;
     Matrix gs(drawn, g.cols()), as(drawn, a.cols());
@@ -112,7 +112,7 @@ double ckce_replicate(const Matrix& g, const Matrix& a, const Eigen::Ref<const V
     detail::PrimalSums sums{Matrix::Zero(g.cols(), g.cols()), Matrix()};
     sums.gram.selfadjointView<Eigen::Lower>().rankUpdate(gs.transpose());
     sums.cross.noalias() = gs.transpose() * as;
-    return detail::primal_ckce(std::move(sums), ridge, label);
+    return detail::primal_ckce(std::move(sums), ridge, target);
 }
 
 // The p-quantile of the values with linear interpolation between order statistics (R's type 7).
@@ -214,7 +214,7 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
                     "ece bootstrap replicates");
             } else if (estimator == ComparedEstimator::skce_unbiased) {
                 const CkceOptions& o = options.ckce[k];
-                const detail::CountForms f = detail::with_jkce_term(fn, d, o.kernel, o.label, [&](const auto& term) {
+                const detail::CountForms f = detail::with_jkce_term(fn, d, o.kernel, o.target, [&](const auto& term) {
                     const auto columns = [&](std::size_t r0, std::size_t r1, auto&& block) {
                         block = counts.middleCols(static_cast<Eigen::Index>(r0), static_cast<Eigen::Index>(r1 - r0));
                     };
@@ -235,7 +235,7 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
                 detail::parallel_for(
                     R, parallel,
                     [&](std::size_t r) {
-                        replicates[r] = ckce_replicate(g, a, counts.col(static_cast<Eigen::Index>(r)), full.ridge, o.label);
+                        replicates[r] = ckce_replicate(g, a, counts.col(static_cast<Eigen::Index>(r)), full.ridge, o.target);
                     },
                     "ckce bootstrap replicates");
             }

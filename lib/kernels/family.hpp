@@ -19,6 +19,7 @@
 #pragma once
 
 #include "core/check.hpp"
+#include "kernels/class_gram.hpp"
 #include "kernels/prediction_kernels.hpp"
 #include "kernels/target_terms.hpp"
 #include "kernels/terms.hpp"
@@ -73,8 +74,6 @@ inline void check_target_lengthscale(const char* function, const TargetKernel& t
         fail(function, "target lengthscale = ", format_value(target.lengthscale), ", must be finite and > 0");
 }
 
-// The class Gram matrix of the gram target kernel: m×m, finite, symmetric, positive semidefinite.
-void check_class_gram(const char* function, const Matrix& gram, int m);
 
 template <>
 struct Family<CategoricalData> {

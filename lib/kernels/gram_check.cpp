@@ -23,9 +23,9 @@ namespace {
 
 // G_ij = k_P(p_i, p_j), the upper triangle row by row (rows in parallel), then mirrored.
 template <class Data>
-double min_eigenvalue_of_all(const Data& data, const PredictionKernel& kernel, int num_threads) {
+double min_eigenvalue_of_all(const Data& data, const PredictionKernel& kernel, const ParallelOptions& parallel) {
     const std::size_t n = data.size();
-    const detail::RowMajorMatrix g = detail::FamilyOps<Data>::prediction_gram_upper(data, kernel, ParallelOptions{num_threads});
+    const detail::RowMajorMatrix g = detail::FamilyOps<Data>::prediction_gram_upper(data, kernel, parallel);
     Matrix full = g.triangularView<Eigen::Upper>();
     full.triangularView<Eigen::StrictlyLower>() = full.transpose();
     if (!full.allFinite())
@@ -43,10 +43,10 @@ double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, con
         fail(fn, "prediction lengthscale = ", detail::format_value(kernel.lengthscale), ", must be finite and > 0");
     const std::size_t n = data.size();
     if (options.max_points == 0 || n <= options.max_points)
-        return min_eigenvalue_of_all(data, kernel, options.num_threads);
+        return min_eigenvalue_of_all(data, kernel, options.parallel);
     Rng rng(options.seed);
     return min_eigenvalue_of_all(subset(data, sample_without_replacement(n, options.max_points, rng)), kernel,
-                                 options.num_threads);
+                                 options.parallel);
 }
 
 #define CALIB_INSTANTIATE(Data) \

@@ -40,6 +40,8 @@ std::string to_string(TargetKernelType type) {
     return "?";
 }
 
+std::string to_string(MedianVariant variant) { return variant == MedianVariant::pairs ? "pairs" : "full"; }
+
 Metric parse_metric(const std::string& name) {
     for (Metric m : {Metric::tv, Metric::l1, Metric::euclidean, Metric::w2})
         if (name == to_string(m)) return m;
