@@ -6,7 +6,8 @@
 #include <calib/estimators.hpp>
 
 #include "ckce/detail.hpp"
-#include "ckce/features.hpp"
+#include "ridge/low_rank.hpp"
+#include "ridge/random_features.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>

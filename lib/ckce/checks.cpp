@@ -108,11 +108,7 @@ double frobenius_dot(const Matrix& x, const Matrix& y) {
 }
 
 double primal_ckce(PrimalSums sums, double ridge, const TargetKernel& target) {
-    sums.gram.diagonal().array() += ridge;
-    const Eigen::LLT<Matrix, Eigen::Lower> llt(sums.gram);
-    if (llt.info() != Eigen::Success)
-        throw numerical_error("calib::ckce: the Cholesky factorisation of F'F + lambda n I failed");
-    return label_quadratic(llt.solve(sums.cross), target);
+    return label_quadratic(primal_solve("ckce", std::move(sums), ridge), target);
 }
 
 }  // namespace detail

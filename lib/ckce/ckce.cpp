@@ -1,9 +1,8 @@
 // The CKCE estimator: option checks and the four methods (ckce.hpp).
 #include "ckce/detail.hpp"
-#include "ckce/features.hpp"
 #include "ckce/simplex_rows.hpp"
-
-#include <Eigen/Eigenvalues>
+#include "ridge/low_rank.hpp"
+#include "ridge/random_features.hpp"
 
 #include <cmath>
 #include <map>
@@ -62,13 +61,9 @@ Spectrum spectrum(const Term& term, const Matrix& a, const TargetKernel& target,
     Spectrum s;
     Matrix c;
     {
-        Matrix w;
-        detail::fill_lower(term, w, threads);
-        const Eigen::SelfAdjointEigenSolver<Matrix> es(w);
-        if (es.info() != Eigen::Success)
-            throw numerical_error("calib::ckce: the eigendecomposition of K did not converge");
-        s.eigenvalues = es.eigenvalues().cwiseMax(0.0);
-        c = es.eigenvectors().transpose() * a;
+        const detail::KernelSpectrum k = detail::kernel_spectrum("ckce", term, threads);
+        s.eigenvalues = k.eigenvalues;
+        c = k.eigenvectors.transpose() * a;
     }
     s.weights = target.type == TargetKernelType::gram ? Vector((c * target.gram).cwiseProduct(c).rowwise().sum())
                                   : Vector(c.rowwise().squaredNorm());
@@ -90,7 +85,7 @@ double spectral_ckce(const Spectrum& s, double ridge) {
 double rff_ckce(const CategoricalData& data, const Matrix& a, const CkceOptions& o, double ridge, int threads,
                 std::size_t& dimension) {
     const Matrix& p = data.probabilities();
-    const detail::RffMap map(p.cols(), o.kernel, o.features, o.seed);
+    const detail::RffMap map(p.cols(), o.kernel.lengthscale, o.kernel.linear, o.kernel.gaussian, o.features, o.seed);
     dimension = static_cast<std::size_t>(map.dimension());
     const auto one = [&](const Matrix& pg, const Matrix& ag) {
         const auto sums = detail::primal_sums(static_cast<std::size_t>(pg.rows()), map.dimension(), ag,

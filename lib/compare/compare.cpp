@@ -4,7 +4,8 @@
 
 #include "core/check.hpp"
 #include "ckce/detail.hpp"
-#include "ckce/features.hpp"
+#include "ridge/low_rank.hpp"
+#include "ridge/random_features.hpp"
 #include "engine/count_forms.hpp"
 #include "ckce/jkce_term.hpp"
 #include "core/memory_guard.hpp"
@@ -79,7 +80,7 @@ Matrix ckce_factor(const CategoricalData& d, const Matrix& a, const CkceOptions&
                    double replicate_tolerance, int threads) {
     const Matrix& p = d.probabilities();
     if (o.method == CkceMethod::rff) {
-        const detail::RffMap map(p.cols(), o.kernel, o.features, o.seed);
+        const detail::RffMap map(p.cols(), o.kernel.lengthscale, o.kernel.linear, o.kernel.gaussian, o.features, o.seed);
         Matrix g(p.rows(), map.dimension());
         map.fill(p, 0, d.size(), g);
         return g;

@@ -1,39 +1,21 @@
-// The feature maps of the primal CKCE: random Fourier features of the simplex kernel and the
-// pivoted incomplete Cholesky factor of any symmetric term.
+// The pivoted incomplete Cholesky factorisation K ≈ G Gᵀ of any symmetric positive semidefinite pair
+// term (engine/term.hpp), for low-rank kernel ridge regression (primal.hpp).
 #pragma once
 
 #include "core/check.hpp"
+#include "core/compensated_sum.hpp"
 #include "engine/pairwise.hpp"
-#include "ckce/simplex_rows.hpp"
 
 #include <calib/ckce.hpp>
+
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 namespace calib::detail {
-
-// c[i] = cos x[i], s[i] = sin x[i], vectorised (Cody–Waite reduction by π/2, Taylor polynomials);
-// within 2e-16 of the library functions for |x| ≤ 10, 2e-15 up to 1e5; beyond, the library's.
-void sincos_block(const double* x, std::size_t n, double* c, double* s);
-
-// φ(p) = [p, cos(Wp)/√D, sin(Wp)/√D] (either part optional), W drawn once from (seed, stream 0).
-class RffMap {
-public:
-    RffMap(Eigen::Index m, const SimplexKernel& kernel, std::size_t features, std::uint64_t seed);
-    Eigen::Index dimension() const;
-    // Rows [0, i1 − i0) of f ← φ(p_i) for i in [i0, i1); f has at least dimension() columns.
-    void fill(const Matrix& p, std::size_t i0, std::size_t i1, Matrix& f) const;
-
-private:
-    Eigen::Index m_, d_;
-    bool linear_, gaussian_;
-    double scale_;
-    Matrix frequencies_;  // m×D, column j is w_j
-};
 
 inline void check_low_rank_options(const char* function, double tolerance, std::size_t max_rank) {
     if (!(tolerance >= 0 && tolerance < 1))
