@@ -26,7 +26,9 @@ TestResult valid_result() {
     r.estimate = 0.1;
     r.statistic = 0.2;
     r.p_value = 0.3;
-    r.details = {{"replicates", 10}};
+    BootstrapDetails d;
+    d.replicates = 10;
+    r.details = d;
     return r;
 }
 
@@ -67,7 +69,9 @@ TEST_CASE("every test result is checked before it is returned") {
         throws(r);
     }
     r = valid_result();
-    r.details.push_back({"std_error", nan_value});
+    BlockTestDetails block;
+    block.std_error = nan_value;
+    r.details = block;
     CHECK_THROWS_WITH(detail::checked_test_result("block_test", r),
                       doctest::Contains("calib::block_test: the std_error is nan"));
 }
@@ -134,7 +138,7 @@ TEST_CASE("replicates are bounded and their buffers checked against the machine 
     BootstrapOptions b;
     b.replicates = max_replicates;
     b.memory_budget = std::size_t{1} << 30;
-    CHECK_THROWS_WITH_AS(bootstrap_test(big, kernel, b), doctest::Contains("more than memory_budget = 1 GiB"),
+    CHECK_THROWS_WITH_AS(bootstrap_test(big, kernel, b), doctest::Contains("more than `memory_budget` = 1 GiB"),
                          invalid_argument);
     // A budget beyond the machine is refused rather than trusted (before: an 80 GB allocation after
     // seconds of work).

@@ -84,13 +84,13 @@ TEST_CASE("block test: z, p, standard error and confidence bound by hand") {
         CHECK(t.method == "block");
         CHECK(t.estimator == "skce-block");
         CHECK(t.estimate == block.estimate);
-        CHECK(t.detail("std_error") == Approx(se).epsilon(1e-12));
+        CHECK(t.details_as<BlockTestDetails>().std_error == Approx(se).epsilon(1e-12));
         CHECK(t.statistic == Approx(block.estimate / se).epsilon(1e-12));
         CHECK(t.p_value == Approx(0.5 * std::erfc(block.estimate / se / std::sqrt(2.0))).epsilon(1e-12));
-        CHECK(t.detail("ci_lower") == Approx(std::max(0.0, block.estimate - 1.6448536269514722 * se)).epsilon(1e-12));
+        CHECK(t.details_as<BlockTestDetails>().ci_lower == Approx(std::max(0.0, block.estimate - 1.6448536269514722 * se)).epsilon(1e-12));
         // 2019 A_l: divisor s.
         const TestResult t2 = block_test(data, kernel, block_options(b, VarianceDivisor::s));
-        CHECK(t2.detail("std_error") == Approx(std::sqrt(sq / s / s)).epsilon(1e-12));
+        CHECK(t2.details_as<BlockTestDetails>().std_error == Approx(std::sqrt(sq / s / s)).epsilon(1e-12));
         // Remark B.1(ii): z = √(s·B(B−1)/2)·est/σ̂, σ̂² the mean within-block h².
         double m2 = 0;
         for (double q : block.block_mean_squares) m2 += q / s;
@@ -106,11 +106,11 @@ TEST_CASE("block test: degenerate standard error and invalid calls") {
     for (int i = 0; i < 6; ++i) p(i, i % 2) = 1, y[std::size_t(i)] = i % 2;
     const CategoricalData perfect(p, y);
     const TestResult t = block_test(perfect, default_kernel<CategoricalData>(), block_options(2));
-    CHECK(t.detail("degenerate") == 1);
+    CHECK(t.details_as<BlockTestDetails>().degenerate == 1);
     CHECK(t.p_value == 1);
     CHECK_THROWS_WITH_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(4)),
-                         "calib::block_test: block_size = 4 gives 1 block of n = 6 observations; the test needs at "
-                         "least 2 blocks (block_size <= n/2)",
+                         "calib::block_test: `block_size` = 4 gives 1 block of n = 6 observations; the test needs at "
+                         "least 2 blocks (`block_size` <= n/2)",
                          calib::invalid_argument);
     CHECK_THROWS_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(7)), calib::invalid_argument);
     CHECK_THROWS_AS(block_test(perfect, default_kernel<CategoricalData>(), block_options(1)), calib::invalid_argument);
@@ -134,7 +134,7 @@ TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread
         options.replicates = 600;
         options.seed = 99;
         const TestResult t = bootstrap_test(data, kernel, options);
-        CHECK(t.detail("cached_gram_matrix") == 1);
+        CHECK(t.details_as<BootstrapDetails>().cached_gram_matrix == 1);
         CHECK(t.statistic == Approx(alpha * unbiased - biased).epsilon(1e-10));
         CHECK(t.estimate == Approx(unbiased).epsilon(1e-12));
         // Replicate statistics from the same resamples, in the definitional (2019) form
@@ -159,11 +159,11 @@ TEST_CASE("bootstrap: the counts form by definition, both Gram paths, any thread
         // the same p-value (with one thread too), and the bound on the working memory holds.
         BootstrapOptions streamed = options;
         const double cache_bytes = 8 * n * n;
-        streamed.memory_budget = std::size_t(t.detail("working_memory") - cache_bytes);
+        streamed.memory_budget = std::size_t(t.details_as<BootstrapDetails>().working_memory - cache_bytes);
         streamed.parallel.num_threads = 1;
         const TestResult u = bootstrap_test(data, kernel, streamed);
-        CHECK(u.detail("cached_gram_matrix") == 0);
-        CHECK(u.detail("working_memory") <= double(*streamed.memory_budget));
+        CHECK(u.details_as<BootstrapDetails>().cached_gram_matrix == 0);
+        CHECK(u.details_as<BootstrapDetails>().working_memory <= double(*streamed.memory_budget));
         CHECK(u.p_value == t.p_value);
         // One byte less does not fit: refused before any work.
         *streamed.memory_budget -= 1;
@@ -210,8 +210,8 @@ TEST_CASE("gamma test: moments, shape and scale by hand") {
     const double stat = h.sum() / n;
     const TestResult t = gamma_test(data, kernel);
     CHECK(t.statistic == Approx(stat).epsilon(1e-12));
-    CHECK(t.detail("shape") == Approx(mean * mean / var).epsilon(1e-12));
-    CHECK(t.detail("scale") == Approx(var / mean).epsilon(1e-12));
+    CHECK(t.details_as<GammaDetails>().shape == Approx(mean * mean / var).epsilon(1e-12));
+    CHECK(t.details_as<GammaDetails>().scale == Approx(var / mean).epsilon(1e-12));
     CHECK(t.p_value == Approx(boost::math::gamma_q(mean * mean / var, stat / (var / mean))).epsilon(1e-10));
     CHECK(gamma_test(data, kernel, {1}).p_value == gamma_test(data, kernel, {2}).p_value);
 }
@@ -228,7 +228,7 @@ TEST_CASE("spectral test") {
     Matrix h = gram(data, kernel);
     const Matrix c = Matrix::Identity(120, 120) - Matrix::Constant(120, 120, 1.0 / 120);
     const Matrix centred = c * h * c / 120.0;
-    CHECK(t.detail("largest_eigenvalue") ==
+    CHECK(t.details_as<SpectralDetails>().largest_eigenvalue ==
           Approx(Eigen::SelfAdjointEigenSolver<Matrix>(centred).eigenvalues().maxCoeff()).epsilon(1e-9));
     options.parallel.num_threads = 1;
     CHECK(spectral_test(data, kernel, options).p_value == t.p_value);
@@ -268,11 +268,11 @@ TEST_CASE("distribution-free bounds") {
     CHECK(u.p_value == Approx(est_u > 0 ? std::exp(-25 * est_u * est_u / (2 * b * b)) : 1.0).epsilon(1e-12));
     // Block B = 7: Hoeffding count ⌊50/7⌋·⌊7/2⌋ = 7·3 = 21 (julia-reference §2.12 #3: not ⌊n/2⌋).
     const TestResult k = dfree_block_test(data, kernel, 7);
-    CHECK(k.detail("hoeffding_count") == 21);
+    CHECK(k.details_as<DistributionFreeDetails>().hoeffding_count == 21);
     const double est_k = skce_block(data, kernel, 7).estimate;
     CHECK(k.p_value == Approx(est_k > 0 ? std::exp(-21 * est_k * est_k / 8) : 1.0).epsilon(1e-12));
     // A user bound; a negative estimate gives p = 1 (julia-reference §2.12 #2).
-    CHECK(dfree_unbiased_test(data, kernel, bound_options(4.0)).detail("bound") == 4);
+    CHECK(dfree_unbiased_test(data, kernel, bound_options(4.0)).details_as<DistributionFreeDetails>().bound == 4);
     Matrix p(2, 2);
     p << 1, 0, 0, 1;
     const CategoricalData negative(p, {1, 0});  // E1: SKCE_uq = −2/e
@@ -348,9 +348,9 @@ TEST_CASE("CME test: Hotelling statistic, chi-squared and F references") {
     const TestResult tf = cme_test(data, locations, kernel);  // F by default
     CHECK(tf.null_approximation == "f");
     CHECK(tf.p_value >= t.p_value);
-    CHECK(tf.detail("f_statistic") == Approx(88.0 / (2 * 89.0) * q).epsilon(1e-10));
+    CHECK(tf.details_as<CmeDetails>().f_statistic == Approx(88.0 / (2 * 89.0) * q).epsilon(1e-10));
     // F(2, m) upper tail: (1 + 2x/m)^{−m/2}.
-    CHECK(tf.p_value == Approx(std::pow(1 + 2 * tf.detail("f_statistic") / 88, -44)).epsilon(1e-10));
+    CHECK(tf.p_value == Approx(std::pow(1 + 2 * tf.details_as<CmeDetails>().f_statistic / 88, -44)).epsilon(1e-10));
     CmeOptions ridge;
     ridge.ridge = 1e-3;
     CHECK(cme_test(data, locations, kernel, ridge).statistic < q);
@@ -361,7 +361,7 @@ TEST_CASE("CME test: locations drawn from the data, and its failures") {
     const NormalData data = test::normal_data(200, rng);
     const TestResult t = cme_test(data, 3, 5, default_kernel<NormalData>());
     CHECK(t.n == 197);
-    CHECK(t.detail("num_locations") == 3);
+    CHECK(t.details_as<CmeDetails>().num_locations == 3);
     CHECK(cme_test(data, 3, 5, default_kernel<NormalData>()).p_value == t.p_value);
     CHECK_THROWS_AS(cme_test(data, 0, 5, default_kernel<NormalData>()), calib::invalid_argument);
     CHECK_THROWS_AS(cme_test(data, 200, 5, default_kernel<NormalData>()), calib::invalid_argument);
@@ -399,12 +399,12 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
         CHECK_THROWS_AS(cme_test(data, 29, seed, kernel), calib::invalid_argument);
     }
     // On the boundary: J = 2 on 58 observations is inside for F (4 ≤ 4.06), outside for χ² (4 > 2.9).
-    CHECK(cme_test(data, 2, 1, kernel).detail("outside_validity_range") == 0);
+    CHECK(cme_test(data, 2, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);
     CHECK_THROWS_AS(cme_test(data, 2, 1, kernel, chi2), calib::invalid_argument);
     // Asked for (a paper's reproduction): computed and flagged.
     chi2.allow_outside_validity = true;
     const TestResult t = cme_test(data, 29, 1, kernel, chi2);
-    CHECK(t.detail("outside_validity_range") == 1);
+    CHECK(t.details_as<CmeDetails>().outside_validity_range == 1);
     CHECK(t.p_value >= 0);
 }
 
@@ -414,7 +414,7 @@ TEST_CASE("results as JSON") {
     const std::string json = t.to_json();
     CHECK(json.rfind("{\"method\":\"gamma\",\"null\":\"gamma\",\"estimator\":\"skce-biased\",", 0) == 0);
     CHECK(json.find("\"shape\":") != std::string::npos);
-    CHECK_THROWS_AS(t.detail("nope"), calib::invalid_argument);
+    CHECK_THROWS_AS(t.details_as<BlockTestDetails>(), calib::invalid_argument);
 }
 
 }  // TEST_SUITE

@@ -86,6 +86,13 @@ void Args::reject_unused(const std::string& context) const {
         if (!g.used) throw usage_error("option --" + g.name + " does not apply to " + context);
 }
 
+std::vector<std::string> Args::unused() const {
+    std::vector<std::string> names;
+    for (const Given& g : given_)
+        if (!g.used) names.push_back(g.name);
+    return names;
+}
+
 bool wants_help(const std::vector<std::string>& arguments) {
     for (const std::string& argument : arguments)
         if (argument == "--help" || argument == "-h") return true;

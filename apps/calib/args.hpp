@@ -35,6 +35,8 @@ public:
     // Throws usage_error naming the first given option that was not taken:
     // "--<option> does not apply to <context>".
     void reject_unused(const std::string& context) const;
+    // The given options that were not taken, in the order given.
+    std::vector<std::string> unused() const;
 
     const std::string& command() const { return command_; }
 

@@ -1,130 +1,118 @@
-// `calib test`: a calibration test of a data file, printed as one JSON object.
+// `calib test`: a calibration test of a data file, printed as one JSON object. Every method, its
+// options and its kernel's come from the registry (calib/registry.hpp).
 #include "commands.hpp"
 
 #include "args.hpp"
-#include "dataset.hpp"
-#include "kernel_options.hpp"
 #include "progress_bar.hpp"
 #include "report.hpp"
 #include "run_output.hpp"
+#include "setup_options.hpp"
 #include "shared_options.hpp"
-#include "test_methods.hpp"
-#include "test_options.hpp"
+#include "usage_error.hpp"
 
+#include <calib/registry.hpp>
 #include <calib/tool/json.hpp>
 
-#include <cmath>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 
 namespace calib::cli {
 
 namespace {
 
-// A p-value outside [0, 1] or a non-finite estimate is a failure of the library, never a result to
-// print. The statistic may be infinite: the block test with a zero standard error (degenerate).
-void check_result(const TestResult& result) {
-    if (!(result.p_value >= 0 && result.p_value <= 1) || std::isnan(result.statistic) ||
-        !std::isfinite(result.estimate))
-        throw std::runtime_error(result.method + " test returned p_value = " + json_number(result.p_value) +
-                                 ", statistic = " + json_number(result.statistic) +
-                                 ", estimate = " + json_number(result.estimate));
+std::string method_names() {
+    std::string names;
+    for (const MethodInfo& m : test_methods()) names += (names.empty() ? "" : "|") + m.name;
+    return names;
 }
 
-// The result's fields in TestResult::to_json() order, with alpha and reject after the p-value.
+std::vector<OptionSpec> test_option_specs() {
+    std::vector<OptionSpec> specs = shared_option_specs;
+    specs.push_back({"method", true});
+    specs.push_back({"alpha", true});
+    for (const MethodInfo& m : test_methods()) add_option_specs(specs, make_test(m.name).options());
+    add_option_specs(specs, KernelSetup(families().front()).options());
+    return specs;
+}
+
+// The result's fields with alpha and reject after the p-value.
 JsonObject result_fields(const TestResult& result, const std::optional<double>& alpha) {
     JsonObject out;
-    out.set("method", result.method)
-        .set("null", result.null_approximation)
-        .set("estimator", result.estimator)
-        .set("estimate", result.estimate)
-        .set("statistic", result.statistic)
-        .set("p_value", result.p_value);
-    if (alpha) out.set("alpha", *alpha).set("reject", result.p_value < *alpha);
-    out.set("n", result.n);
-    for (const auto& [name, value] : result.details) out.set(name, value);
-    return out;
-}
-
-// What the test is, in words, with the numbers that define it.
-std::string method_title(const TestPlan& plan, const TestResult& result, std::size_t n) {
-    const std::string replicates = readable(double(plan.replicates)) + " replicates, seed " +
-                                   (plan.seed ? std::to_string(*plan.seed) : "");
-    switch (plan.method) {
-        case Method::block:
-            return "block test: z-test of the SKCE over blocks of B = " + std::to_string(plan.block_size.resolve(n)) +
-                   " (normal null)";
-        case Method::bootstrap: return "quadratic test with a bootstrap null (" + replicates + ")";
-        case Method::gamma: return "quadratic test with a moment-matched Gamma null";
-        case Method::spectral: return "quadratic test with the Gram-spectrum null (" + replicates + ")";
-        case Method::dfree_biased: return "distribution-free test of the biased SKCE (McDiarmid bound; conservative)";
-        case Method::dfree_unbiased:
-            return "distribution-free test of the unbiased SKCE (Hoeffding bound; conservative)";
-        case Method::dfree_block:
-            return "distribution-free test of the block SKCE, B = " + std::to_string(plan.block_size.resolve(n)) +
-                   " (Hoeffding bound; conservative)";
-        case Method::consistency:
-            return "consistency resampling of the " + result.estimator + " (" + replicates + ")";
-        case Method::cme:
-            return "CME test: Hotelling statistic at " + std::to_string(plan.num_locations) + " test locations (" +
-                   result.null_approximation + " null)";
+    for (const Field& f : result.record()) {
+        out.set(f.name, f.value);
+        if (f.name == "p_value" && alpha) out.set("alpha", *alpha).set("reject", result.p_value < *alpha);
     }
-    return plan.method_name;
+    return out;
 }
 
 }  // namespace
 
 int run_test(const std::vector<std::string>& arguments, Stage stage) {
     if (wants_help(arguments)) {
-        std::cout << test_help;
+        std::cout << test_help();
         return 0;
     }
     // Every option is checked before the (possibly large) input is read.
     Args args(arguments, test_option_specs(), "test");
     const InputOptions input = take_input_options(args);
-    TestPlan plan = take_test_options(args, input.family);
+    const std::string name = args.take_required("method", method_names());
+    std::optional<TestSetup> found;
+    try {
+        found = make_test(name);
+    } catch (const invalid_argument& e) {
+        throw usage_error(e.what());
+    }
+    TestSetup& setup = *found;
+    if (setup.info().classes_only && !input.family->classes)
+        throw usage_error("--method " + name + " applies only to --family categorical or binary, not " +
+                          input.family->name);
     RunRecord run;
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);
-    ProgressBar bar("calib test " + plan.method_name, !args.take_flag("quiet"));
+    ProgressBar bar("calib test " + name, !args.take_flag("quiet"));
     const ParallelOptions parallel{run.threads, &bar};
-    const std::optional<KernelOptions> kernel_options =
-        plan.uses_kernel() ? std::optional(take_kernel_options(args, input.family)) : std::nullopt;
-    args.reject_unused(plan.context());
+    std::optional<double> alpha;
+    if (const auto text = args.take("alpha")) {
+        const double a = parse_double("alpha", *text);
+        if (!(a > 0 && a < 1)) throw usage_error("option --alpha = '" + *text + "', must be in (0, 1)");
+        alpha = a;
+    }
+    take_setup_options(args, setup);
+    std::optional<KernelSetup> kernel_setup;
+    if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
+    std::string context = "--method " + name;
+    if (setup.option("estimator")) context += " --estimator " + to_text(setup.get("estimator"));
+    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, context);
     if (stage == Stage::options) return 0;
 
-    const Dataset data = read_dataset(input.family, input.path, input.read, &run.files);
+    const AnyData data = read_input(input, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);
-    std::optional<Dataset> locations;
-    if (!plan.test_locations.empty()) {
-        locations = read_locations(input.family, plan.test_locations, input.read, data, input.path);
-        plan.num_locations = size_of(*locations);
-    }
-    const std::size_t n = size_of(data);
-    check_size(plan, n);
+    std::optional<AnyData> locations;
+    if (setup.locations_use() == LocationsUse::required)
+        locations = read_locations(input, to_text(setup.get("test_locations")), data);
+    const std::size_t n = data_size(data);
+    setup.validate(n, locations ? data_size(*locations) : 0);
     std::optional<Kernel> kernel;
-    if (kernel_options) kernel = resolve_kernel(*kernel_options, data, parallel);
+    if (kernel_setup) kernel = kernel_setup->resolve(data, parallel);
 
     const Stopwatch stopwatch;
-    const TestResult result = run_method(plan, data, kernel ? &*kernel : nullptr,
-                                         locations ? &*locations : nullptr, parallel);
+    const TestResult result = setup.run(data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr, parallel);
     run.compute_seconds = stopwatch.seconds();
     bar.finish();
-    check_result(result);
 
-    JsonObject out = result_fields(result, plan.alpha);
-    add_plan_fields(out, plan, n);
-    if (kernel) add_kernel_fields(out, *kernel_options, *kernel);
-    if (plan.seed) out.set("seed", *plan.seed);  // exactly, also where the details hold it as a double
+    JsonObject out = result_fields(result, alpha);
+    add_options(out, setup.record(n));
+    if (kernel) out.merge(kernel_setup->record(*kernel));
 
-    Report report("calib test: " + method_title(plan, result, n));
+    Report report("calib test: " + setup.info().title);
     report.line("data", describe_data(input, data) + (result.n != n ? " (" + std::to_string(result.n) + " used)" : ""));
-    if (kernel) report.line("kernel", describe_kernel(*kernel_options, *kernel));
+    if (kernel) report.line("kernel", describe_kernel(*kernel_setup, *kernel));
+    if (!setup.options().empty()) report.line("options", describe_record(setup.record(n)));
     report.line("estimate", result.estimator + " = " + readable(result.estimate))
         .line("statistic", readable(result.statistic))
+        .line("details", describe_record(std::visit([](const auto& d) { return d.record(); }, result.details)))
         .line("p-value", describe_p_value(result))
-        .line("verdict", describe_verdict(result, plan.alpha.value_or(0.05), plan.alpha.has_value()));
+        .line("verdict", describe_verdict(result, alpha.value_or(0.05), alpha.has_value()));
     print_result(format, out, report, input, run);
     return 0;
 }

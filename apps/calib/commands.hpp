@@ -20,8 +20,9 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
 extern const std::string main_help;
-extern const char* const estimate_help;
-extern const char* const test_help;
-extern const char* const rank_help;
+// Generated from the registry: the families, the methods and every option with its default.
+std::string estimate_help();
+std::string test_help();
+std::string rank_help();
 
 }  // namespace calib::cli

@@ -5,6 +5,7 @@
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
+#include <calib/options.hpp>
 
 #include <exception>
 #include <iostream>
@@ -30,10 +31,10 @@ int main(int argc, char** argv) {
     } catch (const calib::cli::usage_error& e) {
         return report(e.what(), 2);
     } catch (const calib::invalid_argument& e) {
-        return report(e.what(), 2);
+        return report(calib::render_message(e.what(), calib::NameStyle::command_line).c_str(), 2);
     } catch (const calib::numerical_error& e) {
         // A property of the user's data (e.g. a singular covariance), not a failure of calib.
-        return report(e.what(), 2);
+        return report(calib::render_message(e.what(), calib::NameStyle::command_line).c_str(), 2);
     } catch (const std::bad_alloc&) {
         return report("out of memory", 1);
     } catch (const std::exception& e) {

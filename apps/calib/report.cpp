@@ -1,21 +1,12 @@
 // The readable reports of `calib estimate` and `calib test` (report.hpp).
 #include "report.hpp"
 
-#include "usage_error.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
 namespace calib::cli {
-
-OutputFormat take_format(Args& args) {
-    const std::string format = args.take("format", "json");
-    if (format == "json") return OutputFormat::json;
-    if (format == "table") return OutputFormat::table;
-    throw usage_error("option --format " + format + ", expected json or table");
-}
 
 Report& Report::line(const std::string& label, const std::string& text) {
     lines_.emplace_back(label, text);
@@ -38,18 +29,27 @@ std::string readable(double x, int digits) {
     return buffer;
 }
 
+std::string describe_record(const Record& record) {
+    std::string out;
+    for (const Field& f : record) {
+        const auto* x = std::get_if<double>(&f.value);
+        out += (out.empty() ? "" : ", ") + f.name + " " + (x ? readable(*x) : to_text(f.value));
+    }
+    return out;
+}
+
 namespace {
 
 std::string shown_path(const std::string& path) { return path == "-" ? "stdin" : path; }
 
 }  // namespace
 
-std::string describe_data(const InputOptions& input, const Dataset& data) {
+std::string describe_data(const InputOptions& input, const AnyData& data) {
     std::string files = shown_path(input.path);
     if (!input.read.labels.empty()) files += " + " + shown_path(input.read.labels);
-    std::string what = std::to_string(size_of(data)) + " observations, ";
+    std::string what = std::to_string(data_size(data)) + " observations, ";
     if (const auto* c = std::get_if<CategoricalData>(&data))
-        what += input.family == Family::binary ? "binary predictions"
+        what += input.family->name == "binary" ? "binary predictions"
                                                : std::to_string(c->num_classes()) + " classes (categorical)";
     else if (const auto* mv = std::get_if<MvNormalData>(&data))
         what += std::string(mv->is_diagonal() ? "diagonal " : "") + "multivariate normal predictions of dimension " +
@@ -57,11 +57,11 @@ std::string describe_data(const InputOptions& input, const Dataset& data) {
     else if (const auto* mix = std::get_if<MixtureNormalData>(&data))
         what += "mixtures of " + std::to_string(mix->num_components()) + " normals";
     else
-        what += to_string(input.family) + " predictions";
+        what += input.family->name + " predictions";
     return files + ": " + what;
 }
 
-std::string describe_kernel(const KernelOptions& options, const Kernel& kernel) {
+std::string describe_kernel(const KernelSetup& setup, const Kernel& kernel) {
     const PredictionKernel& p = kernel.prediction;
     const std::string d = to_string(p.metric);
     std::string text = p.shape == PredictionKernelShape::exp ? "exp(-" + d + "/l)" : "exp(-" + d + "^2/(2 l^2))";
@@ -69,11 +69,11 @@ std::string describe_kernel(const KernelOptions& options, const Kernel& kernel) 
     if (kernel.target.type != TargetKernelType::white)
         text += " (lengthscale " + readable(kernel.target.lengthscale) + ")";
     text += ", l = " + readable(p.lengthscale);
-    if (!options.median) return text + " (given)";
-    text += options.median->variant == MedianVariant::pairs
-                ? " (median of the distances between predictions"
-                : " (median of the distances over all n^2 pairs, diagonal included";
-    if (options.median->subsample) text += ", on a subsample of " + std::to_string(options.median->subsample);
+    const std::string rule = to_text(setup.get("lengthscale"));
+    if (rule != "median" && rule != "median-full") return text + " (given)";
+    text += rule == "median" ? " (median of the distances between predictions"
+                             : " (median of the distances over all n^2 pairs, diagonal included";
+    if (setup.given("median_subsample")) text += ", on a subsample of " + to_text(setup.get("median_subsample"));
     return text + ")";
 }
 
@@ -90,11 +90,11 @@ void print_result(OutputFormat format, JsonObject& out, Report& report, const In
 }
 
 std::string describe_p_value(const TestResult& result) {
-    const bool resampled = result.method == "bootstrap" || result.method == "spectral" ||
-                           result.method == "consistency";
-    if (resampled && result.p_value == 0) {
-        const double r = result.detail("replicates");
-        return "< " + readable(1 / r, 3) + " (no replicate of " + readable(r) +
+    const Record r = result.record();
+    const auto replicates = std::find_if(r.begin(), r.end(), [](const Field& f) { return f.name == "replicates"; });
+    if (replicates != r.end() && result.p_value == 0) {
+        const double count = to_double(replicates->value);
+        return "< " + readable(1 / count, 3) + " (no replicate of " + readable(count) +
                " reached the statistic; more replicates resolve smaller p-values)";
     }
     return readable(result.p_value, 4);

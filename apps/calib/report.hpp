@@ -2,24 +2,17 @@
 // what data, the numbers and, for a test, the verdict, as aligned "label  text" lines.
 #pragma once
 
-#include "args.hpp"
-#include "dataset.hpp"
-#include "kernel_options.hpp"
 #include "run_output.hpp"
 #include "shared_options.hpp"
 
 #include <calib/hypothesis.hpp>
+#include <calib/registry.hpp>
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace calib::cli {
-
-enum class OutputFormat { json, table };
-// --format json|table (default json).
-OutputFormat take_format(Args& args);
 
 class Report {
 public:
@@ -34,15 +27,17 @@ private:
 
 // A number with `digits` significant digits, for people.
 std::string readable(double x, int digits = 6);
+// "block_size 28, num_blocks 28": the fields of a record, numbers readable.
+std::string describe_record(const Record& record);
 
 // "preds.npy + labels.npy: 10000 observations, 10 classes (categorical)".
-std::string describe_data(const InputOptions& input, const Dataset& data);
+std::string describe_data(const InputOptions& input, const AnyData& data);
 // "exp(-tv/l) x white, l = 0.9039 (median of the pairwise distances)".
-std::string describe_kernel(const KernelOptions& options, const Kernel& kernel);
+std::string describe_kernel(const KernelSetup& setup, const Kernel& kernel);
 // The run's threads and times: "0.18 s in all, 0.05 s computing, 2 threads".
 std::string describe_run(const RunRecord& run);
 
-// Prints `report` with the data and time lines (--format table) or `out` with the run fields
+// Prints `report` with the time line (--format table) or `out` with the run fields
 // (print_with_run_fields) on stdout.
 void print_result(OutputFormat format, JsonObject& out, Report& report, const InputOptions& input,
                   const RunRecord& run);

@@ -13,6 +13,11 @@ namespace {
 const std::chrono::steady_clock::time_point program_start = std::chrono::steady_clock::now();
 }  // namespace
 
+void add_options(JsonObject& out, const Record& options) {
+    for (const Field& f : options)
+        if (!out.contains(f.name)) out.set(f.name, f.value);
+}
+
 double seconds_since_start() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - program_start).count();
 }
@@ -29,7 +34,7 @@ JsonObject file_fields(const FileSummary& file) {
 }
 
 void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run) {
-    out.set("family", to_string(input.family)).set("input", input.path == "-" ? "stdin" : input.path);
+    out.set("family", input.family->name).set("input", input.path == "-" ? "stdin" : input.path);
     if (!input.read.labels.empty()) out.set("labels", input.read.labels == "-" ? "stdin" : input.read.labels);
     std::vector<JsonObject> files;
     for (const FileSummary& f : run.files) files.push_back(file_fields(f));

@@ -25,6 +25,10 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// Adds the options a run used, except where the result already reports a field of that name (the
+// block test's variance_divisor: the number used, rather than the rule s-1).
+void add_options(JsonObject& out, const Record& options);
+
 // Seconds since the program started: the whole command, reading and the median heuristic included.
 double seconds_since_start();
 

@@ -1,11 +1,12 @@
-// The input, reading and thread options shared by the analysis subcommands (shared_options.hpp).
+// The input, reading, thread and format options shared by the analysis subcommands (shared_options.hpp).
 #include "shared_options.hpp"
 
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
-#include <calib/estimators.hpp>
 #include <calib/parallel.hpp>
+
+#include <iostream>
 
 namespace calib::cli {
 
@@ -16,7 +17,7 @@ const std::vector<OptionSpec> reading_option_specs = {
 
 const std::vector<OptionSpec> shared_option_specs = [] {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true}, {"threads", true}, {"quiet", false},
-                                     {"help", false}};
+                                     {"format", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
 }();
@@ -35,7 +36,16 @@ auto parse_choice(const std::string& option, const std::string& value, Parse par
 
 }  // namespace
 
-ReadOptions take_reading_options(Args& args, Family family) {
+const FamilyInfo& take_family(Args& args) {
+    const std::string name = args.take_required("family", family_names());
+    try {
+        return find_family(name);
+    } catch (const invalid_argument&) {
+        throw usage_error("unknown family '" + name + "', expected one of " + family_names());
+    }
+}
+
+ReadOptions take_reading_options(Args& args, const FamilyInfo& family) {
     ReadOptions read;
     if (args.has("labels") && args.has("targets"))
         throw usage_error("options --labels and --targets are the same option; give one of them");
@@ -43,18 +53,17 @@ ReadOptions take_reading_options(Args& args, Family family) {
     read.text.header = parse_choice("header", args.take("header", "auto"), parse_header_mode);
     read.text.delimiter = parse_choice("delimiter", args.take("delimiter", "auto"), parse_delimiter);
     for (const char* flag : {"one-based-labels", "logits"})
-        if (args.has(flag) && family != Family::categorical)
+        if (args.has(flag) && !family.labels_options)
             throw usage_error(std::string("option --") + flag + " applies only to --family categorical, not " +
-                              to_string(family));
+                              family.name);
     read.one_based_labels = args.take_flag("one-based-labels");
     read.logits = args.take_flag("logits");
-    const bool simplex = family == Family::categorical || family == Family::mixture_normal;
     for (const char* option : {"simplex-tolerance", "renormalize"}) {
         if (!args.has(option)) continue;
-        if (!simplex)
+        if (!family.simplex_rows)
             throw usage_error(std::string("option --") + option +
                               " applies only to --family categorical and mixture-normal (rows on the simplex), not " +
-                              to_string(family));
+                              family.name);
         if (read.logits)
             throw usage_error(std::string("option --") + option +
                               " does not apply with --logits (the softmax of logits is on the simplex)");
@@ -71,9 +80,9 @@ ReadOptions take_reading_options(Args& args, Family family) {
 
 InputOptions take_input_options(Args& args) {
     InputOptions input;
-    input.family = parse_family(args.take_required("family", family_choices));
+    input.family = &take_family(args);
     input.path = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
-    input.read = take_reading_options(args, input.family);
+    input.read = take_reading_options(args, *input.family);
     return input;
 }
 
@@ -82,14 +91,53 @@ int take_threads(Args& args) {
     return text ? static_cast<int>(parse_integer("threads", *text, 0, calib::max_num_threads())) : 0;
 }
 
-std::size_t BlockSizeChoice::resolve(std::size_t n) const { return given ? *given : sqrt_block_size(n); }
+OutputFormat take_format(Args& args) {
+    const std::string format = args.take("format", "json");
+    if (format == "json") return OutputFormat::json;
+    if (format == "table") return OutputFormat::table;
+    throw usage_error("option --format " + format + ", expected json or table");
+}
 
-BlockSizeChoice take_block_size(Args& args, const char* fallback) {
-    const std::string size =
-        fallback ? args.take("block-size", fallback) : args.take_required("block-size", "B|sqrt");
-    BlockSizeChoice choice;
-    if (size != "sqrt") choice.given = static_cast<std::size_t>(parse_integer("block-size", size, 2));
-    return choice;
+namespace {
+
+// A likely 1-based file read as 0-based: label 0 never occurs although n ≥ 20m observations make its
+// absence unlikely for any model worth evaluating (under uniform labels, (1 − 1/m)^n < e^{−20}).
+void warn_if_one_based(const CategoricalData& data, const std::string& path, const ReadOptions& options) {
+    const std::size_t m = static_cast<std::size_t>(data.num_classes());
+    if (options.one_based_labels || data.size() < 20 * m) return;
+    for (const int label : data.labels())
+        if (label == 0) return;
+    const std::string file = options.labels.empty() ? path : options.labels;
+    std::cerr << "calib: warning: " << (file == "-" ? "stdin" : file) << ": label 0 never occurs among "
+              << data.size() << " observations of " << m << " classes; if the labels run 1.." << m
+              << ", pass --one-based-labels (they are read as 0-based: class k is label k)\n";
+}
+
+}  // namespace
+
+AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
+    AnyData data = input.family->read(input.path, input.read, files);
+    if (input.family->labels_options) warn_if_one_based(std::get<CategoricalData>(data), input.path, input.read);
+    return data;
+}
+
+// Said here so that the message names the two files rather than the arguments of the library call.
+AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data) {
+    ReadOptions own = input.read;
+    own.labels.clear();
+    AnyData locations = input.family->read(path, own, nullptr);
+    const auto fail = [&](const std::string& what, long of_locations, long of_data) {
+        throw invalid_argument(path + ": the test locations have " + what + " " + std::to_string(of_locations) +
+                               " but " + input.path + " has " + std::to_string(of_data));
+    };
+    if (const auto* c = std::get_if<CategoricalData>(&data)) {
+        const int m = std::get<CategoricalData>(locations).num_classes();
+        if (m != c->num_classes()) fail("number of classes", m, c->num_classes());
+    } else if (const auto* mv = std::get_if<MvNormalData>(&data)) {
+        const int dim = std::get<MvNormalData>(locations).dimension();
+        if (dim != mv->dimension()) fail("dimension", dim, mv->dimension());
+    }
+    return locations;
 }
 
 }  // namespace calib::cli

@@ -1,48 +1,52 @@
 // Options shared by the analysis subcommands (`calib estimate`, `calib test`, `calib rank`): the
-// input files and how to read them, the thread count and the block size.
+// family, the input files and how to read them, the thread count and the output format; reading a
+// data set and its test locations.
 #pragma once
 
 #include "args.hpp"
-#include "dataset.hpp"
 
+#include <calib/families.hpp>
 #include <calib/io.hpp>
 
-#include <cstddef>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace calib::cli {
 
 struct InputOptions {
-    Family family = Family::categorical;
+    const FamilyInfo* family = nullptr;
     std::string path;
     ReadOptions read;
 };
 
-// --family, --input, the reading options (reading_option_specs), --threads, --quiet, --help.
-extern const std::vector<OptionSpec> shared_option_specs;
 // --labels/--targets, --header, --delimiter, --one-based-labels, --logits, --simplex-tolerance,
 // --renormalize.
 extern const std::vector<OptionSpec> reading_option_specs;
+// --family, --input, the reading options, --threads, --quiet, --format, --help.
+extern const std::vector<OptionSpec> shared_option_specs;
 
+// Throws usage_error for an unknown family name.
+const FamilyInfo& take_family(Args& args);
 // Takes --family and --input (both required) and the reading options. Throws usage_error.
 InputOptions take_input_options(Args& args);
-// Takes the reading options for data of `family`; the categorical and simplex options are rejected
-// for families they do not apply to.
-ReadOptions take_reading_options(Args& args, Family family);
+// The reading options for data of `family`; the class and simplex options are refused for families
+// they do not apply to.
+ReadOptions take_reading_options(Args& args, const FamilyInfo& family);
 
 // --threads N in [0, calib::max_num_threads()] (default 0: OpenMP's default, OMP_NUM_THREADS or
 // all cores).
 int take_threads(Args& args);
 
-// --block-size B|sqrt: a given B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known.
-struct BlockSizeChoice {
-    std::optional<std::size_t> given;  // empty: sqrt
-    std::size_t resolve(std::size_t n) const;
-    const char* rule() const { return given ? "given" : "sqrt"; }
-};
-// Takes --block-size, or uses `fallback` when it is absent (nullptr: the option is required).
-BlockSizeChoice take_block_size(Args& args, const char* fallback);
+enum class OutputFormat { json, table };
+OutputFormat take_format(Args& args);  // --format json|table (default json)
+
+// Reads the input (and labels) file in the family's format; warns on stderr about labels that look
+// 1-based. Throws calib::invalid_argument on a bad file; `files` receives a summary of each file.
+AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);
+
+// Reads test locations (one file with the predictions and targets of each location, whatever
+// --labels says for the input) and checks that they live in the space of the predictions (same
+// classes, same dimension), naming both files.
+AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data);
 
 }  // namespace calib::cli

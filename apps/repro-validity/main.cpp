@@ -95,7 +95,7 @@ calib::NormalData generate(std::size_t n, calib::Rng& rng) { return normal(n, rn
 
 // The χ² p-value of a CME test's statistic Q (the F one is the test's own result).
 double chi2_p_value(const calib::TestResult& cme) {
-    return boost::math::cdf(boost::math::complement(boost::math::chi_squared(cme.detail("num_locations")), cme.statistic));
+    return boost::math::cdf(boost::math::complement(boost::math::chi_squared(double(cme.details_as<calib::CmeDetails>().num_locations)), cme.statistic));
 }
 
 template <class Data>

@@ -50,7 +50,7 @@ struct ComparisonOptions {
     // of its predictions). Their simplex and label kernels are also those of skce_unbiased (the paper's
     // JKCE). Needed when ckce or skce_unbiased is compared; their `parallel` fields are ignored.
     std::vector<CkceOptions> ckce;
-    EceOptions ece;                     // ece
+    EceOptions ece = ckce_paper_ece_options();  // ece: the CKCE paper's (uniform:3, L1)
     std::size_t replicates = 200;       // R in [1, max_replicates] paired bootstrap replicates
     double level = 0.95;                // of the percentile intervals, in (0, 1)
     std::uint64_t seed = default_seed;  // replicate r draws from stream r + 1 (stream 0 is rff's)

@@ -43,6 +43,15 @@ BlockSkce skce_block(const Data& data, const Kernel& kernel, std::size_t block_s
 // The block size √n used by the ICLR 2021 experiments: max(2, ⌊√n⌋).
 std::size_t sqrt_block_size(std::size_t n);
 
+// A block size given as B, or as the rule sqrt (sqrt_block_size, chosen once n is known).
+struct BlockSize {
+    std::size_t value = 2;  // B; 0 stands for sqrt
+    BlockSize(std::size_t b = 2) : value(b) {}  // NOLINT: a number is a block size
+    static BlockSize sqrt() { return BlockSize(0); }
+    bool is_sqrt() const { return value == 0; }
+    std::size_t resolve(std::size_t n) const { return value ? value : sqrt_block_size(n); }
+};
+
 // UCME with J user-given test locations T_j = (p_j, y_j) [widmann-2021 App. C]:
 //   UCME² = (1/J) Σ_j ( (1/n) Σ_i [k(T_j, W_i) − E_{Z∼p_i} k(T_j, (p_i, Z))] )²   (plug-in, ≥ 0).
 // The locations are a data set of the same family (its targets are the y_j). O(nJ) time.

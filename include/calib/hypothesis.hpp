@@ -17,6 +17,7 @@
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
 #include <calib/kernels.hpp>
+#include <calib/record.hpp>
 #include <calib/seed.hpp>
 
 #include <cstddef>
@@ -25,9 +26,77 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace calib {
+
+// How a resampling p-value counts: #{T* ≥ T}/R (the reference's rule; can be 0) or
+// (1 + #{T* ≥ T})/(1 + R) (never 0; exact level under exchangeability).
+enum class PValueRule { count, plus_one };
+enum class VarianceDivisor { s_minus_1, s };
+enum class CmeReference { chi2, f };
+
+// The numbers of each test beyond the common ones (TestResult): typed, one struct per method; record()
+// lists them by name for output.
+struct BlockTestDetails {
+    std::size_t block_size = 0, num_blocks = 0;
+    double std_error = 0;
+    bool null_variance = false;
+    double variance_divisor = 0;  // s − 1 or s (0 with null_variance)
+    double confidence_level = 0.95;
+    double ci_lower = 0;          // the one-sided interval [ci_lower, ∞) of the SKCE at confidence_level
+    bool degenerate = false;      // zero standard error
+    Record record() const;
+};
+struct BootstrapDetails {
+    std::size_t replicates = 0;
+    std::uint64_t seed = 0;
+    PValueRule pvalue_rule = PValueRule::count;
+    bool cached_gram_matrix = false;  // the n×n triangle of h was held in memory
+    double memory_budget = 0;         // bytes
+    double working_memory = 0;        // bytes used beyond the data
+    Record record() const;
+};
+struct GammaDetails {
+    double shape = 0, scale = 0;  // of the Gamma null (0 when degenerate)
+    double mean = 0, variance = 0;
+    bool degenerate = false;      // h vanishes off the diagonal: p = 1
+    Record record() const;
+};
+struct SpectralDetails {
+    std::size_t replicates = 0;
+    std::uint64_t seed = 0;
+    PValueRule pvalue_rule = PValueRule::count;
+    bool centred = true;
+    double largest_eigenvalue = 0;
+    Record record() const;
+};
+struct DistributionFreeDetails {
+    std::size_t block_size = 0;    // dfree-block only (0 otherwise)
+    double bound = 0;              // K = sup |h|
+    double hoeffding_count = 0;    // the number of independent terms (Hoeffding bounds; 0 for McDiarmid)
+    Record record() const;
+};
+struct ConsistencyDetails {
+    std::size_t replicates = 0;
+    std::uint64_t seed = 0;
+    PValueRule pvalue_rule = PValueRule::count;
+    Record record() const;
+};
+struct CmeDetails {
+    std::size_t num_locations = 0;
+    CmeReference reference = CmeReference::f;
+    double df1 = 0, df2 = 0;        // χ²: df1 = J; F: (J, n − J)
+    double f_statistic = 0;         // F only: (n − J)/(J(n − 1))·Q
+    double ridge = 0;
+    bool outside_validity_range = false;
+    bool locations_drawn = false;   // the locations were drawn from the data (with locations_seed)
+    std::uint64_t locations_seed = 0;
+    Record record() const;
+};
+using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
+                                 DistributionFreeDetails, ConsistencyDetails, CmeDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -37,23 +106,20 @@ struct TestResult {
     double statistic = 0;            // the test statistic compared with the null distribution
     double p_value = 1;
     std::size_t n = 0;               // observations used by the test
-    // The method's own numbers, in a fixed order (block count, standard error, Gamma shape and
-    // scale, degrees of freedom, replicates, seed, ridge, …); names are snake_case.
-    std::vector<std::pair<std::string, double>> details;
+    TestDetails details;             // the method's own numbers
 
-    double detail(const std::string& name) const;  // throws if absent
-    // One JSON object: method, null, estimator, estimate, statistic, p_value, n, then the details.
-    std::string to_json() const;
+    // The details of the method; throws calib::invalid_argument for another method's type.
+    template <class Details>
+    const Details& details_as() const;
+    // method, null, estimator, estimate, statistic, p_value, n, then the details' fields.
+    Record record() const;
+    std::string to_json() const;     // record() as one JSON object
 };
 
 // The most replicates a resampling test (or compare_models) accepts: the Monte-Carlo error of a
 // p-value at R = 10⁸ is below 5·10⁻⁵, and R-sized buffers stay bounded. Larger R is refused, as is
 // a request whose replicate buffers would not fit the machine's memory.
 inline constexpr std::size_t max_replicates = 100'000'000;
-
-// How a resampling p-value counts: #{T* ≥ T}/R (the reference's rule; can be 0) or
-// (1 + #{T* ≥ T})/(1 + R) (never 0; exact level under exchangeability).
-enum class PValueRule { count, plus_one };
 
 // ---- block z-test [widmann-2021 Remark B.1, B.3] -------------------------------------------------
 // z = SKCE_B / se with se from the sample variance of the ⌊n/B⌋ block estimates (divisor s − 1, or
@@ -62,14 +128,15 @@ enum class PValueRule { count, plus_one };
 // blocks. A zero standard error is reported (detail "degenerate" = 1) and gives p = 0 when the
 // estimate is > 0, else 1. Details: block_size, num_blocks, std_error, z, ci_lower (the one-sided
 // confidence interval [max(0, est − z_level·se), ∞) at `confidence_level`).
-enum class VarianceDivisor { s_minus_1, s };
 struct BlockTestOptions {
-    std::size_t block_size = 2;
+    BlockSize block_size = 2;  // B, or BlockSize::sqrt()
     VarianceDivisor divisor = VarianceDivisor::s_minus_1;
     bool null_variance = false;
     double confidence_level = 0.95;
     ParallelOptions parallel;
 };
+// Throws calib::invalid_argument unless 2 ≤ B ≤ n/2 (two blocks at least) and the level is in (0, 1).
+void validate(const BlockTestOptions& options, std::size_t n);
 template <class Data>
 TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOptions& options = {});
 
@@ -91,6 +158,9 @@ struct BootstrapOptions {
     std::optional<std::size_t> memory_budget;  // bytes; empty: half of the available memory
     ParallelOptions parallel;
 };
+// Throws calib::invalid_argument unless n ≥ 2, 1 ≤ R ≤ max_replicates and the working memory fits
+// the budget (the machine's memory): what bootstrap_test checks before any work.
+void validate(const BootstrapOptions& options, std::size_t n);
 template <class Data>
 TestResult bootstrap_test(const Data& data, const Kernel& kernel, const BootstrapOptions& options = {});
 
@@ -110,6 +180,8 @@ struct SpectralOptions {
     std::size_t max_n = 4000;
     ParallelOptions parallel;
 };
+// Throws calib::invalid_argument unless 2 ≤ n ≤ max_n, 1 ≤ R ≤ max_replicates and the n² matrices fit.
+void validate(const SpectralOptions& options, std::size_t n);
 template <class Data>
 TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralOptions& options = {});
 
@@ -142,6 +214,8 @@ struct ConsistencyOptions {
     ParallelOptions parallel;
 };
 using CategoricalEstimator = std::function<double(const CategoricalData&)>;
+// Throws calib::invalid_argument unless 1 ≤ R ≤ max_replicates.
+void validate(const ConsistencyOptions& options, std::size_t n);
 TestResult consistency_test(const CategoricalData& data, const CategoricalEstimator& estimator,
                             const std::string& estimator_name, const ConsistencyOptions& options = {});
 
@@ -156,7 +230,6 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
 // range is refused (invalid_argument) unless `allow_outside_validity` (to reproduce the paper's
 // runs), and then says so in the detail "outside_validity_range". n ≤ J, or a singular S without
 // ridge, raises calib::numerical_error.
-enum class CmeReference { chi2, f };
 struct CmeOptions {
     CmeReference reference = CmeReference::f;
     double ridge = 0;
@@ -166,6 +239,10 @@ struct CmeOptions {
 // The largest number of test locations J within the validity range for n observations used by the
 // test: J² ≤ 0.07·n for F, J² ≤ 0.05·n for χ² (0 when not even J = 1 is).
 std::size_t cme_max_locations(std::size_t n, CmeReference reference);
+// Throws calib::invalid_argument unless the ridge is finite and ≥ 0 and J locations on the n
+// observations tested lie within the validity range (or allow_outside_validity); n ≤ J raises
+// calib::numerical_error (a singular covariance).
+void validate(const CmeOptions& options, std::size_t n, std::size_t num_locations);
 template <class Data>
 TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options = {});
 // J test locations drawn (seeded, without replacement) from the data and removed from the sample
@@ -175,5 +252,14 @@ TestResult cme_test(const Data& data, std::size_t num_locations, std::uint64_t s
                     const CmeOptions& options = {});
 
 std::string to_string(PValueRule rule);
+std::string to_string(VarianceDivisor divisor);  // "s-1", "s"
+std::string to_string(CmeReference reference);   // "chi2", "f"
+
+template <class Details>
+const Details& TestResult::details_as() const {
+    if (const Details* d = std::get_if<Details>(&details)) return *d;
+    throw invalid_argument("calib::TestResult::details_as: the result of a " + method +
+                           " test holds other details");
+}
 
 }  // namespace calib

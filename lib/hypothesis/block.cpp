@@ -16,17 +16,24 @@ namespace calib {
 
 using detail::fail;
 
-template <class Data>
-TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOptions& options) {
+void validate(const BlockTestOptions& options, std::size_t n) {
     const char* fn = "block_test";
-    const std::size_t n = data.size(), b = options.block_size;
-    if (b < 2 || b > n) fail(fn, "block_size = ", b, ", must be in [2, n = ", n, "]");
-    const std::size_t s = n / b;
-    if (s < 2)
-        fail(fn, "block_size = ", b, " gives ", s, " block of n = ", n,
-             " observations; the test needs at least 2 blocks (block_size <= n/2)");
+    const std::size_t b = options.block_size.resolve(n);
+    const std::string given = options.block_size.is_sqrt() ? detail::concat("`block_size` sqrt = ", b)
+                                                           : detail::concat("`block_size` = ", b);
+    if (b < 2 || b > n) fail(fn, given, ", must be in [2, n = ", n, "]");
+    if (n / b < 2)
+        fail(fn, given, " gives ", n / b, " block of n = ", n,
+             " observations; the test needs at least 2 blocks (`block_size` <= n/2)");
     if (!(options.confidence_level > 0 && options.confidence_level < 1))
         fail(fn, "confidence_level = ", detail::format_value(options.confidence_level), ", must be in (0, 1)");
+}
+
+template <class Data>
+TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOptions& options) {
+    const std::size_t n = data.size();
+    validate(options, n);
+    const std::size_t b = options.block_size.resolve(n), s = n / b;
     const BlockSkce block = skce_block(data, kernel, b, options.parallel);
     const double sd = double(s), estimate = block.estimate;
 
@@ -59,15 +66,18 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
     result.statistic = z;
     result.p_value = degenerate ? (estimate > 0 ? 0.0 : 1.0) : boost::math::cdf(boost::math::complement(standard, z));
     result.n = n;
-    result.details = {{"block_size", double(b)},
-                      {"num_blocks", sd},
-                      {"std_error", std_error},
-                      {"null_variance", options.null_variance ? 1.0 : 0.0},
-                      {"variance_divisor", options.null_variance ? 0.0 : (options.divisor == VarianceDivisor::s_minus_1 ? sd - 1 : sd)},
-                      {"confidence_level", options.confidence_level},
-                      {"ci_lower", std::max(0.0, estimate - z_level * std_error)},
-                      {"degenerate", degenerate ? 1.0 : 0.0}};
-    return detail::checked_test_result(fn, std::move(result));
+    BlockTestDetails details;
+    details.block_size = b;
+    details.num_blocks = s;
+    details.std_error = std_error;
+    details.null_variance = options.null_variance;
+    details.variance_divisor =
+        options.null_variance ? 0.0 : (options.divisor == VarianceDivisor::s_minus_1 ? sd - 1 : sd);
+    details.confidence_level = options.confidence_level;
+    details.ci_lower = std::max(0.0, estimate - z_level * std_error);
+    details.degenerate = degenerate;
+    result.details = details;
+    return detail::checked_test_result("block_test", std::move(result));
 }
 
 namespace {
@@ -91,7 +101,10 @@ TestResult hoeffding(const char* fn, const char* method, const char* estimator, 
     result.statistic = estimate;
     result.p_value = estimate > 0 ? std::exp(-count * estimate * estimate / (2 * bound * bound)) : 1.0;
     result.n = n;
-    result.details = {{"bound", bound}, {"hoeffding_count", count}};
+    DistributionFreeDetails details;
+    details.bound = bound;
+    details.hoeffding_count = count;
+    result.details = details;
     return detail::checked_test_result(fn, std::move(result));
 }
 
@@ -112,7 +125,9 @@ TestResult dfree_biased_test(const Data& data, const Kernel& kernel, const Distr
     result.statistic = estimate;
     result.p_value = std::exp(-0.5 * excess * excess);
     result.n = data.size();
-    result.details = {{"bound", bound}};
+    DistributionFreeDetails details;
+    details.bound = bound;
+    result.details = details;
     return detail::checked_test_result("dfree_biased_test", std::move(result));
 }
 
@@ -133,7 +148,7 @@ TestResult dfree_block_test(const Data& data, const Kernel& kernel, std::size_t 
     const double count = double(data.size() / block_size) * double(block_size / 2);
     TestResult result =
         hoeffding("dfree_block_test", "dfree-block", "skce-block", estimate, count, bound, data.size());
-    result.details.insert(result.details.begin(), {"block_size", double(block_size)});
+    std::get<DistributionFreeDetails>(result.details).block_size = block_size;
     return result;
 }
 

@@ -39,20 +39,17 @@ std::size_t cme_max_locations(std::size_t n, CmeReference reference) {
     return static_cast<std::size_t>(j);
 }
 
-template <class Data>
-TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options) {
+void validate(const CmeOptions& options, std::size_t n, std::size_t J) {
     const char* fn = "cme_test";
-    const std::size_t n = data.size(), J = locations.size();
     if (!(std::isfinite(options.ridge) && options.ridge >= 0))
-        fail(fn, "ridge = ", detail::format_value(options.ridge), ", must be finite and >= 0");
+        fail(fn, "`ridge` = ", detail::format_value(options.ridge), ", must be finite and >= 0");
     if (n <= J)
         throw numerical_error(detail::concat(
             "calib::cme_test: n = ", n, " observations for J = ", J,
             " test locations; the covariance of the deviations is singular when n <= J; use more data or fewer "
             "locations (n >> J for a reliable chi-squared null)"));
     const std::size_t max_locations = cme_max_locations(n, options.reference);
-    const bool outside_validity = J > max_locations;
-    if (outside_validity && !options.allow_outside_validity) {
+    if (J > max_locations && !options.allow_outside_validity) {
         const double percent = double(validity_percent(options.reference));
         const std::string needed = detail::format_value(std::ceil(100 * double(J) * double(J) / percent));
         fail(fn, "J = ", J, " test locations on n = ", n, " observations is outside the validity range of the ",
@@ -62,6 +59,13 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
                                : detail::concat("use at least n = ", needed),
              " observations");
     }
+}
+
+template <class Data>
+TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options) {
+    const std::size_t n = data.size(), J = locations.size();
+    validate(options, n, J);
+    const bool outside_validity = J > cme_max_locations(n, options.reference);
     const Matrix z = ucme_deviations(data, locations, kernel, options.parallel);
 
     // Column means, then the (n−1)-covariance S; each entry is one task with a fixed order.
@@ -98,20 +102,25 @@ TestResult cme_test(const Data& data, const Data& locations, const Kernel& kerne
     result.estimate = mean.squaredNorm() / double(J);
     result.statistic = q;
     result.n = n;
+    CmeDetails details;
+    details.num_locations = J;
+    details.reference = options.reference;
+    details.df1 = double(J);
+    details.ridge = options.ridge;
+    details.outside_validity_range = outside_validity;
     if (options.reference == CmeReference::chi2) {
         result.null_approximation = "chi2";
         result.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(double(J)), q));
-        result.details = {{"num_locations", double(J)}, {"df", double(J)}, {"ridge", options.ridge}};
     } else {
         // Hotelling: (n − J)/(J (n − 1)) · Q ∼ F(J, n − J) for Gaussian deviations.
-        const double f = double(n - J) / (double(J) * double(n - 1)) * q;
+        details.df2 = double(n - J);
+        details.f_statistic = double(n - J) / (double(J) * double(n - 1)) * q;
         result.null_approximation = "f";
-        result.p_value = boost::math::cdf(boost::math::complement(boost::math::fisher_f(double(J), double(n - J)), f));
-        result.details = {{"num_locations", double(J)}, {"df1", double(J)}, {"df2", double(n - J)},
-                          {"f_statistic", f}, {"ridge", options.ridge}};
+        result.p_value = boost::math::cdf(
+            boost::math::complement(boost::math::fisher_f(double(J), double(n - J)), details.f_statistic));
     }
-    result.details.push_back({"outside_validity_range", outside_validity ? 1.0 : 0.0});
-    return detail::checked_test_result(fn, std::move(result));
+    result.details = details;
+    return detail::checked_test_result("cme_test", std::move(result));
 }
 
 template <class Data>
@@ -131,7 +140,9 @@ TestResult cme_test(const Data& data, std::size_t num_locations, std::uint64_t s
             rest.push_back(i);
     }
     TestResult result = cme_test(subset(data, rest), subset(data, chosen), kernel, options);
-    result.details.push_back({"locations_seed", double(seed)});
+    CmeDetails& details = std::get<CmeDetails>(result.details);
+    details.locations_drawn = true;
+    details.locations_seed = seed;
     return result;
 }
 

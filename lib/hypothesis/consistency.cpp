@@ -24,10 +24,14 @@ int draw_label(const Eigen::Ref<const Eigen::RowVectorXd>& p, Rng& rng) {
 
 }  // namespace
 
+void validate(const ConsistencyOptions& options, std::size_t) {
+    detail::check_replicates("consistency_test", options.replicates);
+}
+
 TestResult consistency_test(const CategoricalData& data, const CategoricalEstimator& estimator,
                             const std::string& estimator_name, const ConsistencyOptions& options) {
     const char* fn = "consistency_test";
-    detail::check_replicates(fn, options.replicates);
+    validate(options, data.size());
     if (!estimator) detail::fail(fn, "the estimator is empty");
     const std::size_t n = data.size();
     const double observed = estimator(data);
@@ -61,9 +65,11 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
     result.statistic = observed;
     result.p_value = detail::resampling_p_value(fn, replicates, observed, options.rule);
     result.n = n;
-    result.details = {{"replicates", double(options.replicates)},
-                      {"seed", double(options.seed)},
-                      {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0}};
+    ConsistencyDetails details;
+    details.replicates = options.replicates;
+    details.seed = options.seed;
+    details.pvalue_rule = options.rule;
+    result.details = details;
     return detail::checked_test_result(fn, std::move(result));
 }
 

@@ -42,8 +42,9 @@ inline TestResult checked_test_result(const char* function, TestResult result) {
     if (!std::isfinite(result.estimate)) fail_on("estimate", result.estimate);
     if (std::isnan(result.statistic)) fail_on("statistic", result.statistic);
     if (!(result.p_value >= 0 && result.p_value <= 1)) fail_on("p-value", result.p_value);
-    for (const auto& [name, value] : result.details)
-        if (std::isnan(value)) fail_on(name, value);
+    for (const Field& field : result.record())
+        if (const double* value = std::get_if<double>(&field.value); value && std::isnan(*value))
+            fail_on(field.name, *value);
     return result;
 }
 

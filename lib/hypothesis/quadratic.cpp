@@ -21,21 +21,28 @@ namespace calib {
 
 using detail::fail;
 
+// Refused before any work when the counts and products of one pass do not fit the budget.
+void validate(const BootstrapOptions& options, std::size_t n) {
+    const char* fn = "bootstrap_test";
+    const std::size_t R = options.replicates;
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_replicates(fn, R);
+    const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
+    const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);
+    if (memory.working > budget)
+        fail(fn, "n = ", n, " and ", R, " replicates need ", detail::format_bytes(memory.working),
+             " of working memory, more than `memory_budget` = ", detail::format_bytes(budget), "; raise the budget");
+}
+
 template <class Data>
 TestResult bootstrap_test(const Data& data, const Kernel& kernel, const BootstrapOptions& options) {
     const char* fn = "bootstrap_test";
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size(), R = options.replicates;
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    detail::check_replicates(fn, R);
-    // Refused before any work when the counts and products of one pass do not fit the budget; the
-    // cached triangle of H only when it fits too.
+    validate(options, n);
+    // The cached triangle of H only when it fits the budget too.
     const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
-    const detail::CountFormsMemory memory =
-        detail::count_forms_memory(n, R);
-    if (memory.working > budget)
-        fail(fn, "n = ", n, " and ", R, " replicates need ", detail::format_bytes(memory.working),
-             " of working memory, more than memory_budget = ", detail::format_bytes(budget), "; raise the budget");
+    const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);
     const bool cache = memory.working + memory.cache <= budget;
     const auto counts = [&](std::size_t r0, std::size_t, auto&& out) {
         detail::resampling_counts(options.seed, r0, out, options.parallel);
@@ -56,12 +63,14 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     result.statistic = statistic;
     result.p_value = detail::resampling_p_value(fn, replicate_statistics, statistic, options.rule);
     result.n = n;
-    result.details = {{"replicates", double(R)},
-                      {"seed", double(options.seed)},
-                      {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0},
-                      {"cached_gram_matrix", f.cached ? 1.0 : 0.0},
-                      {"memory_budget", budget},
-                      {"working_memory", memory.working + (cache ? memory.cache : 0)}};
+    BootstrapDetails details;
+    details.replicates = R;
+    details.seed = options.seed;
+    details.pvalue_rule = options.rule;
+    details.cached_gram_matrix = f.cached;
+    details.memory_budget = budget;
+    details.working_memory = memory.working + (cache ? memory.cache : 0);
+    result.details = details;
     return detail::checked_test_result(fn, std::move(result));
 }
 
@@ -85,18 +94,34 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
     result.estimate = s.biased();
     result.statistic = statistic;
     result.n = n;
-    const bool degenerate = !(mean > 0 && variance > 0);
-    if (degenerate) {
+    GammaDetails details;
+    details.mean = mean;
+    details.variance = variance;
+    details.degenerate = !(mean > 0 && variance > 0);
+    if (details.degenerate) {
         // All h_ij vanish off the diagonal (or everywhere): the null is a point mass at the mean,
         // which the statistic equals; nothing speaks against calibration.
         result.p_value = 1;
-        result.details = {{"mean", mean}, {"variance", variance}, {"degenerate", 1.0}};
+        result.details = details;
         return detail::checked_test_result(fn, std::move(result));
     }
-    const double shape = mean * mean / variance, scale = variance / mean;
-    result.p_value = boost::math::cdf(boost::math::complement(boost::math::gamma_distribution<double>(shape, scale), statistic));
-    result.details = {{"shape", shape}, {"scale", scale}, {"mean", mean}, {"variance", variance}, {"degenerate", 0.0}};
+    details.shape = mean * mean / variance;
+    details.scale = variance / mean;
+    result.p_value = boost::math::cdf(
+        boost::math::complement(boost::math::gamma_distribution<double>(details.shape, details.scale), statistic));
+    result.details = details;
     return detail::checked_test_result(fn, std::move(result));
+}
+
+void validate(const SpectralOptions& options, std::size_t n) {
+    const char* fn = "spectral_test";
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_replicates(fn, options.replicates);
+    if (n > options.max_n)
+        fail(fn, "n = ", n, " exceeds max_n = ", options.max_n,
+             " (the spectrum needs O(n^2) memory and O(n^3) time); use the gamma or bootstrap test");
+    detail::check_memory(fn, 16.0 * double(n) * double(n), "the matrix of h and its eigendecomposition",
+                         "use the gamma or bootstrap test");
 }
 
 template <class Data>
@@ -104,13 +129,7 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     const char* fn = "spectral_test";
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size(), R = options.replicates;
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    detail::check_replicates(fn, R);
-    if (n > options.max_n)
-        fail(fn, "n = ", n, " exceeds max_n = ", options.max_n,
-             " (the spectrum needs O(n^2) memory and O(n^3) time); raise max_n or use the gamma or bootstrap test");
-    detail::check_memory(fn, 16.0 * double(n) * double(n), "the matrix of h and its eigendecomposition",
-                         "use the gamma or bootstrap test");
+    validate(options, n);
     const ParallelOptions& parallel = options.parallel;
     Matrix h;
     h = detail::FamilyOps<Data>::materialise(data, kernel, parallel);
@@ -149,11 +168,13 @@ TestResult spectral_test(const Data& data, const Kernel& kernel, const SpectralO
     result.statistic = statistic;
     result.p_value = detail::resampling_p_value(fn, draws, statistic, options.rule);
     result.n = n;
-    result.details = {{"replicates", double(R)},
-                      {"seed", double(options.seed)},
-                      {"plus_one_rule", options.rule == PValueRule::plus_one ? 1.0 : 0.0},
-                      {"centred", options.centred ? 1.0 : 0.0},
-                      {"largest_eigenvalue", lambda(lambda.size() - 1)}};
+    SpectralDetails details;
+    details.replicates = R;
+    details.seed = options.seed;
+    details.pvalue_rule = options.rule;
+    details.centred = options.centred;
+    details.largest_eigenvalue = lambda(lambda.size() - 1);
+    result.details = details;
     return detail::checked_test_result(fn, std::move(result));
 }
 

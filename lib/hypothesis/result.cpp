@@ -1,25 +1,74 @@
-// TestResult accessors and JSON (hypothesis.hpp).
+// Test results: the typed details' records, the JSON form, and the names of the tests' options
+// (hypothesis.hpp).
 #include <calib/hypothesis.hpp>
-#include <calib/tool/json.hpp>
 
 #include "core/check.hpp"
 
 namespace calib {
 
-double TestResult::detail(const std::string& name) const {
-    for (const auto& [key, value] : details)
-        if (key == name) return value;
-    detail::fail("TestResult::detail", "no detail named '", name, "' in a ", method, " test result");
-}
-
-std::string TestResult::to_json() const {
-    JsonObject json;
-    json.set("method", method).set("null", null_approximation).set("estimator", estimator);
-    json.set("estimate", estimate).set("statistic", statistic).set("p_value", p_value).set("n", n);
-    for (const auto& [key, value] : details) json.set(key, value);
-    return json.dump();
-}
-
 std::string to_string(PValueRule rule) { return rule == PValueRule::count ? "count" : "plus-one"; }
+std::string to_string(VarianceDivisor divisor) { return divisor == VarianceDivisor::s_minus_1 ? "s-1" : "s"; }
+std::string to_string(CmeReference reference) { return reference == CmeReference::f ? "f" : "chi2"; }
+
+namespace {
+Value count(std::size_t x) { return static_cast<std::uint64_t>(x); }
+}  // namespace
+
+Record BlockTestDetails::record() const {
+    return {{"block_size", count(block_size)}, {"num_blocks", count(num_blocks)},   {"std_error", std_error},
+            {"null_variance", null_variance},  {"variance_divisor", variance_divisor},
+            {"confidence_level", confidence_level}, {"ci_lower", ci_lower},       {"degenerate", degenerate}};
+}
+
+Record BootstrapDetails::record() const {
+    return {{"replicates", count(replicates)},          {"seed", seed},
+            {"pvalue_rule", to_string(pvalue_rule)},    {"cached_gram_matrix", cached_gram_matrix},
+            {"memory_budget", memory_budget},           {"working_memory", working_memory}};
+}
+
+Record GammaDetails::record() const {
+    if (degenerate) return {{"mean", mean}, {"variance", variance}, {"degenerate", true}};
+    return {{"shape", shape}, {"scale", scale}, {"mean", mean}, {"variance", variance}, {"degenerate", false}};
+}
+
+Record SpectralDetails::record() const {
+    return {{"replicates", count(replicates)}, {"seed", seed}, {"pvalue_rule", to_string(pvalue_rule)},
+            {"centred", centred}, {"largest_eigenvalue", largest_eigenvalue}};
+}
+
+Record DistributionFreeDetails::record() const {
+    Record r;
+    if (block_size) r.push_back({"block_size", count(block_size)});
+    r.push_back({"bound", bound});
+    if (hoeffding_count > 0) r.push_back({"hoeffding_count", hoeffding_count});
+    return r;
+}
+
+Record ConsistencyDetails::record() const {
+    return {{"replicates", count(replicates)}, {"seed", seed}, {"pvalue_rule", to_string(pvalue_rule)}};
+}
+
+Record CmeDetails::record() const {
+    Record r{{"num_locations", count(num_locations)}};
+    if (reference == CmeReference::chi2)
+        r.push_back({"df", df1});
+    else
+        r.insert(r.end(), {{"df1", df1}, {"df2", df2}, {"f_statistic", f_statistic}});
+    r.push_back({"ridge", ridge});
+    r.push_back({"outside_validity_range", outside_validity_range});
+    if (locations_drawn) r.push_back({"locations_seed", locations_seed});
+    return r;
+}
+
+Record TestResult::record() const {
+    Record r{{"method", method},       {"null", null_approximation}, {"estimator", estimator},
+             {"estimate", estimate},   {"statistic", statistic},     {"p_value", p_value},
+             {"n", static_cast<std::uint64_t>(n)}};
+    const Record own = std::visit([](const auto& d) { return d.record(); }, details);
+    r.insert(r.end(), own.begin(), own.end());
+    return r;
+}
+
+std::string TestResult::to_json() const { return calib::to_json(record()); }
 
 }  // namespace calib

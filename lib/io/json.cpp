@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 namespace calib {
 
@@ -141,6 +142,22 @@ std::string JsonObject::dump(int indent) const {
     std::string out;
     write(out, indent, 0);
     return out;
+}
+
+JsonObject& JsonObject::set(const std::string& key, const Value& value) {
+    return std::visit(
+        [&](const auto& v) -> JsonObject& {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, Record>)
+                return set(key, JsonObject().merge(v));
+            else
+                return set(key, v);
+        },
+        value);
+}
+
+JsonObject& JsonObject::merge(const Record& record) {
+    for (const Field& f : record) set(f.name, f.value);
+    return *this;
 }
 
 }  // namespace calib

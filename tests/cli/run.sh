@@ -435,7 +435,7 @@ expect_error "block-size for skce-biased" "--block-size" "skce-biased" -- \
     estimate "${ok_args[@]}" --estimator skce-biased --block-size 2
 expect_error "block-size 1" "--block-size" -- estimate "${ok_args[@]}" --estimator skce-block --block-size 1
 expect_error "block-size text" "--block-size" -- estimate "${ok_args[@]}" --estimator skce-block --block-size two
-expect_error "block-size larger than n" "block_size" -- \
+expect_error "block-size larger than n" "--block-size" -- \
     estimate "${ok_args[@]}" --estimator skce-block --block-size 3
 expect_error "ucme without test locations" "--test-locations" -- estimate "${ok_args[@]}" --estimator ucme
 expect_error "test-locations for skce" "--test-locations" -- \
@@ -543,7 +543,7 @@ expect_json "test bootstrap without the Gram cache" 'j["memory_budget"] == 16800
     "${t[@]}" --method bootstrap --memory-budget 168000 --replicates 50 --pvalue-rule plus-one
 expect_json "test bootstrap memory budget 2M" 'j["memory_budget"] == 2 << 20 and j["cached_gram_matrix"] == 1 and j["working_memory"] == 168000 + 320000' \
     "${t[@]}" --method bootstrap --memory-budget 2M --replicates 50
-expect_error "test bootstrap budget below its working memory" "168000 bytes" "more than memory_budget" -- \
+expect_error "test bootstrap budget below its working memory" "168000 bytes" "more than --memory-budget" -- \
     "${t[@]}" --method bootstrap --memory-budget 167999 --replicates 50
 expect_error "test bootstrap budget above the machine" "exceeds this machine's memory" -- \
     "${t[@]}" --method bootstrap --memory-budget 1000000G
@@ -551,7 +551,7 @@ expect_error "test bootstrap budget above the machine" "exceeds this machine's m
 expect_error "replicates 2^63-1" "--replicates" "must be an integer in [1, 100000000]" -- \
     "${t[@]}" --method bootstrap --replicates 9223372036854775807
 expect_error "spectral replicates above the bound" "--replicates" -- "${t[@]}" --method spectral --replicates 100000001
-expect_error "bootstrap replicates beyond the memory budget" "2.98 GiB" "more than memory_budget = 1 GiB" -- \
+expect_error "bootstrap replicates beyond the memory budget" "2.98 GiB" "more than --memory-budget = 1 GiB" -- \
     "${t[@]}" --method bootstrap --replicates 100000000 --memory-budget 1G
 expect_json "test gamma" 'j["method"] == "gamma" and "seed" not in j' "${t[@]}" --method gamma
 expect_json "test spectral" 'j["method"] == "spectral" and j["replicates"] == 100' \
@@ -648,12 +648,12 @@ h=(test --family categorical --input hand.csv)
 expect_error "test: missing --method" "--method" -- "${t[@]}"
 expect_error "test: unknown method" "permutation" -- "${t[@]}" --method permutation
 expect_error "test: block without --block-size" "--block-size" -- "${t[@]}" --method block
-expect_error "test: block-size larger than n" "--block-size 201" "n = 200" -- "${t[@]}" --method block --block-size 201
-expect_error "test: one block only" "--block-size 150" "2 blocks" -- "${t[@]}" --method block --block-size 150
+expect_error "test: block-size larger than n" "--block-size = 201" "n = 200" -- "${t[@]}" --method block --block-size 201
+expect_error "test: one block only" "--block-size = 150" "2 blocks" -- "${t[@]}" --method block --block-size 150
 expect_error "test: sqrt block size with one block" "--block-size sqrt = 2" "2 blocks" -- "${h[@]}" --method block --block-size sqrt
 expect_error "test: block-size 1" "--block-size" -- "${t[@]}" --method block --block-size 1
 expect_error "test: dfree-block without --block-size" "--block-size" -- "${t[@]}" --method dfree-block
-expect_error "test: dfree-block larger than n" "--block-size 300" -- "${t[@]}" --method dfree-block --block-size 300
+expect_error "test: dfree-block larger than n" "--block-size = 300" -- "${t[@]}" --method dfree-block --block-size 300
 expect_error "test: bad variance divisor" "--variance-divisor" -- "${t[@]}" --method block --block-size 2 --variance-divisor n
 expect_error "test: variance divisor with null variance" "--variance-divisor" "--null-variance" -- \
     "${t[@]}" --method block --block-size 2 --variance-divisor s --null-variance
@@ -661,7 +661,7 @@ printf 'p0,p1,label\n0.5,0.5,0\n0.5,0.5,1\n0.2,0.8,1\n' >hand_locations.csv
 expect_error "test: cme with n < J" "J = 3" "n = 2" -- "${h[@]}" --method cme --test-locations hand_locations.csv --lengthscale 1
 expect_error "test: cme with n = J" "J = 3" "n = 3" -- \
     test --family categorical --input hand_locations.csv --method cme --test-locations hand_locations.csv --lengthscale 1
-expect_error "test: cme with n <= 2J drawn" "--locations 100" "n > 2J" -- "${t[@]}" --method cme --locations 100
+expect_error "test: cme with n <= 2J drawn" "--locations = 100" "n > 2J" -- "${t[@]}" --method cme --locations 100
 seq 4001 | awk 'BEGIN { print "p,y" } { printf "%.4f,%d\n", ($1 % 997) / 997, $1 % 2 }' >bin4001.csv
 expect_error "test: spectral with n > 4000" "4000" "n = 4001" "gamma" -- \
     test --family binary --input bin4001.csv --method spectral
@@ -724,9 +724,9 @@ awk -F, 'NR == 1 { print; next } { a = $1 * $1; b = $2 * $2; c = $3 * $3; s = a 
 # predictions coincide, so the median bandwidth falls back to 1.
 awk 'BEGIN { print "p0,p1,p2,label"; for (i = 0; i < 30; i++) printf "%.17g,%.17g,%.17g,%d\n", 1 / 3, 1 / 3, 1 / 3, i % 3 }' >uniform.csv
 k=(estimate --family categorical --input cal.csv --estimator ckce)
-expect_json "ckce default" 'j["ckce_method"] == "exact" and j["lambda_rule"] == "n^(-0.25)" and abs(j["lambda"] - 200 ** -0.25) < 1e-15 and abs(j["ridge"] - 200 ** 0.75) < 1e-12 and j["kernel"]["type"] == "simplex" and j["kernel"]["linear"] and j["kernel"]["gaussian"] and j["lengthscale_rule"] == "median" and j["bandwidth_fallback"] == "none" and "seed" not in j and 0 < j["estimate"] < 1' \
+expect_json "ckce default" 'j["ckce_method"] == "exact" and j["lambda_rule"] == "n^(-0.25)" and abs(j["lambda"] - 200 ** -0.25) < 1e-15 and abs(j["ridge"] - 200 ** 0.75) < 1e-12 and j["kernel"]["type"] == "simplex" and j["kernel"]["linear"] and j["kernel"]["gaussian"] and j["lengthscale_rule"] == "median" and j["lengthscale_fallback"] == "none" and "seed" not in j and 0 < j["estimate"] < 1' \
     "${k[@]}"
-expect_json "ckce uniform balanced" 'abs(j["estimate"]) < 1e-14 and j["bandwidth_fallback"] == "unit" and j["lengthscale"] == 1' \
+expect_json "ckce uniform balanced" 'abs(j["estimate"]) < 1e-14 and j["lengthscale_fallback"] == "unit" and j["lengthscale"] == 1' \
     estimate --family categorical --input uniform.csv --estimator ckce
 expect_json "ckce rff" 'j["features"] == 100 and j["feature_dimension"] == 203 and j["seed"] == 1234' \
     "${k[@]}" --ckce-method rff
@@ -957,7 +957,7 @@ expect_help "calib estimate --help" "Example" estimate --help
 expect_help "estimate --help lists every option" "--lengthscale-y" estimate --help
 expect_help "help wins over a bad option" "Usage" estimate --bogus --help
 expect_help "calib --help lists test" "calib test" --help
-expect_help "calib test --help" "Which method" test --help
+expect_help "calib test --help" "Methods (--method M" test --help
 expect_help "test --help lists every option" "--memory-budget" test --help
 expect_help "test help wins over a bad option" "Usage" test --method nope --help
 expect_help "calib --version" "calib " --version

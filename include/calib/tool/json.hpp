@@ -8,6 +8,8 @@
 // objects, and arrays of doubles, of strings or of objects.
 #pragma once
 
+#include <calib/record.hpp>
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -36,6 +38,9 @@ public:
             return set_raw(key, std::to_string(static_cast<unsigned long long>(value)));
     }
     JsonObject& set_null(const std::string& key);
+    // A typed value (record.hpp; a record becomes a nested object), and every field of a record.
+    JsonObject& set(const std::string& key, const Value& value);
+    JsonObject& merge(const Record& record);
 
     bool contains(const std::string& key) const;
     std::size_t size() const { return members_.size(); }

@@ -1,0 +1,31 @@
+// The command line of the registry's setups (calib/registry.hpp): every option of a setup is
+// --name-with-dashes, read from the arguments, checked by the library, and reported in the
+// library's words with the command line's spelling of option names.
+#pragma once
+
+#include "args.hpp"
+
+#include <calib/registry.hpp>
+
+#include <string>
+#include <vector>
+
+namespace calib::cli {
+
+// Adds the command-line specs of the options (a flag takes no value), once per name.
+void add_option_specs(std::vector<OptionSpec>& specs, const std::vector<OptionInfo>& options);
+
+// Sets every option of `setup` that was given and applies, in the setup's order (so that a condition
+// sees the options before it); a bad value is a usage_error "option --x = 'v', must be ...". Then
+// a required option that is missing is a usage_error "missing option --x FORM", and setup.check()
+// runs (its message rendered for the command line).
+void take_setup_options(Args& args, Setup& setup);
+
+// Throws usage_error naming the first given option that was not taken: with the condition under which
+// it applies when one of `setups` has it, else "does not apply to <context>".
+void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context);
+
+// A message of the library with its option names (`block_size`) written as the command line's.
+std::string command_line_message(const std::string& message);
+
+}  // namespace calib::cli

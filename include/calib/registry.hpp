@@ -1,0 +1,162 @@
+// The registry: every estimator and calibration test of calib, the kernel options of the SKCE and the
+// model comparison, each described once with its options (calib/options.hpp). A Setup is one method
+// with values for its options: made by name, given values by name (text, as the command line gives
+// them, or typed values), checked, then validated against the data and run. The command-line tool and
+// the Python module are built on it, so that they share names, defaults, rules and results; C++
+// programs can use it as well, or call the functions of estimators.hpp, hypothesis.hpp, ckce.hpp and
+// compare.hpp directly.
+//
+// A front-end's order of work:
+//   setup = make_test("bootstrap");                 // unknown names throw, listing the known ones
+//   setup.set("replicates", "2000");                // each option in the order of options():
+//                                                   // conditions refer only to earlier options
+//   setup.check();                                  // required options, exclusive pairs
+//   ... read the data ...
+//   setup.validate(n);                              // the limits that depend on n
+//   kernel = KernelSetup(family).resolve(data);     // when kernel_use() is skce
+//   TestResult r = setup.run(data, &kernel, nullptr, parallel);
+// Messages name options in backquotes (`block_size`); render_message writes them in a front-end's
+// style.
+#pragma once
+
+#include <calib/ckce.hpp>
+#include <calib/compare.hpp>
+#include <calib/families.hpp>
+#include <calib/hypothesis.hpp>
+#include <calib/kernels.hpp>
+#include <calib/options.hpp>
+#include <calib/parallel.hpp>
+#include <calib/record.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+namespace detail {
+class SetupModel;
+class KernelModel;
+class EstimatorModel;
+class TestModel;
+class ComparisonModel;
+}  // namespace detail
+
+struct MethodInfo {
+    std::string name;           // "bootstrap", "skce-unbiased"
+    std::string summary;        // one line for the lists of methods in help texts
+    std::string title;          // what is computed, in words ("quadratic test with a bootstrap null")
+    bool classes_only = false;  // applies only to class predictions (categorical and binary)
+};
+
+// What a method uses beside its own options and the data.
+enum class KernelUse { none, skce, own };  // no kernel; the kernel of a KernelSetup; its own (the CKCE)
+enum class LocationsUse { none, optional, required };  // test locations (a data set of the same family)
+
+// The options of one method, with their values.
+class Setup {
+public:
+    const MethodInfo& info() const;
+    const std::vector<OptionInfo>& options() const;
+    // The option of that name, or nullptr when the method has none.
+    const OptionInfo* option(const std::string& name) const;
+    // Whether the option's condition holds for the values set so far.
+    bool applies(const std::string& name) const;
+    // Sets an option from text or a typed value. Throws option_error for a value the option does not
+    // take, invalid_argument for an option the method does not have or that does not apply.
+    void set(const std::string& name, const Value& value);
+    Value get(const std::string& name) const;
+    bool given(const std::string& name) const;
+    // Throws invalid_argument when the values do not go together (a required option is missing, two
+    // options exclude each other): everything that can be said before the data are read.
+    void check() const;
+    // The options as the method uses them, for output. Values chosen on the data appear as their rule
+    // (block_size_rule = "sqrt") and, when the number of observations n is given, as the value chosen.
+    Record record(std::size_t n = 0) const;
+
+protected:
+    explicit Setup(std::shared_ptr<detail::SetupModel> model);
+    std::shared_ptr<detail::SetupModel> model_;
+};
+
+// The kernel k_P ⊗ k_Y of the SKCE, UCME and their tests for one family: kernel_p (exp|sqexp),
+// metric, lengthscale (a number, median or median-full), median_subsample, median_seed, kernel_y,
+// lengthscale_y; the family's defaults unless given.
+class KernelSetup : public Setup {
+public:
+    explicit KernelSetup(const FamilyInfo& family);
+    // The kernel, with the prediction lengthscale chosen on the data when a median rule was asked
+    // (median_distance). Throws invalid_argument as median_distance (a median of 0) and validate_kernel.
+    Kernel resolve(const AnyData& data, const ParallelOptions& parallel = {}) const;
+    // lengthscale, lengthscale_rule, the median's subsample and seed when used, and kernel
+    // {prediction: {shape, metric, lengthscale}, target: {type[, lengthscale]}}.
+    Record record(const Kernel& resolved) const;
+
+private:
+    const detail::KernelModel& model() const;
+};
+
+struct EstimateResult {
+    std::string estimator;  // its name
+    double estimate = 0;
+    std::size_t n = 0;      // observations used
+    Record details;         // its own numbers (block_size, num_blocks; num_locations; lambda, ridge, …)
+};
+
+class EstimatorSetup : public Setup {
+public:
+    KernelUse kernel_use() const;
+    LocationsUse locations_use() const;
+    // Throws invalid_argument when the options do not fit n observations (and J test locations).
+    void validate(std::size_t n, std::size_t num_locations = 0) const;
+    // `kernel` is needed when kernel_use() is skce, `locations` when locations_use() is required.
+    EstimateResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+                       const ParallelOptions& parallel = {}) const;
+
+private:
+    friend EstimatorSetup make_estimator(const std::string& name);
+    using Setup::Setup;
+    const detail::EstimatorModel& model() const;
+};
+
+class TestSetup : public Setup {
+public:
+    KernelUse kernel_use() const;
+    LocationsUse locations_use() const;
+    void validate(std::size_t n, std::size_t num_locations = 0) const;
+    TestResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+                   const ParallelOptions& parallel = {}) const;
+
+private:
+    friend TestSetup make_test(const std::string& name);
+    using Setup::Setup;
+    const detail::TestModel& model() const;
+};
+
+// The paired bootstrap comparison of models (compare.hpp) with its options: estimators (a
+// comma-separated list), replicates, level, seed, the CKCE's options (its lengthscale chosen per model
+// by the median heuristic unless given) and the ECE's.
+struct ComparisonRun {
+    ModelComparison comparison;
+    std::vector<CkceOptions> ckce;               // per model, as used (with its lengthscale)
+    std::vector<MedianLengthscale> lengthscales;  // per model: the lengthscale and the median's fallback
+};
+class ComparisonSetup : public Setup {
+public:
+    ComparisonSetup();
+    std::vector<std::string> estimators() const;  // the estimators asked for, in order
+    ComparisonRun run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel = {}) const;
+
+private:
+    const detail::ComparisonModel& model() const;
+};
+
+// The registered estimators and tests, in the order of the documentation.
+const std::vector<MethodInfo>& estimator_methods();
+const std::vector<MethodInfo>& test_methods();
+// A method with its defaults; throws invalid_argument for an unknown name, listing the known ones.
+EstimatorSetup make_estimator(const std::string& name);
+TestSetup make_test(const std::string& name);
+
+}  // namespace calib

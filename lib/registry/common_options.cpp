@@ -1,0 +1,198 @@
+// Options shared by several methods (common_options.hpp).
+#include "registry/common_options.hpp"
+
+#include <climits>
+#include <cstdio>
+
+namespace calib::detail {
+
+void check_block_size(const char* function, std::size_t block_size, std::size_t n) {
+    if (block_size < 2 || block_size > n)
+        fail(function, "`block_size` = ", block_size, ", must be in [2, n = ", n, "]");
+}
+
+// ---- ECE -----------------------------------------------------------------------------------------------
+
+std::string binning_text(const EceOptions& o) {
+    if (o.binning == BinningScheme::uniform) return "uniform:" + std::to_string(o.nbins);
+    return "median-variance:" + std::to_string(o.minsize) + (o.maxbins == INT_MAX ? "" : ":" + std::to_string(o.maxbins));
+}
+
+namespace {
+
+// uniform:NBINS or median-variance:MINSIZE[:MAXBINS], each count an integer >= 1.
+void parse_binning(EceOptions& ece, const Value& value) {
+    const std::string text = text_value(value);
+    const std::string rule = "uniform:NBINS or median-variance:MINSIZE[:MAXBINS] with counts >= 1";
+    const std::size_t colon = text.find(':');
+    const std::string scheme = text.substr(0, colon);
+    std::vector<int> counts;
+    for (std::size_t start = colon; start != std::string::npos;) {
+        const std::size_t next = text.find(':', start + 1);
+        const std::string count = text.substr(start + 1, next == std::string::npos ? next : next - start - 1);
+        try {
+            counts.push_back(static_cast<int>(unsigned_value("binning", count, 1, INT_MAX)));
+        } catch (const option_error&) {
+            throw option_error("binning", "'" + text + "'", rule);
+        }
+        start = next;
+    }
+    if (scheme == "uniform" && counts.size() == 1) {
+        ece.binning = BinningScheme::uniform;
+        ece.nbins = counts[0];
+    } else if (scheme == "median-variance" && (counts.size() == 1 || counts.size() == 2)) {
+        ece.binning = BinningScheme::median_variance;
+        ece.minsize = counts[0];
+        ece.maxbins = counts.size() == 2 ? counts[1] : INT_MAX;
+    } else {
+        throw option_error("binning", "'" + text + "'", rule);
+    }
+}
+
+}  // namespace
+
+OptionList<EceOptions> ece_options(const std::string& default_binning, const std::string& default_distance) {
+    return {
+        custom_option<EceOptions>(
+            info("binning", "SCHEME", default_binning,
+                 "uniform:NBINS (bins per coordinate) or median-variance:MINSIZE[:MAXBINS]"),
+            parse_binning, [](const EceOptions& o) { return Value(binning_text(o)); }),
+        enum_option(&EceOptions::distance,
+                    info("distance", "tv|l1|euclidean|sqeuclidean", default_distance,
+                         "the distance between a bin's mean prediction and its label frequencies"),
+                    {{EceDistance::tv, "tv"}, {EceDistance::l1, "l1"}, {EceDistance::euclidean, "euclidean"},
+                     {EceDistance::sqeuclidean, "sqeuclidean"}}),
+        enum_option(&EceOptions::mode,
+                    info("mode", "canonical|top-label", "canonical",
+                         "bin the whole probability vector (canonical) or the confidence of the top label"),
+                    {{EceMode::canonical, "canonical"}, {EceMode::top_label, "top-label"}}),
+    };
+}
+
+// ---- CKCE ----------------------------------------------------------------------------------------------
+
+namespace {
+std::string number_text(double x) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+constexpr double paper_lambda_power = 0.25;  // λ = n^(−1/4) [ms-ckce]
+}  // namespace
+
+OptionList<CkceSpec> ckce_options(bool with_seed) {
+    OptionList<CkceSpec> list = {
+        custom_option<CkceSpec>(
+            info("lengthscale", "G|median", "median",
+                 "the lengthscale G > 0 of the simplex kernel p'q + exp(-|p-q|^2/(2 G^2)), or the median of the "
+                 "Euclidean distances between predictions (exact; a median of 0 falls back as docs/ckce.md says)"),
+            [](CkceSpec& k, const Value& v) {
+                const std::string text = text_value(v);
+                if (text == "median") {
+                    k.lengthscale = text;
+                    return;
+                }
+                k.lengthscale_value = real_value("lengthscale", v, [](double x) { return x > 0; }, "a number > 0 or median");
+                k.lengthscale = text;
+            },
+            [](const CkceSpec& k) { return k.lengthscale == "median" ? Value(k.lengthscale) : Value(k.lengthscale_value); },
+            [](Record& r, const CkceSpec& k, std::size_t) {
+                r.push_back({"lengthscale_rule", k.lengthscale == "median" ? "median" : "given"});
+            }),
+        integer_option(&CkceSpec::median_subsample,
+                       info("median_subsample", "K", "", "take the median on K observations drawn without replacement",
+                            {"lengthscale", {"median"}}),
+                       2),
+        integer_option(&CkceSpec::median_seed,
+                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
+                            {"median_subsample", {}}),
+                       0),
+    };
+    OptionList<CkceOptions> own = {
+        enum_option(&CkceOptions::method,
+                    info("ckce_method", "exact|eigen|rff|lowrank", "exact",
+                         "exact (Cholesky, O(n^3)), eigen (eigendecomposition), rff (random Fourier features) or "
+                         "lowrank (pivoted incomplete Cholesky)"),
+                    {{CkceMethod::exact, "exact"}, {CkceMethod::eigen, "eigen"}, {CkceMethod::rff, "rff"},
+                     {CkceMethod::lowrank, "lowrank"}}),
+        integer_option(&CkceOptions::features,
+                       info("features", "D", "100", "the number of random frequencies", {"ckce_method", {"rff"}}), 1,
+                       1000000),
+        custom_option<CkceOptions>(
+            info("rank", "R", "1000", "the largest rank of the factorisation", {"ckce_method", {"lowrank"}}),
+            [](CkceOptions& o, const Value& v) { o.max_rank = unsigned_value("rank", v, 1, SIZE_MAX); },
+            [](const CkceOptions& o) { return Value(std::uint64_t(o.max_rank)); },
+            [](Record& r, const CkceOptions& o, std::size_t) { r.push_back({"max_rank", std::uint64_t(o.max_rank)}); }),
+        real_option(&CkceOptions::tolerance,
+                    info("tolerance", "T", "1e-6", "stop when the residual trace is below T tr(K)",
+                         {"ckce_method", {"lowrank"}}),
+                    [](double x) { return x >= 0 && x < 1; }, "in [0, 1)"),
+    };
+    if (with_seed)
+        own.push_back(integer_option(&CkceOptions::seed,
+                                     info("seed", "S", std::to_string(default_seed), "the seed of the random frequencies",
+                                          {"ckce_method", {"rff"}}),
+                                     0));
+    list = list + nested(&CkceSpec::options, own);
+    list.push_back(custom_option<CkceSpec>(
+        info("lambda", "L", "", "a fixed regularisation lambda > 0 (the ridge added to K is lambda n)"),
+        [](CkceSpec& k, const Value& v) {
+            k.lambda = real_value("lambda", v, [](double x) { return x > 0; }, "a number > 0");
+        },
+        [](const CkceSpec& k) { return k.lambda ? Value(*k.lambda) : Value(std::string()); },
+        [](Record&, const CkceSpec&, std::size_t) {}));
+    list.push_back(custom_option<CkceSpec>(
+        info("lambda_power", "a", number_text(paper_lambda_power), "lambda = n^(-a), a >= 0 (the paper's n^(-1/4))"),
+        [](CkceSpec& k, const Value& v) {
+            k.lambda_power = real_value("lambda_power", v, [](double x) { return x >= 0; }, ">= 0");
+        },
+        [](const CkceSpec& k) { return Value(k.lambda_power.value_or(paper_lambda_power)); },
+        [](Record& r, const CkceSpec& k, std::size_t) { r.push_back({"lambda_rule", lambda_rule(k)}); }));
+    return list;
+}
+
+void check_ckce_spec(const CkceSpec& spec) {
+    if (spec.lambda && spec.lambda_power)
+        throw invalid_argument("`lambda` and `lambda_power` exclude each other (give one)");
+}
+
+std::string lambda_rule(const CkceSpec& spec) {
+    return spec.lambda ? "given" : "n^(-" + number_text(spec.lambda_power.value_or(paper_lambda_power)) + ")";
+}
+
+ResolvedCkce resolve_ckce(const CkceSpec& spec, const CategoricalData& data, const ParallelOptions& parallel) {
+    ResolvedCkce r{spec.options, {}};
+    r.options.regularization = spec.lambda ? Regularization::fixed(*spec.lambda)
+                                           : Regularization{1.0, spec.lambda_power.value_or(paper_lambda_power)};
+    if (spec.lengthscale == "median") {
+        MedianOptions median;
+        median.subsample = spec.median_subsample;
+        median.seed = spec.median_seed;
+        median.parallel = parallel;
+        r.lengthscale = simplex_median_lengthscale(data.probabilities(), median);
+    } else {
+        r.lengthscale.value = spec.lengthscale_value;
+    }
+    r.options.kernel.lengthscale = r.lengthscale.value;
+    r.options.parallel = parallel;
+    return r;
+}
+
+Record ckce_details(const CkceSpec& spec, const ResolvedCkce& resolved, const CkceResult* result) {
+    const CkceOptions& o = resolved.options;
+    Record r{{"lengthscale", o.kernel.lengthscale}};
+    if (spec.lengthscale == "median") r.push_back({"lengthscale_fallback", to_string(resolved.lengthscale.fallback)});
+    r.push_back({"kernel", Record{{"type", "simplex"},
+                                  {"linear", o.kernel.linear},
+                                  {"gaussian", o.kernel.gaussian},
+                                  {"lengthscale", o.kernel.lengthscale},
+                                  {"target", to_string(o.target.type)}}});
+    if (!result) return r;
+    r.insert(r.end(), {{"lambda", result->lambda}, {"ridge", result->ridge}});
+    if (o.method == CkceMethod::rff) r.push_back({"feature_dimension", std::uint64_t(result->rank)});
+    if (o.method == CkceMethod::lowrank)
+        r.insert(r.end(), {{"rank", std::uint64_t(result->rank)}, {"residual_trace", result->residual_trace}});
+    return r;
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,96 @@
+// Options that several methods share: block sizes, the binned ECE's options, the resampling tests'
+// replicates, seed and p-value rule, and the CKCE's options with its median lengthscale.
+#pragma once
+
+#include "registry/option_table.hpp"
+
+#include <calib/ckce.hpp>
+#include <calib/estimators.hpp>
+#include <calib/hypothesis.hpp>
+#include <calib/seed.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace calib::detail {
+
+// ---- block sizes: B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known ----------------------------
+
+// The option, recorded as block_size_rule (sqrt or given): the result reports the size used.
+template <class S>
+Option<S> block_size_option(BlockSize S::*member, OptionInfo i) {
+    i.metavar = "B|sqrt";
+    return custom_option<S>(
+        std::move(i),
+        [=](S& s, const Value& v) {
+            s.*member = text_value(v) == "sqrt" ? BlockSize::sqrt()
+                                                : BlockSize(static_cast<std::size_t>(
+                                                      unsigned_value("block_size", v, 2, SIZE_MAX)));
+        },
+        [=](const S& s) {
+            return (s.*member).is_sqrt() ? Value(std::string("sqrt")) : Value(std::uint64_t((s.*member).value));
+        },
+        [=](Record& r, const S& s, std::size_t n) {
+            if (n) r.push_back({"block_size", std::uint64_t((s.*member).resolve(n))});
+            r.push_back({"block_size_rule", (s.*member).is_sqrt() ? "sqrt" : "given"});
+        });
+}
+// Throws unless 2 <= B <= n (`function` names the caller).
+void check_block_size(const char* function, std::size_t block_size, std::size_t n);
+
+// ---- the binned ECE ------------------------------------------------------------------------------
+
+// binning (uniform:NBINS or median-variance:MINSIZE[:MAXBINS]), distance and mode.
+OptionList<EceOptions> ece_options(const std::string& default_binning = "uniform:10",
+                                   const std::string& default_distance = "tv");
+std::string binning_text(const EceOptions& options);
+
+// ---- resampling: replicates, seed, p-value rule ----------------------------------------------------
+
+template <class S>
+OptionList<S> resampling_options(std::size_t S::*replicates, std::uint64_t S::*seed, PValueRule S::*rule,
+                                 const std::string& replicates_default = "1000") {
+    return {
+        integer_option(replicates,
+                       info("replicates", "R", replicates_default, "the number of resampling replicates, at most 1e8"),
+                       1, max_replicates),
+        integer_option(seed, info("seed", "S", std::to_string(default_seed), "the seed of the replicates' draws"), 0),
+        enum_option(rule,
+                    info("pvalue_rule", "count|plus-one", "count",
+                         "#{T* >= T}/R (count) or (1 + #{T* >= T})/(1 + R) (plus-one, never 0)"),
+                    {{PValueRule::count, "count"}, {PValueRule::plus_one, "plus-one"}}),
+    };
+}
+
+// ---- the CKCE ------------------------------------------------------------------------------------------
+
+// The CKCE's options as given: the lengthscale (a number or the median heuristic on each data set),
+// the regularisation (a fixed lambda or a power of n) and the method's own.
+struct CkceSpec {
+    std::string lengthscale = "median";  // "median" or the number as given
+    double lengthscale_value = 1.0;
+    std::size_t median_subsample = 0;
+    std::uint64_t median_seed = default_seed;
+    CkceOptions options;                 // method, features, max_rank, tolerance, seed
+    std::optional<double> lambda;        // fixed λ
+    std::optional<double> lambda_power;  // λ = n^(−a); empty and no lambda: the paper's a = 1/4
+};
+// with_seed: the option seed, applying to ckce_method rff only (the estimator); the model comparison
+// declares its own seed, for its bootstrap and the random features alike.
+OptionList<CkceSpec> ckce_options(bool with_seed);
+// Throws when lambda and lambda_power are both given.
+void check_ckce_spec(const CkceSpec& spec);
+
+struct ResolvedCkce {
+    CkceOptions options;           // with the lengthscale and regularisation set
+    MedianLengthscale lengthscale; // the value and the median's fallback (none when given)
+};
+ResolvedCkce resolve_ckce(const CkceSpec& spec, const CategoricalData& data, const ParallelOptions& parallel);
+// "given" or "n^(-a)" with the power.
+std::string lambda_rule(const CkceSpec& spec);
+// The fields of a resolved CKCE and its result: lengthscale, lengthscale_fallback (median only), kernel,
+// lambda, ridge, and the method's numbers (feature_dimension; rank, residual_trace).
+Record ckce_details(const CkceSpec& spec, const ResolvedCkce& resolved, const CkceResult* result);
+
+}  // namespace calib::detail

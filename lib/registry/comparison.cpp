@@ -1,0 +1,124 @@
+// The model comparison with its options (registry.hpp, ComparisonSetup): which estimators, the
+// paired bootstrap's replicates, level and seed, the CKCE's options (its lengthscale chosen per model)
+// and the ECE's (the CKCE paper's configuration by default).
+#include "registry/common_options.hpp"
+#include "registry/models.hpp"
+
+#include <calib/compare.hpp>
+
+namespace calib {
+
+namespace detail {
+
+namespace {
+
+struct ComparisonSpec {
+    ComparisonOptions options;
+    std::string estimators = "ckce,skce-unbiased,ece";
+    CkceSpec ckce;
+};
+
+std::vector<ComparedEstimator> parse_estimators(const std::string& text) {
+    std::vector<ComparedEstimator> out;
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = text.find(',', start);
+        const std::string name = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        ComparedEstimator e{};
+        try {
+            e = parse_compared_estimator(name);
+        } catch (const invalid_argument&) {
+            throw option_error("estimators", "'" + text + "'",
+                               "a comma-separated list of ckce, skce-unbiased and ece (unknown: '" + name + "')");
+        }
+        if (std::find(out.begin(), out.end(), e) != out.end())
+            throw option_error("estimators", "'" + text + "'", "a list without repeats ('" + name + "' is listed twice)");
+        out.push_back(e);
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
+OptionList<ComparisonSpec> comparison_options() {
+    OptionList<ComparisonSpec> list = {
+        custom_option<ComparisonSpec>(
+            info("estimators", "LIST", "ckce,skce-unbiased,ece",
+                 "comma-separated, from ckce (the conditional kernel calibration error), skce-unbiased (the unbiased "
+                 "SKCE with the CKCE's simplex kernel: the paper's JKCE) and ece (binned)"),
+            [](ComparisonSpec& s, const Value& v) {
+                s.options.estimators = parse_estimators(text_value(v));
+                s.estimators = text_value(v);
+            },
+            [](const ComparisonSpec& s) { return Value(s.estimators); }),
+    };
+    list = list + nested(&ComparisonSpec::options,
+                         OptionList<ComparisonOptions>{
+                             integer_option(&ComparisonOptions::replicates,
+                                            info("replicates", "R", "200", "the paired bootstrap replicates, at most 1e8"),
+                                            1, max_replicates),
+                             real_option(&ComparisonOptions::level,
+                                         info("level", "L", "0.95", "the level of the intervals of the differences"),
+                                         [](double x) { return x > 0 && x < 1; }, "in (0, 1)"),
+                         });
+    // One seed for the bootstrap (replicate r draws from stream r + 1) and the random features (stream 0).
+    list.push_back(custom_option<ComparisonSpec>(
+        info("seed", "S", std::to_string(default_seed), "the seed of the bootstrap and of the random features"),
+        [](ComparisonSpec& s, const Value& v) {
+            s.options.seed = s.ckce.options.seed = unsigned_value("seed", v, 0, UINT64_MAX);
+        },
+        [](const ComparisonSpec& s) { return Value(s.options.seed); }));
+    for (Option<ComparisonSpec> o : nested(&ComparisonSpec::ckce, ckce_options(false))) {
+        // The CKCE's kernel also serves the SKCE (the JKCE); its other options only the CKCE.
+        const bool kernel = o.info.name == "lengthscale";
+        if (o.info.condition.option.empty())
+            o.info.condition = {"estimators", kernel ? std::vector<std::string>{"ckce", "skce-unbiased"}
+                                                     : std::vector<std::string>{"ckce"}};
+        list.push_back(std::move(o));
+    }
+    for (Option<ComparisonSpec> o :
+         nested(&ComparisonSpec::options, nested(&ComparisonOptions::ece, ece_options("uniform:3", "l1")))) {
+        o.info.condition = {"estimators", {"ece"}};
+        list.push_back(std::move(o));
+    }
+    return list;
+}
+
+class ComparisonEntry final : public WithOptions<ComparisonModel, ComparisonSpec> {
+public:
+    ComparisonEntry()
+        : WithOptions<ComparisonModel, ComparisonSpec>(
+              {"rank", "rank models evaluated on the same labelled data by calibration errors",
+               "paired bootstrap comparison of models", true},
+              comparison_options(), {}, [](const ComparisonSpec& s) { check_ckce_spec(s.ckce); }) {}
+
+    std::vector<std::string> estimators() const override {
+        std::vector<std::string> names;
+        for (const ComparedEstimator e : values().options.estimators) names.push_back(to_string(e));
+        return names;
+    }
+
+    ComparisonRun run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel) const override {
+        check();
+        const ComparisonSpec& spec = values();
+        ComparisonRun out;
+        ComparisonOptions options = spec.options;
+        options.parallel = parallel;
+        for (const CategoricalData& d : models) {
+            const ResolvedCkce r = resolve_ckce(spec.ckce, d, parallel);
+            options.ckce.push_back(r.options);
+            out.lengthscales.push_back(r.lengthscale);
+        }
+        out.ckce = options.ckce;
+        out.comparison = compare_models(models, options);
+        return out;
+    }
+
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<ComparisonEntry>(*this); }
+};
+
+}  // namespace
+
+std::shared_ptr<ComparisonModel> make_comparison_model() { return std::make_shared<ComparisonEntry>(); }
+
+}  // namespace detail
+
+}  // namespace calib

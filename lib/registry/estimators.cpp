@@ -1,0 +1,137 @@
+// The registered estimators (registry.hpp): one entry each, with its options and its library call.
+#include "registry/common_options.hpp"
+#include "registry/models.hpp"
+
+#include <calib/ckce.hpp>
+#include <calib/estimators.hpp>
+
+namespace calib::detail {
+
+namespace {
+
+struct NoOptions {};
+
+MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
+    return {std::move(name), std::move(summary), std::move(title), classes_only};
+}
+
+EstimateResult estimate(const std::string& name, double value, std::size_t n, Record details = {}) {
+    return {name, value, n, std::move(details)};
+}
+
+template <class S>
+Registered<EstimatorModel> entry(MethodInfo info, OptionList<S> options, S defaults, EstimatorCalls<S> calls,
+                                 std::function<void(const S&)> check = {}) {
+    return {info, [=] { return std::make_shared<EstimatorEntry<S>>(info, options, defaults, calls, check); }};
+}
+
+std::vector<Registered<EstimatorModel>> make_estimators() {
+    std::vector<Registered<EstimatorModel>> all;
+
+    all.push_back(entry<NoOptions>(
+        method("skce-biased", "biased (V-statistic) squared kernel calibration error, O(n^2)",
+               "the biased estimator of the squared kernel calibration error (SKCE)"),
+        {}, {},
+        {KernelUse::skce, LocationsUse::none, nullptr,
+         [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
+             return estimate("skce-biased", std::visit([&](const auto& d) { return skce_biased(d, *k, p); }, data),
+                             data_size(data));
+         }}));
+
+    all.push_back(entry<NoOptions>(
+        method("skce-unbiased", "unbiased quadratic estimator of the SKCE, O(n^2)",
+               "the unbiased estimator of the squared kernel calibration error (SKCE)"),
+        {}, {},
+        {KernelUse::skce, LocationsUse::none,
+         [](const NoOptions&, std::size_t n, std::size_t) {
+             if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
+             return estimate("skce-unbiased",
+                             std::visit([&](const auto& d) { return skce_unbiased(d, *k, p); }, data),
+                             data_size(data));
+         }}));
+
+    struct BlockEstimate {
+        BlockSize block_size;
+    };
+    all.push_back(entry<BlockEstimate>(
+        method("skce-block", "mean of unbiased estimates on consecutive blocks of B observations, O(nB)",
+               "the block estimator of the squared kernel calibration error (SKCE)"),
+        {block_size_option(&BlockEstimate::block_size,
+                           info("block_size", "", "2", "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); 2 is "
+                                                        "the linear estimator"))},
+        {},
+        {KernelUse::skce, LocationsUse::none,
+         [](const BlockEstimate& o, std::size_t n, std::size_t) {
+             check_block_size("skce_block", o.block_size.resolve(n), n);
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const BlockEstimate& o, const ParallelOptions& p) {
+             const std::size_t n = data_size(data);
+             const BlockSkce b =
+                 std::visit([&](const auto& d) { return skce_block(d, *k, o.block_size.resolve(n), p); }, data);
+             return estimate("skce-block", b.estimate, n,
+                             {{"block_size", std::uint64_t(b.block_size)},
+                              {"num_blocks", std::uint64_t(b.block_estimates.size())}});
+         }}));
+
+    struct Locations {
+        std::string test_locations;
+    };
+    all.push_back(entry<Locations>(
+        method("ucme", "unnormalised calibration mean embedding at test locations, O(nJ)",
+               "the unnormalised calibration mean embedding (UCME) at test locations"),
+        {custom_option<Locations>(
+            [] {
+                OptionInfo i = info("test_locations", "FILE", "",
+                                    "the test locations: predictions and targets in the format of the input");
+                i.required = true;
+                return i;
+            }(),
+            [](Locations& l, const Value& v) { l.test_locations = text_value(v); },
+            [](const Locations& l) { return Value(l.test_locations); })},
+        {},
+        {KernelUse::skce, LocationsUse::required, nullptr,
+         [](const AnyData& data, const Kernel* k, const AnyData* locations, const Locations&,
+            const ParallelOptions& p) {
+             const double value = std::visit(
+                 [&](const auto& d) {
+                     using Data = std::decay_t<decltype(d)>;
+                     return ucme(d, std::get<Data>(*locations), *k, p);
+                 },
+                 data);
+             return estimate("ucme", value, data_size(data),
+                             {{"num_locations", std::uint64_t(data_size(*locations))}});
+         }}));
+
+    all.push_back(entry<EceOptions>(
+        method("ece", "binned expected calibration error", "the binned expected calibration error (ECE)", true),
+        ece_options(), {},
+        {KernelUse::none, LocationsUse::none, nullptr,
+         [](const AnyData& data, const Kernel*, const AnyData*, const EceOptions& o, const ParallelOptions&) {
+             return estimate("ece", ece(classes_of("ece", data), o), data_size(data));
+         }}));
+
+    all.push_back(entry<CkceSpec>(
+        method("ckce", "conditional kernel calibration error (its own kernel options)",
+               "the conditional kernel calibration error (CKCE)", true),
+        ckce_options(true), {},
+        {KernelUse::own, LocationsUse::none, nullptr,
+         [](const AnyData& data, const Kernel*, const AnyData*, const CkceSpec& spec, const ParallelOptions& p) {
+             const CategoricalData& d = classes_of("ckce", data);
+             const ResolvedCkce resolved = resolve_ckce(spec, d, p);
+             const CkceResult result = ckce(d, resolved.options);
+             return estimate("ckce", result.estimate, d.size(), ckce_details(spec, resolved, &result));
+         }},
+        check_ckce_spec));
+    return all;
+}
+
+}  // namespace
+
+const std::vector<Registered<EstimatorModel>>& registered_estimators() {
+    static const std::vector<Registered<EstimatorModel>> all = make_estimators();
+    return all;
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,109 @@
+// The families of predictions: names, columns, readers and supported kernels (families.hpp). The
+// kernels come from each data type's description (kernels/family.hpp).
+#include <calib/families.hpp>
+
+#include "core/check.hpp"
+#include "kernels/family.hpp"
+
+#include <iterator>
+
+namespace calib {
+
+namespace {
+
+template <class Data>
+std::vector<Metric> metrics_of() {
+    return {std::begin(detail::Family<Data>::metrics), std::end(detail::Family<Data>::metrics)};
+}
+template <class Data>
+std::vector<TargetKernelType> targets_of() {
+    return {std::begin(detail::Family<Data>::targets), std::end(detail::Family<Data>::targets)};
+}
+
+template <class Data, Data (*Reader)(const std::string&, const ReadOptions&, std::vector<FileSummary>*)>
+AnyData read_as(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
+    return Reader(path, options, files);
+}
+
+template <class Data>
+FamilyInfo family(std::string name, std::string predictions, std::string targets, std::string summary,
+                  AnyData (*read)(const std::string&, const ReadOptions&, std::vector<FileSummary>*)) {
+    FamilyInfo f;
+    f.name = std::move(name);
+    f.prediction_columns = std::move(predictions);
+    f.target_columns = std::move(targets);
+    f.summary = std::move(summary);
+    f.classes = std::is_same_v<Data, CategoricalData>;
+    f.metrics = metrics_of<Data>();
+    f.targets = targets_of<Data>();
+    f.read = read;
+    return f;
+}
+
+std::vector<FamilyInfo> make_families() {
+    std::vector<FamilyInfo> all;
+    all.push_back(family<CategoricalData>("categorical", "p_1,...,p_m", "label",
+                                          "class probabilities (m >= 2, rows summing to 1) and 0-based labels",
+                                          read_as<CategoricalData, read_categorical>));
+    all.back().labels_options = all.back().simplex_rows = true;
+    all.push_back(family<CategoricalData>("binary", "p", "y", "P(Y = 1) and labels y in {0, 1}",
+                                          read_as<CategoricalData, read_binary>));
+    all.push_back(family<NormalData>("normal", "mu,sigma", "y", "normal predictions N(mu, sigma^2) of real targets",
+                                     read_as<NormalData, read_normal>));
+    all.push_back(family<LaplaceData>("laplace", "mu,beta", "y", "Laplace predictions L(mu, beta) of real targets",
+                                      read_as<LaplaceData, read_laplace>));
+    all.push_back(family<MvNormalData>("mvnormal-diag", "mu_1..mu_d,sigma_1..sigma_d", "y_1..y_d",
+                                       "d-variate normal predictions with diagonal covariances",
+                                       read_as<MvNormalData, read_mvnormal_diag>));
+    all.push_back(family<MvNormalData>("mvnormal", "mu_1..mu_d, the d(d+1)/2 lower-triangular covariance entries row "
+                                       "by row (S11,S21,S22,S31,...)",
+                                       "y_1..y_d", "d-variate normal predictions with full covariances",
+                                       read_as<MvNormalData, read_mvnormal>));
+    all.push_back(family<MixtureNormalData>("mixture-normal", "w_1..w_K,mu_1..mu_K,sigma_1..sigma_K", "y",
+                                            "mixtures of K normals with weights w summing to 1 (metric w2 is then "
+                                            "MW2)",
+                                            read_as<MixtureNormalData, read_mixture_normal>));
+    all.back().simplex_rows = true;
+    return all;
+}
+
+}  // namespace
+
+const std::vector<FamilyInfo>& families() {
+    static const std::vector<FamilyInfo> all = make_families();
+    return all;
+}
+
+std::string family_names() {
+    std::string names;
+    for (const FamilyInfo& f : families()) names += (names.empty() ? "" : "|") + f.name;
+    return names;
+}
+
+const FamilyInfo& find_family(const std::string& name) {
+    for (const FamilyInfo& f : families())
+        if (f.name == name) return f;
+    detail::fail("find_family", "unknown family '", name, "', expected one of ", family_names());
+}
+
+std::size_t data_size(const AnyData& data) {
+    return std::visit([](const auto& d) { return d.size(); }, data);
+}
+
+bool has_classes(const AnyData& data) { return std::holds_alternative<CategoricalData>(data); }
+
+Kernel default_kernel(const AnyData& data) {
+    return std::visit([](const auto& d) { return default_kernel(d); }, data);
+}
+
+std::optional<double> max_simplex_deviation(const AnyData& data) {
+    if (const auto* c = std::get_if<CategoricalData>(&data)) return c->max_simplex_deviation();
+    if (const auto* m = std::get_if<MixtureNormalData>(&data)) return m->max_simplex_deviation();
+    return std::nullopt;
+}
+
+AnyData subset(const AnyData& data, const std::vector<std::size_t>& indices) {
+    return std::visit([&](const auto& d) { return AnyData(subset(d, indices)); }, data);
+}
+
+}  // namespace calib

@@ -1,0 +1,146 @@
+// The kernel options of the SKCE, the UCME and their tests (registry.hpp, KernelSetup): the family's
+// default kernel unless told otherwise, and the median heuristic for the prediction lengthscale.
+#include "registry/models.hpp"
+
+#include <calib/seed.hpp>
+
+namespace calib {
+
+namespace detail {
+
+namespace {
+
+// A kernel as asked for: the lengthscale may be a median rule, resolved on the data.
+struct KernelSpec {
+    PredictionKernelShape shape = PredictionKernelShape::exp;
+    Metric metric = Metric::tv;
+    std::string lengthscale = "median";  // "median", "median-full", or the number as given
+    double lengthscale_value = 1.0;
+    std::size_t median_subsample = 0;    // 0: the exact median over all observations
+    std::uint64_t median_seed = default_seed;
+    TargetKernelType target = TargetKernelType::white;
+    double target_lengthscale = 1.0;
+};
+
+bool is_median(const KernelSpec& k) { return k.lengthscale == "median" || k.lengthscale == "median-full"; }
+
+template <class T>
+std::vector<std::pair<T, std::string>> named(const std::vector<T>& values) {
+    std::vector<std::pair<T, std::string>> out;
+    for (const T v : values) out.emplace_back(v, to_string(v));
+    return out;
+}
+
+OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
+    std::vector<TargetKernelType> targets;  // the gram target needs a matrix: from C++ only
+    for (const TargetKernelType t : family.targets)
+        if (t != TargetKernelType::gram) targets.push_back(t);
+    std::string metrics;
+    for (const Metric m : family.metrics) metrics += (metrics.empty() ? "" : "|") + to_string(m);
+    return {
+        enum_option(&KernelSpec::shape,
+                    info("kernel_p", "exp|sqexp", "exp", "the prediction kernel k_P = exp(-d/l) or exp(-d^2/(2 l^2))"),
+                    {{PredictionKernelShape::exp, "exp"}, {PredictionKernelShape::sqexp, "sqexp"}}),
+        enum_option(&KernelSpec::metric,
+                    info("metric", metrics, to_string(family.metrics.front()),
+                         "the distance d between predictions: tv (half L1), l1 or euclidean for class "
+                         "predictions; w2 (2-Wasserstein; MW2 for mixtures) for distributions"),
+                    named(family.metrics), "for the " + family.name + " family"),
+        custom_option<KernelSpec>(
+            info("lengthscale", "L|median|median-full", "median",
+                 "l > 0, or the median of the distances d(p_i, p_j) over the pairs i < j (median) or over all n^2 "
+                 "ordered pairs with the zero diagonal (median-full); the median is exact at every n"),
+            [](KernelSpec& k, const Value& v) {
+                const std::string text = text_value(v);
+                if (text == "median" || text == "median-full") {
+                    k.lengthscale = text;
+                    return;
+                }
+                k.lengthscale_value = real_value("lengthscale", v, [](double x) { return x > 0; },
+                                                 "a number > 0, median or median-full");
+                k.lengthscale = text;
+            },
+            [](const KernelSpec& k) { return is_median(k) ? Value(k.lengthscale) : Value(k.lengthscale_value); }),
+        integer_option(&KernelSpec::median_subsample,
+                       info("median_subsample", "K", "",
+                            "take the median on K observations drawn without replacement instead of all",
+                            {"lengthscale", {"median", "median-full"}}),
+                       2),
+        integer_option(&KernelSpec::median_seed,
+                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
+                            {"median_subsample", {}}),
+                       0),
+        enum_option(&KernelSpec::target,
+                    info("kernel_y", "", to_string(targets.front()),
+                         "the target kernel: white (delta) for labels; sqexp exp(-(y-y')^2/(2 l^2)) or exp "
+                         "exp(-|y-y'|/l) for real targets; each family supports its own"),
+                    named(targets), "for the " + family.name + " family"),
+        real_option(&KernelSpec::target_lengthscale,
+                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp and exp target kernels",
+                         {"kernel_y", {"sqexp", "exp"}}),
+                    [](double x) { return x > 0; }, "a number > 0"),
+    };
+}
+
+class KernelEntry final : public WithOptions<KernelModel, KernelSpec> {
+public:
+    explicit KernelEntry(const FamilyInfo& family)
+        : WithOptions<KernelModel, KernelSpec>({"kernel", "the kernel of the SKCE and the UCME", "kernel", false},
+                                               kernel_options(family), defaults(family)) {}
+
+    Kernel resolve(const AnyData& data, const ParallelOptions& parallel) const override {
+        const KernelSpec& k = values();
+        Kernel kernel{{k.shape, k.metric, k.lengthscale_value}, {k.target, k.target_lengthscale, {}}};
+        if (is_median(k)) {
+            MedianOptions median;
+            median.variant = k.lengthscale == "median" ? MedianVariant::pairs : MedianVariant::full;
+            median.subsample = k.median_subsample;
+            median.seed = k.median_seed;
+            median.parallel = parallel;
+            try {
+                kernel.prediction.lengthscale =
+                    std::visit([&](const auto& d) { return median_distance(d, k.metric, median); }, data);
+            } catch (const invalid_argument& e) {
+                // Name the option that asked for the median (e.g. all predictions equal: median 0).
+                throw invalid_argument("`lengthscale` " + k.lengthscale + ": " + e.what());
+            }
+        }
+        std::visit([&](const auto& d) { validate_kernel(d, kernel, "kernel"); }, data);
+        return kernel;
+    }
+
+    Record record_with(const Kernel& kernel) const override {
+        const KernelSpec& k = values();
+        Record r{{"lengthscale", kernel.prediction.lengthscale},
+                 {"lengthscale_rule", is_median(k) ? k.lengthscale : std::string("given")}};
+        if (is_median(k) && given("median_subsample"))
+            r.insert(r.end(), {{"median_subsample", std::uint64_t(k.median_subsample)}, {"median_seed", k.median_seed}});
+        Record target{{"type", to_string(kernel.target.type)}};
+        if (kernel.target.type != TargetKernelType::white) target.push_back({"lengthscale", kernel.target.lengthscale});
+        r.push_back({"kernel", Record{{"prediction", Record{{"shape", to_string(kernel.prediction.shape)},
+                                                           {"metric", to_string(kernel.prediction.metric)},
+                                                           {"lengthscale", kernel.prediction.lengthscale}}},
+                                      {"target", target}}});
+        return r;
+    }
+
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<KernelEntry>(*this); }
+
+private:
+    static KernelSpec defaults(const FamilyInfo& family) {
+        KernelSpec k;
+        k.metric = family.metrics.front();
+        k.target = family.targets.front();
+        return k;
+    }
+};
+
+}  // namespace
+
+std::shared_ptr<KernelModel> make_kernel_model(const FamilyInfo& family) {
+    return std::make_shared<KernelEntry>(family);
+}
+
+}  // namespace detail
+
+}  // namespace calib

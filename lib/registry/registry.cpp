@@ -1,0 +1,133 @@
+// The registry's setups: thin handles on the models (registry.hpp, registry/models.hpp).
+#include "registry/models.hpp"
+
+namespace calib {
+
+namespace detail {
+std::shared_ptr<KernelModel> make_kernel_model(const FamilyInfo& family);
+std::shared_ptr<ComparisonModel> make_comparison_model();
+}  // namespace detail
+
+// ---- Setup -----------------------------------------------------------------------------------------------
+
+Setup::Setup(std::shared_ptr<detail::SetupModel> model) : model_(std::move(model)) {}
+
+const MethodInfo& Setup::info() const { return model_->info(); }
+const std::vector<OptionInfo>& Setup::options() const { return model_->options(); }
+
+const OptionInfo* Setup::option(const std::string& name) const {
+    for (const OptionInfo& o : options())
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+bool Setup::applies(const std::string& name) const { return model_->applies(name); }
+
+// Copies share nothing: a setup is copied on its first change after a copy.
+void Setup::set(const std::string& name, const Value& value) {
+    if (model_.use_count() > 1) model_ = model_->clone();
+    model_->set(name, value);
+}
+
+Value Setup::get(const std::string& name) const { return model_->get(name); }
+bool Setup::given(const std::string& name) const { return model_->given(name); }
+void Setup::check() const { model_->check(); }
+Record Setup::record(std::size_t n) const { return model_->record(n); }
+
+// ---- kernels -------------------------------------------------------------------------------------------
+
+KernelSetup::KernelSetup(const FamilyInfo& family) : Setup(detail::make_kernel_model(family)) {}
+
+const detail::KernelModel& KernelSetup::model() const { return static_cast<const detail::KernelModel&>(*model_); }
+
+Kernel KernelSetup::resolve(const AnyData& data, const ParallelOptions& parallel) const {
+    return model().resolve(data, parallel);
+}
+
+Record KernelSetup::record(const Kernel& resolved) const { return model().record_with(resolved); }
+
+// ---- estimators and tests --------------------------------------------------------------------------------
+
+namespace {
+
+template <class Model>
+std::shared_ptr<Model> make(const std::vector<detail::Registered<Model>>& registered, const std::string& kind,
+                             const std::string& name) {
+    std::string names;
+    for (const auto& r : registered) {
+        if (r.info.name == name) return r.make();
+        names += (names.empty() ? "" : "|") + r.info.name;
+    }
+    throw invalid_argument("unknown " + kind + " '" + name + "', expected one of " + names);
+}
+
+template <class Model>
+std::vector<MethodInfo> infos(const std::vector<detail::Registered<Model>>& registered) {
+    std::vector<MethodInfo> out;
+    for (const auto& r : registered) out.push_back(r.info);
+    return out;
+}
+
+}  // namespace
+
+const std::vector<MethodInfo>& estimator_methods() {
+    static const std::vector<MethodInfo> all = infos(detail::registered_estimators());
+    return all;
+}
+
+const std::vector<MethodInfo>& test_methods() {
+    static const std::vector<MethodInfo> all = infos(detail::registered_tests());
+    return all;
+}
+
+EstimatorSetup make_estimator(const std::string& name) {
+    return EstimatorSetup(make(detail::registered_estimators(), "estimator", name));
+}
+
+TestSetup make_test(const std::string& name) { return TestSetup(make(detail::registered_tests(), "method", name)); }
+
+const detail::EstimatorModel& EstimatorSetup::model() const {
+    return static_cast<const detail::EstimatorModel&>(*model_);
+}
+KernelUse EstimatorSetup::kernel_use() const { return model().kernel_use(); }
+LocationsUse EstimatorSetup::locations_use() const { return model().locations_use(); }
+void EstimatorSetup::validate(std::size_t n, std::size_t num_locations) const { model().validate(n, num_locations); }
+
+EstimateResult EstimatorSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+                                   const ParallelOptions& parallel) const {
+    if (kernel_use() == KernelUse::skce && !kernel)
+        throw invalid_argument("estimator " + info().name + " needs a kernel (KernelSetup::resolve)");
+    if (locations_use() == LocationsUse::required && !locations)
+        throw invalid_argument("estimator " + info().name + " needs test locations");
+    validate(data_size(data), locations ? data_size(*locations) : 0);
+    return model().run(data, kernel, locations, parallel);
+}
+
+const detail::TestModel& TestSetup::model() const { return static_cast<const detail::TestModel&>(*model_); }
+KernelUse TestSetup::kernel_use() const { return model().kernel_use(); }
+LocationsUse TestSetup::locations_use() const { return model().locations_use(); }
+void TestSetup::validate(std::size_t n, std::size_t num_locations) const { model().validate(n, num_locations); }
+
+TestResult TestSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+                          const ParallelOptions& parallel) const {
+    if (kernel_use() == KernelUse::skce && !kernel)
+        throw invalid_argument("method " + info().name + " needs a kernel (KernelSetup::resolve)");
+    if (locations_use() == LocationsUse::required && !locations)
+        throw invalid_argument("method " + info().name + " needs test locations");
+    validate(data_size(data), locations ? data_size(*locations) : 0);
+    return model().run(data, kernel, locations, parallel);
+}
+
+// ---- model comparison ----------------------------------------------------------------------------------
+
+ComparisonSetup::ComparisonSetup() : Setup(detail::make_comparison_model()) {}
+
+const detail::ComparisonModel& ComparisonSetup::model() const {
+    return static_cast<const detail::ComparisonModel&>(*model_);
+}
+std::vector<std::string> ComparisonSetup::estimators() const { return model().estimators(); }
+ComparisonRun ComparisonSetup::run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel) const {
+    return model().run(models, parallel);
+}
+
+}  // namespace calib

@@ -1,0 +1,324 @@
+// The registered calibration tests (registry.hpp): one entry each, with its options, its validation
+// against n and its library call.
+#include "registry/common_options.hpp"
+#include "registry/models.hpp"
+
+#include <calib/estimators.hpp>
+#include <calib/hypothesis.hpp>
+
+namespace calib::detail {
+
+namespace {
+
+MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
+    return {std::move(name), std::move(summary), std::move(title), classes_only};
+}
+
+template <class S>
+Registered<TestModel> entry(MethodInfo info, OptionList<S> options, S defaults, TestCalls<S> calls,
+                            std::function<void(const S&)> check = {}) {
+    return {info, [=] { return std::make_shared<TestEntry<S>>(info, options, defaults, calls, check); }};
+}
+
+// Calls test(d, kernel, options) for the data set's family.
+template <class F>
+TestResult on_data(const AnyData& data, F&& test) {
+    return std::visit(std::forward<F>(test), data);
+}
+
+OptionInfo required(OptionInfo i) {
+    i.required = true;
+    return i;
+}
+
+// ---- the options of each test ---------------------------------------------------------------------------
+
+OptionList<BlockTestOptions> block_options() {
+    return {
+        block_size_option(&BlockTestOptions::block_size,
+                          required(info("block_size", "", "",
+                                        "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); at least 2 blocks "
+                                        "(B <= n/2)"))),
+        flag_option(&BlockTestOptions::null_variance,
+                    info("null_variance", "", "false", "the standard error from the within-block mean of h^2")),
+        enum_option(&BlockTestOptions::divisor,
+                    info("variance_divisor", "s-1|s", "s-1", "the divisor of the block estimates' variance",
+                         {"null_variance", {"false"}}),
+                    {{VarianceDivisor::s_minus_1, "s-1"}, {VarianceDivisor::s, "s"}}),
+    };
+}
+
+// The bootstrap's memory budget: auto (half of the available memory) or bytes with K, M or G.
+OptionList<BootstrapOptions> bootstrap_options() {
+    OptionList<BootstrapOptions> list = resampling_options(&BootstrapOptions::replicates, &BootstrapOptions::seed,
+                                                           &BootstrapOptions::rule);
+    list.push_back(custom_option<BootstrapOptions>(
+        info("memory_budget", "auto|BYTES", "auto",
+             "a bound on the test's whole working memory, with the suffix K, M or G allowed (auto: half of the "
+             "available memory); it needs at least 16n*257 bytes, and the n x n matrix (8n^2 bytes) is cached when "
+             "it fits too"),
+        [](BootstrapOptions& o, const Value& v) {
+            const std::string text = text_value(v);
+            if (text == "auto") {
+                o.memory_budget.reset();
+                return;
+            }
+            const char last = text.empty() ? '\0' : text.back();
+            const std::uint64_t unit = last == 'K' ? 1ull << 10 : last == 'M' ? 1ull << 20 : last == 'G' ? 1ull << 30 : 1;
+            const std::string rule = "auto or a number of bytes, optionally with the suffix K, M or G";
+            std::uint64_t count = 0;
+            try {
+                count = unsigned_value("memory_budget", unit == 1 ? v : Value(text.substr(0, text.size() - 1)), 0,
+                                       SIZE_MAX / unit);
+            } catch (const option_error&) {
+                throw option_error("memory_budget", "'" + text + "'", rule);
+            }
+            o.memory_budget = static_cast<std::size_t>(count * unit);
+        },
+        [](const BootstrapOptions& o) {
+            return o.memory_budget ? Value(std::uint64_t(*o.memory_budget)) : Value(std::string("auto"));
+        },
+        [](Record& r, const BootstrapOptions& o, std::size_t) {
+            r.push_back({"memory_budget_rule", o.memory_budget ? "given" : "auto"});
+        }));
+    return list;
+}
+
+struct DfreeBlock {
+    BlockSize block_size;
+    DistributionFreeOptions options;
+};
+
+// The consistency test resamples one of the estimators of class predictions.
+struct Consistency {
+    ConsistencyOptions options;
+    std::string estimator;
+    EceOptions ece;
+    BlockSize block_size;
+};
+const std::vector<std::string> consistency_estimators = {"ece", "skce-unbiased", "skce-biased", "skce-block"};
+
+OptionList<Consistency> consistency_options() {
+    OptionList<Consistency> list = {custom_option<Consistency>(
+        required(info("estimator", "ece|skce-unbiased|skce-biased|skce-block", "",
+                      "the estimator to resample: ece (with its binning, distance and mode) or an SKCE")),
+        [](Consistency& c, const Value& v) {
+            const std::string name = text_value(v);
+            if (std::find(consistency_estimators.begin(), consistency_estimators.end(), name) ==
+                consistency_estimators.end())
+                throw option_error("estimator", "'" + name + "'", "one of " + one_of(consistency_estimators));
+            c.estimator = name;
+        },
+        [](const Consistency& c) { return Value(c.estimator); })};
+    for (Option<Consistency> o : nested(&Consistency::ece, ece_options())) {
+        o.info.condition = {"estimator", {"ece"}};
+        list.push_back(std::move(o));
+    }
+    list.push_back(block_size_option(&Consistency::block_size,
+                                     info("block_size", "", "2", "the block size of skce-block: B >= 2 or sqrt",
+                                          {"estimator", {"skce-block"}})));
+    return list + nested(&Consistency::options,
+                         resampling_options(&ConsistencyOptions::replicates, &ConsistencyOptions::seed,
+                                            &ConsistencyOptions::rule));
+}
+
+// The estimator of a consistency test, run serially inside the parallel replicates.
+CategoricalEstimator consistency_estimator(const Consistency& c, const Kernel* kernel, std::size_t n) {
+    const ParallelOptions serial{1};
+    if (c.estimator == "ece") return [ece = c.ece](const CategoricalData& d) { return calib::ece(d, ece); };
+    const Kernel k = *kernel;
+    if (c.estimator == "skce-biased") return [k, serial](const CategoricalData& d) { return skce_biased(d, k, serial); };
+    if (c.estimator == "skce-unbiased")
+        return [k, serial](const CategoricalData& d) { return skce_unbiased(d, k, serial); };
+    const std::size_t b = c.block_size.resolve(n);  // resamples have n observations too
+    return [k, serial, b](const CategoricalData& d) { return skce_block(d, k, b, serial).estimate; };
+}
+
+// The CME test at locations from a file, or at J locations drawn from the data.
+struct Cme {
+    CmeOptions options;
+    std::string test_locations;  // the name of the locations given (a file)
+    std::size_t locations = 0;   // J drawn from the data (and removed from the sample)
+    std::uint64_t seed = default_seed;
+};
+
+OptionList<Cme> cme_options() {
+    OptionList<Cme> list = {
+        custom_option<Cme>(info("test_locations", "FILE", "", "test locations in the format of the input"),
+                           [](Cme& c, const Value& v) { c.test_locations = text_value(v); },
+                           [](const Cme& c) { return Value(c.test_locations); }),
+        integer_option(&Cme::locations,
+                       info("locations", "J", "",
+                            "J >= 1 locations drawn from the data and removed from the sample (needs n > 2J)"),
+                       1),
+        integer_option(&Cme::seed,
+                       info("seed", "S", std::to_string(default_seed), "the seed of the draw of the locations",
+                            {"locations", {}}),
+                       0),
+    };
+    return list + nested(&Cme::options,
+                         OptionList<CmeOptions>{
+                             enum_option(&CmeOptions::reference,
+                                         info("reference", "f|chi2", "f",
+                                              "the null of Hotelling's statistic: F(J, n-J) (never more liberal) or "
+                                              "the paper's chi2_J"),
+                                         {{CmeReference::f, "f"}, {CmeReference::chi2, "chi2"}}),
+                             real_option(&CmeOptions::ridge,
+                                         info("ridge", "EPS", "0", "added to the covariance's diagonal"),
+                                         [](double x) { return x >= 0; }, ">= 0"),
+                         });
+}
+
+// ---- the registry of tests ---------------------------------------------------------------------------
+
+std::vector<Registered<TestModel>> make_tests() {
+    std::vector<Registered<TestModel>> all;
+
+    all.push_back(entry<BlockTestOptions>(
+        method("block", "z-test of the block SKCE, O(nB): the fastest, asymptotically valid",
+               "block test: z-test of the SKCE over blocks (normal null)"),
+        block_options(), {},
+        {nullptr, nullptr, [](const BlockTestOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const BlockTestOptions& o, const ParallelOptions& p) {
+             BlockTestOptions run = o;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) { return block_test(d, *k, run); });
+         }}));
+
+    all.push_back(entry<BootstrapOptions>(
+        method("bootstrap", "quadratic SKCE with a bootstrap null, O(n^2 R): the most powerful, the reference",
+               "quadratic test with a bootstrap null"),
+        bootstrap_options(), {},
+        {nullptr, nullptr, [](const BootstrapOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const BootstrapOptions& o, const ParallelOptions& p) {
+             BootstrapOptions run = o;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) { return bootstrap_test(d, *k, run); });
+         }}));
+
+    struct NoOptions {};
+    all.push_back(entry<NoOptions>(
+        method("gamma", "quadratic SKCE with a moment-matched Gamma null, one O(n^2) pass: a heuristic",
+               "quadratic test with a moment-matched Gamma null"),
+        {}, {},
+        {nullptr, nullptr,
+         [](const NoOptions&, std::size_t n, std::size_t) {
+             if (n < 2) fail("gamma_test", "n = ", n, ", needs at least 2 observations");
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
+             return on_data(data, [&](const auto& d) { return gamma_test(d, *k, p); });
+         }}));
+
+    all.push_back(entry<SpectralOptions>(
+        method("spectral", "quadratic SKCE with the Gram spectrum null, O(n^3), n <= 4000",
+               "quadratic test with the Gram-spectrum null"),
+        resampling_options(&SpectralOptions::replicates, &SpectralOptions::seed, &SpectralOptions::rule), {},
+        {nullptr, nullptr, [](const SpectralOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const SpectralOptions& o, const ParallelOptions& p) {
+             SpectralOptions run = o;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) { return spectral_test(d, *k, run); });
+         }}));
+
+    all.push_back(entry<DistributionFreeOptions>(
+        method("dfree-biased", "distribution-free bound on the biased SKCE (McDiarmid): valid at every n, conservative",
+               "distribution-free test of the biased SKCE (McDiarmid bound; conservative)"),
+        {}, {},
+        {nullptr, nullptr, nullptr,
+         [](const AnyData& data, const Kernel* k, const AnyData*, const DistributionFreeOptions& o,
+            const ParallelOptions& p) {
+             DistributionFreeOptions run = o;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) { return dfree_biased_test(d, *k, run); });
+         }}));
+
+    all.push_back(entry<DistributionFreeOptions>(
+        method("dfree-unbiased",
+               "distribution-free bound on the unbiased SKCE (Hoeffding): valid at every n, conservative",
+               "distribution-free test of the unbiased SKCE (Hoeffding bound; conservative)"),
+        {}, {},
+        {nullptr, nullptr,
+         [](const DistributionFreeOptions&, std::size_t n, std::size_t) {
+             if (n < 2) fail("dfree_unbiased_test", "n = ", n, ", needs at least 2 observations");
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const DistributionFreeOptions& o,
+            const ParallelOptions& p) {
+             DistributionFreeOptions run = o;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) { return dfree_unbiased_test(d, *k, run); });
+         }}));
+
+    all.push_back(entry<DfreeBlock>(
+        method("dfree-block", "distribution-free bound on the block SKCE (Hoeffding): valid at every n, conservative",
+               "distribution-free test of the block SKCE (Hoeffding bound; conservative)"),
+        {block_size_option(&DfreeBlock::block_size,
+                           required(info("block_size", "", "", "the block size B >= 2, or sqrt = max(2, floor(sqrt(n)))")))},
+        {},
+        {nullptr, nullptr,
+         [](const DfreeBlock& o, std::size_t n, std::size_t) {
+             check_block_size("dfree_block_test", o.block_size.resolve(n), n);
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const DfreeBlock& o, const ParallelOptions& p) {
+             DistributionFreeOptions run = o.options;
+             run.parallel = p;
+             const std::size_t b = o.block_size.resolve(data_size(data));
+             return on_data(data, [&](const auto& d) { return dfree_block_test(d, *k, b, run); });
+         }}));
+
+    all.push_back(entry<Consistency>(
+        method("consistency",
+               "consistency resampling of an estimator: anti-conservative with ece; for reproducing the 2019 "
+               "experiments",
+               "consistency resampling", true),
+        consistency_options(), {},
+        {[](const Consistency& c) { return c.estimator == "ece" ? KernelUse::none : KernelUse::skce; }, nullptr,
+         [](const Consistency& c, std::size_t n, std::size_t) {
+             validate(c.options, n);
+             if (c.estimator == "skce-block") check_block_size("consistency_test", c.block_size.resolve(n), n);
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const Consistency& c, const ParallelOptions& p) {
+             const CategoricalData& d = classes_of("consistency", data);
+             ConsistencyOptions run = c.options;
+             run.parallel = p;
+             return consistency_test(d, consistency_estimator(c, k, d.size()), c.estimator, run);
+         }}));
+
+    all.push_back(entry<Cme>(
+        method("cme", "Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n",
+               "CME test: Hotelling statistic at test locations"),
+        cme_options(), {},
+        {nullptr,
+         [](const Cme& c) { return c.test_locations.empty() ? LocationsUse::none : LocationsUse::required; },
+         [](const Cme& c, std::size_t n, std::size_t num_locations) {
+             if (!c.test_locations.empty()) return validate(c.options, n, num_locations);
+             // The J locations are drawn from the data and removed from the sample.
+             if (2 * c.locations >= n)
+                 fail("cme_test", "`locations` = ", c.locations, " with n = ", n,
+                      " observations: the J locations are removed from the sample and the test needs more than J of "
+                      "the rest (n > 2J); use fewer locations");
+             validate(c.options, n - c.locations, c.locations);
+         },
+         [](const AnyData& data, const Kernel* k, const AnyData* locations, const Cme& c, const ParallelOptions& p) {
+             CmeOptions run = c.options;
+             run.parallel = p;
+             return on_data(data, [&](const auto& d) {
+                 using Data = std::decay_t<decltype(d)>;
+                 if (locations) return cme_test(d, std::get<Data>(*locations), *k, run);
+                 return cme_test(d, c.locations, c.seed, *k, run);
+             });
+         }},
+        [](const Cme& c) {
+            if (c.test_locations.empty() == (c.locations == 0))
+                throw invalid_argument("the CME test needs exactly one of `test_locations` FILE and `locations` J");
+        }));
+    return all;
+}
+
+}  // namespace
+
+const std::vector<Registered<TestModel>>& registered_tests() {
+    static const std::vector<Registered<TestModel>> all = make_tests();
+    return all;
+}
+
+}  // namespace calib::detail
