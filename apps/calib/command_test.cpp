@@ -13,6 +13,7 @@
 #include <calib/registry.hpp>
 #include <calib/tool/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -107,10 +108,15 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     Report report("calib test: " + setup.info().title);
     report.line("data", describe_data(input, data) + (result.n != n ? " (" + std::to_string(result.n) + " used)" : ""));
     if (kernel) report.line("kernel", describe_kernel(*kernel_setup, *kernel));
-    if (!setup.options().empty()) report.line("options", describe_record(setup.record(n)));
+    const Record details = std::visit([](const auto& d) { return d.record(); }, result.details);
+    Record options;  // those the details do not report already
+    for (const Field& f : setup.record(n))
+        if (std::none_of(details.begin(), details.end(), [&](const Field& d) { return d.name == f.name; }))
+            options.push_back(f);
+    if (!options.empty()) report.line("options", describe_record(options));
     report.line("estimate", result.estimator + " = " + readable(result.estimate))
         .line("statistic", readable(result.statistic))
-        .line("details", describe_record(std::visit([](const auto& d) { return d.record(); }, result.details)))
+        .line("details", describe_record(details))
         .line("p-value", describe_p_value(result))
         .line("verdict", describe_verdict(result, alpha.value_or(0.05), alpha.has_value()));
     print_result(format, out, report, input, run);
