@@ -124,7 +124,7 @@ OptionList<CkceSpec> ckce_options(bool with_seed) {
             [](const CkceOptions& o) { return Value(std::uint64_t(o.max_rank)); },
             [](Record& r, const CkceOptions& o, std::size_t) { r.push_back({"max_rank", std::uint64_t(o.max_rank)}); }),
         real_option(&CkceOptions::tolerance,
-                    info("tolerance", "T", "1e-6", "stop when the residual trace is below T tr(K)",
+                    info("tolerance", "T", "1e-06", "stop when the residual trace is below T tr(K)",
                          {"ckce_method", {"lowrank"}}),
                     [](double x) { return x >= 0 && x < 1; }, "in [0, 1)"),
     };

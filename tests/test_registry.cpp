@@ -1,0 +1,344 @@
+// The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
+// direct library call, option values and errors, typed results and their records.
+#include <calib/registry.hpp>
+
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+
+using namespace calib;
+
+namespace {
+
+// Every setup of the registry, fresh.
+std::vector<std::pair<std::string, Setup*>> all_setups(std::vector<EstimatorSetup>& estimators,
+                                                       std::vector<TestSetup>& tests,
+                                                       std::vector<KernelSetup>& kernels,
+                                                       ComparisonSetup& comparison) {
+    std::vector<std::pair<std::string, Setup*>> out;
+    for (const MethodInfo& m : estimator_methods()) estimators.push_back(make_estimator(m.name));
+    for (const MethodInfo& m : test_methods()) tests.push_back(make_test(m.name));
+    for (const FamilyInfo& f : families()) kernels.emplace_back(f);
+    for (auto& e : estimators) out.emplace_back("estimator " + e.info().name, &e);
+    for (auto& t : tests) out.emplace_back("test " + t.info().name, &t);
+    for (std::size_t k = 0; k < kernels.size(); ++k) out.emplace_back("kernel " + families()[k].name, &kernels[k]);
+    out.emplace_back("comparison", &comparison);
+    return out;
+}
+
+bool snake_case(const std::string& name) {
+    return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("registry") {
+
+TEST_CASE("every option is documented, and its documented default is the value a fresh setup has") {
+    std::vector<EstimatorSetup> e;
+    std::vector<TestSetup> t;
+    std::vector<KernelSetup> k;
+    ComparisonSetup c;
+    for (auto& [what, setup] : all_setups(e, t, k, c)) {
+        std::set<std::string> earlier;
+        for (const OptionInfo& o : setup->options()) {
+            CAPTURE(what);
+            CAPTURE(o.name);
+            CHECK(snake_case(o.name));
+            CHECK(earlier.insert(o.name).second);  // no name twice
+            CHECK(!o.help.empty());
+            // A condition refers to an option declared before it (front-ends set options in order).
+            if (!o.condition.option.empty()) CHECK(earlier.count(o.condition.option) == 1);
+            if (o.required) CHECK(o.default_value.empty());
+            if (!o.default_value.empty()) CHECK(to_text(setup->get(o.name)) == o.default_value);
+        }
+    }
+}
+
+TEST_CASE("every option takes back the text of its own value") {
+    std::vector<EstimatorSetup> e;
+    std::vector<TestSetup> t;
+    std::vector<KernelSetup> k;
+    ComparisonSetup c;
+    for (auto& [what, setup] : all_setups(e, t, k, c))
+        for (const OptionInfo& o : setup->options()) {
+            if (!setup->applies(o.name) || o.default_value.empty()) continue;
+            CAPTURE(what);
+            CAPTURE(o.name);
+            const Value before = setup->get(o.name);
+            setup->set(o.name, to_text(before));
+            CHECK(to_text(setup->get(o.name)) == to_text(before));
+            CHECK(setup->given(o.name));
+        }
+}
+
+TEST_CASE("values: text and typed values alike, bad values named with their rule") {
+    TestSetup bootstrap = make_test("bootstrap");
+    bootstrap.set("replicates", "250");
+    CHECK(std::get<std::uint64_t>(bootstrap.get("replicates")) == 250);
+    bootstrap.set("replicates", std::int64_t{300});
+    CHECK(std::get<std::uint64_t>(bootstrap.get("replicates")) == 300);
+    bootstrap.set("replicates", 400.0);  // an integral number from a program
+    CHECK(std::get<std::uint64_t>(bootstrap.get("replicates")) == 400);
+    CHECK_THROWS_WITH_AS(bootstrap.set("replicates", "0"), "replicates = '0', must be an integer in [1, 100000000]",
+                         option_error);
+    CHECK_THROWS_AS(bootstrap.set("replicates", "1e3"), option_error);
+    CHECK_THROWS_AS(bootstrap.set("replicates", 2.5), option_error);
+    CHECK_THROWS_AS(bootstrap.set("replicates", std::int64_t{-1}), option_error);
+    CHECK_THROWS_AS(bootstrap.set("replicates", true), option_error);
+    // Seeds are 64-bit unsigned integers, exactly.
+    bootstrap.set("seed", "18446744073709551615");
+    CHECK(std::get<std::uint64_t>(bootstrap.get("seed")) == std::numeric_limits<std::uint64_t>::max());
+    CHECK_THROWS_AS(bootstrap.set("seed", "18446744073709551616"), option_error);
+    bootstrap.set("memory_budget", "2M");
+    CHECK(std::get<std::uint64_t>(bootstrap.get("memory_budget")) == 2u << 20);
+    bootstrap.set("memory_budget", "auto");
+    CHECK(to_text(bootstrap.get("memory_budget")) == "auto");
+    CHECK_THROWS_AS(bootstrap.set("memory_budget", "2X"), option_error);
+    CHECK_THROWS_WITH_AS(bootstrap.set("pvalue_rule", "sometimes"),
+                         "pvalue_rule = sometimes, must be one of count or plus-one", option_error);
+    CHECK_THROWS_WITH_AS(bootstrap.set("nope", "1"), "`nope` is not an option of bootstrap", invalid_argument);
+
+    KernelSetup kernel(find_family("normal"));
+    CHECK_THROWS_WITH_AS(kernel.set("metric", "tv"), "metric = tv, must be one of w2 for the normal family",
+                         option_error);
+    kernel.set("lengthscale", 0.5);
+    CHECK(std::get<double>(kernel.get("lengthscale")) == 0.5);
+    CHECK_THROWS_AS(kernel.set("lengthscale", "-1"), option_error);
+    CHECK_THROWS_AS(kernel.set("lengthscale", "inf"), option_error);
+}
+
+TEST_CASE("conditions: an option applies only when the option it depends on allows it") {
+    EstimatorSetup ckce = make_estimator("ckce");
+    CHECK_FALSE(ckce.applies("features"));
+    CHECK_THROWS_WITH_AS(ckce.set("features", "10"), "`features` applies only with `ckce_method` rff",
+                         invalid_argument);
+    ckce.set("ckce_method", "rff");
+    ckce.set("features", "10");
+    CHECK(ckce.applies("seed"));
+    // A chain: median_seed needs median_subsample, which needs a median lengthscale.
+    CHECK_FALSE(ckce.applies("median_seed"));
+    ckce.set("median_subsample", "100");
+    CHECK(ckce.applies("median_seed"));
+    ckce.set("lengthscale", "0.3");
+    CHECK_FALSE(ckce.applies("median_subsample"));
+    CHECK_FALSE(ckce.applies("median_seed"));
+    // Exclusive options and required ones: check() before any data.
+    ckce.set("lambda", "0.1");
+    ckce.set("lambda_power", "0.5");
+    CHECK_THROWS_WITH_AS(ckce.check(), "`lambda` and `lambda_power` exclude each other (give one)", invalid_argument);
+    TestSetup block = make_test("block");
+    CHECK_THROWS_AS(block.check(), invalid_argument);
+    TestSetup cme = make_test("cme");
+    CHECK_THROWS_AS(cme.check(), invalid_argument);
+    cme.set("locations", "3");
+    cme.check();
+    cme.set("test_locations", "file.csv");
+    CHECK_THROWS_AS(cme.check(), invalid_argument);
+    // A list meets a condition when one of its items does.
+    ComparisonSetup rank;
+    rank.set("estimators", "ece");
+    CHECK_FALSE(rank.applies("lengthscale"));
+    CHECK(rank.applies("binning"));
+    rank.set("estimators", "ece,skce-unbiased");
+    CHECK(rank.applies("lengthscale"));
+    CHECK_FALSE(rank.applies("ckce_method"));
+    CHECK_THROWS_AS(rank.set("estimators", "ece,ece"), option_error);
+}
+
+TEST_CASE("copies of a setup are independent") {
+    TestSetup a = make_test("bootstrap");
+    TestSetup b = a;
+    b.set("replicates", "10");
+    CHECK(to_text(a.get("replicates")) == "1000");
+    CHECK(to_text(b.get("replicates")) == "10");
+}
+
+TEST_CASE("every test run through the registry equals the library call, bitwise") {
+    test::Rng rng(5);
+    const CategoricalData data = test::dirichlet_data(120, 3, 0.7, rng);
+    const Kernel kernel = default_kernel(data);
+    const AnyData any = data;
+    const auto same = [](const TestResult& a, const TestResult& b) {
+        CHECK(a.method == b.method);
+        CHECK(a.p_value == b.p_value);
+        CHECK(a.statistic == b.statistic);
+        CHECK(a.estimate == b.estimate);
+        Record ra = a.record(), rb = b.record();
+        for (Record* r : {&ra, &rb})  // the default budget follows the memory available at the call
+            r->erase(std::remove_if(r->begin(), r->end(), [](const Field& f) { return f.name == "memory_budget"; }),
+                     r->end());
+        CHECK(to_json(ra) == to_json(rb));
+    };
+    const ParallelOptions two{2};
+    for (const MethodInfo& m : test_methods()) {
+        CAPTURE(m.name);
+        TestSetup setup = make_test(m.name);
+        if (setup.option("block_size") && setup.option("block_size")->required) setup.set("block_size", "sqrt");
+        if (m.name == "consistency") setup.set("estimator", "skce-block"), setup.set("replicates", "40");
+        if (m.name == "cme") setup.set("locations", "2");
+        if (m.name == "bootstrap" || m.name == "spectral") setup.set("replicates", "200");
+        const TestResult r = setup.run(any, &kernel, nullptr, two);
+        const std::size_t b = sqrt_block_size(data.size());
+        if (m.name == "block") {
+            BlockTestOptions o;
+            o.block_size = BlockSize::sqrt();
+            same(r, block_test(data, kernel, o));
+        } else if (m.name == "bootstrap") {
+            BootstrapOptions o;
+            o.replicates = 200;
+            same(r, bootstrap_test(data, kernel, o));
+        } else if (m.name == "gamma") {
+            same(r, gamma_test(data, kernel));
+        } else if (m.name == "spectral") {
+            SpectralOptions o;
+            o.replicates = 200;
+            same(r, spectral_test(data, kernel, o));
+        } else if (m.name == "dfree-biased") {
+            same(r, dfree_biased_test(data, kernel));
+        } else if (m.name == "dfree-unbiased") {
+            same(r, dfree_unbiased_test(data, kernel));
+        } else if (m.name == "dfree-block") {
+            same(r, dfree_block_test(data, kernel, b));
+        } else if (m.name == "consistency") {
+            ConsistencyOptions o;
+            o.replicates = 40;
+            same(r, consistency_test(
+                        data, [&](const CategoricalData& d) { return skce_block(d, kernel, 2, {1}).estimate; },
+                        "skce-block", o));
+        } else if (m.name == "cme") {
+            same(r, cme_test(data, 2, default_seed, kernel));
+        } else {
+            FAIL("a test method without a reference here: add one");
+        }
+    }
+}
+
+TEST_CASE("every estimator run through the registry equals the library call, bitwise") {
+    test::Rng rng(6);
+    const CategoricalData data = test::dirichlet_data(90, 4, 0.5, rng);
+    const CategoricalData locations = test::dirichlet_data(5, 4, 0.5, rng);
+    const Kernel kernel = default_kernel(data);
+    for (const MethodInfo& m : estimator_methods()) {
+        CAPTURE(m.name);
+        EstimatorSetup setup = make_estimator(m.name);
+        const AnyData any = data, at = locations;
+        if (m.name == "ucme") setup.set("test_locations", "five points");
+        const EstimateResult r = setup.run(any, &kernel, &at);
+        CHECK(r.estimator == m.name);
+        CHECK(r.n == 90);
+        if (m.name == "skce-biased") CHECK(r.estimate == skce_biased(data, kernel));
+        else if (m.name == "skce-unbiased") CHECK(r.estimate == skce_unbiased(data, kernel));
+        else if (m.name == "skce-block") CHECK(r.estimate == skce_block(data, kernel, 2).estimate);
+        else if (m.name == "ucme") CHECK(r.estimate == ucme(data, locations, kernel));
+        else if (m.name == "ece") CHECK(r.estimate == ece(data));
+        else if (m.name == "ckce") {
+            CkceOptions o;
+            o.kernel.lengthscale = simplex_median_lengthscale(data.probabilities()).value;
+            CHECK(r.estimate == ckce(data, o).estimate);
+            CHECK(std::get<double>(find(r.details, "lengthscale")) == o.kernel.lengthscale);
+        } else {
+            FAIL("an estimator without a reference here: add one");
+        }
+    }
+}
+
+TEST_CASE("the kernel setup: family defaults, the median rule, the record") {
+    test::Rng rng(7);
+    const NormalData data = test::normal_data(80, rng);
+    KernelSetup setup(find_family("normal"));
+    const Kernel median = setup.resolve(data);
+    CHECK(median.prediction.lengthscale == median_distance(data, Metric::w2));
+    CHECK(median.target.type == TargetKernelType::sqexp);
+    setup.set("lengthscale", "median-full");
+    MedianOptions full;
+    full.variant = MedianVariant::full;
+    CHECK(setup.resolve(data).prediction.lengthscale == median_distance(data, Metric::w2, full));
+    setup.set("lengthscale", "0.25");
+    setup.set("lengthscale_y", "2");
+    const Kernel given = setup.resolve(data);
+    CHECK(given.prediction.lengthscale == 0.25);
+    CHECK(given.target.lengthscale == 2);
+    const Record r = setup.record(given);
+    CHECK(to_text(find(r, "lengthscale_rule")) == "given");
+    CHECK(to_json(r).find("\"target\":{\"type\":\"sqexp\",\"lengthscale\":2}") != std::string::npos);
+    // A kernel the family does not support is refused when the option is set.
+    KernelSetup classes(find_family("categorical"));
+    CHECK_THROWS_AS(classes.set("kernel_y", "sqexp"), option_error);
+    CHECK_FALSE(classes.applies("lengthscale_y"));
+}
+
+TEST_CASE("validate: the limits that depend on n, in the library's words") {
+    TestSetup block = make_test("block");
+    block.set("block_size", "150");
+    CHECK_THROWS_WITH_AS(block.validate(200), doctest::Contains("needs at least 2 blocks"), invalid_argument);
+    block.validate(300);
+    TestSetup spectral = make_test("spectral");
+    CHECK_THROWS_WITH_AS(spectral.validate(5000), doctest::Contains("exceeds max_n = 4000"), invalid_argument);
+    TestSetup cme = make_test("cme");
+    cme.set("locations", "5");
+    CHECK_THROWS_WITH_AS(cme.validate(10), doctest::Contains("n > 2J"), invalid_argument);
+    CHECK_THROWS_WITH_AS(cme.validate(200), doctest::Contains("outside the validity range"), invalid_argument);
+    cme.validate(2000);
+}
+
+TEST_CASE("methods of class predictions refuse other data; unknown names list the known ones") {
+    test::Rng rng(8);
+    const AnyData normal = test::normal_data(30, rng);
+    CHECK_THROWS_WITH_AS(make_estimator("ece").run(normal, nullptr, nullptr),
+                         doctest::Contains("applies only to class predictions"), invalid_argument);
+    CHECK_THROWS_WITH_AS(make_test("nope"), doctest::Contains("expected one of block|bootstrap|gamma"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(make_estimator("nope"), doctest::Contains("skce-biased|skce-unbiased"), invalid_argument);
+    CHECK_THROWS_AS(make_test("gamma").run(normal, nullptr, nullptr), invalid_argument);  // no kernel given
+}
+
+TEST_CASE("typed details: records, JSON, exact seeds") {
+    test::Rng rng(9);
+    const CategoricalData data = test::dirichlet_data(60, 3, 1.0, rng);
+    BootstrapOptions o;
+    o.replicates = 50;
+    o.seed = std::numeric_limits<std::uint64_t>::max();
+    const TestResult t = bootstrap_test(data, default_kernel(data), o);
+    CHECK(t.details_as<BootstrapDetails>().seed == o.seed);
+    CHECK(t.to_json().find("\"seed\":18446744073709551615") != std::string::npos);
+    CHECK(to_text(find(t.record(), "pvalue_rule")) == "count");
+    CHECK(std::get<bool>(find(t.record(), "cached_gram_matrix")));
+    CHECK_THROWS_AS(find(t.record(), "nope"), invalid_argument);
+    CHECK_THROWS_AS(t.details_as<GammaDetails>(), invalid_argument);
+}
+
+TEST_CASE("families: the table, readers and default kernels") {
+    std::string names;
+    for (const FamilyInfo& f : families()) names += f.name + " ";
+    CHECK(names == "categorical binary normal laplace mvnormal-diag mvnormal mixture-normal ");
+    CHECK(find_family("binary").classes);
+    CHECK_FALSE(find_family("binary").labels_options);
+    CHECK(find_family("mixture-normal").simplex_rows);
+    CHECK(find_family("laplace").targets == std::vector<TargetKernelType>{TargetKernelType::exp});
+    CHECK_THROWS_WITH_AS(find_family("poisson"), doctest::Contains("categorical|binary|normal"), invalid_argument);
+    test::Rng rng(10);
+    const AnyData normal = test::normal_data(20, rng);
+    CHECK(default_kernel(normal).target.type == TargetKernelType::sqexp);
+    CHECK(data_size(normal) == 20);
+    CHECK_FALSE(max_simplex_deviation(normal).has_value());
+}
+
+TEST_CASE("messages name options in backquotes, written in each front-end's style") {
+    const std::string m = "`block_size` = 3, must be <= `n` or `other_thing`";
+    CHECK(render_message(m, NameStyle::command_line) == "--block-size = 3, must be <= --n or --other-thing");
+    CHECK(render_message(m, NameStyle::command_line, {"block_size"}) ==
+          "--block-size = 3, must be <= `n` or `other_thing`");
+    CHECK(render_message(m, NameStyle::python) == m);
+    CHECK(render_message("a `Cell with spaces` stays", NameStyle::command_line) == "a `Cell with spaces` stays");
+    CHECK(describe_condition({"ckce_method", {"rff"}}) == "applies only with `ckce_method` rff");
+    CHECK(describe_condition({"null_variance", {"false"}}) == "applies only without `null_variance`");
+    CHECK(describe_condition({"median_subsample", {}}) == "applies only with `median_subsample`");
+}
+
+}  // TEST_SUITE
