@@ -22,12 +22,6 @@ namespace calib::cli {
 
 namespace {
 
-std::string estimator_names() {
-    std::string names;
-    for (const MethodInfo& m : estimator_methods()) names += (names.empty() ? "" : "|") + m.name;
-    return names;
-}
-
 std::vector<OptionSpec> estimate_option_specs() {
     std::vector<OptionSpec> specs = shared_option_specs;
     specs.push_back({"estimator", true});
@@ -46,17 +40,8 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     // Every option is checked before the (possibly large) input is read.
     Args args(arguments, estimate_option_specs(), "estimate");
     const InputOptions input = take_input_options(args);
-    const std::string name = args.take_required("estimator", estimator_names());
-    std::optional<EstimatorSetup> found;
-    try {
-        found = make_estimator(name);
-    } catch (const invalid_argument& e) {
-        throw usage_error(e.what());
-    }
-    EstimatorSetup& setup = *found;
-    if (setup.info().classes_only && !input.family->classes)
-        throw usage_error("--estimator " + name + " applies only to --family categorical or binary, not " +
-                          input.family->name);
+    EstimatorSetup setup = take_method(args, "estimator", estimator_methods(), *input.family, make_estimator);
+    const std::string name = setup.info().name;
     RunRecord run;
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);

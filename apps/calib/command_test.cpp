@@ -21,12 +21,6 @@ namespace calib::cli {
 
 namespace {
 
-std::string method_names() {
-    std::string names;
-    for (const MethodInfo& m : test_methods()) names += (names.empty() ? "" : "|") + m.name;
-    return names;
-}
-
 std::vector<OptionSpec> test_option_specs() {
     std::vector<OptionSpec> specs = shared_option_specs;
     specs.push_back({"method", true});
@@ -56,17 +50,8 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     // Every option is checked before the (possibly large) input is read.
     Args args(arguments, test_option_specs(), "test");
     const InputOptions input = take_input_options(args);
-    const std::string name = args.take_required("method", method_names());
-    std::optional<TestSetup> found;
-    try {
-        found = make_test(name);
-    } catch (const invalid_argument& e) {
-        throw usage_error(e.what());
-    }
-    TestSetup& setup = *found;
-    if (setup.info().classes_only && !input.family->classes)
-        throw usage_error("--method " + name + " applies only to --family categorical or binary, not " +
-                          input.family->name);
+    TestSetup setup = take_method(args, "method", test_methods(), *input.family, make_test);
+    const std::string name = setup.info().name;
     RunRecord run;
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);

@@ -15,6 +15,12 @@ void add_option_specs(std::vector<OptionSpec>& specs, const std::vector<OptionIn
     }
 }
 
+std::string method_names(const std::vector<MethodInfo>& methods) {
+    std::string names;
+    for (const MethodInfo& m : methods) names += (names.empty() ? "" : "|") + m.name;
+    return names;
+}
+
 std::string command_line_message(const std::string& message) {
     return render_message(message, NameStyle::command_line);
 }

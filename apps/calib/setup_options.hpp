@@ -4,6 +4,7 @@
 #pragma once
 
 #include "args.hpp"
+#include "usage_error.hpp"
 
 #include <calib/registry.hpp>
 
@@ -24,6 +25,25 @@ void take_setup_options(Args& args, Setup& setup);
 // Throws usage_error naming the first given option that was not taken: with the condition under which
 // it applies when one of `setups` has it, else "does not apply to <context>".
 void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context);
+
+// "a|b|c": the names of the methods, for messages.
+std::string method_names(const std::vector<MethodInfo>& methods);
+
+// The method named by the required option `option` (--estimator, --method), made by `make`; throws
+// usage_error for an unknown name, or for a method of class predictions on another family.
+template <class Make>
+auto take_method(Args& args, const std::string& option, const std::vector<MethodInfo>& methods,
+                 const FamilyInfo& family, Make make) {
+    const std::string name = args.take_required(option, method_names(methods));
+    for (const MethodInfo& m : methods) {
+        if (m.name != name) continue;
+        if (m.classes_only && !family.classes)
+            throw usage_error("--" + option + " " + name + " applies only to --family categorical or binary, not " +
+                              family.name);
+        return make(name);
+    }
+    throw usage_error("unknown " + option + " '" + name + "', expected one of " + method_names(methods));
+}
 
 // A message of the library with its option names (`block_size`) written as the command line's.
 std::string command_line_message(const std::string& message);

@@ -38,8 +38,8 @@ namespace calib {
 namespace detail {
 class SetupModel;
 class KernelModel;
-class EstimatorModel;
-class TestModel;
+template <class Result>
+class MethodModel;
 class ComparisonModel;
 }  // namespace detail
 
@@ -117,7 +117,7 @@ public:
 private:
     friend EstimatorSetup make_estimator(const std::string& name);
     using Setup::Setup;
-    const detail::EstimatorModel& model() const;
+    const detail::MethodModel<EstimateResult>& model() const;
 };
 
 class TestSetup : public Setup {
@@ -131,7 +131,7 @@ public:
 private:
     friend TestSetup make_test(const std::string& name);
     using Setup::Setup;
-    const detail::TestModel& model() const;
+    const detail::MethodModel<TestResult>& model() const;
 };
 
 // The paired bootstrap comparison of models (compare.hpp) with its options: estimators (a

@@ -24,18 +24,15 @@ namespace {
 void parse_binning(EceOptions& ece, const Value& value) {
     const std::string text = text_value(value);
     const std::string rule = "uniform:NBINS or median-variance:MINSIZE[:MAXBINS] with counts >= 1";
-    const std::size_t colon = text.find(':');
-    const std::string scheme = text.substr(0, colon);
+    const std::vector<std::string> parts = split(text, ':');
+    const std::string& scheme = parts.front();
     std::vector<int> counts;
-    for (std::size_t start = colon; start != std::string::npos;) {
-        const std::size_t next = text.find(':', start + 1);
-        const std::string count = text.substr(start + 1, next == std::string::npos ? next : next - start - 1);
+    for (std::size_t k = 1; k < parts.size(); ++k) {
         try {
-            counts.push_back(static_cast<int>(unsigned_value("binning", count, 1, INT_MAX)));
+            counts.push_back(static_cast<int>(unsigned_value("binning", parts[k], 1, INT_MAX)));
         } catch (const option_error&) {
             throw option_error("binning", "'" + text + "'", rule);
         }
-        start = next;
     }
     if (scheme == "uniform" && counts.size() == 1) {
         ece.binning = BinningScheme::uniform;
@@ -82,23 +79,12 @@ constexpr double paper_lambda_power = 0.25;  // λ = n^(−1/4) [ms-ckce]
 
 OptionList<CkceSpec> ckce_options(bool with_seed) {
     OptionList<CkceSpec> list = {
-        custom_option<CkceSpec>(
-            info("lengthscale", "G|median", "median",
-                 "the lengthscale G > 0 of the simplex kernel p'q + exp(-|p-q|^2/(2 G^2)), or the median of the "
-                 "Euclidean distances between predictions (exact; a median of 0 falls back as docs/ckce.md says)"),
-            [](CkceSpec& k, const Value& v) {
-                const std::string text = text_value(v);
-                if (text == "median") {
-                    k.lengthscale = text;
-                    return;
-                }
-                k.lengthscale_value = real_value("lengthscale", v, [](double x) { return x > 0; }, "a number > 0 or median");
-                k.lengthscale = text;
-            },
-            [](const CkceSpec& k) { return k.lengthscale == "median" ? Value(k.lengthscale) : Value(k.lengthscale_value); },
-            [](Record& r, const CkceSpec& k, std::size_t) {
-                r.push_back({"lengthscale_rule", k.lengthscale == "median" ? "median" : "given"});
-            }),
+        lengthscale_option(&CkceSpec::lengthscale,
+                           info("lengthscale", "", "median",
+                                "the lengthscale G > 0 of the simplex kernel p'q + exp(-|p-q|^2/(2 G^2)), or the "
+                                "median of the Euclidean distances between predictions (exact; a median of 0 falls "
+                                "back as docs/ckce.md says)"),
+                           {"median"}),
         integer_option(&CkceSpec::median_subsample,
                        info("median_subsample", "K", "", "take the median on K observations drawn without replacement",
                             {"lengthscale", {"median"}}),
@@ -164,14 +150,14 @@ ResolvedCkce resolve_ckce(const CkceSpec& spec, const CategoricalData& data, con
     ResolvedCkce r{spec.options, {}};
     r.options.regularization = spec.lambda ? Regularization::fixed(*spec.lambda)
                                            : Regularization{1.0, spec.lambda_power.value_or(paper_lambda_power)};
-    if (spec.lengthscale == "median") {
+    if (!spec.lengthscale.given()) {
         MedianOptions median;
         median.subsample = spec.median_subsample;
         median.seed = spec.median_seed;
         median.parallel = parallel;
         r.lengthscale = simplex_median_lengthscale(data.probabilities(), median);
     } else {
-        r.lengthscale.value = spec.lengthscale_value;
+        r.lengthscale.value = spec.lengthscale.value;
     }
     r.options.kernel.lengthscale = r.lengthscale.value;
     r.options.parallel = parallel;
@@ -181,7 +167,7 @@ ResolvedCkce resolve_ckce(const CkceSpec& spec, const CategoricalData& data, con
 Record ckce_details(const CkceSpec& spec, const ResolvedCkce& resolved, const CkceResult* result) {
     const CkceOptions& o = resolved.options;
     Record r{{"lengthscale", o.kernel.lengthscale}};
-    if (spec.lengthscale == "median") r.push_back({"lengthscale_fallback", to_string(resolved.lengthscale.fallback)});
+    if (!spec.lengthscale.given()) r.push_back({"lengthscale_fallback", to_string(resolved.lengthscale.fallback)});
     r.push_back({"kernel", Record{{"type", "simplex"},
                                   {"linear", o.kernel.linear},
                                   {"gaussian", o.kernel.gaussian},

@@ -9,6 +9,7 @@
 #include <calib/hypothesis.hpp>
 #include <calib/seed.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -39,6 +40,36 @@ Option<S> block_size_option(BlockSize S::*member, OptionInfo i) {
 // Throws unless 2 <= B <= n (`function` names the caller).
 void check_block_size(const char* function, std::size_t block_size, std::size_t n);
 
+// ---- lengthscales: a number, or a median rule chosen on the data -------------------------------------
+
+struct LengthscaleChoice {
+    std::string rule = "median";  // "given" or a median rule ("median", "median-full")
+    double value = 1.0;           // when given
+    bool given() const { return rule == "given"; }
+};
+// The option (rules: the median rules it accepts), recorded as lengthscale_rule.
+template <class S>
+Option<S> lengthscale_option(LengthscaleChoice S::*member, OptionInfo i, std::vector<std::string> rules) {
+    std::string metavar = "L";
+    for (const std::string& r : rules) metavar += "|" + r;
+    i.metavar = metavar;
+    return custom_option<S>(
+        std::move(i),
+        [=](S& s, const Value& v) {
+            const std::string text = text_value(v);
+            if (std::find(rules.begin(), rules.end(), text) != rules.end()) {
+                (s.*member).rule = text;
+                return;
+            }
+            std::vector<std::string> forms{"a number > 0"};
+            forms.insert(forms.end(), rules.begin(), rules.end());
+            (s.*member).value = real_value("lengthscale", v, [](double x) { return x > 0; }, one_of(forms));
+            (s.*member).rule = "given";
+        },
+        [=](const S& s) { return (s.*member).given() ? Value((s.*member).value) : Value((s.*member).rule); },
+        [=](Record& r, const S& s, std::size_t) { r.push_back({"lengthscale_rule", (s.*member).rule}); });
+}
+
 // ---- the binned ECE ------------------------------------------------------------------------------
 
 // binning (uniform:NBINS or median-variance:MINSIZE[:MAXBINS]), distance and mode.
@@ -68,8 +99,7 @@ OptionList<S> resampling_options(std::size_t S::*replicates, std::uint64_t S::*s
 // The CKCE's options as given: the lengthscale (a number or the median heuristic on each data set),
 // the regularisation (a fixed lambda or a power of n) and the method's own.
 struct CkceSpec {
-    std::string lengthscale = "median";  // "median" or the number as given
-    double lengthscale_value = 1.0;
+    LengthscaleChoice lengthscale;       // a number or median
     std::size_t median_subsample = 0;
     std::uint64_t median_seed = default_seed;
     CkceOptions options;                 // method, features, max_rank, tolerance, seed

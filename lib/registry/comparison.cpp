@@ -20,9 +20,7 @@ struct ComparisonSpec {
 
 std::vector<ComparedEstimator> parse_estimators(const std::string& text) {
     std::vector<ComparedEstimator> out;
-    for (std::size_t start = 0;;) {
-        const std::size_t comma = text.find(',', start);
-        const std::string name = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    for (const std::string& name : split(text, ',')) {
         ComparedEstimator e{};
         try {
             e = parse_compared_estimator(name);
@@ -33,9 +31,8 @@ std::vector<ComparedEstimator> parse_estimators(const std::string& text) {
         if (std::find(out.begin(), out.end(), e) != out.end())
             throw option_error("estimators", "'" + text + "'", "a list without repeats ('" + name + "' is listed twice)");
         out.push_back(e);
-        if (comma == std::string::npos) return out;
-        start = comma + 1;
     }
+    return out;
 }
 
 OptionList<ComparisonSpec> comparison_options() {

@@ -11,38 +11,28 @@ namespace {
 
 struct NoOptions {};
 
-MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
-    return {std::move(name), std::move(summary), std::move(title), classes_only};
-}
-
 EstimateResult estimate(const std::string& name, double value, std::size_t n, Record details = {}) {
     return {name, value, n, std::move(details)};
 }
 
-template <class S>
-Registered<EstimatorModel> entry(MethodInfo info, OptionList<S> options, S defaults, EstimatorCalls<S> calls,
-                                 std::function<void(const S&)> check = {}) {
-    return {info, [=] { return std::make_shared<EstimatorEntry<S>>(info, options, defaults, calls, check); }};
-}
+std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
+    std::vector<Registered<MethodModel<EstimateResult>>> all;
 
-std::vector<Registered<EstimatorModel>> make_estimators() {
-    std::vector<Registered<EstimatorModel>> all;
-
-    all.push_back(entry<NoOptions>(
+    all.push_back(estimator_entry<NoOptions>(
         method("skce-biased", "biased (V-statistic) squared kernel calibration error, O(n^2)",
                "the biased estimator of the squared kernel calibration error (SKCE)"),
         {}, {},
-        {KernelUse::skce, LocationsUse::none, nullptr,
+        {nullptr, nullptr, nullptr,
          [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
              return estimate("skce-biased", std::visit([&](const auto& d) { return skce_biased(d, *k, p); }, data),
                              data_size(data));
          }}));
 
-    all.push_back(entry<NoOptions>(
+    all.push_back(estimator_entry<NoOptions>(
         method("skce-unbiased", "unbiased quadratic estimator of the SKCE, O(n^2)",
                "the unbiased estimator of the squared kernel calibration error (SKCE)"),
         {}, {},
-        {KernelUse::skce, LocationsUse::none,
+        {nullptr, nullptr,
          [](const NoOptions&, std::size_t n, std::size_t) {
              if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
          },
@@ -55,14 +45,14 @@ std::vector<Registered<EstimatorModel>> make_estimators() {
     struct BlockEstimate {
         BlockSize block_size;
     };
-    all.push_back(entry<BlockEstimate>(
+    all.push_back(estimator_entry<BlockEstimate>(
         method("skce-block", "mean of unbiased estimates on consecutive blocks of B observations, O(nB)",
                "the block estimator of the squared kernel calibration error (SKCE)"),
         {block_size_option(&BlockEstimate::block_size,
                            info("block_size", "", "2", "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); 2 is "
                                                         "the linear estimator"))},
         {},
-        {KernelUse::skce, LocationsUse::none,
+        {nullptr, nullptr,
          [](const BlockEstimate& o, std::size_t n, std::size_t) {
              check_block_size("skce_block", o.block_size.resolve(n), n);
          },
@@ -78,7 +68,7 @@ std::vector<Registered<EstimatorModel>> make_estimators() {
     struct Locations {
         std::string test_locations;
     };
-    all.push_back(entry<Locations>(
+    all.push_back(estimator_entry<Locations>(
         method("ucme", "unnormalised calibration mean embedding at test locations, O(nJ)",
                "the unnormalised calibration mean embedding (UCME) at test locations"),
         {custom_option<Locations>(
@@ -91,7 +81,7 @@ std::vector<Registered<EstimatorModel>> make_estimators() {
             [](Locations& l, const Value& v) { l.test_locations = text_value(v); },
             [](const Locations& l) { return Value(l.test_locations); })},
         {},
-        {KernelUse::skce, LocationsUse::required, nullptr,
+        {nullptr, always<Locations>(LocationsUse::required), nullptr,
          [](const AnyData& data, const Kernel* k, const AnyData* locations, const Locations&,
             const ParallelOptions& p) {
              const double value = std::visit(
@@ -104,19 +94,19 @@ std::vector<Registered<EstimatorModel>> make_estimators() {
                              {{"num_locations", std::uint64_t(data_size(*locations))}});
          }}));
 
-    all.push_back(entry<EceOptions>(
+    all.push_back(estimator_entry<EceOptions>(
         method("ece", "binned expected calibration error", "the binned expected calibration error (ECE)", true),
         ece_options(), {},
-        {KernelUse::none, LocationsUse::none, nullptr,
+        {always<EceOptions>(KernelUse::none), nullptr, nullptr,
          [](const AnyData& data, const Kernel*, const AnyData*, const EceOptions& o, const ParallelOptions&) {
              return estimate("ece", ece(classes_of("ece", data), o), data_size(data));
          }}));
 
-    all.push_back(entry<CkceSpec>(
+    all.push_back(estimator_entry<CkceSpec>(
         method("ckce", "conditional kernel calibration error (its own kernel options)",
                "the conditional kernel calibration error (CKCE)", true),
         ckce_options(true), {},
-        {KernelUse::own, LocationsUse::none, nullptr,
+        {always<CkceSpec>(KernelUse::own), nullptr, nullptr,
          [](const AnyData& data, const Kernel*, const AnyData*, const CkceSpec& spec, const ParallelOptions& p) {
              const CategoricalData& d = classes_of("ckce", data);
              const ResolvedCkce resolved = resolve_ckce(spec, d, p);
@@ -129,8 +119,8 @@ std::vector<Registered<EstimatorModel>> make_estimators() {
 
 }  // namespace
 
-const std::vector<Registered<EstimatorModel>>& registered_estimators() {
-    static const std::vector<Registered<EstimatorModel>> all = make_estimators();
+const std::vector<Registered<MethodModel<EstimateResult>>>& registered_estimators() {
+    static const std::vector<Registered<MethodModel<EstimateResult>>> all = make_estimators();
     return all;
 }
 

@@ -1,5 +1,6 @@
 // The kernel options of the SKCE, the UCME and their tests (registry.hpp, KernelSetup): the family's
 // default kernel unless told otherwise, and the median heuristic for the prediction lengthscale.
+#include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
 #include <calib/seed.hpp>
@@ -14,15 +15,12 @@ namespace {
 struct KernelSpec {
     PredictionKernelShape shape = PredictionKernelShape::exp;
     Metric metric = Metric::tv;
-    std::string lengthscale = "median";  // "median", "median-full", or the number as given
-    double lengthscale_value = 1.0;
+    LengthscaleChoice lengthscale;       // a number, median or median-full
     std::size_t median_subsample = 0;    // 0: the exact median over all observations
     std::uint64_t median_seed = default_seed;
     TargetKernelType target = TargetKernelType::white;
     double target_lengthscale = 1.0;
 };
-
-bool is_median(const KernelSpec& k) { return k.lengthscale == "median" || k.lengthscale == "median-full"; }
 
 template <class T>
 std::vector<std::pair<T, std::string>> named(const std::vector<T>& values) {
@@ -46,21 +44,12 @@ OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
                          "the distance d between predictions: tv (half L1), l1 or euclidean for class "
                          "predictions; w2 (2-Wasserstein; MW2 for mixtures) for distributions"),
                     named(family.metrics), "for the " + family.name + " family"),
-        custom_option<KernelSpec>(
-            info("lengthscale", "L|median|median-full", "median",
-                 "l > 0, or the median of the distances d(p_i, p_j) over the pairs i < j (median) or over all n^2 "
-                 "ordered pairs with the zero diagonal (median-full); the median is exact at every n"),
-            [](KernelSpec& k, const Value& v) {
-                const std::string text = text_value(v);
-                if (text == "median" || text == "median-full") {
-                    k.lengthscale = text;
-                    return;
-                }
-                k.lengthscale_value = real_value("lengthscale", v, [](double x) { return x > 0; },
-                                                 "a number > 0, median or median-full");
-                k.lengthscale = text;
-            },
-            [](const KernelSpec& k) { return is_median(k) ? Value(k.lengthscale) : Value(k.lengthscale_value); }),
+        lengthscale_option(&KernelSpec::lengthscale,
+                           info("lengthscale", "", "median",
+                                "l > 0, or the median of the distances d(p_i, p_j) over the pairs i < j (median) or "
+                                "over all n^2 ordered pairs with the zero diagonal (median-full); the median is exact "
+                                "at every n"),
+                           {"median", "median-full"}),
         integer_option(&KernelSpec::median_subsample,
                        info("median_subsample", "K", "",
                             "take the median on K observations drawn without replacement instead of all",
@@ -90,10 +79,10 @@ public:
 
     Kernel resolve(const AnyData& data, const ParallelOptions& parallel) const override {
         const KernelSpec& k = values();
-        Kernel kernel{{k.shape, k.metric, k.lengthscale_value}, {k.target, k.target_lengthscale, {}}};
-        if (is_median(k)) {
+        Kernel kernel{{k.shape, k.metric, k.lengthscale.value}, {k.target, k.target_lengthscale, {}}};
+        if (!k.lengthscale.given()) {
             MedianOptions median;
-            median.variant = k.lengthscale == "median" ? MedianVariant::pairs : MedianVariant::full;
+            median.variant = k.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
             median.subsample = k.median_subsample;
             median.seed = k.median_seed;
             median.parallel = parallel;
@@ -102,7 +91,7 @@ public:
                     std::visit([&](const auto& d) { return median_distance(d, k.metric, median); }, data);
             } catch (const invalid_argument& e) {
                 // Name the option that asked for the median (e.g. all predictions equal: median 0).
-                throw invalid_argument("`lengthscale` " + k.lengthscale + ": " + e.what());
+                throw invalid_argument("`lengthscale` " + k.lengthscale.rule + ": " + e.what());
             }
         }
         std::visit([&](const auto& d) { validate_kernel(d, kernel, "kernel"); }, data);
@@ -112,8 +101,8 @@ public:
     Record record_with(const Kernel& kernel) const override {
         const KernelSpec& k = values();
         Record r{{"lengthscale", kernel.prediction.lengthscale},
-                 {"lengthscale_rule", is_median(k) ? k.lengthscale : std::string("given")}};
-        if (is_median(k) && given("median_subsample"))
+                 {"lengthscale_rule", k.lengthscale.rule}};
+        if (!k.lengthscale.given() && given("median_subsample"))
             r.insert(r.end(), {{"median_subsample", std::uint64_t(k.median_subsample)}, {"median_seed", k.median_seed}});
         Record target{{"type", to_string(kernel.target.type)}};
         if (kernel.target.type != TargetKernelType::white) target.push_back({"lengthscale", kernel.target.lengthscale});

@@ -40,24 +40,16 @@ public:
     virtual Record record_with(const Kernel& resolved) const = 0;
 };
 
-class EstimatorModel : public SetupModel {
+// An estimator (Result = EstimateResult) or a test (TestResult).
+template <class Result>
+class MethodModel : public SetupModel {
 public:
     using SetupModel::SetupModel;
     virtual KernelUse kernel_use() const = 0;
     virtual LocationsUse locations_use() const = 0;
     virtual void validate(std::size_t n, std::size_t num_locations) const = 0;
-    virtual EstimateResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                               const ParallelOptions& parallel) const = 0;
-};
-
-class TestModel : public SetupModel {
-public:
-    using SetupModel::SetupModel;
-    virtual KernelUse kernel_use() const = 0;
-    virtual LocationsUse locations_use() const = 0;
-    virtual void validate(std::size_t n, std::size_t num_locations) const = 0;
-    virtual TestResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                           const ParallelOptions& parallel) const = 0;
+    virtual Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+                       const ParallelOptions& parallel) const = 0;
 };
 
 class ComparisonModel : public SetupModel {
@@ -94,53 +86,23 @@ private:
     std::function<void(const S&)> check_;
 };
 
-// An estimator: its options struct S and the call.
-template <class S>
-struct EstimatorCalls {
-    KernelUse kernel_use = KernelUse::skce;
-    LocationsUse locations_use = LocationsUse::none;
+// What a method does with its options S: the kernel and test locations it uses (empty: the SKCE
+// kernel, no locations), its limits on n (and J locations), and the library call.
+template <class S, class Result>
+struct MethodCalls {
+    std::function<KernelUse(const S&)> kernel_use;
+    std::function<LocationsUse(const S&)> locations_use;
     std::function<void(const S&, std::size_t n, std::size_t num_locations)> validate;
-    std::function<EstimateResult(const AnyData&, const Kernel*, const AnyData*, const S&, const ParallelOptions&)> run;
+    std::function<Result(const AnyData&, const Kernel*, const AnyData*, const S&, const ParallelOptions&)> run;
 };
 
-template <class S>
-class EstimatorEntry final : public WithOptions<EstimatorModel, S> {
+// An estimator (Base = MethodModel<EstimateResult>, Result = EstimateResult) or a test (MethodModel<TestResult>, TestResult).
+template <class Base, class S, class Result>
+class MethodEntry final : public WithOptions<Base, S> {
 public:
-    EstimatorEntry(MethodInfo info, OptionList<S> options, S defaults, EstimatorCalls<S> calls,
-                   std::function<void(const S&)> check = {})
-        : WithOptions<EstimatorModel, S>(std::move(info), std::move(options), std::move(defaults), std::move(check)),
-          calls_(std::move(calls)) {}
-    KernelUse kernel_use() const override { return calls_.kernel_use; }
-    LocationsUse locations_use() const override { return calls_.locations_use; }
-    void validate(std::size_t n, std::size_t num_locations) const override {
-        this->check();
-        if (calls_.validate) calls_.validate(this->values(), n, num_locations);
-    }
-    EstimateResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                       const ParallelOptions& parallel) const override {
-        return calls_.run(data, kernel, locations, this->values(), parallel);
-    }
-    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<EstimatorEntry>(*this); }
-
-private:
-    EstimatorCalls<S> calls_;
-};
-
-// A test: its options struct S and the call; the kernel and the locations may depend on the options.
-template <class S>
-struct TestCalls {
-    std::function<KernelUse(const S&)> kernel_use;           // empty: skce
-    std::function<LocationsUse(const S&)> locations_use;     // empty: none
-    std::function<void(const S&, std::size_t n, std::size_t num_locations)> validate;
-    std::function<TestResult(const AnyData&, const Kernel*, const AnyData*, const S&, const ParallelOptions&)> run;
-};
-
-template <class S>
-class TestEntry final : public WithOptions<TestModel, S> {
-public:
-    TestEntry(MethodInfo info, OptionList<S> options, S defaults, TestCalls<S> calls,
-              std::function<void(const S&)> check = {})
-        : WithOptions<TestModel, S>(std::move(info), std::move(options), std::move(defaults), std::move(check)),
+    MethodEntry(MethodInfo info, OptionList<S> options, S defaults, MethodCalls<S, Result> calls,
+                std::function<void(const S&)> check)
+        : WithOptions<Base, S>(std::move(info), std::move(options), std::move(defaults), std::move(check)),
           calls_(std::move(calls)) {}
     KernelUse kernel_use() const override {
         return calls_.kernel_use ? calls_.kernel_use(this->values()) : KernelUse::skce;
@@ -152,14 +114,14 @@ public:
         this->check();
         if (calls_.validate) calls_.validate(this->values(), n, num_locations);
     }
-    TestResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                   const ParallelOptions& parallel) const override {
+    Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+               const ParallelOptions& parallel) const override {
         return calls_.run(data, kernel, locations, this->values(), parallel);
     }
-    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<TestEntry>(*this); }
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<MethodEntry>(*this); }
 
 private:
-    TestCalls<S> calls_;
+    MethodCalls<S, Result> calls_;
 };
 
 // The registered methods: their descriptions and a factory each (estimators.cpp, tests.cpp).
@@ -168,8 +130,37 @@ struct Registered {
     MethodInfo info;
     std::function<std::shared_ptr<Model>()> make;
 };
-const std::vector<Registered<EstimatorModel>>& registered_estimators();
-const std::vector<Registered<TestModel>>& registered_tests();
+const std::vector<Registered<MethodModel<EstimateResult>>>& registered_estimators();
+const std::vector<Registered<MethodModel<TestResult>>>& registered_tests();
+
+inline MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
+    return {std::move(name), std::move(summary), std::move(title), classes_only};
+}
+
+// A registered method: its description, options with their defaults, calls and checks between options.
+template <class Model, class S, class Result>
+Registered<Model> entry(MethodInfo info, OptionList<S> options, S defaults, MethodCalls<S, Result> calls,
+                        std::function<void(const S&)> check = {}) {
+    return {info, [=] { return std::make_shared<MethodEntry<Model, S, Result>>(info, options, defaults, calls, check); }};
+}
+template <class S>
+Registered<MethodModel<EstimateResult>> estimator_entry(MethodInfo info, OptionList<S> options, S defaults,
+                                           MethodCalls<S, EstimateResult> calls,
+                                           std::function<void(const S&)> check = {}) {
+    return entry<MethodModel<EstimateResult>>(std::move(info), std::move(options), std::move(defaults), std::move(calls),
+                                 std::move(check));
+}
+template <class S>
+Registered<MethodModel<TestResult>> test_entry(MethodInfo info, OptionList<S> options, S defaults, MethodCalls<S, TestResult> calls,
+                                 std::function<void(const S&)> check = {}) {
+    return entry<MethodModel<TestResult>>(std::move(info), std::move(options), std::move(defaults), std::move(calls), std::move(check));
+}
+
+// A kernel or locations use that does not depend on the options.
+template <class S, class Use>
+std::function<Use(const S&)> always(Use use) {
+    return [use](const S&) { return use; };
+}
 
 // The class predictions of a method that applies only to them; throws invalid_argument otherwise.
 inline const CategoricalData& classes_of(const std::string& method, const AnyData& data) {

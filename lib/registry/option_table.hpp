@@ -38,6 +38,8 @@ bool flag_value(const std::string& option, const Value& value);
 std::string integer_rule(std::uint64_t min, std::uint64_t max);
 // "a, b or c".
 std::string one_of(const std::vector<std::string>& names);
+// The parts of `text` between the separators (one part, possibly empty, when there is none).
+std::vector<std::string> split(const std::string& text, char separator);
 
 // ---- options ---------------------------------------------------------------------------------------
 
@@ -182,14 +184,9 @@ public:
         if (c.option.empty()) return true;
         if (!applies(c.option)) return false;
         if (c.values.empty()) return given(c.option);
-        const std::string current = to_text(find(c.option)->get(values_));
-        for (std::size_t start = 0;;) {
-            const std::size_t comma = current.find(',', start);
-            const std::string item = current.substr(start, comma == std::string::npos ? comma : comma - start);
+        for (const std::string& item : split(to_text(find(c.option)->get(values_)), ','))
             if (std::find(c.values.begin(), c.values.end(), item) != c.values.end()) return true;
-            if (comma == std::string::npos) return false;
-            start = comma + 1;
-        }
+        return false;
     }
 
     void set(const std::string& method, const std::string& name, const Value& value) {

@@ -61,6 +61,16 @@ std::shared_ptr<Model> make(const std::vector<detail::Registered<Model>>& regist
     throw invalid_argument("unknown " + kind + " '" + name + "', expected one of " + names);
 }
 
+// The kernel and the locations a run needs, then the limits on n.
+template <class Model>
+void check_run(const Model& model, const AnyData& data, const Kernel* kernel, const AnyData* locations) {
+    if (model.kernel_use() == KernelUse::skce && !kernel)
+        throw invalid_argument(model.info().name + " needs a kernel (KernelSetup::resolve)");
+    if (model.locations_use() == LocationsUse::required && !locations)
+        throw invalid_argument(model.info().name + " needs test locations");
+    model.validate(data_size(data), locations ? data_size(*locations) : 0);
+}
+
 template <class Model>
 std::vector<MethodInfo> infos(const std::vector<detail::Registered<Model>>& registered) {
     std::vector<MethodInfo> out;
@@ -86,8 +96,8 @@ EstimatorSetup make_estimator(const std::string& name) {
 
 TestSetup make_test(const std::string& name) { return TestSetup(make(detail::registered_tests(), "method", name)); }
 
-const detail::EstimatorModel& EstimatorSetup::model() const {
-    return static_cast<const detail::EstimatorModel&>(*model_);
+const detail::MethodModel<EstimateResult>& EstimatorSetup::model() const {
+    return static_cast<const detail::MethodModel<EstimateResult>&>(*model_);
 }
 KernelUse EstimatorSetup::kernel_use() const { return model().kernel_use(); }
 LocationsUse EstimatorSetup::locations_use() const { return model().locations_use(); }
@@ -95,26 +105,18 @@ void EstimatorSetup::validate(std::size_t n, std::size_t num_locations) const { 
 
 EstimateResult EstimatorSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
                                    const ParallelOptions& parallel) const {
-    if (kernel_use() == KernelUse::skce && !kernel)
-        throw invalid_argument("estimator " + info().name + " needs a kernel (KernelSetup::resolve)");
-    if (locations_use() == LocationsUse::required && !locations)
-        throw invalid_argument("estimator " + info().name + " needs test locations");
-    validate(data_size(data), locations ? data_size(*locations) : 0);
+    check_run(model(), data, kernel, locations);
     return model().run(data, kernel, locations, parallel);
 }
 
-const detail::TestModel& TestSetup::model() const { return static_cast<const detail::TestModel&>(*model_); }
+const detail::MethodModel<TestResult>& TestSetup::model() const { return static_cast<const detail::MethodModel<TestResult>&>(*model_); }
 KernelUse TestSetup::kernel_use() const { return model().kernel_use(); }
 LocationsUse TestSetup::locations_use() const { return model().locations_use(); }
 void TestSetup::validate(std::size_t n, std::size_t num_locations) const { model().validate(n, num_locations); }
 
 TestResult TestSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
                           const ParallelOptions& parallel) const {
-    if (kernel_use() == KernelUse::skce && !kernel)
-        throw invalid_argument("method " + info().name + " needs a kernel (KernelSetup::resolve)");
-    if (locations_use() == LocationsUse::required && !locations)
-        throw invalid_argument("method " + info().name + " needs test locations");
-    validate(data_size(data), locations ? data_size(*locations) : 0);
+    check_run(model(), data, kernel, locations);
     return model().run(data, kernel, locations, parallel);
 }
 

@@ -10,16 +10,6 @@ namespace calib::detail {
 
 namespace {
 
-MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
-    return {std::move(name), std::move(summary), std::move(title), classes_only};
-}
-
-template <class S>
-Registered<TestModel> entry(MethodInfo info, OptionList<S> options, S defaults, TestCalls<S> calls,
-                            std::function<void(const S&)> check = {}) {
-    return {info, [=] { return std::make_shared<TestEntry<S>>(info, options, defaults, calls, check); }};
-}
-
 // Calls test(d, kernel, options) for the data set's family.
 template <class F>
 TestResult on_data(const AnyData& data, F&& test) {
@@ -171,10 +161,10 @@ OptionList<Cme> cme_options() {
 
 // ---- the registry of tests ---------------------------------------------------------------------------
 
-std::vector<Registered<TestModel>> make_tests() {
-    std::vector<Registered<TestModel>> all;
+std::vector<Registered<MethodModel<TestResult>>> make_tests() {
+    std::vector<Registered<MethodModel<TestResult>>> all;
 
-    all.push_back(entry<BlockTestOptions>(
+    all.push_back(test_entry<BlockTestOptions>(
         method("block", "z-test of the block SKCE, O(nB): the fastest, asymptotically valid",
                "block test: z-test of the SKCE over blocks (normal null)"),
         block_options(), {},
@@ -185,7 +175,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return block_test(d, *k, run); });
          }}));
 
-    all.push_back(entry<BootstrapOptions>(
+    all.push_back(test_entry<BootstrapOptions>(
         method("bootstrap", "quadratic SKCE with a bootstrap null, O(n^2 R): the most powerful, the reference",
                "quadratic test with a bootstrap null"),
         bootstrap_options(), {},
@@ -197,7 +187,7 @@ std::vector<Registered<TestModel>> make_tests() {
          }}));
 
     struct NoOptions {};
-    all.push_back(entry<NoOptions>(
+    all.push_back(test_entry<NoOptions>(
         method("gamma", "quadratic SKCE with a moment-matched Gamma null, one O(n^2) pass: a heuristic",
                "quadratic test with a moment-matched Gamma null"),
         {}, {},
@@ -209,7 +199,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return gamma_test(d, *k, p); });
          }}));
 
-    all.push_back(entry<SpectralOptions>(
+    all.push_back(test_entry<SpectralOptions>(
         method("spectral", "quadratic SKCE with the Gram spectrum null, O(n^3), n <= 4000",
                "quadratic test with the Gram-spectrum null"),
         resampling_options(&SpectralOptions::replicates, &SpectralOptions::seed, &SpectralOptions::rule), {},
@@ -220,7 +210,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return spectral_test(d, *k, run); });
          }}));
 
-    all.push_back(entry<DistributionFreeOptions>(
+    all.push_back(test_entry<DistributionFreeOptions>(
         method("dfree-biased", "distribution-free bound on the biased SKCE (McDiarmid): valid at every n, conservative",
                "distribution-free test of the biased SKCE (McDiarmid bound; conservative)"),
         {}, {},
@@ -232,7 +222,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return dfree_biased_test(d, *k, run); });
          }}));
 
-    all.push_back(entry<DistributionFreeOptions>(
+    all.push_back(test_entry<DistributionFreeOptions>(
         method("dfree-unbiased",
                "distribution-free bound on the unbiased SKCE (Hoeffding): valid at every n, conservative",
                "distribution-free test of the unbiased SKCE (Hoeffding bound; conservative)"),
@@ -248,7 +238,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return dfree_unbiased_test(d, *k, run); });
          }}));
 
-    all.push_back(entry<DfreeBlock>(
+    all.push_back(test_entry<DfreeBlock>(
         method("dfree-block", "distribution-free bound on the block SKCE (Hoeffding): valid at every n, conservative",
                "distribution-free test of the block SKCE (Hoeffding bound; conservative)"),
         {block_size_option(&DfreeBlock::block_size,
@@ -265,7 +255,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return on_data(data, [&](const auto& d) { return dfree_block_test(d, *k, b, run); });
          }}));
 
-    all.push_back(entry<Consistency>(
+    all.push_back(test_entry<Consistency>(
         method("consistency",
                "consistency resampling of an estimator: anti-conservative with ece; for reproducing the 2019 "
                "experiments",
@@ -283,7 +273,7 @@ std::vector<Registered<TestModel>> make_tests() {
              return consistency_test(d, consistency_estimator(c, k, d.size()), c.estimator, run);
          }}));
 
-    all.push_back(entry<Cme>(
+    all.push_back(test_entry<Cme>(
         method("cme", "Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n",
                "CME test: Hotelling statistic at test locations"),
         cme_options(), {},
@@ -316,8 +306,8 @@ std::vector<Registered<TestModel>> make_tests() {
 
 }  // namespace
 
-const std::vector<Registered<TestModel>>& registered_tests() {
-    static const std::vector<Registered<TestModel>> all = make_tests();
+const std::vector<Registered<MethodModel<TestResult>>>& registered_tests() {
+    static const std::vector<Registered<MethodModel<TestResult>>> all = make_tests();
     return all;
 }
 

@@ -59,6 +59,16 @@ std::string one_of(const std::vector<std::string>& names) {
     return out;
 }
 
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string::npos ? end : end - start));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
 std::string integer_rule(std::uint64_t min, std::uint64_t max) {
     if (max == std::numeric_limits<std::uint64_t>::max() || max == std::uint64_t(std::numeric_limits<long>::max()))
         return "an integer >= " + std::to_string(min);
