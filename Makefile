@@ -175,6 +175,7 @@ test: deps
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
 	bash tests/install/run.sh
 	python3 tests/docs/check_commands.py $(CLI)
+	python3 tests/layers/check.py
 
 # The unit tests alone, for the edit-compile loop (make test adds the CLI, reproduction-app,
 # installed-library and documentation checks).
