@@ -4,6 +4,7 @@
 #include <calib/data.hpp>
 #include <calib/kernels.hpp>
 #include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include <Eigen/Cholesky>
 
@@ -27,29 +28,6 @@ inline MedianOptions median_options(MedianVariant variant, std::size_t subsample
 }
 
 using Rng = boost::random::mt19937_64;
-
-// Index drawn from the probabilities p (inverse CDF).
-inline int draw_category(const Eigen::Ref<const Eigen::RowVectorXd>& p, Rng& rng) {
-    double u = boost::random::uniform_01<double>()(rng), c = 0;
-    for (Eigen::Index k = 0; k + 1 < p.size(); ++k)
-        if (u < (c += p(k))) return static_cast<int>(k);
-    return static_cast<int>(p.size() - 1);
-}
-
-// n predictions ~ Dirichlet(alpha·1_m); labels drawn from the predictions (calibrated) or, when
-// `uniform_labels`, uniformly over the classes (miscalibrated).
-inline CategoricalData dirichlet_data(std::size_t n, int m, double alpha, Rng& rng, bool uniform_labels = false) {
-    boost::random::gamma_distribution<double> gamma(alpha);
-    Matrix p(n, m);
-    std::vector<int> y(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        for (int k = 0; k < m; ++k) p(r, k) = gamma(rng);
-        p.row(r) /= p.row(r).sum();
-        y[i] = uniform_labels ? draw_category(Eigen::RowVectorXd::Constant(m, 1.0 / m), rng) : draw_category(p.row(r), rng);
-    }
-    return CategoricalData(p, y);
-}
 
 // n normal predictions N(μ, σ²), μ ~ N(0,1), σ ~ U(0.1, 1.1); targets drawn from them (calibrated)
 // or shifted by `shift`.
@@ -99,7 +77,7 @@ inline MixtureNormalData mixture_data(std::size_t n, int K, Rng& rng, bool equal
         }
         w.row(r) /= w.row(r).sum();
         if (equal_weights) w.row(r).setConstant(1.0 / K);
-        const int k = draw_category(w.row(r), rng);
+        const int k = synthetic::draw_label(w.row(r), rng);
         y(r) = mu(r, k) + sigma(r, k) * z(rng) + shift;
     }
     return MixtureNormalData(w, mu, sigma, y);

@@ -77,7 +77,7 @@ Matrix group_factor(const Matrix& q) {
 
 CategoricalData dirichlet(std::size_t n, int m, double alpha, std::uint64_t seed) {
     test::Rng rng(seed);
-    return test::dirichlet_data(n, m, alpha, rng);
+    return synthetic::dirichlet_data(n, m, alpha, rng);
 }
 
 CkceOptions options_with(double bandwidth, CkceMethod method = CkceMethod::exact) {
@@ -143,12 +143,12 @@ TEST_CASE("App. A toy: CKCE, JKCE and ECE against the closed forms") {
 TEST_CASE("discrete-kernel shrinkage formula on random groups") {
     // ckce.md §2.6/§6.1: with k = 1{q = q'}, CKCE = Σ_g (n_g/(n_g + λn))² ‖q̄_g − ē_g‖².
     test::Rng rng(11);
-    const CategoricalData base = test::dirichlet_data(7, 4, 0.5, rng);
+    const CategoricalData base = synthetic::dirichlet_data(7, 4, 0.5, rng);
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < 150; ++i) idx.push_back((i * i + 3 * i) % 7);
     Matrix q = subset(base, idx).probabilities();
     std::vector<int> y;
-    for (std::size_t i = 0; i < 150; ++i) y.push_back(test::draw_category(q.row(static_cast<Eigen::Index>(i)), rng));
+    for (std::size_t i = 0; i < 150; ++i) y.push_back(synthetic::draw_label(q.row(static_cast<Eigen::Index>(i)), rng));
     const CategoricalData d(q, y);
     const Matrix k = discrete_gram(q);
     for (const double lambda : {1e-4, 0.01, Regularization{}.lambda(d.size()), 1.0}) {

@@ -35,7 +35,7 @@ struct Setting {
 
 Setting setting(std::size_t n, std::size_t replicates, CkceMethod method) {
     test::Rng rng(20261124);
-    const CategoricalData calibrated = test::dirichlet_data(n, 4, 0.8, rng);
+    const CategoricalData calibrated = synthetic::dirichlet_data(n, 4, 0.8, rng);
     Setting s;
     s.models = {calibrated, tempered(calibrated, 0.6)};
     s.options.replicates = replicates;

@@ -1,6 +1,7 @@
 // Tests of the binned ECE (estimators.hpp: ece) and its binning schemes (lib/binning.hpp).
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include "estimators/binning.hpp"
 
@@ -66,26 +67,6 @@ EceOptions median_variance(int minsize, int maxbins = INT_MAX) {
     return o;
 }
 
-// Dirichlet(a·1_m) rows by normalised Gamma(a) draws.
-Matrix dirichlet(boost::random::mt19937_64& rng, Eigen::Index n, Eigen::Index m, double a) {
-    boost::random::gamma_distribution<double> gamma(a);
-    Matrix p(n, m);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        for (Eigen::Index k = 0; k < m; ++k) p(i, k) = gamma(rng);
-        p.row(i) /= p.row(i).sum();
-    }
-    return p;
-}
-
-int draw_categorical(boost::random::mt19937_64& rng, const Matrix& p, Eigen::Index i) {
-    const double u = boost::random::uniform_01<double>()(rng);
-    double cumulative = 0;
-    for (Eigen::Index k = 0; k + 1 < p.cols(); ++k) {
-        cumulative += p(i, k);
-        if (u < cumulative) return static_cast<int>(k);
-    }
-    return static_cast<int>(p.cols() - 1);
-}
 
 // Plain loops instead of Eigen reductions, which trip a GCC 12 -Wmaybe-uninitialized false
 // positive under -march with AVX-512.
@@ -291,12 +272,12 @@ TEST_CASE("ECE_TV of the 2019 generative model, beta = e_1") {
     const double pi = 0.5;
     for (Eigen::Index m : {2, 3, 10}) {
         const Eigen::Index n = 200000;
-        const Matrix p = dirichlet(rng, n, m, 1.0);
+        const Matrix p = calib::synthetic::dirichlet(n, m, 1.0, rng);
         std::vector<int> y(static_cast<std::size_t>(n));
         for (Eigen::Index i = 0; i < n; ++i)
             y[static_cast<std::size_t>(i)] = boost::random::uniform_01<double>()(rng) < pi
                                                  ? 0
-                                                 : draw_categorical(rng, p, i);
+                                                 : calib::synthetic::draw_label(p.row(i), rng);
         const CategoricalData data(p, y);
         const double expected = pi * static_cast<double>(m - 1) / static_cast<double>(m);
         CAPTURE(m);
@@ -316,7 +297,7 @@ TEST_CASE("median-variance binning invariants") {
     boost::random::mt19937_64 rng(1234);
     const std::size_t n = 1000;
     for (Eigen::Index m : {2, 10, 100}) {
-        const Matrix p = dirichlet(rng, static_cast<Eigen::Index>(n), m, 1.0);
+        const Matrix p = calib::synthetic::dirichlet(static_cast<Eigen::Index>(n), m, 1.0, rng);
         std::vector<int> y(n);
         for (int& label : y)
             label = static_cast<int>(boost::random::uniform_01<double>()(rng) * static_cast<double>(m));
@@ -362,10 +343,10 @@ TEST_CASE("ECE lies in (0, 1) on random data") {
     boost::random::mt19937_64 rng(42);
     for (Eigen::Index m : {2, 10}) {
         for (int rep = 0; rep < 200; ++rep) {
-            const Matrix p = dirichlet(rng, 20, m, 1.0);
+            const Matrix p = calib::synthetic::dirichlet(20, m, 1.0, rng);
             std::vector<int> y(20);
             for (Eigen::Index i = 0; i < 20; ++i)
-                y[static_cast<std::size_t>(i)] = draw_categorical(rng, p, i);
+                y[static_cast<std::size_t>(i)] = calib::synthetic::draw_label(p.row(i), rng);
             const CategoricalData data(p, y);
             for (const EceOptions& o : {uniform(10), median_variance(10),
                                         uniform(10, EceDistance::tv, EceMode::top_label)}) {

@@ -163,7 +163,7 @@ TEST_CASE("full covariances and mixtures with extreme entries") {
 
 TEST_CASE("probabilities of 1e-300") {
     test::Rng rng(5);
-    CategoricalData base = test::dirichlet_data(n, 3, 1.0, rng);
+    CategoricalData base = synthetic::dirichlet_data(n, 3, 1.0, rng);
     Matrix p = base.probabilities();
     p.row(0) << 1 - 2e-300, 1e-300, 1e-300;
     p.row(1) << 1e-300, 1.0, 0.0;

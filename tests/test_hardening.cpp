@@ -78,7 +78,7 @@ TEST_CASE("every test result is checked before it is returned") {
 
 TEST_CASE("consistency test: an estimator returning NaN or infinity gives no p-value") {
     test::Rng rng(17);
-    const CategoricalData data = test::dirichlet_data(60, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(60, 3, 1.0, rng);
     ConsistencyOptions options;
     options.replicates = 20;
     for (const double bad : {nan_value, inf_value}) {
@@ -105,7 +105,7 @@ TEST_CASE("thread counts are bounded: negative and huge teams are refused, not a
     CHECK_THROWS_WITH_AS(resolve_num_threads(max_num_threads() + 1), doctest::Contains("num_threads = "),
                          invalid_argument);
     test::Rng rng(3);
-    const CategoricalData data = test::dirichlet_data(50, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(50, 3, 1.0, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     CHECK_THROWS_AS(skce_unbiased(data, kernel, ParallelOptions{-5}), invalid_argument);
     BootstrapOptions o;
@@ -116,7 +116,7 @@ TEST_CASE("thread counts are bounded: negative and huge teams are refused, not a
 TEST_CASE("replicates are bounded and their buffers checked against the machine before allocation") {
     // Before: SIZE_MAX replicates was undefined behaviour, 2^63 − 1 aborted in an Eigen assertion.
     test::Rng rng(5);
-    const CategoricalData data = test::dirichlet_data(40, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(40, 3, 1.0, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     for (const std::size_t bad : {std::size_t{0}, max_replicates + 1, std::numeric_limits<std::size_t>::max()}) {
         CAPTURE(bad);
@@ -134,7 +134,7 @@ TEST_CASE("replicates are bounded and their buffers checked against the machine 
     // pass at n = 10⁶ are 4.1 GB, R = 10⁸ replicates' values 3.2 GB. Before: the whole n × (R+1)
     // counts were allocated whatever the budget (which bounded only the Gram cache).
     test::Rng big_rng(6);
-    const CategoricalData big = test::dirichlet_data(1000000, 2, 1.0, big_rng);
+    const CategoricalData big = synthetic::dirichlet_data(1000000, 2, 1.0, big_rng);
     BootstrapOptions b;
     b.replicates = max_replicates;
     b.memory_budget = std::size_t{1} << 30;
@@ -164,7 +164,7 @@ TEST_CASE("C++ API edges: sizes and values checked by calib, not by Eigen assert
 
 TEST_CASE("CKCE: a vanishing bandwidth reaches its limit, a vanishing ridge is refused") {
     test::Rng rng(8);
-    const CategoricalData data = test::dirichlet_data(120, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(120, 3, 1.0, rng);
     // γ → 0: the Gaussian part becomes the identity (distinct predictions), already exactly at γ = 1e-100
     // (every off-diagonal exp underflows); γ = 1e-300 overflows 1/(2γ²) and once gave exp(−0·∞) = NaN.
     CkceOptions o;

@@ -72,7 +72,7 @@ TEST_CASE("golden p-values of the reference distributions") {
 
 TEST_CASE("block test: z, p, standard error and confidence bound by hand") {
     test::Rng rng(21);
-    const CategoricalData data = test::dirichlet_data(60, 3, 0.5, rng);
+    const CategoricalData data = synthetic::dirichlet_data(60, 3, 0.5, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     for (std::size_t b : {2, 5, 7}) {
         const BlockSkce block = skce_block(data, kernel, b);
@@ -200,7 +200,7 @@ TEST_CASE("bootstrap replicates: cached and recomputed Gram tiles give the same 
 
 TEST_CASE("gamma test: moments, shape and scale by hand") {
     test::Rng rng(17);
-    const CategoricalData data = test::dirichlet_data(25, 4, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(25, 4, 1.0, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     const Matrix h = gram(data, kernel);
     const double n = 25;
@@ -218,7 +218,7 @@ TEST_CASE("gamma test: moments, shape and scale by hand") {
 
 TEST_CASE("spectral test") {
     test::Rng rng(19);
-    const CategoricalData data = test::dirichlet_data(120, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(120, 3, 1.0, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     SpectralOptions options;
     options.replicates = 300;
@@ -258,7 +258,7 @@ TEST_CASE("spectral test") {
 
 TEST_CASE("distribution-free bounds") {
     test::Rng rng(23);
-    const CategoricalData data = test::dirichlet_data(50, 3, 1.0, rng, true);
+    const CategoricalData data = synthetic::dirichlet_data(50, 3, 1.0, rng, true);
     const Kernel kernel = default_kernel<CategoricalData>();
     const double b = 2;  // sup|h| of exp-TV ⊗ δ
     const double est_b = skce_biased(data, kernel), est_u = skce_unbiased(data, kernel);
@@ -283,7 +283,7 @@ TEST_CASE("distribution-free bounds") {
 
 TEST_CASE("consistency resampling") {
     test::Rng rng(29);
-    const CategoricalData data = test::dirichlet_data(80, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(80, 3, 1.0, rng);
     const CategoricalEstimator ece10 = [](const CategoricalData& d) { return ece(d, {}); };
     ConsistencyOptions options;
     options.replicates = 200;
@@ -308,7 +308,7 @@ TEST_CASE("consistency resampling") {
         std::vector<int> y(data.size());
         for (Eigen::Index i = 0; i < q.rows(); ++i) {
             q.row(i) = p.row(static_cast<Eigen::Index>(calib::uniform_index(naive_rng, data.size())));
-            y[std::size_t(i)] = test::draw_category(q.row(i), naive_rng);
+            y[std::size_t(i)] = synthetic::draw_label(q.row(i), naive_rng);
         }
         above += skce(CategoricalData(q, y)) >= observed;
     }
@@ -410,7 +410,7 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
 
 TEST_CASE("results as JSON") {
     test::Rng rng(41);
-    const TestResult t = gamma_test(test::dirichlet_data(30, 3, 1.0, rng), default_kernel<CategoricalData>());
+    const TestResult t = gamma_test(synthetic::dirichlet_data(30, 3, 1.0, rng), default_kernel<CategoricalData>());
     const std::string json = t.to_json();
     CHECK(json.rfind("{\"method\":\"gamma\",\"null\":\"gamma\",\"estimator\":\"skce-biased\",", 0) == 0);
     CHECK(json.find("\"shape\":") != std::string::npos);

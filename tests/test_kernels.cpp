@@ -101,7 +101,7 @@ TEST_CASE("median heuristic: errors and edge cases") {
 
 TEST_CASE("median heuristic: subsampling is seeded and close; threads do not matter") {
     test::Rng rng(4);
-    const CategoricalData d = test::dirichlet_data(3000, 10, 0.1, rng);
+    const CategoricalData d = synthetic::dirichlet_data(3000, 10, 0.1, rng);
     const double exact = median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 0));
     const double sub = median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1000, 7));
     CHECK(sub == median_distance(d, Metric::tv, test::median_options(MedianVariant::pairs, 1000, 7)));
@@ -133,7 +133,7 @@ TEST_CASE("uniform bounds of h") {
     CHECK(std::abs(skce_core(d, default_kernel<CategoricalData>(), 0, 0)) == Approx(2));
     // and never exceeded on random data
     test::Rng rng(6);
-    const CategoricalData r = test::dirichlet_data(200, 5, 0.3, rng);
+    const CategoricalData r = synthetic::dirichlet_data(200, 5, 0.3, rng);
     for (std::size_t i = 0; i < 200; i += 7)
         for (std::size_t j = 0; j < 200; j += 3) CHECK(std::abs(skce_core(r, default_kernel<CategoricalData>(), i, j)) <= 2);
 }

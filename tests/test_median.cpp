@@ -90,7 +90,7 @@ TEST_CASE("median_distance is the exact median for every family and metric, pair
     // latter above the one-pass limit of 2²² collected values, so the histogram passes run).
     for (const std::size_t n : {5, 6, 300, 3000}) {
         CAPTURE(n);
-        const CategoricalData c = test::dirichlet_data(n, 4, 0.5, rng);
+        const CategoricalData c = synthetic::dirichlet_data(n, 4, 0.5, rng);
         const Matrix& p = c.probabilities();
         const auto tv = [&](std::size_t i, std::size_t j) { return 0.5 * (p.row(i) - p.row(j)).cwiseAbs().sum(); };
         const auto l1 = [&](std::size_t i, std::size_t j) { return (p.row(i) - p.row(j)).cwiseAbs().sum(); };
@@ -156,7 +156,7 @@ TEST_CASE("median_distance: ties, thread counts and subsampling") {
 
 TEST_CASE("CKCE lengthscale: exact median of Euclidean distances, fallbacks above the one-pass size") {
     test::Rng rng(9);
-    const CategoricalData d = test::dirichlet_data(3000, 5, 0.3, rng);
+    const CategoricalData d = synthetic::dirichlet_data(3000, 5, 0.3, rng);
     const Matrix& p = d.probabilities();
     const auto euclidean = [&](std::size_t i, std::size_t j) { return (p.row(i) - p.row(j)).norm(); };
     const std::vector<double> all = all_distances(3000, false, euclidean);

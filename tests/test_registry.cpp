@@ -161,7 +161,7 @@ TEST_CASE("copies of a setup are independent") {
 
 TEST_CASE("every test run through the registry equals the library call, bitwise") {
     test::Rng rng(5);
-    const CategoricalData data = test::dirichlet_data(120, 3, 0.7, rng);
+    const CategoricalData data = synthetic::dirichlet_data(120, 3, 0.7, rng);
     const Kernel kernel = default_kernel(data);
     const AnyData any = data;
     const auto same = [](const TestResult& a, const TestResult& b) {
@@ -221,8 +221,8 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
 
 TEST_CASE("every estimator run through the registry equals the library call, bitwise") {
     test::Rng rng(6);
-    const CategoricalData data = test::dirichlet_data(90, 4, 0.5, rng);
-    const CategoricalData locations = test::dirichlet_data(5, 4, 0.5, rng);
+    const CategoricalData data = synthetic::dirichlet_data(90, 4, 0.5, rng);
+    const CategoricalData locations = synthetic::dirichlet_data(5, 4, 0.5, rng);
     const Kernel kernel = default_kernel(data);
     for (const MethodInfo& m : estimator_methods()) {
         CAPTURE(m.name);
@@ -300,7 +300,7 @@ TEST_CASE("methods of class predictions refuse other data; unknown names list th
 
 TEST_CASE("typed details: records, JSON, exact seeds") {
     test::Rng rng(9);
-    const CategoricalData data = test::dirichlet_data(60, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(60, 3, 1.0, rng);
     BootstrapOptions o;
     o.replicates = 50;
     o.seed = std::numeric_limits<std::uint64_t>::max();

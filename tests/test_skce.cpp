@@ -112,7 +112,7 @@ TEST_CASE("E5-E6: UCME at three test locations") {
 TEST_CASE("the engine equals the definitional double loop") {
     test::Rng rng(7);
     // n crosses the chunk (256) and strip (64) boundaries; odd sizes leave partial chunks.
-    const CategoricalData data = test::dirichlet_data(611, 4, 0.5, rng);
+    const CategoricalData data = synthetic::dirichlet_data(611, 4, 0.5, rng);
     for (Metric metric : {Metric::tv, Metric::l1, Metric::euclidean})
         for (PredictionKernelShape shape : {PredictionKernelShape::exp, PredictionKernelShape::sqexp}) {
             const Kernel kernel{{shape, metric, 0.7}, {TargetKernelType::white, 1.0, {}}};
@@ -138,7 +138,7 @@ TEST_CASE("h with a class Gram matrix equals the matrix-valued form") {
     // widmann-2021 App. E: h = k_P(p,p')·(e_y − p)ᵀ K (e_y' − p'), checked here by the explicit
     // four-term definition with expectations as finite sums over classes.
     test::Rng rng(11);
-    const CategoricalData data = test::dirichlet_data(30, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(30, 3, 1.0, rng);
     Matrix gram(3, 3);
     gram << 1, 0.3, 0.1, 0.3, 1, 0.2, 0.1, 0.2, 0.8;
     const Kernel kernel{{PredictionKernelShape::exp, Metric::tv, 0.5}, {TargetKernelType::gram, 1.0, gram}};
@@ -159,7 +159,7 @@ TEST_CASE("block estimator identities") {
     // julia-reference §3.1 E17: B = n equals the unbiased estimator; the block estimate is the
     // mean of the per-block unbiased estimates; the last n mod B observations are dropped.
     test::Rng rng(3);
-    const CategoricalData data = test::dirichlet_data(203, 5, 0.3, rng);
+    const CategoricalData data = synthetic::dirichlet_data(203, 5, 0.3, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     CHECK(skce_block(data, kernel, data.size()).estimate == Approx(skce_unbiased(data, kernel)).epsilon(1e-13));
     for (std::size_t b : {2, 7, 64, 65, 100}) {
@@ -188,7 +188,7 @@ TEST_CASE("block estimator identities") {
 
 TEST_CASE("results are bitwise identical for 1 and 2 threads") {
     test::Rng rng(5);
-    const CategoricalData data = test::dirichlet_data(1500, 10, 0.2, rng);
+    const CategoricalData data = synthetic::dirichlet_data(1500, 10, 0.2, rng);
     const Kernel kernel = default_kernel<CategoricalData>();
     CHECK(skce_unbiased(data, kernel, {1}) == skce_unbiased(data, kernel, {2}));
     CHECK(skce_biased(data, kernel, {1}) == skce_biased(data, kernel, {2}));
@@ -198,7 +198,7 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads") {
         CHECK(a.block_estimates == c.block_estimates);
         CHECK(a.block_mean_squares == c.block_mean_squares);
     }
-    const CategoricalData locations = test::dirichlet_data(7, 10, 1.0, rng);
+    const CategoricalData locations = synthetic::dirichlet_data(7, 10, 1.0, rng);
     CHECK(ucme(data, locations, kernel, {1}) == ucme(data, locations, kernel, {2}));
     const NormalData normal = test::normal_data(900, rng);
     CHECK(skce_unbiased(normal, default_kernel<NormalData>(), {1}) == skce_unbiased(normal, default_kernel<NormalData>(), {2}));
@@ -247,7 +247,7 @@ TEST_CASE("unbiasedness under calibration, and the biased estimator is >= 0") {
     for (int m : {2, 10}) {
         std::vector<double> u, b2;
         for (int r = 0; r < 1000; ++r) {
-            const CategoricalData data = test::dirichlet_data(20, m, 1.0, rng);
+            const CategoricalData data = synthetic::dirichlet_data(20, m, 1.0, rng);
             u.push_back(skce_unbiased(data, cat_kernel));
             b2.push_back(skce_block(data, cat_kernel, 2).estimate);
             CHECK(skce_biased(data, cat_kernel) > 0);
@@ -271,7 +271,7 @@ TEST_CASE("unbiasedness under calibration, and the biased estimator is >= 0") {
 
 TEST_CASE("a miscalibrated model has a clearly positive SKCE") {
     test::Rng rng(8);
-    const CategoricalData data = test::dirichlet_data(400, 10, 0.1, rng, true);
+    const CategoricalData data = synthetic::dirichlet_data(400, 10, 0.1, rng, true);
     CHECK(skce_unbiased(data, default_kernel<CategoricalData>()) > 0.01);
     const NormalData normal = test::normal_data(400, rng, 1.5);
     CHECK(skce_unbiased(normal, default_kernel<NormalData>()) > 0.01);
@@ -294,7 +294,7 @@ TEST_CASE("edge sizes: n = 1, n = 2, n below the block size") {
 
 TEST_CASE("kernel validation") {
     test::Rng rng(1);
-    const CategoricalData data = test::dirichlet_data(10, 3, 1.0, rng);
+    const CategoricalData data = synthetic::dirichlet_data(10, 3, 1.0, rng);
     Kernel k = default_kernel<CategoricalData>();
     k.prediction.metric = Metric::w2;
     CHECK_THROWS_WITH_AS(skce_biased(data, k),
@@ -328,7 +328,7 @@ TEST_CASE("kernel validation") {
     CHECK_THROWS_AS(skce_biased(normal, k), calib::invalid_argument);
     CHECK_THROWS_AS(skce_core(data, default_kernel<CategoricalData>(), 0, 10), calib::invalid_argument);
     // UCME locations must match the data's classes.
-    CHECK_THROWS_AS(ucme(data, test::dirichlet_data(3, 4, 1.0, rng), default_kernel<CategoricalData>()),
+    CHECK_THROWS_AS(ucme(data, synthetic::dirichlet_data(3, 4, 1.0, rng), default_kernel<CategoricalData>()),
                     calib::invalid_argument);
 }
 

@@ -153,7 +153,7 @@ void check_power(const Suite<Data>& suite, Make make, const KernelRule<Data>& ke
 // median over the full distance matrix of each data set.
 auto categorical(std::size_t n, bool calibrated) {
     return [=](Rng& rng) {
-        const CategoricalData d = test::dirichlet_data(n, 10, 0.1, rng);
+        const CategoricalData d = synthetic::dirichlet_data(n, 10, 0.1, rng);
         return calibrated ? d : CategoricalData(d.probabilities(), std::vector<int>(n, 0));
     };
 }

@@ -4,6 +4,8 @@
 //   exact (Cholesky) at n = 5 000, m = 10; RFF (D = 100) at n = 10⁶, m = 10; and the error of
 //   RFF and low rank against exact at n = 5 000.
 #include <calib/calib.hpp>
+#include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
@@ -28,19 +30,14 @@ namespace {
 // Dirichlet(α·1) predictions with labels drawn from them (a calibrated model), or from the
 // predictions sharpened with temperature ½ (labels from p, predictions p² / Σ p²: overconfident).
 CategoricalData dirichlet_data(std::size_t n, int m, double alpha, std::uint64_t seed, bool overconfident) {
-    boost::random::mt19937_64 rng(seed);
+    Rng rng(seed);
     boost::random::gamma_distribution<double> gamma(alpha);
-    boost::random::uniform_01<double> u;
     Matrix p(static_cast<Eigen::Index>(n), m);
     std::vector<int> y(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto r = static_cast<Eigen::Index>(i);
-        for (int k = 0; k < m; ++k) p(r, k) = std::max(gamma(rng), 1e-300);
-        p.row(r) /= p.row(r).sum();
-        double v = u(rng), c = 0;
-        int k = 0;
-        while (k + 1 < m && v >= (c += p(r, k))) ++k;
-        y[i] = k;
+        synthetic::dirichlet_row(gamma, p.row(r), rng, 1e-300);
+        y[i] = synthetic::draw_label(p.row(r), rng);
         if (overconfident) {
             p.row(r) = p.row(r).array().square().matrix();
             p.row(r) /= p.row(r).sum();

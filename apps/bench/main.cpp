@@ -2,8 +2,8 @@
 // Each case reports the minimum wall time over its repetitions, and pairs per second for the
 // pairwise estimators. Memory: the peak resident set size of the process at the end.
 #include <calib/calib.hpp>
-#include <calib/tool/json.hpp>
 #include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
@@ -23,21 +23,8 @@ using namespace calib;
 namespace {
 
 CategoricalData dirichlet_data(std::size_t n, int m, double alpha, std::uint64_t seed) {
-    boost::random::mt19937_64 rng(seed);
-    boost::random::gamma_distribution<double> gamma(alpha);
-    boost::random::uniform_01<double> u;
-    Matrix p(n, m);
-    std::vector<int> y(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        for (int k = 0; k < m; ++k) p(r, k) = gamma(rng);
-        p.row(r) /= p.row(r).sum();
-        double v = u(rng), c = 0;
-        int k = 0;
-        while (k + 1 < m && v >= (c += p(r, k))) ++k;
-        y[i] = k;
-    }
-    return CategoricalData(p, y);
+    Rng rng(seed);
+    return synthetic::dirichlet_data(n, m, alpha, rng);
 }
 
 NormalData normal_data(std::size_t n, std::uint64_t seed) {

@@ -5,6 +5,7 @@
 
 #include <calib/data.hpp>
 #include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/random/gamma_distribution.hpp>
@@ -22,29 +23,13 @@ using calib::Rng;
 inline double uniform(Rng& rng) { return boost::random::uniform_01<double>()(rng); }
 
 // n rows ~ Dirichlet(α·1_m); gamma draws are clamped at 1e-300 so that every log is finite
-// (Dir(0.1) draws can underflow; ckce.md §6.2.13).
+// (Dir(0.1) draws can underflow; docs/ckce.md).
 inline Matrix dirichlet(std::size_t n, int m, double alpha, Rng& rng) {
-    boost::random::gamma_distribution<double> gamma(alpha);
-    Matrix p(static_cast<Eigen::Index>(n), m);
-    for (Eigen::Index i = 0; i < p.rows(); ++i) {
-        for (int k = 0; k < m; ++k) p(i, k) = std::max(gamma(rng), 1e-300);
-        p.row(i) /= p.row(i).sum();
-    }
-    return p;
+    return calib::synthetic::dirichlet(n, m, alpha, rng, 1e-300);
 }
 
 // One label per row drawn from the row's probabilities (inverse CDF).
-inline std::vector<int> draw_labels(const Matrix& p, Rng& rng) {
-    std::vector<int> y(static_cast<std::size_t>(p.rows()));
-    for (Eigen::Index i = 0; i < p.rows(); ++i) {
-        const double u = uniform(rng);
-        double c = 0;
-        int k = 0;
-        while (k + 1 < p.cols() && u >= (c += p(i, k))) ++k;
-        y[static_cast<std::size_t>(i)] = k;
-    }
-    return y;
-}
+inline std::vector<int> draw_labels(const Matrix& p, Rng& rng) { return calib::synthetic::draw_labels(p, rng); }
 
 // Temperature scaling in clr space [ms-ckce App. C.1]: softmax(clr(p)/t)_j = p_j^{1/t} / Σ_k p_k^{1/t},
 // computed as exp(log p_j / t − LSE) (t = 2 softens, t = ½ sharpens; the top class is unchanged).

@@ -16,7 +16,8 @@
 // (empirical test error against α = 0, 0.01, …, 1), tests_published.csv (α = 0.01, 0.05, 0.1 beside
 // the published values); each with a .meta.json sidecar.
 #include "../harness/harness.hpp"
-#include "../harness/synthetic.hpp"
+
+#include <calib/tool/synthetic.hpp>
 
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/random/gamma_distribution.hpp>
@@ -67,11 +68,11 @@ calib::CategoricalData generate(const Model& model, std::size_t n, calib::Rng& r
     std::vector<int> labels(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto row = static_cast<Eigen::Index>(i);
-        repro::draw_dirichlet(gamma, p.row(row), rng);
+        calib::synthetic::dirichlet_row(gamma, p.row(row), rng);
         if (model.pi > 0 && uniform(rng) < model.pi)
             labels[i] = model.beta_first ? 0 : static_cast<int>(calib::uniform_index(rng, num_classes));
         else
-            labels[i] = repro::draw_label(p.row(row), rng);
+            labels[i] = calib::synthetic::draw_label(p.row(row), rng);
     }
     return calib::CategoricalData(std::move(p), std::move(labels));
 }

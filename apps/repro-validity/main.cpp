@@ -16,7 +16,8 @@
 // Summaries: levels_summary.csv, smallest_n.csv, cme_summary.csv (rates at α = 0.01, 0.05, 0.1 with
 // the 99% binomial band around α).
 #include "../harness/harness.hpp"
-#include "../harness/synthetic.hpp"
+
+#include <calib/tool/synthetic.hpp>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
@@ -57,8 +58,8 @@ calib::CategoricalData categorical(std::size_t n, calib::Rng& rng) {
     std::vector<int> labels(n);
     for (std::size_t i = 0; i < n; ++i) {
         const auto row = static_cast<Eigen::Index>(i);
-        repro::draw_dirichlet(gamma, p.row(row), rng);
-        labels[i] = repro::draw_label(p.row(row), rng);
+        calib::synthetic::dirichlet_row(gamma, p.row(row), rng);
+        labels[i] = calib::synthetic::draw_label(p.row(row), rng);
     }
     return calib::CategoricalData(std::move(p), std::move(labels));
 }
