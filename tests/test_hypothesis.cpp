@@ -3,7 +3,7 @@
 #include <calib/hypothesis.hpp>
 
 #include "engine/count_forms.hpp"
-#include "kernels/family.hpp"
+#include "kernels/family_ops.hpp"
 #include "naive_h.hpp"
 #include "support.hpp"
 
@@ -185,17 +185,20 @@ TEST_CASE("bootstrap replicates: cached and recomputed Gram tiles give the same 
     test::Rng rng(41);
     const NormalData data = test::normal_data(300, rng);
     const std::size_t replicates = 300;  // two passes
-    const auto counts = [&](std::size_t r0, std::size_t, auto&& out) { detail::resampling_counts(7, r0, out, ParallelOptions{1}); };
-    detail::with_pair_term(data, default_kernel<NormalData>(), [&](const auto& term) {
-        const detail::CountForms cached = detail::count_forms(term, replicates, counts, true, ParallelOptions{2});
-        const detail::CountForms recomputed = detail::count_forms(term, replicates, counts, false, ParallelOptions{1});
+    const detail::CountSource counts = [&](std::size_t r0, std::size_t, Eigen::Ref<Eigen::MatrixXd> out) {
+        detail::resampling_counts(7, r0, out, ParallelOptions{1});
+    };
+    {
+        using Ops = detail::FamilyOps<NormalData>;
+        const Kernel kernel = default_kernel<NormalData>();
+        const detail::CountForms cached = Ops::count_forms(data, kernel, replicates, counts, true, ParallelOptions{2});
+        const detail::CountForms recomputed = Ops::count_forms(data, kernel, replicates, counts, false, ParallelOptions{1});
         CHECK(cached.cached);
         CHECK_FALSE(recomputed.cached);
         CHECK(cached.quadratic == recomputed.quadratic);
         CHECK(cached.linear == recomputed.linear);
         CHECK(cached.diagonal == recomputed.diagonal);
-        return 0;
-    });
+    }
 }
 
 TEST_CASE("gamma test: moments, shape and scale by hand") {

@@ -6,8 +6,9 @@
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
 
-#include "kernels/family.hpp"
 #include "kernels/transport.hpp"
+
+#include <Eigen/Eigenvalues>
 #include "support.hpp"
 
 #include <boost/math/quadrature/gauss_kronrod.hpp>

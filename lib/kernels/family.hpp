@@ -1,13 +1,6 @@
-// What each data family is to the kernels, in one place per family: its name, the metrics and target
-// kernels it supports (the first of each is the default), the checks beyond those lists, and which
-// prediction kernel and target term compute h for it. Everything family-specific about kernels —
-// validation (kernels.cpp), the default kernel, the term dispatch below, the family table of the
-// readers and the CLI (families.cpp) — reads it from here.
-//
-// Family<Data> provides:
-//   name, metrics[], targets[]                     the supported kernels (kernels.hpp's table)
-//   check_target(function, data, target)           checks a supported target kernel's parameters
-//   check_locations(function, data, locations)      test locations live in the predictions' space
+// How each data family computes h, in one place per family: which prediction kernel and target term
+// it uses. Family<Data> extends the family's traits (family_traits.hpp: name, supported kernels,
+// checks) with:
 //   with_prediction_kernel(rows, cols, kernel, f)   f(kp): k_P between rows and cols (cols null: rows)
 //   with_parts(rows, cols, kernel, f)               f(kp, target): the two halves of h
 //   location_targets(locations)                     the targets of test locations, for the UCME
@@ -15,11 +8,11 @@
 //   with_pair_term(data, kernel, f)                 f(term), term.row → h(i, j)               (SKCE)
 //   with_cross_term(data, locations, kernel, f)     f(term), term.row → k_P(p_i,q_j)·w(i, t_j) (UCME)
 //   with_prediction_kernel(data, kernel | metric, f) f(kp): k_P (or its distances) on the data
-// The kernel must have been validated (validate_kernel) first.
+// The kernel must have been validated (validate_kernel) first. Heavy to compile: only the engine passes
+// of each family (family_ops.ipp) include it.
 #pragma once
 
-#include "core/check.hpp"
-#include "kernels/class_gram.hpp"
+#include "kernels/family_traits.hpp"
 #include "kernels/prediction_kernels.hpp"
 #include "kernels/target_terms.hpp"
 #include "kernels/terms.hpp"
@@ -68,27 +61,8 @@ EmbeddedPredictionKernel w2_prediction_kernel(const Data& rows, const Data* cols
     return EmbeddedPredictionKernel(w2_embedding(rows), cols ? w2_embedding(*cols) : Matrix(), false, 1.0, k);
 }
 
-// Target kernels without parameters to check beyond the lengthscale.
-inline void check_target_lengthscale(const char* function, const TargetKernel& target) {
-    if (!(std::isfinite(target.lengthscale) && target.lengthscale > 0))
-        fail(function, "target lengthscale = ", format_value(target.lengthscale), ", must be finite and > 0");
-}
-
-
 template <>
-struct Family<CategoricalData> {
-    static constexpr const char* name = "categorical";
-    static constexpr Metric metrics[] = {Metric::tv, Metric::l1, Metric::euclidean};
-    static constexpr TargetKernelType targets[] = {TargetKernelType::white, TargetKernelType::gram};
-
-    static void check_target(const char* function, const CategoricalData& data, const TargetKernel& target) {
-        if (target.type == TargetKernelType::gram) check_class_gram(function, target.gram, data.num_classes());
-    }
-    static void check_locations(const char* function, const CategoricalData& data, const CategoricalData& locations) {
-        if (locations.num_classes() != data.num_classes())
-            fail(function, "the test locations have ", locations.num_classes(), " classes but the data has ",
-                 data.num_classes(), "; they must match");
-    }
+struct Family<CategoricalData> : FamilyTraits<CategoricalData> {
     // TV = ½ L1 and L1 on the probability vectors themselves; Euclidean on them too.
     template <class F>
     static decltype(auto) with_prediction_kernel(const CategoricalData& rows, const CategoricalData* cols,
@@ -105,15 +79,7 @@ struct Family<CategoricalData> {
 };
 
 template <>
-struct Family<NormalData> {
-    static constexpr const char* name = "normal";
-    static constexpr Metric metrics[] = {Metric::w2};
-    static constexpr TargetKernelType targets[] = {TargetKernelType::sqexp};
-
-    static void check_target(const char* function, const NormalData&, const TargetKernel& target) {
-        check_target_lengthscale(function, target);
-    }
-    static void check_locations(const char*, const NormalData&, const NormalData&) {}
+struct Family<NormalData> : FamilyTraits<NormalData> {
     template <class F>
     static decltype(auto) with_prediction_kernel(const NormalData& rows, const NormalData* cols,
                                                  const PredictionKernel& k, F&& f) {
@@ -129,15 +95,7 @@ struct Family<NormalData> {
 };
 
 template <>
-struct Family<LaplaceData> {
-    static constexpr const char* name = "laplace";
-    static constexpr Metric metrics[] = {Metric::w2};
-    static constexpr TargetKernelType targets[] = {TargetKernelType::exp};
-
-    static void check_target(const char* function, const LaplaceData&, const TargetKernel& target) {
-        check_target_lengthscale(function, target);
-    }
-    static void check_locations(const char*, const LaplaceData&, const LaplaceData&) {}
+struct Family<LaplaceData> : FamilyTraits<LaplaceData> {
     template <class F>
     static decltype(auto) with_prediction_kernel(const LaplaceData& rows, const LaplaceData* cols,
                                                  const PredictionKernel& k, F&& f) {
@@ -153,21 +111,7 @@ struct Family<LaplaceData> {
 // Diagonal covariances embed for W2 like normals; full ones take the Bures distance and the full
 // Gaussian expectations.
 template <>
-struct Family<MvNormalData> {
-    static constexpr const char* name = "mvnormal";
-    static constexpr Metric metrics[] = {Metric::w2};
-    static constexpr TargetKernelType targets[] = {TargetKernelType::sqexp};
-
-    static void check_target(const char* function, const MvNormalData&, const TargetKernel& target) {
-        check_target_lengthscale(function, target);
-    }
-    static void check_locations(const char* function, const MvNormalData& data, const MvNormalData& locations) {
-        if (locations.dimension() != data.dimension())
-            fail(function, "the test locations have dimension ", locations.dimension(), " but the data has ",
-                 data.dimension(), "; they must match");
-        if (locations.is_diagonal() != data.is_diagonal())
-            fail(function, "the test locations and the data must both have diagonal or both full covariances");
-    }
+struct Family<MvNormalData> : FamilyTraits<MvNormalData> {
     template <class F>
     static decltype(auto) with_prediction_kernel(const MvNormalData& rows, const MvNormalData* cols,
                                                  const PredictionKernel& k, F&& f) {
@@ -185,17 +129,8 @@ struct Family<MvNormalData> {
     static const Matrix& location_targets(const MvNormalData& t) { return t.targets(); }
 };
 
-// W2 is the mixture Wasserstein distance MW2 (an exact transport problem per pair).
 template <>
-struct Family<MixtureNormalData> {
-    static constexpr const char* name = "mixture-normal";
-    static constexpr Metric metrics[] = {Metric::w2};
-    static constexpr TargetKernelType targets[] = {TargetKernelType::sqexp};
-
-    static void check_target(const char* function, const MixtureNormalData&, const TargetKernel& target) {
-        check_target_lengthscale(function, target);
-    }
-    static void check_locations(const char*, const MixtureNormalData&, const MixtureNormalData&) {}
+struct Family<MixtureNormalData> : FamilyTraits<MixtureNormalData> {
     template <class F>
     static decltype(auto) with_prediction_kernel(const MixtureNormalData& rows, const MixtureNormalData* cols,
                                                  const PredictionKernel& k, F&& f) {
@@ -210,37 +145,7 @@ struct Family<MixtureNormalData> {
     static const Vector& location_targets(const MixtureNormalData& t) { return t.targets(); }
 };
 
-// ---- generic checks and binders -----------------------------------------------------------------
-
-template <class Data>
-bool supports(Metric metric) {
-    for (const Metric m : Family<Data>::metrics)
-        if (m == metric) return true;
-    return false;
-}
-
-template <class Data>
-bool supports(TargetKernelType type) {
-    for (const TargetKernelType t : Family<Data>::targets)
-        if (t == type) return true;
-    return false;
-}
-
-// "tv, l1 or euclidean": the names of a list, for messages.
-template <class T, std::size_t N>
-std::string names_of(const T (&list)[N]) {
-    std::string out;
-    for (std::size_t i = 0; i < N; ++i) out += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + to_string(list[i]);
-    return out;
-}
-
-template <class Data>
-void check_metric(const char* function, Metric metric) {
-    if (!supports<Data>(metric))
-        fail(function, "metric ", to_string(metric), " does not apply to ", Family<Data>::name, " predictions; use ",
-             names_of(Family<Data>::metrics));
-}
-
+// ---- generic binders ---------------------------------------------------------------------------
 
 // The SKCE pair term of a tensor kernel: the fused CategoricalTerm for class predictions, else
 // TensorTerm (k_P · h_Y).

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "data/families.hpp"
-#include "kernels/family.hpp"
+#include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
 #include "core/parallel.hpp"
 
@@ -24,7 +24,6 @@ namespace {
 // G_ij = k_P(p_i, p_j), the upper triangle row by row (rows in parallel), then mirrored.
 template <class Data>
 double min_eigenvalue_of_all(const Data& data, const PredictionKernel& kernel, const ParallelOptions& parallel) {
-    const std::size_t n = data.size();
     const detail::RowMajorMatrix g = detail::FamilyOps<Data>::prediction_gram_upper(data, kernel, parallel);
     Matrix full = g.triangularView<Eigen::Upper>();
     full.triangularView<Eigen::StrictlyLower>() = full.transpose();

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "data/families.hpp"
-#include "kernels/family.hpp"
+#include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -64,7 +64,7 @@ TargetKernelType parse_target_kernel_type(const std::string& name) {
 
 template <class Data>
 Kernel default_kernel() {
-    using F = detail::Family<Data>;
+    using F = detail::FamilyTraits<Data>;
     return {{PredictionKernelShape::exp, F::metrics[0], 1.0}, {F::targets[0], 1.0, {}}};
 }
 
@@ -91,7 +91,7 @@ void check_class_gram(const char* function, const Matrix& gram, int m) {
 
 template <class Data>
 void validate_kernel(const Data& data, const Kernel& kernel, const char* function) {
-    using F = detail::Family<Data>;
+    using F = detail::FamilyTraits<Data>;
     detail::check_metric<Data>(function, kernel.prediction.metric);
     if (!(std::isfinite(kernel.prediction.lengthscale) && kernel.prediction.lengthscale > 0))
         fail(function, "prediction lengthscale = ", detail::format_value(kernel.prediction.lengthscale),

@@ -3,7 +3,7 @@
 
 #include "core/check.hpp"
 #include "data/families.hpp"
-#include "kernels/family.hpp"
+#include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
 
 #include <calib/tool/random.hpp>

@@ -1,9 +1,9 @@
 // The families of predictions: names, columns, readers and supported kernels (families.hpp). The
-// kernels come from each data type's description (kernels/family.hpp).
+// kernels come from each data type's description (kernels/family_traits.hpp).
 #include <calib/families.hpp>
 
 #include "core/check.hpp"
-#include "kernels/family.hpp"
+#include "kernels/family_traits.hpp"
 
 #include <iterator>
 
@@ -13,11 +13,11 @@ namespace {
 
 template <class Data>
 std::vector<Metric> metrics_of() {
-    return {std::begin(detail::Family<Data>::metrics), std::end(detail::Family<Data>::metrics)};
+    return {std::begin(detail::FamilyTraits<Data>::metrics), std::end(detail::FamilyTraits<Data>::metrics)};
 }
 template <class Data>
 std::vector<TargetKernelType> targets_of() {
-    return {std::begin(detail::Family<Data>::targets), std::end(detail::Family<Data>::targets)};
+    return {std::begin(detail::FamilyTraits<Data>::targets), std::end(detail::FamilyTraits<Data>::targets)};
 }
 
 template <class Data, Data (*Reader)(const std::string&, const ReadOptions&, std::vector<FileSummary>*)>
