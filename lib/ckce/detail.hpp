@@ -4,6 +4,8 @@
 
 #include "core/check.hpp"
 #include "core/serial_eigen.hpp"
+#include "engine/count_forms.hpp"
+#include "engine/quadratic_sums.hpp"
 #include "ridge/dense.hpp"
 #include "ridge/primal.hpp"
 
@@ -30,6 +32,14 @@ double frobenius_dot(const Matrix& x, const Matrix& y);
 inline double label_quadratic(const Matrix& x, const TargetKernel& target) {
     return target.type == TargetKernelType::gram ? frobenius_dot(x, x * target.gram) : frobenius_dot(x, x);
 }
+
+// The engine passes over the JKCE term (baselines.cpp): its sums, and the quadratic forms of resampling
+// counts (the model comparison's replicates).
+QuadraticSums jkce_sums(const char* fn, const CategoricalData& data, const SimplexKernel& kernel,
+                        const TargetKernel& target, const ParallelOptions& parallel);
+CountForms jkce_count_forms(const char* fn, const CategoricalData& data, const SimplexKernel& kernel,
+                            const TargetKernel& target, std::size_t replicates, const CountSource& counts, bool cache,
+                            const ParallelOptions& parallel);
 
 // Tr(P L Pᵀ) with P = (S + ridge I)⁻¹ T, from the primal sums S = FᵀF, T = FᵀA.
 double primal_ckce(PrimalSums sums, double ridge, const TargetKernel& target);

@@ -7,7 +7,6 @@
 #include "ridge/low_rank.hpp"
 #include "ridge/random_features.hpp"
 #include "engine/count_forms.hpp"
-#include "ckce/jkce_term.hpp"
 #include "core/memory_guard.hpp"
 #include "core/parallel.hpp"
 #include "core/serial_eigen.hpp"
@@ -215,12 +214,10 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
                     "ece bootstrap replicates");
             } else if (estimator == ComparedEstimator::skce_unbiased) {
                 const CkceOptions& o = options.ckce[k];
-                const detail::CountForms f = detail::with_jkce_term(fn, d, o.kernel, o.target, [&](const auto& term) {
-                    const auto columns = [&](std::size_t r0, std::size_t r1, auto&& block) {
-                        block = counts.middleCols(static_cast<Eigen::Index>(r0), static_cast<Eigen::Index>(r1 - r0));
-                    };
-                    return detail::count_forms(term, R, columns, cache, parallel);
-                });
+                const detail::CountSource columns = [&](std::size_t r0, std::size_t r1, Eigen::Ref<Eigen::MatrixXd> block) {
+                    block = counts.middleCols(static_cast<Eigen::Index>(r0), static_cast<Eigen::Index>(r1 - r0));
+                };
+                const detail::CountForms f = detail::jkce_count_forms(fn, d, o.kernel, o.target, R, columns, cache, parallel);
                 c.estimates[k] = f.sums.unbiased();
                 const double pairs = double(n) * double(n - 1);
                 for (std::size_t r = 0; r < R; ++r) replicates[r] = (f.quadratic[r] - f.diagonal[r]) / pairs;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace calib::detail {
@@ -54,6 +55,10 @@ inline CountFormsMemory count_forms_memory(std::size_t n, std::size_t replicates
     const double nd = double(n), pass = double(std::min(replicates, replicates_per_pass) + 1);
     return {16 * nd * pass + 16 * nd + 32 * double(replicates), 8 * nd * nd};
 }
+
+// counts(r0, r1, out) writes the resampling counts of replicates [r0, r1) into the n×(r1 − r0) `out`:
+// the type of the compiled passes (kernels/family_ops.hpp, the JKCE's).
+using CountSource = std::function<void(std::size_t r0, std::size_t r1, Eigen::Ref<Eigen::MatrixXd> out)>;
 
 struct CountForms {
     QuadraticSums sums;              // of H itself (one engine pass)

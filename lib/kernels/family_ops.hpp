@@ -21,9 +21,6 @@
 
 namespace calib::detail {
 
-// counts(r0, r1, out) writes the resampling counts of replicates [r0, r1) into the n×(r1 − r0) `out`.
-using CountSource = std::function<void(std::size_t r0, std::size_t r1, Eigen::Ref<Eigen::MatrixXd> out)>;
-
 template <class Data>
 struct FamilyOps {
     // Σ_{i<j} h, Σ_{i<j} h², Σ_i h_ii (one pass).

@@ -1,9 +1,11 @@
-// Numerical PSD check of a prediction kernel: the smallest eigenvalue of its Gram matrix
-// (kernels.hpp, gram_min_eigenvalue).
+// Numerical PSD checks: the smallest eigenvalue of a prediction kernel's Gram matrix (kernels.hpp,
+// gram_min_eigenvalue) and the check of a class Gram matrix (class_gram.hpp); the one translation unit
+// that compiles Eigen's symmetric eigensolver for them.
 #include <calib/kernels.hpp>
 
 #include "core/check.hpp"
 #include "data/families.hpp"
+#include "kernels/class_gram.hpp"
 #include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
 #include "core/parallel.hpp"
@@ -18,6 +20,27 @@
 namespace calib {
 
 using detail::fail;
+
+namespace detail {
+
+void check_class_gram(const char* function, const Matrix& gram, int m) {
+    if (gram.rows() != m || gram.cols() != m)
+        fail(function, "the target Gram matrix is ", gram.rows(), "x", gram.cols(), ", must be ", m, "x", m,
+             " (one row and column per class)");
+    if (!gram.allFinite()) fail(function, "the target Gram matrix has a non-finite entry");
+    const double scale = std::max(1.0, gram.cwiseAbs().maxCoeff());
+    for (int a = 0; a < m; ++a)
+        for (int b = 0; b < a; ++b)
+            if (std::abs(gram(a, b) - gram(b, a)) > 1e-12 * scale)
+                fail(function, "the target Gram matrix is not symmetric: entry (", a, ", ", b, ") = ",
+                     format_value(gram(a, b)), " but (", b, ", ", a, ") = ", format_value(gram(b, a)));
+    const double min_eigenvalue = Eigen::SelfAdjointEigenSolver<Matrix>(gram, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    if (min_eigenvalue < -1e-10 * scale)
+        fail(function, "the target Gram matrix is not positive semidefinite (smallest eigenvalue ",
+             format_value(min_eigenvalue), ")");
+}
+
+}  // namespace detail
 
 namespace {
 
