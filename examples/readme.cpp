@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
     const char* path = argc > 1 ? argv[1] : "apps/demo/calibrated.csv";
     try {
         const calib::CategoricalData data = calib::read_categorical(path);  // n×m probabilities, labels
-        calib::Kernel kernel = calib::default_kernel<calib::CategoricalData>();         // exp(−TV/ℓ) ⊗ δ
+        calib::Kernel kernel = calib::default_kernel(data);         // exp(−TV/ℓ) ⊗ δ
         kernel.prediction.lengthscale = calib::median_distance(data, calib::Metric::tv);
 
         const double skce = calib::skce_unbiased(data, kernel);             // O(n²), all cores

@@ -61,13 +61,13 @@ int main(int argc, char** argv) {
                     array.dtype.c_str(), array.rows(), array.columns());
 
         // Kernels: the median heuristic; a class Gram matrix as target kernel.
-        calib::Kernel k = calib::default_kernel<calib::CategoricalData>();
+        calib::Kernel k = calib::default_kernel(model);
         k.prediction.lengthscale = calib::median_distance(model, calib::Metric::tv);
         calib::Kernel with_gram = k;
         with_gram.target.type = calib::TargetKernelType::gram;
         with_gram.target.gram = calib::Matrix(3, 3);  // any symmetric PSD class similarity
         with_gram.target.gram << 1, 0.3, 0, 0.3, 1, 0.1, 0, 0.1, 0.8;
-        const double min_eigenvalue = calib::gram_min_eigenvalue(ensemble, calib::default_kernel<calib::NormalData>().prediction);
+        const double min_eigenvalue = calib::gram_min_eigenvalue(ensemble, calib::default_kernel(ensemble).prediction);
 
         // Estimates and a test.
         const double u = calib::skce_unbiased(model, k);
@@ -80,11 +80,11 @@ int main(int argc, char** argv) {
         const calib::TestResult t = calib::bootstrap_test(model, k, o);
         std::printf("skce_unbiased %.10g  skce_biased %.10g  skce_block %.10g  ece %.10g\n", u, b, lin.estimate, e);
         std::printf("with a class Gram matrix %.10g  binary %.10g\n", calib::skce_unbiased(model, with_gram),
-                    calib::skce_unbiased(binary, calib::default_kernel<calib::CategoricalData>()));
+                    calib::skce_unbiased(binary, calib::default_kernel(binary)));
         std::printf("normal %.10g  mvnormal %.10g  ensemble %.10g (Gram matrix's smallest eigenvalue %.3g)\n",
-                    calib::skce_unbiased(regression, calib::default_kernel<calib::NormalData>()),
-                    calib::skce_unbiased(mv, calib::default_kernel<calib::NormalData>()),
-                    calib::skce_unbiased(ensemble, calib::default_kernel<calib::NormalData>()), min_eigenvalue);
+                    calib::skce_unbiased(regression, calib::default_kernel(regression)),
+                    calib::skce_unbiased(mv, calib::default_kernel(mv)),
+                    calib::skce_unbiased(ensemble, calib::default_kernel(ensemble)), min_eigenvalue);
         std::printf("bootstrap p-value %.10g\n", t.p_value);
 
         // Comparing models: the paired bootstrap of calib rank.
