@@ -166,15 +166,26 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
-# drive the built binary as a user would.
+# drive the built binary as a user would. Each check starts as soon as what it runs is built, beside
+# the rest of the build and the other checks (JOBS at a time; each check's output is printed whole
+# when it ends).
+TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers
+.PHONY: $(TEST_CHECKS)
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(CLI) $(DEMO) $(REPRO_BINS) $(REPRO_CKCE)
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_CHECKS)
+
+check-unit: $(TESTS)
 	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
+check-cli: $(CLI)
 	bash tests/cli/run.sh $(CLI)
+check-repro: $(REPRO_BINS) $(REPRO_CKCE)
 	bash tests/repro/run.sh $(BUILD)/bin
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
+check-install: $(LIB) $(CLI)
 	bash tests/install/run.sh
+check-docs: $(CLI)
 	python3 tests/docs/check_commands.py $(CLI)
+check-layers:
 	python3 tests/layers/check.py
 
 # The unit tests alone, for the edit-compile loop (make test adds the CLI, reproduction-app,
