@@ -45,15 +45,24 @@ RowMajorMatrix FamilyOps<Data>::cross(const char* function, const Data& data, co
     return z;
 }
 
+// One pair on the two observations alone: O(m) rather than the O(n m) of binding the whole data set
+// (the terms precompute per observation).
+template <class Data>
+Data pair_of(const Data& data, std::size_t i, std::size_t j) {
+    return subset(data, i == j ? std::vector<std::size_t>{i} : std::vector<std::size_t>{i, j});
+}
+
 template <class Data>
 double FamilyOps<Data>::pair(const Data& data, const Kernel& kernel, std::size_t i, std::size_t j) {
-    return with_pair_term(data, kernel, [&](const auto& term) { return single_pair(term, i, j); });
+    return with_pair_term(pair_of(data, i, j), kernel,
+                          [&](const auto& term) { return single_pair(term, 0, i == j ? 0 : 1); });
 }
 
 template <class Data>
 double FamilyOps<Data>::distance(const Data& data, Metric metric, std::size_t i, std::size_t j) {
     alignas(64) double d[chunk_width];
-    with_prediction_kernel(data, metric, [&](const auto& pk) { pk.distances(i, j, j + 1, d); });
+    const std::size_t other = i == j ? 0 : 1;
+    with_prediction_kernel(pair_of(data, i, j), metric, [&](const auto& pk) { pk.distances(0, other, other + 1, d); });
     return d[0];
 }
 
