@@ -5,8 +5,9 @@
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make deps       Debian packages         make clean
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
-# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS; V=1 prints
-# the full compiler command lines.
+#   make python     the Python module (build/python; PYTHON=... picks the interpreter)
+# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS, PYTHON; V=1
+# prints the full compiler command lines.
 
 CXX      ?= g++
 ARCH     ?= native
@@ -22,7 +23,9 @@ DEFINES  ?= -DNDEBUG
 # built with other -march flags must allocate and free Eigen data the same way (include/calib/eigen.hpp).
 EIGEN_ABI := -DEIGEN_MAX_ALIGN_BYTES=64
 CPPFLAGS := -Iinclude -isystem /usr/include/eigen3 $(EIGEN_ABI) $(DEFINES) -MMD -MP
-CXXFLAGS := -std=c++17 $(OPT) -march=$(ARCH) -fopenmp -Wall -Wextra -Wpedantic -Wshadow
+# -fPIC: the library also goes into a shared object (the Python module); -fno-semantic-interposition
+# keeps the calls inside it as direct, and as inlinable, as in an executable.
+CXXFLAGS := -std=c++17 $(OPT) -march=$(ARCH) -fPIC -fno-semantic-interposition -fopenmp -Wall -Wextra -Wpedantic -Wshadow
 # GCC 12 reports false "uninitialized" warnings inside its own AVX-512 intrinsics (__Y of
 # _mm512_undefined_pd, GCC bug 105593) wherever Eigen vectorises for AVX-512. Our own code is kept
 # free of these warnings by `make warnings`, which builds for AVX2 with -Werror.
@@ -30,6 +33,8 @@ ifeq ($(shell $(CXX) -march=$(ARCH) -dM -E -x c++ /dev/null 2>/dev/null | grep -
 CXXFLAGS += -Wno-uninitialized -Wno-maybe-uninitialized
 endif
 LDFLAGS  := -fopenmp
+# What an object depends on beside its sources (expanded now, before any target adds to the flags).
+BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS)
 
 LIB_SRC   := $(wildcard lib/*/*.cpp)
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
@@ -58,7 +63,8 @@ TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
 
 # Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
-# cmake: the installed-library tests), each with a file that proves it is installed.
+# cmake: the installed-library tests; python3-dev, NumPy, pybind11, pytest and setuptools: the Python
+# module and its tests), each with a file that proves it is installed.
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
@@ -66,9 +72,15 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              gnuplot-nox:/usr/bin/gnuplot \
              python3:/usr/bin/python3 \
              pkg-config:/usr/bin/pkg-config \
-             cmake:/usr/bin/cmake
+             cmake:/usr/bin/cmake \
+             python3-dev:/usr/bin/python3-config \
+             python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py \
+             pybind11-dev:/usr/include/pybind11/pybind11.h \
+             python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
+             python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
+             python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py
 
-.PHONY: all deps test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
+.PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
 all: deps
@@ -107,7 +119,13 @@ endif
 # ("engine/pairwise.hpp"); apps see only the public headers.
 $(BUILD)/obj/lib/%.o $(BUILD)/obj/tests/%.o $(BUILD)/obj/fuzz/%.o: CPPFLAGS += -Ilib
 
-$(BUILD)/obj/%.o: %.cpp
+# Objects are rebuilt when the compiler or its flags change (ARCH=, OPT=, DEFINES=, …).
+FLAGS_STAMP := $(BUILD)/obj/flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(BUILD_FLAGS)' > $@.tmp; if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/obj/%.o: %.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call step,CXX,$<)
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
@@ -164,6 +182,31 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 	@mkdir -p $(@D)
 	$(call step,LINK,$@)
 	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
+
+# The Python module calib (python/calib, python/src) in $(BUILD)/python, for the interpreter PYTHON:
+# by default /usr/bin/python3 when it has NumPy and pybind11 (a python3 found first on PATH may be
+# another interpreter without them), else python3.
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pybind11' 2>/dev/null && { command -v $$p; break; }; done)
+PY_SUFFIX  = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
+PY_OBJ    := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard python/src/*.cpp))
+PY_FILES  := $(patsubst python/%,$(BUILD)/python/%,$(wildcard python/calib/*.py))
+PY_MODULE  = $(BUILD)/python/calib/_calib$(PY_SUFFIX)
+$(PY_OBJ): CPPFLAGS += $(patsubst -I%,-isystem %,$(shell $(PYTHON) -m pybind11 --includes 2>/dev/null))
+$(PY_OBJ): CXXFLAGS += -fvisibility=hidden
+
+python: deps
+	@test -n "$(PYTHON)" || { echo "make python: no interpreter with NumPy and pybind11 (make deps installs Debian's; or PYTHON=...)" >&2; exit 1; }
+	@echo "python: $(PYTHON) ($$($(PYTHON) -c 'import sys, numpy; print("Python", sys.version.split()[0], "NumPy", numpy.__version__)'))"
+	@$(MAKE) --no-print-directory -j$(JOBS) PYTHON=$(PYTHON) $(PY_MODULE) $(PY_FILES)
+
+$(BUILD)/python/calib/_calib%: $(PY_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(call step,LINK,$@)
+	$(Q)$(CXX) -shared $(PY_OBJ) $(LIB) $(LDFLAGS) -o $@
+
+$(BUILD)/python/calib/%.py: python/calib/%.py
+	@mkdir -p $(@D)
+	@cp $< $@
 
 # The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
 # drive the built binary as a user would. Each check starts as soon as what it runs is built, beside

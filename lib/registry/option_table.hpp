@@ -138,12 +138,12 @@ template <class S, class T>
 OptionList<S> nested(T S::*part, const OptionList<T>& options) {
     OptionList<S> out;
     for (const Option<T>& o : options) {
-        Option<S> n{o.info,
-                    [=](S& s, const Value& v) { o.set(s.*part, v); },
-                    [=](const S& s) { return o.get(s.*part); },
-                    {}};
-        if (o.record) n.record = [=](Record& r, const S& s, std::size_t n) { o.record(r, s.*part, n); };
-        out.push_back(std::move(n));
+        Option<S> outer{o.info,
+                        [=](S& s, const Value& v) { o.set(s.*part, v); },
+                        [=](const S& s) { return o.get(s.*part); },
+                        {}};
+        if (o.record) outer.record = [=](Record& r, const S& s, std::size_t n) { o.record(r, s.*part, n); };
+        out.push_back(std::move(outer));
     }
     return out;
 }

@@ -1,0 +1,236 @@
+"""calib: is this probabilistic model calibrated?
+
+Calibration errors (SKCE, UCME, ECE, CKCE) and calibration tests with p-values for the predictions of a
+model on NumPy arrays (or anything numpy.asarray accepts, such as torch CPU tensors), computed by
+calib's C++ library. The keyword arguments are the command line's options in snake_case with the same
+values and defaults (--block-size sqrt is block_size="sqrt"); see docs/python.md.
+
+The predictions and targets are given by name, and their family follows from the names:
+
+    probs (n, m), labels (n,)             categorical: class probabilities (or logits=True) and labels
+    probs (n,), labels (n,)               binary: P(Y = 1) and labels in {0, 1}
+    mean (n,), std (n,), y (n,)           normal predictions N(mean, std^2)
+    mean (n,), scale (n,), y (n,)         Laplace predictions
+    mean (n, d), std (n, d), y (n, d)     mvnormal-diag: d-variate normals, diagonal covariances
+    mean (n, d), cov (n, d, d), y (n, d)  mvnormal: full covariances
+    weights, means, stds (n, K), y (n,)   mixture-normal: mixtures of K normals
+
+Reading options (as the command line's): logits, one_based_labels (alias one_based),
+simplex_tolerance, renormalize.
+"""
+
+from . import _calib
+from ._calib import NumericalError
+
+__version__ = _calib.version
+__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "Estimate", "TestResult", "Ranking",
+           "estimators", "methods", "families", "NumericalError"]
+
+_DATA = ("probs", "labels", "mean", "std", "scale", "cov", "weights", "means", "stds", "y")
+_READING = ("logits", "one_based_labels", "simplex_tolerance", "renormalize")
+
+
+def _split(arguments):
+    """The keyword arguments as (arrays, reading options, method options), without the Nones."""
+    arrays, reading, options = {}, {}, {}
+    for name, value in arguments.items():
+        if value is None:
+            continue
+        if name == "one_based":
+            name = "one_based_labels"
+        if name in _DATA:
+            arrays[name] = value
+        elif name in _READING:
+            reading[name] = value
+        else:
+            options[name] = value
+    return arrays, reading, options
+
+
+def _threads(threads):
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int (0: OMP_NUM_THREADS or all cores), not {threads!r}")
+    return threads
+
+
+def _full_name(kind, name, prefix):
+    """skce(estimator="unbiased") is the estimator skce-unbiased; the full names work everywhere."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} must be a str, not {name!r}")
+    return name if name.startswith(prefix) else prefix + name
+
+
+class Estimate:
+    """A calibration-error estimate: estimator, estimate, n, details (its own numbers), options and
+    kernel (as used, with the values chosen on the data), family. float(e) is the estimate."""
+
+    def __init__(self, fields):
+        self.estimator = fields["estimator"]
+        self.estimate = fields["estimate"]
+        self.n = fields["n"]
+        self.details = fields["details"]
+        self.options = fields["options"]
+        self.kernel = fields["kernel"]
+        self.family = fields["family"]
+
+    def __float__(self):
+        return float(self.estimate)
+
+    def to_dict(self):
+        """One flat dict with the fields of `calib estimate`'s JSON output."""
+        return {"estimator": self.estimator, "estimate": self.estimate, "n": self.n, **self.details,
+                **self.options, **self.kernel, "family": self.family}
+
+    def __repr__(self):
+        return f"Estimate(estimator={self.estimator!r}, estimate={self.estimate!r}, n={self.n})"
+
+
+class TestResult:
+    """A calibration test: method, null (its approximation), estimator, estimate, statistic, p_value,
+    alpha and reject (p_value < alpha), n, details (the method's own numbers: block_size, std_error,
+    replicates, seed, ...), options and kernel (as used), family. Every test is right-tailed: a small
+    p-value speaks against calibration."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, fields, alpha):
+        self.method = fields["method"]
+        self.null = fields["null"]
+        self.estimator = fields["estimator"]
+        self.estimate = fields["estimate"]
+        self.statistic = fields["statistic"]
+        self.p_value = fields["p_value"]
+        self.alpha = alpha
+        self.reject = self.p_value < alpha
+        self.n = fields["n"]
+        self.details = fields["details"]
+        self.options = fields["options"]
+        self.kernel = fields["kernel"]
+        self.family = fields["family"]
+
+    def to_dict(self):
+        """One flat dict with the fields of `calib test --alpha`'s JSON output."""
+        out = {"method": self.method, "null": self.null, "estimator": self.estimator, "estimate": self.estimate,
+               "statistic": self.statistic, "p_value": self.p_value, "alpha": self.alpha, "reject": self.reject,
+               "n": self.n, **self.details}
+        for name, value in {**self.options, **self.kernel}.items():
+            out.setdefault(name, value)
+        out["family"] = self.family
+        return out
+
+    def __repr__(self):
+        verdict = "not calibrated" if self.reject else "no evidence against calibration"
+        return (f"TestResult(method={self.method!r}, estimator={self.estimator!r}, estimate={self.estimate!r}, "
+                f"statistic={self.statistic!r}, p_value={self.p_value!r}, n={self.n}, "
+                f"alpha={self.alpha!r}, reject={self.reject}: {verdict})")
+
+
+class Ranking:
+    """Models compared on the same labels by paired bootstrap replicates: names, n, options, and per
+    estimator (results[name]): estimates, std_errors, ranking (names, best calibrated first), pairs
+    (first, second, difference = estimate(first) - estimate(second), lower, upper: the percentile
+    interval, bootstrap_mean, probability_first_lower, verdict: the better model's name or None)."""
+
+    def __init__(self, fields, names):
+        self.names = list(names)
+        self.n = fields["n"]
+        self.options = fields["options"]
+        self.results = {}
+        for r in fields["results"]:
+            pairs = []
+            for p in r["pairs"]:
+                better = {-1: self.names[p["first"]], 1: self.names[p["second"]]}.get(p["verdict"])
+                pairs.append({**p, "first": self.names[p["first"]], "second": self.names[p["second"]],
+                              "verdict": better})
+            self.results[r["estimator"]] = {**r, "ranking": [self.names[k] for k in r["ranking"]], "pairs": pairs}
+
+    def to_dict(self):
+        return {"n": self.n, "models": self.names, "options": self.options, "results": self.results}
+
+    def __repr__(self):
+        level = self.options.get("level", 0.95)
+        lines = [f"Ranking of {len(self.names)} models on n = {self.n} observations (lower is better calibrated; "
+                 f"{self.options.get('replicates')} paired bootstrap replicates, {100 * level:g}% intervals)"]
+        for estimator, r in self.results.items():
+            lines.append(f"{estimator}:")
+            for place, name in enumerate(r["ranking"], 1):
+                k = self.names.index(name)
+                lines.append(f"  {place}. {name}: {r['estimates'][k]:.6g} (s.e. {r['std_errors'][k]:.3g})")
+            for p in r["pairs"]:
+                lines.append(f"  {p['first']} - {p['second']} = {p['difference']:.4g} "
+                             f"[{p['lower']:.4g}, {p['upper']:.4g}]: "
+                             f"{p['verdict'] + ' is better calibrated' if p['verdict'] else 'no clear difference'}")
+        return "\n".join(lines)
+
+
+def estimate(probs=None, labels=None, *, estimator, family=None, threads=None, test_locations=None, **arguments):
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    fields = _calib.estimate(family or "", arrays, reading, test_locations, estimator, options, _threads(threads))
+    return Estimate(fields)
+
+
+def skce(probs=None, labels=None, *, estimator="unbiased", **arguments):
+    return estimate(probs, labels, estimator=_full_name("estimator", estimator, "skce-"), **arguments).estimate
+
+
+def ucme(probs=None, labels=None, *, test_locations, **arguments):
+    return estimate(probs, labels, estimator="ucme", test_locations=test_locations, **arguments).estimate
+
+
+def ece(probs=None, labels=None, **arguments):
+    return estimate(probs, labels, estimator="ece", **arguments).estimate
+
+
+def ckce(probs=None, labels=None, **arguments):
+    return estimate(probs, labels, estimator="ckce", **arguments).estimate
+
+
+def test(probs=None, labels=None, *, method="bootstrap", alpha=0.05, family=None, threads=None, test_locations=None,
+         **arguments):
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ValueError(f"alpha = {alpha!r}, must be a number in (0, 1)")
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    fields = _calib.test(family or "", arrays, reading, test_locations, method, options, _threads(threads))
+    return TestResult(fields, float(alpha))
+
+
+test.__test__ = False  # not a pytest test
+
+
+def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
+    if isinstance(models, dict):
+        names, models = list(models), list(models.values())
+    models = list(models)
+    if names is None:
+        names = [f"model {k}" for k in range(len(models))]
+    if len(names) != len(models):
+        raise ValueError(f"names has {len(names)} entries but there are {len(models)} models")
+    if family is None:
+        import numpy
+        family = "binary" if models and numpy.ndim(models[0]) == 1 else "categorical"
+    arrays, reading, options = _split(arguments)
+    if arrays:
+        raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
+    return Ranking(_calib.rank(family, models, labels, reading, options, _threads(threads)), names)
+
+
+def estimators():
+    """The estimators: a list of dicts (name, summary, title, classes_only, options)."""
+    return _calib.methods("estimator")
+
+
+def methods():
+    """The calibration tests: a list of dicts (name, summary, title, classes_only, options)."""
+    return _calib.methods("test")
+
+
+def families():
+    """The families of predictions: a list of dicts (name, summary, arrays, classes, kernel_options)."""
+    return _calib.families()
+
+
+from ._docs import document as _document  # noqa: E402  (needs the functions above)
+
+_document(globals())

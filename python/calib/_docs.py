@@ -1,0 +1,137 @@
+"""The docstrings of calib's functions, written from the registry's descriptions of the estimators,
+tests and options (the same texts as `calib estimate --help` and `calib test --help`)."""
+
+import textwrap
+
+from . import _calib
+
+_DATA = """\
+probs, labels, mean, std, scale, cov, weights, means, stds, y : array_like
+    The predictions and targets of one family (see help(calib)); the family follows from the names
+    given, or from family= (categorical, binary, normal, laplace, mvnormal-diag, mvnormal,
+    mixture-normal). float64 arrays are read as they are; other dtypes and layouts are converted once.
+logits, one_based_labels (alias one_based), simplex_tolerance, renormalize
+    Reading options of class predictions, as the command line's --logits, --one-based-labels,
+    --simplex-tolerance and --renormalize.
+threads : int, default 0
+    OpenMP threads (0: OMP_NUM_THREADS or all cores); the result does not depend on it."""
+
+
+def _options(options, indent="    "):
+    lines = []
+    for o in options:
+        head = f"{o['name']} : {o['metavar'] or 'bool'}"
+        head += ", required" if o["required"] else (f", default {o['default']}" if o["default"] else "")
+        body = o["help"] + (f"; {o['condition']}" if o["condition"] else "")
+        lines.append(indent + head)
+        lines += textwrap.wrap(body, 96, initial_indent=indent + "    ", subsequent_indent=indent + "    ")
+    return "\n".join(lines)
+
+
+def _methods(methods):
+    out = []
+    for m in methods:
+        only = " (class predictions only)" if m["classes_only"] else ""
+        out.append(f"{m['name']}: {m['summary']}{only}")
+        if m["options"]:
+            out.append(_options(m["options"]))
+    return "\n".join(out)
+
+
+def document(scope):
+    estimators = {m["name"]: m for m in _calib.methods("estimator")}
+    tests = _calib.methods("test")
+    kernel = _options(_calib.families()[0]["kernel_options"])
+    kernel_text = ("Kernel options (of the SKCE and UCME estimators and tests; the defaults are the "
+                   "categorical family's, each family has its own metric and target kernel):\n" + kernel)
+
+    def options_of(name):
+        return _options(estimators[name]["options"])
+
+    scope["estimate"].__doc__ = f"""Estimates a calibration error; returns an Estimate (float(e) is the estimate).
+
+estimate(probs=None, labels=None, *, estimator, family=None, threads=None, test_locations=None, **options)
+
+estimator : str
+    One of the estimators below (the command line's --estimator).
+test_locations : tuple or dict of arrays
+    ucme only: the test locations, arrays of the data's family (a tuple in the order of its arrays).
+{_DATA}
+
+Estimators and their options:
+{textwrap.indent(_methods(estimators.values()), "    ")}
+
+{kernel_text}
+"""
+    scope["skce"].__doc__ = f"""The squared kernel calibration error; returns the estimate (a float).
+
+skce(probs=None, labels=None, *, estimator="unbiased", **options)
+
+estimator : str, default unbiased
+    unbiased (O(n^2)), biased (O(n^2)) or block (O(nB)); skce-unbiased etc. work too.
+{_DATA}
+block_size : B|sqrt, default 2
+    estimator="block" only:
+{options_of("skce-block")}
+
+{kernel_text}
+"""
+    scope["ucme"].__doc__ = f"""The unnormalised calibration mean embedding at test locations; returns the estimate.
+
+ucme(probs=None, labels=None, *, test_locations, **options)
+
+test_locations : tuple or dict of arrays
+    The test locations: arrays of the data's family, e.g. (probs_j, labels_j) or (mean_j, std_j, y_j).
+{_DATA}
+
+{kernel_text}
+"""
+    scope["ece"].__doc__ = f"""The binned expected calibration error (class predictions); returns the estimate.
+
+ece(probs, labels, **options)
+
+{_DATA}
+{options_of("ece")}
+"""
+    scope["ckce"].__doc__ = f"""The conditional kernel calibration error (class predictions); returns the estimate.
+
+ckce(probs, labels, **options)
+
+{_DATA}
+{options_of("ckce")}
+"""
+    scope["test"].__doc__ = f"""Tests calibration; returns a TestResult (p_value, reject at alpha, ...).
+
+test(probs=None, labels=None, *, method="bootstrap", alpha=0.05, family=None, threads=None,
+     test_locations=None, **options)
+
+Every test is right-tailed: a small p-value speaks against calibration.
+
+method : str, default bootstrap
+    One of the methods below (the command line's --method).
+alpha : float, default 0.05
+    The level: reject = p_value < alpha.
+test_locations : tuple or dict of arrays
+    cme only: test locations instead of drawing `locations` from the data.
+{_DATA}
+
+Methods and their options:
+{textwrap.indent(_methods(tests), "    ")}
+
+{kernel_text}
+"""
+    scope["rank"].__doc__ = f"""Compares the calibration of models evaluated on the same labels; returns a Ranking.
+
+rank(models, labels, *, names=None, family=None, threads=None, **options)
+
+models : list of array_like, or dict name -> array_like
+    Each model's probs (n, m) (or (n,) for binary predictions), on the same labels.
+labels : array_like (n,)
+names : list of str, optional
+    The models' names in the output (default: "model 0", "model 1", ...; a dict's keys).
+logits, one_based_labels, simplex_tolerance, renormalize, threads
+    As for estimate().
+
+Options (the command line's calib rank):
+{_options(_calib.comparison_options())}
+"""

@@ -1,0 +1,227 @@
+// NumPy arrays as calib's data sets (arrays.hpp).
+#include "arrays.hpp"
+
+#include <pybind11/numpy.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace calib::python {
+
+namespace {
+
+// The arrays of each family, in the order of the command line's columns, with their dimensions:
+// 1 for (n,), 2 for (n, k), 3 for (n, d, d).
+struct ArraySpec {
+    const char* name;
+    int ndim;
+};
+struct FamilyArrays {
+    const char* family;
+    std::vector<ArraySpec> arrays;
+};
+const std::vector<FamilyArrays>& family_array_table() {
+    static const std::vector<FamilyArrays> table = {
+        {"categorical", {{"probs", 2}, {"labels", 1}}},
+        {"binary", {{"probs", 1}, {"labels", 1}}},
+        {"normal", {{"mean", 1}, {"std", 1}, {"y", 1}}},
+        {"laplace", {{"mean", 1}, {"scale", 1}, {"y", 1}}},
+        {"mvnormal-diag", {{"mean", 2}, {"std", 2}, {"y", 2}}},
+        {"mvnormal", {{"mean", 2}, {"cov", 3}, {"y", 2}}},
+        {"mixture-normal", {{"weights", 2}, {"means", 2}, {"stds", 2}, {"y", 1}}},
+    };
+    return table;
+}
+
+const FamilyArrays& arrays_of(const FamilyInfo& family) {
+    for (const FamilyArrays& f : family_array_table())
+        if (family.name == f.family) return f;
+    throw invalid_argument("the Python module does not know the arrays of family " + family.name);
+}
+
+std::string shape_text(const py::array& a) {
+    std::string s = "(";
+    for (py::ssize_t k = 0; k < a.ndim(); ++k) s += (k ? ", " : "") + std::to_string(a.shape(k));
+    return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+std::string wanted_shape(int ndim) { return ndim == 1 ? "(n,)" : ndim == 2 ? "(n, k)" : "(n, d, d)"; }
+
+// The array as NumPy sees it; numbers of any dtype are accepted here and read below.
+py::array as_array(const py::handle& object, const char* name, int ndim) {
+    py::array a = py::module_::import("numpy").attr("asarray")(object);
+    if (a.ndim() != ndim)
+        throw invalid_argument(std::string(name) + " must be a " + std::to_string(ndim) + "-d array of shape " +
+                               wanted_shape(ndim) + ", got shape " + shape_text(a));
+    const char kind = a.dtype().kind();
+    if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
+        throw invalid_argument(std::string(name) + " must hold numbers, got dtype " +
+                               std::string(py::str(a.dtype())));
+    return a;
+}
+
+// Calls f(flat index l, value) for the elements in C order, reading float64 and float32 arrays of any
+// layout directly through their strides; other dtypes are converted to float64 once first.
+template <class T>
+void for_each_typed(const py::array& a, const std::function<void(std::size_t, double)>& f) {
+    const auto* base = static_cast<const char*>(a.data());
+    const py::ssize_t nd = a.ndim();
+    std::vector<py::ssize_t> index(static_cast<std::size_t>(nd), 0);
+    const std::size_t total = static_cast<std::size_t>(a.size());
+    for (std::size_t l = 0; l < total; ++l) {
+        py::ssize_t offset = 0;
+        for (py::ssize_t k = 0; k < nd; ++k) offset += index[static_cast<std::size_t>(k)] * a.strides(k);
+        f(l, static_cast<double>(*reinterpret_cast<const T*>(base + offset)));
+        for (py::ssize_t k = nd - 1; k >= 0; --k) {
+            auto& i = index[static_cast<std::size_t>(k)];
+            if (++i < a.shape(k)) break;
+            i = 0;
+        }
+    }
+}
+void for_each(const py::array& a, const std::function<void(std::size_t, double)>& f) {
+    if (py::isinstance<py::array_t<double>>(a)) return for_each_typed<double>(a, f);
+    if (py::isinstance<py::array_t<float>>(a)) return for_each_typed<float>(a, f);
+    for_each_typed<double>(py::array_t<double, py::array::forcecast>::ensure(a), f);
+}
+
+// An (n, k) array (or (n,) as (n, 1)) as an n×k column-major matrix. A float64 C-contiguous array is
+// read row by row without a temporary.
+Matrix to_matrix(const py::array& a) {
+    const Eigen::Index n = a.shape(0), k = a.ndim() == 2 ? a.shape(1) : 1;
+    Matrix m(n, k);
+    if (py::isinstance<py::array_t<double>>(a) && (a.flags() & py::array::c_style)) {
+        using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        m = Eigen::Map<const RowMajor>(static_cast<const double*>(a.data()), n, k);
+        return m;
+    }
+    for_each(a, [&](std::size_t l, double v) { m(static_cast<Eigen::Index>(l) / k, static_cast<Eigen::Index>(l) % k) = v; });
+    return m;
+}
+
+// Labels: integers (any integer or bool dtype, or floats with integral values), shifted to 0-based.
+std::vector<int> to_labels(const py::array& a, bool one_based) {
+    std::vector<int> labels(static_cast<std::size_t>(a.shape(0)));
+    const double shift = one_based ? 1 : 0;
+    for_each(a, [&](std::size_t i, double v) {
+        if (std::floor(v) != v)
+            throw invalid_argument("labels[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(v))) +
+                                       " is not an integer",
+                                   static_cast<long>(i));
+        if (!(v - shift >= 0 && v - shift <= std::numeric_limits<int>::max()))
+            throw invalid_argument("labels[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(v))) +
+                                       " is out of range: labels are " + (one_based ? "1-based" : "0-based") +
+                                       (one_based ? "" : " (pass one_based_labels=True for labels 1..m)"),
+                                   static_cast<long>(i));
+        labels[i] = static_cast<int>(v - shift);
+    });
+    return labels;
+}
+
+std::vector<Matrix> to_matrices(const py::array& a) {
+    const Eigen::Index n = a.shape(0), d = a.shape(1);
+    if (a.shape(2) != d)
+        throw invalid_argument("cov must have shape (n, d, d), got " + shape_text(a));
+    std::vector<Matrix> out(static_cast<std::size_t>(n), Matrix(d, d));
+    for_each(a, [&](std::size_t l, double v) {
+        const auto e = static_cast<Eigen::Index>(l);
+        out[static_cast<std::size_t>(e / (d * d))](e / d % d, e % d) = v;
+    });
+    return out;
+}
+
+}  // namespace
+
+const FamilyInfo& infer_family(const py::dict& given) {
+    const auto has = [&](const char* name) { return given.contains(name); };
+    const auto ndim = [&](const char* name) { return py::array(py::module_::import("numpy").attr("asarray")(given[name])).ndim(); };
+    if (has("probs")) return find_family(ndim("probs") == 1 ? "binary" : "categorical");
+    if (has("weights") || has("means") || has("stds")) return find_family("mixture-normal");
+    if (has("cov")) return find_family("mvnormal");
+    if (has("scale")) return find_family("laplace");
+    if (has("mean")) return find_family(ndim("mean") == 2 ? "mvnormal-diag" : "normal");
+    throw invalid_argument("no predictions given: pass probs and labels (class predictions), mean, std and y "
+                           "(normal), mean, scale and y (laplace), mean, cov and y (mvnormal) or weights, means, "
+                           "stds and y (mixture-normal)");
+}
+
+std::vector<std::string> array_names(const FamilyInfo& family) {
+    std::vector<std::string> names;
+    for (const ArraySpec& a : arrays_of(family).arrays) names.emplace_back(a.name);
+    return names;
+}
+
+std::string family_arrays(const FamilyInfo& family) {
+    std::string names;
+    for (const std::string& a : array_names(family)) names += (names.empty() ? "" : ", ") + a;
+    return names;
+}
+
+AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOptions& options) {
+    const FamilyArrays& spec = arrays_of(family);
+    for (const auto& item : given) {
+        const std::string name = py::str(item.first);
+        if (std::none_of(spec.arrays.begin(), spec.arrays.end(), [&](const ArraySpec& a) { return name == a.name; }))
+            throw invalid_argument(name + " does not apply to family " + family.name + ", whose arrays are " +
+                                   family_arrays(family));
+    }
+    std::vector<py::array> a;
+    for (const ArraySpec& s : spec.arrays) {
+        if (!given.contains(s.name))
+            throw invalid_argument("missing " + std::string(s.name) + ": family " + family.name + " needs " +
+                                   family_arrays(family));
+        a.push_back(as_array(given[s.name], s.name, s.ndim));
+    }
+    const py::ssize_t n = a[0].shape(0);
+    for (std::size_t k = 1; k < a.size(); ++k) {
+        if (a[k].shape(0) != n)
+            throw invalid_argument(std::string(spec.arrays[k].name) + " has " + std::to_string(a[k].shape(0)) +
+                                   " rows but " + spec.arrays[0].name + " has " + std::to_string(n));
+        if (a[k].ndim() >= 2 && a[0].ndim() == 2 && a[k].shape(1) != a[0].shape(1))
+            throw invalid_argument(std::string(spec.arrays[k].name) + " has shape " + shape_text(a[k]) + " but " +
+                                   spec.arrays[0].name + " has " + shape_text(a[0]));
+    }
+    if (n == 0) throw invalid_argument(std::string(spec.arrays[0].name) + " is empty: no observations");
+
+    // The arrays are read with the GIL held; the data set is validated without it.
+    const std::string& f = family.name;
+    if (f == "categorical" || f == "binary") {
+        Matrix p = to_matrix(a[0]);
+        std::vector<int> labels = to_labels(a[1], options.one_based_labels);
+        py::gil_scoped_release release;
+        if (f == "binary") {
+            std::vector<int> y(labels.begin(), labels.end());
+            return CategoricalData::from_binary(p.col(0), y);
+        }
+        if (options.logits) return CategoricalData::from_logits(p, std::move(labels));
+        return CategoricalData(std::move(p), std::move(labels), options.simplex);
+    }
+    if (f == "normal" || f == "laplace") {
+        Matrix m = to_matrix(a[0]), s = to_matrix(a[1]), y = to_matrix(a[2]);
+        py::gil_scoped_release release;
+        if (f == "normal") return NormalData(m.col(0), s.col(0), y.col(0));
+        return LaplaceData(m.col(0), s.col(0), y.col(0));
+    }
+    if (f == "mvnormal-diag" || f == "mvnormal") {
+        Matrix m = to_matrix(a[0]), y = to_matrix(a[2]);
+        if (f == "mvnormal-diag") {
+            Matrix s = to_matrix(a[1]);
+            py::gil_scoped_release release;
+            return MvNormalData::diagonal(std::move(m), s, std::move(y));
+        }
+        std::vector<Matrix> cov = to_matrices(a[1]);
+        py::gil_scoped_release release;
+        return MvNormalData::full(std::move(m), std::move(cov), std::move(y));
+    }
+    Matrix w = to_matrix(a[0]), m = to_matrix(a[1]), s = to_matrix(a[2]), y = to_matrix(a[3]);
+    py::gil_scoped_release release;
+    return MixtureNormalData(std::move(w), std::move(m), std::move(s), y.col(0), options.simplex);
+}
+
+}  // namespace calib::python

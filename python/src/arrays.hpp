@@ -1,0 +1,35 @@
+// NumPy arrays (or anything numpy.asarray accepts, e.g. torch CPU tensors) as calib's data sets:
+// each family's arrays by name, checked for shape with messages that name the argument.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <calib/families.hpp>
+
+#include <string>
+#include <vector>
+
+namespace calib::python {
+
+// How class predictions are given: the reading options of the command line, by the same names.
+struct ClassOptions {
+    bool logits = false;            // probs holds logits (row-wise softmax)
+    bool one_based_labels = false;  // labels are 1 … m
+    SimplexOptions simplex;         // simplex_tolerance, renormalize
+};
+
+// The data set of `family` from the arrays in `arrays` (keyword → array; the names of family_arrays).
+// Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
+// validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or
+// misshapen array, with the argument's name.
+AnyData make_data(const FamilyInfo& family, const pybind11::dict& arrays, const ClassOptions& options);
+
+// The family the given arrays belong to: probs (2-d: categorical, 1-d: binary), weights/means/stds
+// (mixture-normal), cov (mvnormal), scale (laplace), mean (2-d: mvnormal-diag, 1-d: normal).
+const FamilyInfo& infer_family(const pybind11::dict& arrays);
+
+// The names of a family's arrays in order (probs, labels; mean, std, y; …), and as one text.
+std::vector<std::string> array_names(const FamilyInfo& family);
+std::string family_arrays(const FamilyInfo& family);
+
+}  // namespace calib::python

@@ -1,0 +1,278 @@
+// calib._calib: the registry (calib/registry.hpp) on NumPy arrays. The Python package calib
+// (python/calib/__init__.py) gives it its Pythonic face; everything that decides a result is here
+// or in the library, so that Python and the command line share names, defaults, rules and numbers.
+#include "arrays.hpp"
+#include "values.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <calib/registry.hpp>
+#include <calib/version.hpp>
+
+#include <optional>
+
+namespace py = pybind11;
+
+namespace calib::python {
+
+namespace {
+
+ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
+    ClassOptions o;
+    for (const auto& item : reading) {
+        const std::string name = py::str(item.first);
+        const py::handle v = item.second;
+        if (name == "logits" || name == "one_based_labels") {
+            if (!family.labels_options)
+                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
+                                       family.name);
+            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
+        } else if (name == "simplex_tolerance" || name == "renormalize") {
+            if (!family.simplex_rows)
+                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
+                                       family.name);
+            if (name == "renormalize") {
+                o.simplex.renormalize = flag_argument(name, v);
+            } else {
+                const double t = to_double(to_value(name, v));
+                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
+                o.simplex.tolerance = t;
+            }
+        } else {
+            throw invalid_argument("unknown reading option " + name);
+        }
+    }
+    return o;
+}
+
+struct Inputs {
+    const FamilyInfo* family;
+    AnyData data;
+    std::optional<AnyData> locations;
+};
+
+// The data set, its family (given or inferred from the arrays), and the test locations when given
+// (the same arrays, in the same family).
+Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
+                   const py::object& locations) {
+    const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
+    const ClassOptions options = class_options(family, reading);
+    Inputs in{&family, make_data(family, arrays, options), std::nullopt};
+    if (!locations.is_none()) {
+        py::dict given;
+        const std::vector<std::string> names = array_names(family);
+        if (py::isinstance<py::dict>(locations)) {
+            given = locations.cast<py::dict>();
+        } else if (py::isinstance<py::tuple>(locations) || py::isinstance<py::list>(locations)) {
+            const py::sequence s = locations.cast<py::sequence>();
+            if (s.size() != names.size())
+                throw invalid_argument("test_locations must hold " + std::to_string(names.size()) + " arrays (" +
+                                       family_arrays(family) + "), got " + std::to_string(s.size()));
+            for (std::size_t k = 0; k < names.size(); ++k) given[names[k].c_str()] = s[k];
+        } else {
+            throw invalid_argument("test_locations must be a tuple (" + family_arrays(family) +
+                                   ") or a dict of arrays like the data's");
+        }
+        in.locations = make_data(family, given, options);
+    }
+    return in;
+}
+
+template <class Setup>
+void check_locations(const Setup& setup, const Inputs& in) {
+    if (setup.locations_use() == LocationsUse::required && !in.locations)
+        throw invalid_argument(setup.info().name + " needs test_locations: arrays of test locations (" +
+                               family_arrays(*in.family) + ")");
+    if (in.locations && setup.locations_use() == LocationsUse::none)
+        throw invalid_argument("test_locations does not apply to " + setup.info().name);
+}
+
+// One estimator or test from its name and keyword options: the method's options and, when it uses
+// the SKCE's kernel, the kernel's, assigned in the registry's order.
+template <class MethodSetup>
+struct Configured {
+    MethodSetup setup;
+    std::optional<KernelSetup> kernel;
+};
+
+template <class MethodSetup>
+Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, py::dict options,
+                                  bool has_locations, const std::string& context) {
+    const MethodInfo& info = setup.info();
+    if (info.classes_only && !family.classes)
+        throw invalid_argument(info.name + " applies only to class predictions (categorical or binary), not to family " +
+                               family.name);
+    // The locations are arrays here; the option records only that they were given.
+    if (has_locations && setup.option("test_locations")) options["test_locations"] = "arrays";
+    Configured<MethodSetup> c{std::move(setup), std::nullopt};
+    std::vector<const Setup*> setups{&c.setup};
+    set_options(c.setup, options);
+    if (c.setup.kernel_use() == KernelUse::skce) {
+        c.kernel.emplace(family);
+        set_options(*c.kernel, options);
+        setups.push_back(&*c.kernel);
+    }
+    reject_unused(options, setups, context);
+    return c;
+}
+
+py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
+                  const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
+    const Inputs in = read_inputs(family, arrays, reading, locations);
+    auto c = configure(make_estimator(estimator), *in.family, options, in.locations.has_value(), "estimator " + estimator);
+    check_locations(c.setup, in);
+    const std::size_t n = data_size(in.data);
+    c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
+    const ParallelOptions parallel{threads};
+    Record kernel_record, options_record = c.setup.record(n);
+    EstimateResult result;
+    {
+        py::gil_scoped_release release;
+        std::optional<Kernel> kernel;
+        if (c.kernel) {
+            kernel = c.kernel->resolve(in.data, parallel);
+            kernel_record = c.kernel->record(*kernel);
+        }
+        result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
+    }
+    py::dict out;
+    out["estimator"] = result.estimator;
+    out["estimate"] = result.estimate;
+    out["n"] = result.n;
+    out["details"] = to_dict(result.details);
+    out["options"] = to_dict(options_record);
+    out["kernel"] = to_dict(kernel_record);
+    out["family"] = in.family->name;
+    return out;
+}
+
+py::dict test(const std::string& family, const py::dict& arrays, const py::dict& reading, const py::object& locations,
+              const std::string& method, const py::dict& options, int threads) {
+    const Inputs in = read_inputs(family, arrays, reading, locations);
+    auto c = configure(make_test(method), *in.family, options, in.locations.has_value(), "method " + method);
+    check_locations(c.setup, in);
+    const std::size_t n = data_size(in.data);
+    c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
+    const ParallelOptions parallel{threads};
+    Record kernel_record, options_record = c.setup.record(n);
+    TestResult result;
+    {
+        py::gil_scoped_release release;
+        std::optional<Kernel> kernel;
+        if (c.kernel) {
+            kernel = c.kernel->resolve(in.data, parallel);
+            kernel_record = c.kernel->record(*kernel);
+        }
+        result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
+    }
+    py::dict out;
+    out["method"] = result.method;
+    out["null"] = result.null_approximation;
+    out["estimator"] = result.estimator;
+    out["estimate"] = result.estimate;
+    out["statistic"] = result.statistic;
+    out["p_value"] = result.p_value;
+    out["n"] = result.n;
+    out["details"] = to_dict(std::visit([](const auto& d) { return d.record(); }, result.details));
+    out["options"] = to_dict(options_record);
+    out["kernel"] = to_dict(kernel_record);
+    out["family"] = in.family->name;
+    return out;
+}
+
+py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,
+              const py::dict& reading, py::dict options, int threads) {
+    const FamilyInfo& family = find_family(family_name);
+    if (!family.classes)
+        throw invalid_argument("rank compares class predictions (categorical or binary), not family " + family.name);
+    if (models.size() < 2)
+        throw invalid_argument("rank needs at least two models' predictions, got " + std::to_string(models.size()));
+    const ClassOptions read = class_options(family, reading);
+    std::vector<CategoricalData> data;
+    for (const py::handle& probs : models) {
+        py::dict arrays;
+        arrays["probs"] = probs;
+        arrays["labels"] = labels;
+        data.push_back(std::get<CategoricalData>(make_data(family, arrays, read)));
+    }
+    ComparisonSetup setup;
+    set_options(setup, options);
+    reject_unused(options, {&setup}, "rank");
+    ComparisonRun run;
+    {
+        py::gil_scoped_release release;
+        run = setup.run(data, ParallelOptions{threads});
+    }
+    py::list results;
+    const std::vector<std::string> names = setup.estimators();
+    for (std::size_t e = 0; e < names.size(); ++e) {
+        const EstimatorComparison& c = run.comparison.results[e];
+        py::list pairs;
+        for (const PairComparison& p : c.pairs)
+            pairs.append(py::dict(py::arg("first") = p.first, py::arg("second") = p.second,
+                                  py::arg("difference") = p.difference, py::arg("lower") = p.lower,
+                                  py::arg("upper") = p.upper, py::arg("bootstrap_mean") = p.bootstrap_mean,
+                                  py::arg("probability_first_lower") = p.probability_first_lower,
+                                  py::arg("verdict") = p.verdict));
+        py::dict r(py::arg("estimator") = names[e], py::arg("estimates") = c.estimates,
+                   py::arg("std_errors") = c.std_errors, py::arg("ranking") = c.ranking, py::arg("pairs") = pairs);
+        if (names[e] != "ece") {
+            std::vector<double> lengthscales;
+            for (const CkceOptions& m : run.ckce) lengthscales.push_back(m.kernel.lengthscale);
+            r["lengthscales"] = lengthscales;
+        }
+        if (!c.replicate_ranks.empty()) r["replicate_factor_ranks"] = c.replicate_ranks;
+        results.append(r);
+    }
+    return py::dict(py::arg("n") = run.comparison.n, py::arg("results") = results,
+                    py::arg("options") = to_dict(setup.record()));
+}
+
+py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {
+    return py::dict(py::arg("name") = m.name, py::arg("summary") = m.summary, py::arg("title") = m.title,
+                    py::arg("classes_only") = m.classes_only, py::arg("options") = option_list(options));
+}
+
+py::list methods(const std::string& kind) {
+    py::list out;
+    if (kind == "estimator")
+        for (const MethodInfo& m : estimator_methods()) out.append(method_info(m, make_estimator(m.name).options()));
+    else if (kind == "test")
+        for (const MethodInfo& m : test_methods()) out.append(method_info(m, make_test(m.name).options()));
+    else
+        throw invalid_argument("methods(kind): kind is estimator or test, not " + kind);
+    return out;
+}
+
+py::list family_list() {
+    py::list out;
+    for (const FamilyInfo& f : families())
+        out.append(py::dict(py::arg("name") = f.name, py::arg("summary") = f.summary,
+                            py::arg("arrays") = array_names(f), py::arg("classes") = f.classes,
+                            py::arg("kernel_options") = option_list(KernelSetup(f).options())));
+    return out;
+}
+
+}  // namespace
+
+}  // namespace calib::python
+
+PYBIND11_MODULE(_calib, m) {
+    using namespace calib::python;
+    m.doc() = "calib's compiled core: the registry of estimators and tests on NumPy arrays (use the package calib).";
+    // invalid_argument (and option_error) derive from std::invalid_argument: ValueError.
+    py::register_exception<calib::numerical_error>(m, "NumericalError", PyExc_ArithmeticError);
+    m.attr("version") = calib::version;
+    m.attr("default_seed") = calib::default_seed;
+    m.def("estimate", &estimate, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),
+          py::arg("estimator"), py::arg("options"), py::arg("threads"));
+    m.def("test", &test, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),
+          py::arg("method"), py::arg("options"), py::arg("threads"));
+    m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("reading"),
+          py::arg("options"), py::arg("threads"));
+    m.def("methods", &methods, py::arg("kind"));
+    m.def("families", &family_list);
+    m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
+    m.def("max_threads", &calib::max_num_threads);
+}

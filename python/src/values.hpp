@@ -1,0 +1,33 @@
+// Python values and the registry's: keyword arguments as option values (in the registry's order, as
+// the command line gives them), records as dicts, option descriptions as dicts for the docstrings.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <calib/options.hpp>
+#include <calib/record.hpp>
+#include <calib/registry.hpp>
+
+#include <string>
+#include <vector>
+
+namespace calib::python {
+
+// A keyword argument as a typed option value: bool, int (64-bit signed or unsigned), float or str.
+Value to_value(const std::string& name, const pybind11::handle& value);
+bool flag_argument(const std::string& name, const pybind11::handle& value);
+
+// Gives `setup` the values in `options` of the options it has, in the registry's order (a condition
+// refers to earlier options only), removing them from `options`; then checks that the required options
+// are there and that the values go together (Setup::check).
+void set_options(Setup& setup, pybind11::dict& options);
+// Throws for the keyword arguments left in `options`: TypeError for a name no setup knows (listing
+// the known ones), ValueError for an option whose condition does not hold.
+void reject_unused(const pybind11::dict& options, const std::vector<const Setup*>& setups, const std::string& context);
+
+pybind11::object to_python(const Value& value);
+pybind11::dict to_dict(const Record& record);
+// name, metavar, default, help, required, condition ("" or the registry's description of it).
+pybind11::list option_list(const std::vector<OptionInfo>& options);
+
+}  // namespace calib::python
