@@ -212,7 +212,7 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 # drive the built binary as a user would. Each check starts as soon as what it runs is built, beside
 # the rest of the build and the other checks (JOBS at a time; each check's output is printed whole
 # when it ends).
-TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers
+TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers check-python
 .PHONY: $(TEST_CHECKS)
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_CHECKS)
@@ -230,6 +230,10 @@ check-docs: $(CLI)
 	python3 tests/docs/check_commands.py $(CLI)
 check-layers:
 	python3 tests/layers/check.py
+# The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
+check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
+	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; exit 1; }
+	PYTHONPATH=$(BUILD)/python CALIB_CLI=$(CLI) OMP_NUM_THREADS=2 $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
 # The unit tests alone, for the edit-compile loop (make test adds the CLI, reproduction-app,
 # installed-library and documentation checks).

@@ -66,8 +66,8 @@ py::array as_array(const py::handle& object, const char* name, int ndim) {
     return a;
 }
 
-// Calls f(flat index l, value) for the elements in C order, reading float64 and float32 arrays of any
-// layout directly through their strides; other dtypes are converted to float64 once first.
+// Calls f(flat index l, value) for the elements in C order, reading float64, float32, int64 and int32
+// arrays of any layout directly through their strides; other dtypes are converted to float64 first.
 template <class T>
 void for_each_typed(const py::array& a, const std::function<void(std::size_t, double)>& f) {
     const auto* base = static_cast<const char*>(a.data());
@@ -88,6 +88,8 @@ void for_each_typed(const py::array& a, const std::function<void(std::size_t, do
 void for_each(const py::array& a, const std::function<void(std::size_t, double)>& f) {
     if (py::isinstance<py::array_t<double>>(a)) return for_each_typed<double>(a, f);
     if (py::isinstance<py::array_t<float>>(a)) return for_each_typed<float>(a, f);
+    if (py::isinstance<py::array_t<std::int64_t>>(a)) return for_each_typed<std::int64_t>(a, f);
+    if (py::isinstance<py::array_t<std::int32_t>>(a)) return for_each_typed<std::int32_t>(a, f);
     for_each_typed<double>(py::array_t<double, py::array::forcecast>::ensure(a), f);
 }
 

@@ -79,15 +79,6 @@ Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const
     return in;
 }
 
-template <class Setup>
-void check_locations(const Setup& setup, const Inputs& in) {
-    if (setup.locations_use() == LocationsUse::required && !in.locations)
-        throw invalid_argument(setup.info().name + " needs test_locations: arrays of test locations (" +
-                               family_arrays(*in.family) + ")");
-    if (in.locations && setup.locations_use() == LocationsUse::none)
-        throw invalid_argument("test_locations does not apply to " + setup.info().name);
-}
-
 // One estimator or test from its name and keyword options: the method's options and, when it uses
 // the SKCE's kernel, the kernel's, assigned in the registry's order.
 template <class MethodSetup>
@@ -104,7 +95,12 @@ Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, p
         throw invalid_argument(info.name + " applies only to class predictions (categorical or binary), not to family " +
                                family.name);
     // The locations are arrays here; the option records only that they were given.
-    if (has_locations && setup.option("test_locations")) options["test_locations"] = "arrays";
+    if (has_locations && !setup.option("test_locations"))
+        throw invalid_argument("test_locations does not apply to " + info.name);
+    if (has_locations) options["test_locations"] = "arrays";
+    if (!has_locations && setup.locations_use() == LocationsUse::required)
+        throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + family_arrays(family) +
+                               ")");
     Configured<MethodSetup> c{std::move(setup), std::nullopt};
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
@@ -121,7 +117,6 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
                   const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
     auto c = configure(make_estimator(estimator), *in.family, options, in.locations.has_value(), "estimator " + estimator);
-    check_locations(c.setup, in);
     const std::size_t n = data_size(in.data);
     c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
     const ParallelOptions parallel{threads};
@@ -151,7 +146,6 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
               const std::string& method, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
     auto c = configure(make_test(method), *in.family, options, in.locations.has_value(), "method " + method);
-    check_locations(c.setup, in);
     const std::size_t n = data_size(in.data);
     c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
     const ParallelOptions parallel{threads};

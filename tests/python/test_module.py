@@ -1,0 +1,250 @@
+"""The Python module on users' arrays: every bad array or option raises the documented exception with
+a message naming the argument; float32 and other layouts give the values they hold; float64 C arrays
+are read without a NumPy copy; results do not depend on the thread count; the GIL is released during
+a computation; p-values under a calibrated model are not concentrated near 0; docstrings list every
+option of the registry."""
+
+import threading
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import calib
+
+
+def dirichlet_model(n, m, seed, calibrated=True):
+    """Predictions from a Dirichlet and labels drawn from them (calibrated) or from sharpened ones."""
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.ones(m), size=n)
+    truth = probs if calibrated else np.eye(m)[probs.argmax(1)] * 0.9 + 0.1 / m
+    labels = (truth.cumsum(1) < rng.random((n, 1))).sum(1)
+    return probs, np.minimum(labels, m - 1)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return dirichlet_model(300, 4, seed=1)
+
+
+# ---- bad arrays: ValueError (or TypeError for a wrong type), never a crash --------------------------
+
+@pytest.mark.parametrize("probs,labels,message", [
+    (np.zeros((3, 2, 2)), np.zeros(3), "probs must be a 2-d array"),
+    (np.full((4, 3), 1 / 3), np.zeros(5, dtype=int), "labels has 5 rows but probs has 4"),
+    (np.full((4, 3), 1 / 3), np.zeros((4, 1), dtype=int), "labels must be a 1-d array"),
+    (np.empty((0, 3)), np.empty(0, dtype=int), "probs is empty"),
+    (np.array([[0.5, np.nan], [0.5, 0.5]]), np.array([0, 1]), "nan"),
+    (np.array([[0.5, 0.6], [0.5, 0.5]]), np.array([0, 1]), "simplex"),
+    (np.full((2, 2), 0.5), np.array([0, 2]), "label"),
+    (np.full((2, 2), 0.5), np.array([0.0, 1.5]), "labels[1] = 1.5 is not an integer"),
+    (np.full((2, 2), 0.5), np.array([0, -1]), "labels[1] = -1.0 is out of range"),
+    (np.full((2, 2), 0.5), np.array(["a", "b"]), "labels must hold numbers"),
+    (np.array([["a", "b"]]), np.array([0]), "probs must hold numbers"),
+    (np.full((2, 1), 1.0), np.array([0, 0]), "class"),
+])
+def test_bad_arrays_raise_value_error(probs, labels, message):
+    with pytest.raises(ValueError, match=None) as info:
+        calib.skce(probs, labels)
+    assert message.lower() in str(info.value).lower()
+
+
+def test_missing_and_extra_arrays():
+    with pytest.raises(ValueError, match="no predictions given"):
+        calib.skce()
+    with pytest.raises(ValueError, match="missing labels"):
+        calib.skce(np.full((2, 2), 0.5))
+    with pytest.raises(ValueError, match="missing y"):
+        calib.skce(mean=np.zeros(3), std=np.ones(3))
+    with pytest.raises(ValueError, match="std does not apply to family categorical"):
+        calib.skce(np.full((2, 2), 0.5), [0, 1], std=np.ones(2))
+    with pytest.raises(ValueError, match="cov must have shape"):
+        calib.skce(mean=np.zeros((3, 2)), cov=np.ones((3, 2, 3)), y=np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="std"):
+        calib.skce(mean=np.zeros(3), std=-np.ones(3), y=np.zeros(3))
+
+
+def test_bad_options(data):
+    probs, labels = data
+    with pytest.raises(TypeError, match="unexpected keyword argument blocksize"):
+        calib.skce(probs, labels, blocksize=3)
+    with pytest.raises(ValueError, match="replicates = '0', must be an integer in"):
+        calib.test(probs, labels, replicates=0)
+    with pytest.raises(ValueError, match="replicates"):
+        calib.test(probs, labels, replicates=True)
+    with pytest.raises(ValueError, match="features applies only with `ckce_method` rff, not exact"):
+        calib.ckce(probs, labels, features=10)
+    with pytest.raises(ValueError, match="missing option block_size"):
+        calib.test(probs, labels, method="block")
+    with pytest.raises(ValueError, match="unknown"):
+        calib.test(probs, labels, method="nonsense")
+    with pytest.raises(ValueError, match="alpha"):
+        calib.test(probs, labels, alpha=1.5)
+    with pytest.raises(ValueError, match="logits applies only to class predictions"):
+        calib.skce(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3), logits=True)
+    with pytest.raises(ValueError, match="ece applies only to class predictions"):
+        calib.ece(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))
+    with pytest.raises(ValueError, match="threads"):
+        calib.skce(probs, labels, threads=-1)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        calib.skce(probs, labels, threads=1.5)
+    with pytest.raises(ValueError, match="ucme needs test_locations"):
+        calib.estimate(probs, labels, estimator="ucme")
+    with pytest.raises(ValueError, match="block_size"):
+        calib.skce(probs, labels, estimator="block", block_size=1000)
+
+
+def test_numerical_error_is_an_arithmetic_error():
+    """A CME test at J identical locations has a singular covariance: calib.NumericalError."""
+    rng = np.random.default_rng(2)
+    mean, std = rng.normal(size=200), np.ones(200)
+    y = mean + rng.normal(size=200)
+    same = (np.zeros(3), np.ones(3), np.zeros(3))
+    with pytest.raises(calib.NumericalError, match="singular") as info:
+        calib.test(mean=mean, std=std, y=y, method="cme", test_locations=same)
+    assert isinstance(info.value, ArithmeticError)
+
+
+# ---- dtypes and layouts -------------------------------------------------------------------------------
+
+def test_float32_gives_the_values_it_holds(data):
+    probs, labels = data
+    p32 = probs.astype(np.float32)
+    assert calib.skce(p32, labels) == calib.skce(p32.astype(np.float64), labels)
+    # float32 softmax rows sum to 1 only within float32 rounding: accepted by the default tolerance.
+    logits = np.random.default_rng(3).normal(size=(300, 1000)).astype(np.float32)
+    soft = np.exp(logits - logits.max(1, keepdims=True))
+    soft /= soft.sum(1, keepdims=True)
+    y = np.random.default_rng(4).integers(0, 1000, 300)
+    assert np.isfinite(calib.skce(soft, y))
+
+
+def test_layouts_and_dtypes_agree(data):
+    probs, labels = data
+    reference = calib.skce(probs, labels)
+    fortran = np.asfortranarray(probs)
+    strided = np.zeros((300, 8))
+    strided[:, ::2] = probs
+    assert calib.skce(fortran, labels) == reference
+    assert calib.skce(strided[:, ::2], labels) == reference
+    assert calib.skce(probs.tolist(), labels.tolist()) == reference
+    assert calib.skce(probs, labels.astype(np.uint8)) == reference
+    assert calib.skce(probs, labels.astype(np.float32)) == reference
+
+
+def test_array_like_objects(data):
+    """Anything numpy.asarray accepts, e.g. a torch CPU tensor (which has __array__)."""
+    probs, labels = data
+
+    class Tensor:
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None):
+            return self.a if dtype is None else self.a.astype(dtype)
+
+    assert calib.skce(Tensor(probs), Tensor(labels)) == calib.skce(probs, labels)
+
+
+def test_float64_c_arrays_are_read_without_a_numpy_copy():
+    """No NumPy temporary for float64 C arrays (tracemalloc sees NumPy's allocations; calib's own
+    containers are C++ and not counted): the peak stays far below the 80 MB input."""
+    probs, labels = dirichlet_model(1_000_000, 10, seed=5)
+    tracemalloc.start()
+    calib.skce(probs, labels, estimator="block", block_size=2, lengthscale=1.0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1_000_000, peak
+    # A dtype that is read through a conversion (int16) does make one: the check can see a copy.
+    tracemalloc.start()
+    calib.skce(probs, labels.astype(np.int16), estimator="block", block_size=2, lengthscale=1.0)
+    _, peak16 = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak16 >= 8_000_000, peak16
+
+
+# ---- threads and the GIL ------------------------------------------------------------------------------
+
+def test_results_do_not_depend_on_the_thread_count(data):
+    probs, labels = data
+    one = calib.test(probs, labels, replicates=300, threads=1)
+    two = calib.test(probs, labels, replicates=300, threads=2)
+    assert (one.p_value, one.statistic) == (two.p_value, two.statistic)
+    assert calib.ckce(probs, labels, threads=1) == calib.ckce(probs, labels, threads=2)
+
+
+def test_the_gil_is_released_during_a_computation():
+    probs, labels = dirichlet_model(3000, 5, seed=6)
+    done = threading.Event()
+    ticks = 0
+
+    def run():
+        calib.test(probs, labels, replicates=2000, threads=1)
+        done.set()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(0.05)
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert ticks > 20, ticks
+
+
+# ---- statistics ---------------------------------------------------------------------------------------
+
+def test_p_values_under_a_calibrated_model_are_not_concentrated_near_zero():
+    """200 calibrated data sets (n = 200, m = 3) with the block test: under the null each p-value is
+    about uniform, so the count below 0.05 is Binomial(200, 0.05) (mean 10; P(count > 22) < 1e-3) and
+    their mean is near 1/2; a miscalibrated model is rejected every time."""
+    p = [calib.test(*dirichlet_model(200, 3, seed=s), method="block", block_size="sqrt").p_value for s in range(200)]
+    assert sum(x < 0.05 for x in p) <= 22
+    assert 0.4 < np.mean(p) < 0.6
+    miscalibrated = [calib.test(*dirichlet_model(200, 3, seed=s, calibrated=False), method="block",
+                                block_size="sqrt").p_value for s in range(20)]
+    assert max(miscalibrated) < 0.05
+
+
+# ---- the face of the module ---------------------------------------------------------------------------
+
+def test_result_objects(data):
+    probs, labels = data
+    r = calib.test(probs, labels, method="block", block_size="sqrt", alpha=0.1)
+    assert r.reject == (r.p_value < 0.1)
+    assert r.details["block_size"] == 17 and r.options["block_size_rule"] == "sqrt"
+    assert "p_value=" in repr(r) and "block" in repr(r)
+    d = r.to_dict()
+    assert d["alpha"] == 0.1 and d["method"] == "block" and d["lengthscale_rule"] == "median"
+    e = calib.estimate(probs, labels, estimator="skce-unbiased")
+    assert float(e) == e.estimate == calib.skce(probs, labels)
+    assert calib.skce(probs, labels, estimator="biased") == calib.skce(probs, labels, estimator="skce-biased")
+
+
+def test_rank_result():
+    probs, labels = dirichlet_model(300, 3, seed=8)
+    sharp = probs ** 3 / (probs ** 3).sum(1, keepdims=True)
+    r = calib.rank([probs, sharp], labels, names=["calibrated", "sharp"], replicates=100, estimators="skce-unbiased,ece")
+    assert list(r.results) == ["skce-unbiased", "ece"]
+    assert r.results["skce-unbiased"]["ranking"][0] == "calibrated"
+    assert "calibrated" in repr(r)
+    with pytest.raises(ValueError, match="at least two"):
+        calib.rank([probs], labels)
+    with pytest.raises(ValueError, match="names has 1 entries"):
+        calib.rank([probs, sharp], labels, names=["a"])
+
+
+def test_docstrings_list_every_option():
+    for m in calib.methods():
+        for o in m["options"]:
+            assert f"{o['name']} :" in calib.test.__doc__, o["name"]
+    for m in calib.estimators():
+        assert m["name"] + ":" in calib.estimate.__doc__
+        for o in m["options"]:
+            assert f"{o['name']} :" in calib.estimate.__doc__, o["name"]
+    for f in calib.families():
+        for o in f["kernel_options"]:
+            assert f"{o['name']} :" in calib.skce.__doc__
+    assert "replicates :" in calib.rank.__doc__
+    assert calib.__version__
