@@ -64,7 +64,8 @@ def _full_name(kind, name, prefix):
 
 class Estimate:
     """A calibration-error estimate: estimator, estimate, n, details (its own numbers), options and
-    kernel (as used, with the values chosen on the data), family. float(e) is the estimate."""
+    kernel (as used, with the values chosen on the data), family, compute_seconds (the library's time:
+    the kernel's lengthscale and the estimator). float(e) is the estimate."""
 
     def __init__(self, fields):
         self.estimator = fields["estimator"]
@@ -74,6 +75,7 @@ class Estimate:
         self.options = fields["options"]
         self.kernel = fields["kernel"]
         self.family = fields["family"]
+        self.compute_seconds = fields["compute_seconds"]
 
     def __float__(self):
         return float(self.estimate)
@@ -81,7 +83,7 @@ class Estimate:
     def to_dict(self):
         """One flat dict with the fields of `calib estimate`'s JSON output."""
         return {"estimator": self.estimator, "estimate": self.estimate, "n": self.n, **self.details,
-                **self.options, **self.kernel, "family": self.family}
+                **self.options, **self.kernel, "family": self.family, "compute_seconds": self.compute_seconds}
 
     def __repr__(self):
         return f"Estimate(estimator={self.estimator!r}, estimate={self.estimate!r}, n={self.n})"
@@ -90,8 +92,8 @@ class Estimate:
 class TestResult:
     """A calibration test: method, null (its approximation), estimator, estimate, statistic, p_value,
     alpha and reject (p_value < alpha), n, details (the method's own numbers: block_size, std_error,
-    replicates, seed, ...), options and kernel (as used), family. Every test is right-tailed: a small
-    p-value speaks against calibration."""
+    replicates, seed, ...), options and kernel (as used), family, compute_seconds. Every test is
+    right-tailed: a small p-value speaks against calibration."""
 
     __test__ = False  # not a pytest class
 
@@ -109,6 +111,7 @@ class TestResult:
         self.options = fields["options"]
         self.kernel = fields["kernel"]
         self.family = fields["family"]
+        self.compute_seconds = fields["compute_seconds"]
 
     def to_dict(self):
         """One flat dict with the fields of `calib test --alpha`'s JSON output."""
@@ -118,6 +121,7 @@ class TestResult:
         for name, value in {**self.options, **self.kernel}.items():
             out.setdefault(name, value)
         out["family"] = self.family
+        out["compute_seconds"] = self.compute_seconds
         return out
 
     def __repr__(self):
@@ -137,6 +141,7 @@ class Ranking:
         self.names = list(names)
         self.n = fields["n"]
         self.options = fields["options"]
+        self.compute_seconds = fields["compute_seconds"]
         self.results = {}
         for r in fields["results"]:
             pairs = []
@@ -147,7 +152,8 @@ class Ranking:
             self.results[r["estimator"]] = {**r, "ranking": [self.names[k] for k in r["ranking"]], "pairs": pairs}
 
     def to_dict(self):
-        return {"n": self.n, "models": self.names, "options": self.options, "results": self.results}
+        return {"n": self.n, "models": self.names, "options": self.options, "results": self.results,
+                "compute_seconds": self.compute_seconds}
 
     def __repr__(self):
         level = self.options.get("level", 0.95)

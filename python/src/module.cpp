@@ -10,6 +10,7 @@
 #include <calib/registry.hpp>
 #include <calib/version.hpp>
 
+#include <chrono>
 #include <optional>
 
 namespace py = pybind11;
@@ -17,6 +18,10 @@ namespace py = pybind11;
 namespace calib::python {
 
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
     ClassOptions o;
@@ -122,14 +127,17 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
     const ParallelOptions parallel{threads};
     Record kernel_record, options_record = c.setup.record(n);
     EstimateResult result;
+    double compute_seconds = 0;  // the library's work: the kernel's lengthscale and the method
     {
         py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
         std::optional<Kernel> kernel;
         if (c.kernel) {
             kernel = c.kernel->resolve(in.data, parallel);
             kernel_record = c.kernel->record(*kernel);
         }
         result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
+        compute_seconds = seconds_since(start);
     }
     py::dict out;
     out["estimator"] = result.estimator;
@@ -139,6 +147,7 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
     out["options"] = to_dict(options_record);
     out["kernel"] = to_dict(kernel_record);
     out["family"] = in.family->name;
+    out["compute_seconds"] = compute_seconds;
     return out;
 }
 
@@ -151,14 +160,17 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
     const ParallelOptions parallel{threads};
     Record kernel_record, options_record = c.setup.record(n);
     TestResult result;
+    double compute_seconds = 0;  // the library's work: the kernel's lengthscale and the method
     {
         py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
         std::optional<Kernel> kernel;
         if (c.kernel) {
             kernel = c.kernel->resolve(in.data, parallel);
             kernel_record = c.kernel->record(*kernel);
         }
         result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
+        compute_seconds = seconds_since(start);
     }
     py::dict out;
     out["method"] = result.method;
@@ -172,6 +184,7 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
     out["options"] = to_dict(options_record);
     out["kernel"] = to_dict(kernel_record);
     out["family"] = in.family->name;
+    out["compute_seconds"] = compute_seconds;
     return out;
 }
 
@@ -194,9 +207,12 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
     set_options(setup, options);
     reject_unused(options, {&setup}, "rank");
     ComparisonRun run;
+    double compute_seconds = 0;
     {
         py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
         run = setup.run(data, ParallelOptions{threads});
+        compute_seconds = seconds_since(start);
     }
     py::list results;
     const std::vector<std::string> names = setup.estimators();
@@ -220,7 +236,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
         results.append(r);
     }
     return py::dict(py::arg("n") = run.comparison.n, py::arg("results") = results,
-                    py::arg("options") = to_dict(setup.record()));
+                    py::arg("options") = to_dict(setup.record()), py::arg("compute_seconds") = compute_seconds);
 }
 
 py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {

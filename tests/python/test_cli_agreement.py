@@ -22,8 +22,9 @@ def cli_args(options):
     return args
 
 
-# Fields that depend on the moment: the automatic memory budget is half of the memory available now.
-MOMENTARY = {"memory_budget"}
+# Fields that depend on the moment: times, and the automatic memory budget (half of the memory
+# available now).
+MOMENTARY = {"memory_budget", "compute_seconds"}
 
 
 def same_fields(python, cli):
