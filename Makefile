@@ -249,10 +249,11 @@ demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(DEMO) $(CLI)
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 
-bench: deps
+bench: deps python
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH) $(BENCH_CKCE)
 	$(BENCH)
 	$(BENCH_CKCE)
+	PYTHONPATH=$(BUILD)/python $(PYTHON) bench/python_overhead.py
 
 # The CKCE paper's synthetic experiments at paper scale into results/ckce (replicates already
 # computed with the same options are kept: --resume), and their figures (docs/reproduction.md).

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -149,6 +150,35 @@ TEST_CASE("conditions: an option applies only when the option it depends on allo
     CHECK(rank.applies("lengthscale"));
     CHECK_FALSE(rank.applies("ckce_method"));
     CHECK_THROWS_AS(rank.set("estimators", "ece,ece"), option_error);
+}
+
+TEST_CASE("a front-end's arguments: set in order, missing options, why an option does not apply") {
+    // set_given asks for each option that applies, in order: features is asked for only because
+    // ckce_method = rff was set before it; seed (rff's) likewise, lowrank's rank never.
+    EstimatorSetup ckce = make_estimator("ckce");
+    std::vector<std::string> asked;
+    ckce.set_given([&](const OptionInfo& o) -> std::optional<Value> {
+        asked.push_back(o.name);
+        if (o.name == "ckce_method") return Value("rff");
+        if (o.name == "features") return Value(std::int64_t{20});
+        return std::nullopt;
+    });
+    CHECK(to_text(ckce.get("features")) == "20");
+    CHECK(std::find(asked.begin(), asked.end(), "features") != asked.end());
+    CHECK(std::find(asked.begin(), asked.end(), "seed") != asked.end());
+    CHECK(std::find(asked.begin(), asked.end(), "rank") == asked.end());
+    CHECK(ckce.why_not("rank") == "applies only with `ckce_method` lowrank, not rff");
+    CHECK(ckce.why_not("median_seed") == "applies only with `median_subsample`");
+    CHECK(ckce.why_not("no_such_option").empty());
+    CHECK(ckce.missing() == nullptr);
+    TestSetup block = make_test("block");
+    REQUIRE(block.missing() != nullptr);
+    CHECK(block.missing()->name == "block_size");
+    block.set("block_size", "sqrt");
+    CHECK(block.missing() == nullptr);
+    TestSetup nested = make_test("block");
+    nested.set("null_variance", "true");
+    CHECK(nested.why_not("variance_divisor") == "applies only without `null_variance`");
 }
 
 TEST_CASE("copies of a setup are independent") {

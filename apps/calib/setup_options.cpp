@@ -26,20 +26,19 @@ std::string command_line_message(const std::string& message) {
 }
 
 void take_setup_options(Args& args, Setup& setup) {
-    for (const OptionInfo& o : setup.options()) {
-        const std::string name = option_name(o.name, NameStyle::command_line).substr(2);
-        if (!args.has(name) || !setup.applies(o.name)) continue;
-        const Value value = o.metavar.empty() ? Value(args.take_flag(name)) : Value(*args.take(name));
-        try {
-            setup.set(o.name, value);
-        } catch (const option_error& e) {
-            throw usage_error("option --" + name + " = " + e.value() + ", must be " + e.rule());
-        }
+    try {
+        setup.set_given([&](const OptionInfo& o) -> std::optional<Value> {
+            const std::string name = option_name(o.name, NameStyle::command_line).substr(2);
+            if (!args.has(name)) return std::nullopt;
+            return o.metavar.empty() ? Value(args.take_flag(name)) : Value(*args.take(name));
+        });
+    } catch (const option_error& e) {
+        throw usage_error("option " + option_name(e.option(), NameStyle::command_line) + " = " + e.value() +
+                          ", must be " + e.rule());
     }
-    for (const OptionInfo& o : setup.options())
-        if (o.required && setup.applies(o.name) && !setup.given(o.name))
-            throw usage_error("missing option " + option_name(o.name, NameStyle::command_line) + " " + o.metavar +
-                              " (see 'calib " + args.command() + " --help')");
+    if (const OptionInfo* o = setup.missing())
+        throw usage_error("missing option " + option_name(o->name, NameStyle::command_line) + " " + o->metavar +
+                          " (see 'calib " + args.command() + " --help')");
     try {
         setup.check();
     } catch (const invalid_argument& e) {
@@ -52,13 +51,8 @@ void reject_unused(const Args& args, const std::vector<const Setup*>& setups, co
         std::string snake = name;
         std::replace(snake.begin(), snake.end(), '-', '_');
         for (const Setup* s : setups)
-            if (const OptionInfo* o = s ? s->option(snake) : nullptr) {
-                const Condition& c = o->condition;
-                std::string now;  // the value that fails the condition
-                if (!c.values.empty() && c.values != std::vector<std::string>{"false"} && s->applies(c.option)) now = ", not " + to_text(s->get(c.option));
-                throw usage_error("option --" + name + " " + command_line_message(describe_condition(c)) + now +
-                                  " (" + context + ")");
-            }
+            if (const std::string why = s ? s->why_not(snake) : ""; !why.empty())
+                throw usage_error("option --" + name + " " + command_line_message(why) + " (" + context + ")");
         throw usage_error("option --" + name + " does not apply to " + context);
     }
 }

@@ -29,7 +29,9 @@
 #include <calib/record.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,14 @@ public:
     void set(const std::string& name, const Value& value);
     Value get(const std::string& name) const;
     bool given(const std::string& name) const;
+    // A front-end's way to take its arguments: sets, in the order of options() (a condition refers to
+    // earlier options only), each option that applies and for which `given` returns a value.
+    void set_given(const std::function<std::optional<Value>(const OptionInfo&)>& given);
+    // The first required option that applies and was not given, or nullptr.
+    const OptionInfo* missing() const;
+    // Why the option `name` cannot be given with the values set so far, naming options in backquotes
+    // ("applies only with `ckce_method` rff, not exact"); empty when the method has no such option.
+    std::string why_not(const std::string& name) const;
     // Throws invalid_argument when the values do not go together (a required option is missing, two
     // options exclude each other): everything that can be said before the data are read.
     void check() const;

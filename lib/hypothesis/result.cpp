@@ -23,7 +23,8 @@ Record BlockTestDetails::record() const {
 Record BootstrapDetails::record() const {
     return {{"replicates", count(replicates)},          {"seed", seed},
             {"pvalue_rule", to_string(pvalue_rule)},    {"cached_gram_matrix", cached_gram_matrix},
-            {"memory_budget", memory_budget},           {"working_memory", working_memory}};
+            // Whole bytes, as integers (the doubles only hold them).
+            {"memory_budget", std::uint64_t(memory_budget)}, {"working_memory", std::uint64_t(working_memory)}};
 }
 
 Record GammaDetails::record() const {

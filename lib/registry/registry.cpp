@@ -29,6 +29,28 @@ void Setup::set(const std::string& name, const Value& value) {
     model_->set(name, value);
 }
 
+void Setup::set_given(const std::function<std::optional<Value>(const OptionInfo&)>& given) {
+    for (const OptionInfo& o : options())
+        if (applies(o.name))
+            if (const std::optional<Value> v = given(o)) set(o.name, *v);
+}
+
+const OptionInfo* Setup::missing() const {
+    for (const OptionInfo& o : options())
+        if (o.required && applies(o.name) && !given(o.name)) return &o;
+    return nullptr;
+}
+
+std::string Setup::why_not(const std::string& name) const {
+    const OptionInfo* o = option(name);
+    if (!o) return "";
+    const Condition& c = o->condition;
+    std::string now;  // the value that fails the condition
+    if (!c.values.empty() && c.values != std::vector<std::string>{"false"} && applies(c.option))
+        now = ", not " + to_text(get(c.option));
+    return describe_condition(c) + now;
+}
+
 Value Setup::get(const std::string& name) const { return model_->get(name); }
 bool Setup::given(const std::string& name) const { return model_->given(name); }
 void Setup::check() const { model_->check(); }

@@ -62,20 +62,28 @@ def _full_name(kind, name, prefix):
     return name if name.startswith(prefix) else prefix + name
 
 
-class Estimate:
-    """A calibration-error estimate: estimator, estimate, n, details (its own numbers), options and
-    kernel (as used, with the values chosen on the data), family, compute_seconds (the library's time:
-    the kernel's lengthscale and the estimator). float(e) is the estimate."""
+class _Run:
+    """The fields of every run: n, details (the method's own numbers), options and kernel (as used,
+    with the values chosen on the data), family, compute_seconds (the library's time: the kernel's
+    lengthscale and the method)."""
 
     def __init__(self, fields):
-        self.estimator = fields["estimator"]
-        self.estimate = fields["estimate"]
         self.n = fields["n"]
         self.details = fields["details"]
         self.options = fields["options"]
         self.kernel = fields["kernel"]
         self.family = fields["family"]
         self.compute_seconds = fields["compute_seconds"]
+
+
+class Estimate(_Run):
+    """A calibration-error estimate: estimator, estimate, and n, details, options, kernel, family,
+    compute_seconds. float(e) is the estimate."""
+
+    def __init__(self, fields):
+        super().__init__(fields)
+        self.estimator = fields["estimator"]
+        self.estimate = fields["estimate"]
 
     def __float__(self):
         return float(self.estimate)
@@ -89,15 +97,16 @@ class Estimate:
         return f"Estimate(estimator={self.estimator!r}, estimate={self.estimate!r}, n={self.n})"
 
 
-class TestResult:
+class TestResult(_Run):
     """A calibration test: method, null (its approximation), estimator, estimate, statistic, p_value,
-    alpha and reject (p_value < alpha), n, details (the method's own numbers: block_size, std_error,
-    replicates, seed, ...), options and kernel (as used), family, compute_seconds. Every test is
+    alpha and reject (p_value < alpha), and n, details (the method's own numbers: block_size,
+    std_error, replicates, seed, ...), options, kernel, family, compute_seconds. Every test is
     right-tailed: a small p-value speaks against calibration."""
 
     __test__ = False  # not a pytest class
 
     def __init__(self, fields, alpha):
+        super().__init__(fields)
         self.method = fields["method"]
         self.null = fields["null"]
         self.estimator = fields["estimator"]
@@ -106,12 +115,6 @@ class TestResult:
         self.p_value = fields["p_value"]
         self.alpha = alpha
         self.reject = self.p_value < alpha
-        self.n = fields["n"]
-        self.details = fields["details"]
-        self.options = fields["options"]
-        self.kernel = fields["kernel"]
-        self.family = fields["family"]
-        self.compute_seconds = fields["compute_seconds"]
 
     def to_dict(self):
         """One flat dict with the fields of `calib test --alpha`'s JSON output."""

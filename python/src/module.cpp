@@ -118,15 +118,16 @@ Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, p
     return c;
 }
 
-py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
-                  const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
-    const Inputs in = read_inputs(family, arrays, reading, locations);
-    auto c = configure(make_estimator(estimator), *in.family, options, in.locations.has_value(), "estimator " + estimator);
+// Runs a configured method on the inputs: the limits on n, the kernel's lengthscale on the data, the
+// method, without the GIL. The dict has the fields common to estimates and tests; `fields` adds the
+// result's own.
+template <class MethodSetup, class Fields>
+py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fields fields) {
     const std::size_t n = data_size(in.data);
     c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
     const ParallelOptions parallel{threads};
-    Record kernel_record, options_record = c.setup.record(n);
-    EstimateResult result;
+    Record kernel_record;
+    decltype(c.setup.run(in.data, nullptr, nullptr, parallel)) result;
     double compute_seconds = 0;  // the library's work: the kernel's lengthscale and the method
     {
         py::gil_scoped_release release;
@@ -140,52 +141,40 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
         compute_seconds = seconds_since(start);
     }
     py::dict out;
-    out["estimator"] = result.estimator;
-    out["estimate"] = result.estimate;
+    fields(out, result);
     out["n"] = result.n;
-    out["details"] = to_dict(result.details);
-    out["options"] = to_dict(options_record);
+    out["options"] = to_dict(c.setup.record(n));
     out["kernel"] = to_dict(kernel_record);
     out["family"] = in.family->name;
     out["compute_seconds"] = compute_seconds;
     return out;
 }
 
+py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
+                  const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
+    const Inputs in = read_inputs(family, arrays, reading, locations);
+    const auto c = configure(make_estimator(estimator), *in.family, options, in.locations.has_value(),
+                             "estimator " + estimator);
+    return run(c, in, threads, [](py::dict& out, const EstimateResult& r) {
+        out["estimator"] = r.estimator;
+        out["estimate"] = r.estimate;
+        out["details"] = to_dict(r.details);
+    });
+}
+
 py::dict test(const std::string& family, const py::dict& arrays, const py::dict& reading, const py::object& locations,
               const std::string& method, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
-    auto c = configure(make_test(method), *in.family, options, in.locations.has_value(), "method " + method);
-    const std::size_t n = data_size(in.data);
-    c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
-    const ParallelOptions parallel{threads};
-    Record kernel_record, options_record = c.setup.record(n);
-    TestResult result;
-    double compute_seconds = 0;  // the library's work: the kernel's lengthscale and the method
-    {
-        py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
-        std::optional<Kernel> kernel;
-        if (c.kernel) {
-            kernel = c.kernel->resolve(in.data, parallel);
-            kernel_record = c.kernel->record(*kernel);
-        }
-        result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
-        compute_seconds = seconds_since(start);
-    }
-    py::dict out;
-    out["method"] = result.method;
-    out["null"] = result.null_approximation;
-    out["estimator"] = result.estimator;
-    out["estimate"] = result.estimate;
-    out["statistic"] = result.statistic;
-    out["p_value"] = result.p_value;
-    out["n"] = result.n;
-    out["details"] = to_dict(std::visit([](const auto& d) { return d.record(); }, result.details));
-    out["options"] = to_dict(options_record);
-    out["kernel"] = to_dict(kernel_record);
-    out["family"] = in.family->name;
-    out["compute_seconds"] = compute_seconds;
-    return out;
+    const auto c = configure(make_test(method), *in.family, options, in.locations.has_value(), "method " + method);
+    return run(c, in, threads, [](py::dict& out, const TestResult& r) {
+        out["method"] = r.method;
+        out["null"] = r.null_approximation;
+        out["estimator"] = r.estimator;
+        out["estimate"] = r.estimate;
+        out["statistic"] = r.statistic;
+        out["p_value"] = r.p_value;
+        out["details"] = to_dict(std::visit([](const auto& d) { return d.record(); }, r.details));
+    });
 }
 
 py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,

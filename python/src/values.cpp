@@ -2,6 +2,7 @@
 #include "values.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace py = pybind11;
 
@@ -32,14 +33,14 @@ bool flag_argument(const std::string& name, const py::handle& value) {
 }
 
 void set_options(Setup& setup, py::dict& options) {
-    for (const OptionInfo& o : setup.options()) {
-        if (!options.contains(o.name) || !setup.applies(o.name)) continue;
-        setup.set(o.name, to_value(o.name, options[o.name.c_str()]));
+    setup.set_given([&](const OptionInfo& o) -> std::optional<Value> {
+        if (!options.contains(o.name)) return std::nullopt;
+        const Value v = to_value(o.name, options[o.name.c_str()]);
         PyDict_DelItemString(options.ptr(), o.name.c_str());
-    }
-    for (const OptionInfo& o : setup.options())
-        if (o.required && setup.applies(o.name) && !setup.given(o.name))
-            throw invalid_argument("missing option " + o.name + "=" + o.metavar + " (" + setup.info().name + ")");
+        return v;
+    });
+    if (const OptionInfo* o = setup.missing())
+        throw invalid_argument("missing option " + o->name + "=" + o->metavar + " (" + setup.info().name + ")");
     setup.check();
 }
 
@@ -47,13 +48,8 @@ void reject_unused(const py::dict& options, const std::vector<const Setup*>& set
     for (const auto& item : options) {
         const std::string name = py::str(item.first);
         for (const Setup* s : setups)
-            if (const OptionInfo* o = s->option(name)) {
-                const Condition& c = o->condition;
-                std::string now;  // the value that fails the condition
-                if (!c.values.empty() && c.values != std::vector<std::string>{"false"} && s->applies(c.option))
-                    now = ", not " + to_text(s->get(c.option));
-                throw invalid_argument("option " + name + " " + describe_condition(c) + now + " (" + context + ")");
-            }
+            if (const std::string why = s->why_not(name); !why.empty())
+                throw invalid_argument("option " + name + " " + why + " (" + context + ")");
         std::string known;
         for (const Setup* s : setups)
             for (const OptionInfo& o : s->options()) known += (known.empty() ? "" : ", ") + o.name;

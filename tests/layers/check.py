@@ -2,7 +2,7 @@
     python3 tests/layers/check.py
   - a source in lib/<layer>/ includes internal headers ("layer/file.hpp") only of its own layer or of a
     layer below it, in the order of LAYERS;
-  - apps/ and examples/ include no internal header (only <calib/...>, their own files and apps/harness);
+  - apps/, examples/ and python/src/ include no internal header (only <calib/...>, their own files and apps/harness);
   - the installed headers include/calib/*.hpp do not include calib/tool/ (not installed);
   - every folder of lib/ is a known layer.
 Prints one line per violation and "layers: N files checked, M violations"; exit 1 if any."""
@@ -40,7 +40,7 @@ for path in sources("lib/*/*"):
             violations.append("%s (layer %s): includes \"%s\" from the layer %s above it"
                               % (os.path.relpath(path, ROOT), layer, name, target))
 
-for path in sources("apps/**/*") + sources("examples/*"):
+for path in sources("apps/**/*") + sources("examples/*") + sources("python/src/*"):
     checked += 1
     for kind, name in INCLUDE.findall(open(path, encoding="utf-8").read()):
         internal = (kind == '"' and (name.startswith("../lib/") or name.split("/")[0] in LAYERS)) or \
