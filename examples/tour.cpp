@@ -1,6 +1,6 @@
 // docs/api.md's snippets as one program, section by section: data from arrays, logits and binary
 // scores, the regression families, reading files, kernels, estimators, a test, and a model
-// comparison. The data directory is the first argument (default examples/data).
+// comparison, reliability diagrams. The data directory is the first argument (default examples/data).
 //   c++ -std=c++17 tour.cpp $(pkg-config --cflags --libs calib) -o tour && ./tour examples/data
 #include <calib/calib.hpp>
 
@@ -97,6 +97,18 @@ int main(int argc, char** argv) {
         }
         const calib::ModelComparison r = calib::compare_models({model, confident}, c);
         std::printf("compared 2 models on n = %zu with %zu estimators\n", r.n, r.results.size());
+
+        // Reliability diagrams: confidence against accuracy per bin, with Clopper–Pearson intervals.
+        const calib::ReliabilityDiagram top = calib::reliability_diagram(confident);
+        calib::ReliabilityOptions equal_mass;
+        equal_mass.binning = calib::ReliabilityBinning::equal_mass;
+        equal_mass.bins = 5;
+        const calib::ReliabilityDiagram class0 = calib::class_reliability_diagram(model, 0, equal_mass);
+        for (const calib::ReliabilityBin& bin : top.bins)
+            if (bin.count > 0)
+                std::printf("confidence %.3f  accuracy %.3f [%.3f, %.3f]  n = %zu\n", bin.mean_confidence, bin.frequency,
+                            bin.interval_lower, bin.interval_upper, bin.count);
+        std::printf("class 0: %zu equal-mass bins\n", class0.bins.size());
     } catch (const std::exception& error) {
         std::fprintf(stderr, "tour: %s\n", error.what());
         return 2;

@@ -9,5 +9,6 @@
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
 #include <calib/kernels.hpp>
+#include <calib/reliability.hpp>
 #include <calib/seed.hpp>
 #include <calib/version.hpp>

@@ -23,8 +23,8 @@ from . import _calib
 from ._calib import NumericalError
 
 __version__ = _calib.version
-__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "Estimate", "TestResult", "Ranking",
-           "estimators", "methods", "families", "NumericalError"]
+__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "Estimate", "TestResult",
+           "Ranking", "estimators", "methods", "families", "NumericalError"]
 
 _DATA = ("probs", "labels", "mean", "std", "scale", "cov", "weights", "means", "stds", "y")
 _READING = ("logits", "one_based_labels", "simplex_tolerance", "renormalize")
@@ -223,6 +223,28 @@ def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
     if arrays:
         raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
     return Ranking(_calib.rank(family, models, labels, reading, options, _threads(threads)), names)
+
+
+def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, level=0.95, family=None, **reading):
+    """The numbers of a reliability diagram of class predictions: a dict with event ("top-label", or
+    "class k" when k is given), n, level, binning and bins, a list of dicts per bin: lower, upper
+    (edges; equal-mass: the smallest and largest probability in it), count, events, mean_confidence,
+    frequency (events / count) and its Clopper-Pearson interval at level (interval_lower,
+    interval_upper). An empty uniform bin has count 0 and NaN for the rest.
+
+    probs, labels : the class predictions (as for skce; reading options logits, one_based_labels,
+        simplex_tolerance, renormalize)
+    k : int, optional
+        The class of a class-wise diagram (p_ik against 1{y_i = k}); default: top-label, the
+        confidence max_k p_ik against whether the label is that class.
+    binning : "uniform" (default; the ECE's bins [0, 1/B], (1/B, 2/B], ...) or "equal-mass"
+    bins : int, default 10
+    level : float, default 0.95
+    """
+    arrays, reading, rest = _split({"probs": probs, "labels": labels, **reading})
+    if rest:
+        raise TypeError(f"unexpected keyword argument {next(iter(rest))} for reliability_diagram")
+    return _calib.reliability_diagram(family or "", arrays, reading, k, binning, bins, level)
 
 
 def estimators():

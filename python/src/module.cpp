@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <calib/registry.hpp>
+#include <calib/reliability.hpp>
 #include <calib/version.hpp>
 
 #include <chrono>
@@ -228,6 +229,34 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
                     py::arg("options") = to_dict(setup.record()), py::arg("compute_seconds") = compute_seconds);
 }
 
+py::dict reliability(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
+                     const py::object& k, const std::string& binning, std::size_t bins, double level) {
+    const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
+    if (!family.classes)
+        throw invalid_argument("reliability diagrams are for class predictions (categorical or binary), not family " +
+                               family.name);
+    const AnyData data = make_data(family, arrays, class_options(family, reading));
+    ReliabilityOptions o;
+    if (binning == "uniform")
+        o.binning = ReliabilityBinning::uniform;
+    else if (binning == "equal-mass")
+        o.binning = ReliabilityBinning::equal_mass;
+    else
+        throw option_error("binning", "'" + binning + "'", "uniform or equal-mass");
+    o.bins = bins;
+    o.level = level;
+    const CategoricalData& d = std::get<CategoricalData>(data);
+    const ReliabilityDiagram r = k.is_none() ? reliability_diagram(d, o) : class_reliability_diagram(d, k.cast<int>(), o);
+    py::list out;
+    for (const ReliabilityBin& b : r.bins)
+        out.append(py::dict(py::arg("lower") = b.lower, py::arg("upper") = b.upper, py::arg("count") = b.count,
+                            py::arg("events") = b.events, py::arg("mean_confidence") = b.mean_confidence,
+                            py::arg("frequency") = b.frequency, py::arg("interval_lower") = b.interval_lower,
+                            py::arg("interval_upper") = b.interval_upper));
+    return py::dict(py::arg("event") = r.event, py::arg("n") = r.n, py::arg("level") = r.level,
+                    py::arg("binning") = to_string(o.binning), py::arg("bins") = out);
+}
+
 py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {
     return py::dict(py::arg("name") = m.name, py::arg("summary") = m.summary, py::arg("title") = m.title,
                     py::arg("classes_only") = m.classes_only, py::arg("options") = option_list(options));
@@ -270,6 +299,8 @@ PYBIND11_MODULE(_calib, m) {
           py::arg("method"), py::arg("options"), py::arg("threads"));
     m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
+    m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
+          py::arg("binning"), py::arg("bins"), py::arg("level"));
     m.def("methods", &methods, py::arg("kind"));
     m.def("families", &family_list);
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });

@@ -248,3 +248,23 @@ def test_docstrings_list_every_option():
             assert f"{o['name']} :" in calib.skce.__doc__
     assert "replicates :" in calib.rank.__doc__
     assert calib.__version__
+
+
+def test_reliability_diagram(data):
+    probs, labels = data
+    d = calib.reliability_diagram(probs, labels, bins=5)
+    assert d["event"] == "top-label" and d["binning"] == "uniform" and len(d["bins"]) == 5
+    assert sum(b["count"] for b in d["bins"]) == 300
+    correct = int((probs.argmax(1) == labels).sum())
+    assert sum(b["events"] for b in d["bins"]) == correct
+    gaps = sum(b["count"] / 300 * abs(b["frequency"] - b["mean_confidence"]) for b in d["bins"] if b["count"])
+    assert gaps == pytest.approx(calib.ece(probs, labels, mode="top-label", binning="uniform:5"), rel=1e-12)
+    c = calib.reliability_diagram(probs, labels, k=1, binning="equal-mass", bins=10, level=0.9)
+    assert c["event"] == "class 1" and all(b["count"] == 30 for b in c["bins"])
+    assert all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in c["bins"])
+    with pytest.raises(ValueError, match="binning"):
+        calib.reliability_diagram(probs, labels, binning="quantile")
+    with pytest.raises(ValueError, match="k = 4"):
+        calib.reliability_diagram(probs, labels, k=4)
+    with pytest.raises(ValueError, match="class predictions"):
+        calib.reliability_diagram(None, None, mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))

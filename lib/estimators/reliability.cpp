@@ -1,0 +1,129 @@
+// Reliability diagrams with Clopper–Pearson intervals (calib/reliability.hpp).
+#include <calib/reliability.hpp>
+
+#include "core/check.hpp"
+#include "core/compensated_sum.hpp"
+#include "estimators/binning.hpp"
+
+#include <boost/math/distributions/binomial.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace calib {
+
+namespace {
+
+// One observation of a diagram: the predicted probability of the event and whether it happened.
+struct Outcome {
+    double probability;
+    bool event;
+};
+
+void check_options(const char* fn, const ReliabilityOptions& o, std::size_t n) {
+    if (o.bins < 1) detail::fail(fn, "bins = 0, must be >= 1");
+    if (o.binning != ReliabilityBinning::uniform && o.binning != ReliabilityBinning::equal_mass)
+        detail::fail(fn, "binning = ", static_cast<int>(o.binning), " is not a ReliabilityBinning");
+    if (o.binning == ReliabilityBinning::equal_mass && o.bins > n)
+        detail::fail(fn, "bins = ", o.bins, " equal-mass bins for n = ", n, " observations, must be <= n");
+    if (o.binning == ReliabilityBinning::uniform && o.bins > std::size_t(std::numeric_limits<int>::max()))
+        detail::fail(fn, "bins = ", o.bins, ", must be <= ", std::numeric_limits<int>::max());
+    if (!(o.level > 0 && o.level < 1)) detail::fail(fn, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
+}
+
+// Counts, events, the compensated mean probability and the interval of the observations `members`.
+ReliabilityBin summarize(const std::vector<Outcome>& outcomes, const std::vector<std::size_t>& members, double level) {
+    ReliabilityBin bin;
+    bin.count = members.size();
+    if (members.empty()) {
+        bin.mean_confidence = bin.frequency = bin.interval_lower = bin.interval_upper =
+            std::numeric_limits<double>::quiet_NaN();
+        return bin;
+    }
+    detail::CompensatedSum sum;
+    for (const std::size_t i : members) {
+        sum.add(outcomes[i].probability);
+        bin.events += outcomes[i].event ? 1 : 0;
+    }
+    bin.mean_confidence = sum.value() / static_cast<double>(bin.count);
+    bin.frequency = static_cast<double>(bin.events) / static_cast<double>(bin.count);
+    const ProportionInterval ci = clopper_pearson(bin.events, bin.count, level);
+    bin.interval_lower = ci.lower;
+    bin.interval_upper = ci.upper;
+    return bin;
+}
+
+ReliabilityDiagram diagram(std::string event, const std::vector<Outcome>& outcomes, const ReliabilityOptions& o) {
+    const std::size_t n = outcomes.size(), B = o.bins;
+    ReliabilityDiagram d{std::move(event), n, o.level, {}};
+    std::vector<std::vector<std::size_t>> members(B);
+    if (o.binning == ReliabilityBinning::uniform) {
+        for (std::size_t i = 0; i < n; ++i)
+            members[static_cast<std::size_t>(detail::uniform_bin_index(outcomes[i].probability, static_cast<int>(B)) - 1)]
+                .push_back(i);
+        for (std::size_t b = 0; b < B; ++b) {
+            d.bins.push_back(summarize(outcomes, members[b], o.level));
+            d.bins.back().lower = static_cast<double>(b) / static_cast<double>(B);
+            d.bins.back().upper = static_cast<double>(b + 1) / static_cast<double>(B);
+        }
+        return d;
+    }
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return outcomes[a].probability < outcomes[b].probability; });
+    for (std::size_t b = 0; b < B; ++b) {
+        // Group b holds the sorted positions [⌊bn/B⌋, ⌊(b+1)n/B⌋), computed without overflow.
+        const auto cut = [&](std::size_t k) { return k / B * n + k % B * n / B; };
+        const std::vector<std::size_t> group(order.begin() + static_cast<std::ptrdiff_t>(cut(b)),
+                                             order.begin() + static_cast<std::ptrdiff_t>(cut(b + 1)));
+        d.bins.push_back(summarize(outcomes, group, o.level));
+        d.bins.back().lower = outcomes[group.front()].probability;
+        d.bins.back().upper = outcomes[group.back()].probability;
+    }
+    return d;
+}
+
+}  // namespace
+
+ProportionInterval clopper_pearson(std::size_t events, std::size_t trials, double level) {
+    const char* fn = "clopper_pearson";
+    if (trials < 1) detail::fail(fn, "trials = 0, must be >= 1");
+    if (events > trials) detail::fail(fn, "events = ", events, " exceeds trials = ", trials);
+    if (!(level > 0 && level < 1)) detail::fail(fn, "level = ", detail::format_value(level), ", must be in (0, 1)");
+    using boost::math::binomial_distribution;
+    const double tail = (1 - level) / 2, k = static_cast<double>(events), m = static_cast<double>(trials);
+    return {events == 0 ? 0.0 : binomial_distribution<>::find_lower_bound_on_p(m, k, tail),
+            events == trials ? 1.0 : binomial_distribution<>::find_upper_bound_on_p(m, k, tail)};
+}
+
+ReliabilityDiagram reliability_diagram(const CategoricalData& data, const ReliabilityOptions& options) {
+    check_options("reliability_diagram", options, data.size());
+    const Matrix& p = data.probabilities();
+    std::vector<Outcome> outcomes(data.size());
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        Eigen::Index argmax = 0;  // strict > keeps the first class on ties, as the top-label ECE
+        for (Eigen::Index k = 1; k < p.cols(); ++k)
+            if (p(i, k) > p(i, argmax)) argmax = k;
+        outcomes[static_cast<std::size_t>(i)] = {p(i, argmax), data.labels()[static_cast<std::size_t>(i)] == argmax};
+    }
+    return diagram("top-label", outcomes, options);
+}
+
+ReliabilityDiagram class_reliability_diagram(const CategoricalData& data, int k, const ReliabilityOptions& options) {
+    check_options("class_reliability_diagram", options, data.size());
+    if (k < 0 || k >= data.num_classes())
+        detail::fail("class_reliability_diagram", "k = ", k, ", must be a class in [0, ", data.num_classes() - 1, "]");
+    std::vector<Outcome> outcomes(data.size());
+    for (std::size_t i = 0; i < data.size(); ++i)
+        outcomes[i] = {data.probabilities()(static_cast<Eigen::Index>(i), k), data.labels()[i] == k};
+    return diagram("class " + std::to_string(k), outcomes, options);
+}
+
+std::string to_string(ReliabilityBinning binning) {
+    return binning == ReliabilityBinning::uniform ? "uniform" : "equal-mass";
+}
+
+}  // namespace calib
