@@ -64,7 +64,8 @@ BENCH := $(BUILD)/bin/calib-bench
 
 # Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
 # cmake: the installed-library tests; python3-dev, NumPy, pybind11, pytest and setuptools: the Python
-# module and its tests), each with a file that proves it is installed.
+# module and its tests; chromium: the report's browser test), each with a file that proves it is
+# installed.
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
@@ -78,7 +79,8 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              pybind11-dev:/usr/include/pybind11/pybind11.h \
              python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
              python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
-             python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py
+             python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py \
+             chromium:/usr/bin/chromium
 
 .PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
@@ -212,7 +214,7 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 # drive the built binary as a user would. Each check starts as soon as what it runs is built, beside
 # the rest of the build and the other checks (JOBS at a time; each check's output is printed whole
 # when it ends).
-TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers check-python
+TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers check-python check-report
 .PHONY: $(TEST_CHECKS)
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_CHECKS)
@@ -230,6 +232,10 @@ check-docs: $(CLI)
 	python3 tests/docs/check_commands.py $(CLI)
 check-layers:
 	python3 tests/layers/check.py
+# calib report: its numbers against calib test / estimate, and each demo report in headless Chromium
+# (screenshots in $(BUILD)/report).
+check-report: $(CLI)
+	python3 tests/report/run.py $(CLI)
 # The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
 check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; exit 1; }
@@ -248,6 +254,9 @@ test-slow: deps
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(DEMO) $(CLI)
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
+	@mkdir -p $(BUILD)/demo
+	$(CLI) report --family categorical --input apps/demo/overconfident.csv --name "overconfident model (apps/demo)" \
+	  --output $(BUILD)/demo/report.html --quiet
 
 bench: deps python
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH) $(BENCH_CKCE)

@@ -4,7 +4,7 @@
 
 #include "args.hpp"
 #include "progress_bar.hpp"
-#include "report.hpp"
+#include "table_report.hpp"
 #include "run_output.hpp"
 #include "setup_options.hpp"
 #include "shared_options.hpp"

@@ -17,6 +17,7 @@ int run_command(const std::vector<std::string>& arguments, Stage stage = Stage::
 int run_estimate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_test(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
 extern const std::string main_help;
@@ -24,5 +25,6 @@ extern const std::string main_help;
 std::string estimate_help();
 std::string test_help();
 std::string rank_help();
+std::string report_help();
 
 }  // namespace calib::cli

@@ -26,6 +26,7 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     if (command == "estimate") return run_estimate(rest, stage);
     if (command == "test") return run_test(rest, stage);
     if (command == "rank") return run_rank(rest, stage);
+    if (command == "report") return run_report(rest, stage);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }
 

@@ -15,6 +15,7 @@ const char* const main_usage = R"(Usage:
   calib estimate --family F --input FILE --estimator E [options]
   calib test     --family F --input FILE --method M [options]
   calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
+  calib report   --family F --input FILE [--output report.html] [options]
   calib --help | --version
   calib COMMAND --help
 )";
@@ -27,6 +28,8 @@ Commands:
              details as one JSON object
   rank       rank several models evaluated on the same labelled data by calibration errors
              (CKCE, SKCE, ECE), with paired bootstrap intervals for their differences
+  report     write a one-page HTML report: the verdict of a calibration test, every test's
+             p-value, the calibration errors and reliability diagrams with exact intervals
 
 Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
 on this data (the message says what to change), 1 internal failure.
@@ -190,6 +193,44 @@ Examples:
   calib test --family categorical --input preds.csv --method block --block-size sqrt --alpha 0.05
   calib test --family binary --input scores.csv --method bootstrap --replicates 2000 --seed 7
   calib test --family normal --input gauss.csv --method cme --locations 5
+)";
+}
+
+std::string report_help() {
+    return R"(calib report - a one-page calibration report of the predictions in a file
+
+Usage:
+  calib report --family F --input FILE [--labels FILE] [reading options] [--output report.html]
+
+Writes one self-contained HTML file (inline CSS and SVG, nothing fetched; readable offline and
+printable): what was evaluated; the verdict at --alpha of the test recommended for the data size
+(the bootstrap test of the unbiased SKCE up to n = 10000, the block test with B = sqrt(n) above),
+with the p-values of the block and Gamma tests beside it; the SKCE, and for class predictions the
+top-label ECE of equal-width and equal-count bins and the CKCE; for class predictions, reliability
+diagrams (top-label with both binnings, and per class for m <= 20, or P(Y = 1) for binary data)
+with Clopper-Pearson intervals and the bins' counts. The kernel is the family's default with the
+median lengthscale, as in calib test.
+
+Options:
+  --family, --input, --labels, --header, --delimiter, --one-based-labels, --logits,
+  --simplex-tolerance, --renormalize
+                        as in calib estimate (see 'calib estimate --help')
+  --output FILE         the report (default report.html; with --format json: standard output);
+                        written to a temporary file and renamed, so an existing file is replaced
+                        whole or not at all
+  --format html|json    the HTML page (default) or the same numbers as one JSON object
+  --name NAME           the model's name in the title (default: the input file's name)
+  --alpha A             the level of the verdict, in (0, 1) (default 0.05)
+  --bins B              bins of the reliability diagrams and the ECEs, in [1, 1000] (default 10)
+  --replicates R        the bootstrap test's replicates (default 1000)
+  --seed S              the bootstrap test's seed (default 1234)
+  --threads N, --quiet  as in calib test
+
+Exit codes: 0 success (whatever the verdict), 2 bad option, bad input or an unwritable output,
+1 internal failure.
+
+Example:
+  calib report --family categorical --input preds.npy --labels labels.npy --output preds.html
 )";
 }
 

@@ -1,5 +1,5 @@
 // The readable reports of `calib estimate` and `calib test` (report.hpp).
-#include "report.hpp"
+#include "table_report.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,170 @@
+"""Tests of `calib report` (make test):
+    python3 tests/report/run.py build/bin/calib
+
+- The numbers: the JSON form's tests and estimates equal `calib test` / `calib estimate` on the same
+  file (bitwise), the bins' counts add up to n, every interval holds its frequency.
+- A real browser: each demo report (a calibrated and an overconfident classifier, binary scores, a
+  normal regression model) is loaded in headless Chromium with a measuring script added to a copy:
+  no script error or console error, every figure has a non-zero size, the verdict is on the page;
+  a screenshot of each is kept in build/report/ for a person to look at.
+- Errors: a bad input gives the one-line error of `calib estimate` (exit 2); an unwritable output is
+  a clear error; a failed run leaves an existing report as it was, and a new report replaces it
+  whole.
+Prints one line per failure and "report: N passed, M failed"; exit 1 if any failed.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.path.abspath(sys.argv[1])
+OUT = os.path.join(ROOT, "build", "report")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+passed, failed = 0, 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: %s%s" % (name, ": " + detail if detail else ""))
+
+
+def calib(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, OMP_NUM_THREADS="2"))
+
+
+def calib_json(*args):
+    r = calib(*args, "--quiet")
+    if r.returncode != 0:
+        raise RuntimeError("calib %s: %s" % (" ".join(args), r.stderr))
+    return json.loads(r.stdout)
+
+
+# name, family, input arguments
+CASES = [
+    ("calibrated", "categorical", ["--input", "apps/demo/calibrated.csv"]),
+    ("overconfident", "categorical", ["--input", "apps/demo/overconfident.csv"]),
+    ("preds", "categorical", ["--input", "examples/data/preds.npy", "--labels", "examples/data/labels.npy"]),
+    ("binary", "binary", ["--input", "examples/data/scores.csv"]),
+    ("normal", "normal", ["--input", "examples/data/gauss.csv"]),
+]
+
+MEASURE = """<script>
+window.__errors = [];
+window.addEventListener("error", function (e) { window.__errors.push(String(e.message)); });
+const __error = console.error;
+console.error = function () { window.__errors.push(Array.from(arguments).join(" ")); __error.apply(console, arguments); };
+window.addEventListener("load", function () {
+  const figures = Array.from(document.querySelectorAll("svg")).map(function (s) {
+    const r = s.getBoundingClientRect(); return [r.width, r.height]; });
+  const verdict = document.querySelector(".verdict");
+  document.body.setAttribute("data-check", JSON.stringify({figures: figures,
+    verdict: verdict ? verdict.innerText : "", errors: window.__errors}));
+});
+</script>"""
+
+
+def browser(html_path, name):
+    """Loads a copy of the report with MEASURE added; returns the measurements and Chromium's console."""
+    probe = os.path.join(OUT, name + ".probe.html")
+    page = open(html_path, encoding="utf-8").read()
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(page.replace("<head>", "<head>" + MEASURE, 1))
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+             "--virtual-time-budget=3000"]
+    dom = subprocess.run([CHROMIUM, *flags, "--dump-dom", "file://" + probe], capture_output=True, text=True, timeout=120)
+    subprocess.run([CHROMIUM, *flags, "--window-size=1100,1800", "--screenshot=" + os.path.join(OUT, name + ".png"),
+                    "file://" + os.path.abspath(html_path)], capture_output=True, text=True, timeout=120)
+    os.remove(probe)
+    marker = 'data-check="'
+    start = dom.stdout.find(marker)
+    if start < 0:
+        return None, dom.stderr
+    raw = dom.stdout[start + len(marker):dom.stdout.index('"', start + len(marker))]
+    import html
+    return json.loads(html.unescape(raw)), dom.stderr
+
+
+os.makedirs(OUT, exist_ok=True)
+for name, family, inputs in CASES:
+    html_path = os.path.join(OUT, name + ".html")
+    r = calib("report", "--family", family, *inputs, "--output", html_path, "--quiet", "--name", name)
+    check(name + ": exit 0", r.returncode == 0, r.stderr.strip())
+    check(name + ": one line on stderr naming the file", r.stderr.count("\n") == 1 and html_path in r.stderr, r.stderr)
+    page = open(html_path, encoding="utf-8").read()
+    check(name + ": self-contained", "<script" not in page and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+          and "https://" not in page and "<link" not in page)
+
+    j = calib_json("report", "--family", family, *inputs, "--format", "json")
+    check(name + ": verdict in the JSON", j["verdict"] in ("not calibrated", "consistent with calibration"))
+    for t in j["tests"]:
+        extra = ["--block-size", "sqrt"] if t["method"] == "block" else []
+        ref = calib_json("test", "--family", family, *inputs, "--method", t["method"], *extra)
+        check("%s: %s p-value as calib test" % (name, t["method"]),
+              (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
+              "%r vs %r" % (t["p_value"], ref["p_value"]))
+    reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
+                 "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"]}
+    for e in j["estimates"]:
+        if e["name"] in reference:
+            ref = calib_json("estimate", "--family", family, *inputs, *reference[e["name"]])
+            check("%s: %s as calib estimate" % (name, e["name"]), e["value"] == ref["estimate"],
+                  "%r vs %r" % (e["value"], ref["estimate"]))
+    for figure in j["reliability_diagrams"]:
+        bins = figure["bins"]
+        check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
+        check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
+              all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in bins if b["count"]))
+    check(name + ": diagrams for class predictions only",
+          (len(j["reliability_diagrams"]) > 0) == (family in ("categorical", "binary")))
+
+    measured, console = browser(html_path, name)
+    check(name + ": the page loads and is measured", measured is not None, console[-500:])
+    if measured:
+        check(name + ": no script or console error", not measured["errors"], str(measured["errors"]))
+        check(name + ": every figure has a size", all(w > 0 and h > 0 for w, h in measured["figures"]),
+              str(measured["figures"]))
+        check(name + ": figures present", (len(measured["figures"]) > 0) == (family in ("categorical", "binary")))
+        check(name + ": the verdict is on the page",
+              "Not calibrated" in measured["verdict"] or "Consistent with calibration" in measured["verdict"],
+              measured["verdict"])
+    bad_console = [line for line in console.splitlines() if "CONSOLE" in line or "Failed to load" in line]
+    check(name + ": nothing in Chromium's console", not bad_console, "\n".join(bad_console))
+    check(name + ": a screenshot", os.path.getsize(os.path.join(OUT, name + ".png")) > 10000)
+
+# Errors.
+with tempfile.TemporaryDirectory() as work:
+    missing = os.path.join(work, "missing.csv")
+    r = calib("report", "--family", "categorical", "--input", missing, "--output", os.path.join(work, "r.html"))
+    e = calib("estimate", "--family", "categorical", "--input", missing, "--estimator", "skce-unbiased")
+    check("a bad input: the error of calib estimate", r.returncode == 2 and r.stderr == e.stderr and
+          r.stderr.count("\n") == 1, r.stderr + " vs " + e.stderr)
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--output",
+              os.path.join(work, "no", "such", "dir", "r.html"), "--quiet")
+    check("an unwritable output: exit 2 with a clear line",
+          r.returncode == 2 and "cannot write the report to" in r.stderr and r.stderr.count("\n") == 1, r.stderr)
+    existing = os.path.join(work, "existing.html")
+    with open(existing, "w") as f:
+        f.write("an earlier report")
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/bad-name.csv", "--output", existing, "--quiet")
+    check("a failed run leaves the existing report as it was",
+          r.returncode == 2 and open(existing).read() == "an earlier report")
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--output", existing, "--quiet")
+    check("a new report replaces the existing file whole",
+          r.returncode == 0 and open(existing).read().endswith("</html>\n") and os.listdir(work) == ["existing.html"],
+          str(os.listdir(work)))
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--bins", "0")
+    check("--bins 0: exit 2", r.returncode == 2 and "--bins" in r.stderr, r.stderr)
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--replicates", "0")
+    check("--replicates 0: exit 2 naming the option", r.returncode == 2 and "--replicates" in r.stderr, r.stderr)
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--method", "block")
+    check("an option of another command: exit 2", r.returncode == 2 and "--method" in r.stderr, r.stderr)
+
+print("report: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
