@@ -188,7 +188,10 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 # The Python module calib (python/calib, python/src) in $(BUILD)/python, for the interpreter PYTHON:
 # by default /usr/bin/python3 when it has NumPy and pybind11 (a python3 found first on PATH may be
 # another interpreter without them), else python3.
-PYTHON ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pybind11' 2>/dev/null && { command -v $$p; break; }; done)
+# Found once per make (the targets that need it run a sub-make, which looks after `make deps`).
+ifndef PYTHON
+PYTHON := $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pybind11' 2>/dev/null && { command -v $$p; break; }; done)
+endif
 PY_SUFFIX  = $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
 PY_OBJ    := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard python/src/*.cpp))
 PY_FILES  := $(patsubst python/%,$(BUILD)/python/%,$(wildcard python/calib/*.py))
@@ -197,9 +200,16 @@ $(PY_OBJ): CPPFLAGS += $(patsubst -I%,-isystem %,$(shell $(PYTHON) -m pybind11 -
 $(PY_OBJ): CXXFLAGS += -fvisibility=hidden
 
 python: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) python-module
+
+.PHONY: python-module python-bench
+python-module:
 	@test -n "$(PYTHON)" || { echo "make python: no interpreter with NumPy and pybind11 (make deps installs Debian's; or PYTHON=...)" >&2; exit 1; }
 	@echo "python: $(PYTHON) ($$($(PYTHON) -c 'import sys, numpy; print("Python", sys.version.split()[0], "NumPy", numpy.__version__)'))"
-	@$(MAKE) --no-print-directory -j$(JOBS) PYTHON=$(PYTHON) $(PY_MODULE) $(PY_FILES)
+	@$(MAKE) --no-print-directory PYTHON=$(PYTHON) python-built
+.PHONY: python-built
+python-built: $(PY_MODULE) $(PY_FILES)
+	@:
 
 $(BUILD)/python/calib/_calib%: $(PY_OBJ) $(LIB)
 	@mkdir -p $(@D)
@@ -262,6 +272,8 @@ bench: deps python
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH) $(BENCH_CKCE)
 	$(BENCH)
 	$(BENCH_CKCE)
+	@$(MAKE) --no-print-directory python-bench
+python-bench:
 	PYTHONPATH=$(BUILD)/python $(PYTHON) bench/python_overhead.py
 
 # The CKCE paper's synthetic experiments at paper scale into results/ckce (replicates already
