@@ -129,3 +129,80 @@ TEST_CASE("reliability diagrams refuse bad options") {
     CHECK_THROWS_AS(clopper_pearson(3, 2), invalid_argument);
     CHECK_THROWS_AS(clopper_pearson(0, 0), invalid_argument);
 }
+
+// ---- the PIT ------------------------------------------------------------------------------------------
+
+TEST_CASE("the PIT of each univariate family: closed forms") {
+    const Vector y = (Vector(3) << 0.0, 1.959963984540054, -1.0).finished();
+    const std::vector<double> u = pit(NormalData(Vector::Zero(3), Vector::Ones(3), y));
+    CHECK(u[0] == 0.5);
+    CHECK(u[1] == doctest::Approx(0.975).epsilon(1e-12));
+    CHECK(u[2] == doctest::Approx(0.15865525393145705).epsilon(1e-12));  // Φ(−1)
+    // The upper tail is not lost to cancellation: 1 − Φ(−40) would round to 1, Φ(−40) ≈ 3.7e-350 → 0,
+    // and Φ(−8) = 6.22e-16 is kept.
+    const std::vector<double> tail = pit(NormalData(Vector::Zero(1), Vector::Ones(1), Vector::Constant(1, -8.0)));
+    CHECK(tail[0] == doctest::Approx(6.220960574271785e-16).epsilon(1e-10));
+    // Laplace: u = 1/2 at the mean, 3/4 at μ + β ln 2, 1/4 at μ − β ln 2.
+    const Vector ly = (Vector(3) << 1.0, 1.0 + 2 * std::log(2.0), 1.0 - 2 * std::log(2.0)).finished();
+    const std::vector<double> l = pit(LaplaceData(Vector::Ones(3), Vector::Constant(3, 2.0), ly));
+    CHECK(l[0] == 0.5);
+    CHECK(l[1] == doctest::Approx(0.75).epsilon(1e-14));
+    CHECK(l[2] == doctest::Approx(0.25).epsilon(1e-14));
+    // A mixture of two equal normals is that normal; of N(−1, 1) and N(1, 1) at 0, one half.
+    const Matrix w = Matrix::Constant(3, 2, 0.5);
+    const std::vector<double> same = pit(MixtureNormalData(w, Matrix::Zero(3, 2), Matrix::Ones(3, 2), y));
+    for (int i = 0; i < 3; ++i) CHECK(same[std::size_t(i)] == doctest::Approx(u[std::size_t(i)]).epsilon(1e-15));
+    Matrix means(1, 2);
+    means << -1, 1;
+    CHECK(pit(MixtureNormalData(Matrix::Constant(1, 2, 0.5), means, Matrix::Ones(1, 2), Vector::Zero(1)))[0] ==
+          doctest::Approx(0.5).epsilon(1e-15));
+}
+
+TEST_CASE("PIT histogram: counts add up; the band is the tightest binomial band holding the level") {
+    test::Rng rng(14);
+    const NormalData calibrated = test::normal_data(2000, rng);
+    const PitHistogram h = pit_histogram(pit(calibrated), 10, 0.95);
+    std::size_t total = 0, outside = 0;
+    for (const std::size_t c : h.counts) {
+        total += c;
+        outside += c < h.band_lower || c > h.band_upper;
+    }
+    CHECK(total == 2000);
+    CHECK(outside <= 2);  // each bin is outside with probability ≤ 5 %
+    // The band against the binomial's CDF summed independently: P(X < lower) ≤ 2.5 % < P(X ≤ lower),
+    // P(X > upper) ≤ 2.5 % < P(X ≥ upper).
+    const boost::math::binomial_distribution<> b(2000, 0.1);
+    double below = 0, through_lower = 0, up_to_upper = 0;
+    for (std::size_t k = 0; k <= h.band_upper; ++k) {
+        const double p = pdf(b, double(k));
+        if (k < h.band_lower) below += p;
+        if (k <= h.band_lower) through_lower += p;
+        if (k < h.band_upper) up_to_upper += p;
+    }
+    CHECK(below <= 0.025);
+    CHECK(through_lower > 0.025);
+    const double above = 1 - up_to_upper - pdf(b, double(h.band_upper));
+    CHECK(above <= 0.025);
+    CHECK(1 - up_to_upper > 0.025);
+    // A shifted model piles its PIT at one end: most bins leave the band.
+    const NormalData shifted = test::normal_data(2000, rng, 0.5);
+    const PitHistogram s = pit_histogram(pit(shifted), 10, 0.95);
+    std::size_t out = 0;
+    for (const std::size_t c : s.counts) out += c < s.band_lower || c > s.band_upper;
+    CHECK(out >= 6);
+}
+
+TEST_CASE("coverage of central intervals: exact on a uniform grid, errors refused") {
+    std::vector<double> grid(1000);
+    for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = (double(i) + 0.5) / 1000;
+    const CoverageCurve c = interval_coverage(grid, {0.1, 0.5, 0.9}, 0.95);
+    CHECK(c.observed == std::vector<double>{0.1, 0.5, 0.9});
+    for (std::size_t k = 0; k < 3; ++k) {
+        CHECK(c.lower[k] < c.observed[k]);
+        CHECK(c.observed[k] < c.upper[k]);
+    }
+    CHECK_THROWS_WITH_AS(interval_coverage(grid, {1.0}), doctest::Contains("nominal level 1"), invalid_argument);
+    CHECK_THROWS_WITH_AS(interval_coverage({0.5, 1.5}, {0.5}), doctest::Contains("u[1] = 1.5"), invalid_argument);
+    CHECK_THROWS_AS(pit_histogram({}, 10), invalid_argument);
+    CHECK_THROWS_WITH_AS(pit_histogram(grid, 0), doctest::Contains("bins = 0"), invalid_argument);
+}

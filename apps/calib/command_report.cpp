@@ -217,6 +217,14 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
              estimate("ckce", n <= exact_ckce_limit ? std::vector<std::pair<std::string, Value>>{}
                                                     : std::vector<std::pair<std::string, Value>>{{"ckce_method", Value(std::string("lowrank"))}})});
     }
+    // Univariate predictive distributions: the PIT and the coverage of central intervals.
+    const auto with_pit = [&](const std::vector<double>& u) {
+        report.pit = pit_histogram(u, bins.bins, 0.95);
+        report.coverage = interval_coverage(u, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95});
+    };
+    if (const auto* d = std::get_if<NormalData>(&data)) with_pit(pit(*d));
+    if (const auto* d = std::get_if<LaplaceData>(&data)) with_pit(pit(*d));
+    if (const auto* d = std::get_if<MixtureNormalData>(&data)) with_pit(pit(*d));
     bar.finish();
     report.seconds = seconds_since_start();
 

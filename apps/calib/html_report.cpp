@@ -33,74 +33,124 @@ std::string escape(const std::string& text) {
 
 bool rejected(const ReportData& r) { return r.tests[r.recommended].p_value < r.alpha; }
 
-// Plot geometry: the diagram in a square, the histogram of the bins' counts beneath.
+// Plot geometry: a unit square of probabilities, and beneath it an optional panel of counts.
 constexpr double left = 56, top = 34, side = 250, gap = 14, hist = 64, width = left + side + 20;
-constexpr double height = top + side + gap + hist + 44;
 double px(double p) { return left + side * p; }
 double py(double f) { return top + side * (1 - f); }
 
-std::string axis_ticks() {
-    std::string s;
+std::string attribute(const char* name, double value) { return std::string(" ") + name + "=\"" + number(value) + "\""; }
+std::string line(const char* cls, double x1, double y1, double x2, double y2) {
+    return std::string("<line class=\"") + cls + "\"" + attribute("x1", x1) + attribute("y1", y1) + attribute("x2", x2) +
+           attribute("y2", y2) + "/>";
+}
+std::string text(double x, double y, const std::string& content, const char* anchor = "middle", double rotate = 0) {
+    std::string t = "<text" + attribute("x", x) + attribute("y", y) + " text-anchor=\"" + anchor + "\"";
+    if (rotate != 0) t += " transform=\"rotate(" + number(rotate) + " " + number(x) + " " + number(y) + ")\"";
+    return t + ">" + escape(content) + "</text>";
+}
+
+// A point with its interval, and a bar of the counts panel; `tip` is shown on hovering.
+struct Mark {
+    double x, y, lower, upper;
+    std::string tip;
+};
+struct Bar {
+    double x0, x1;
+    std::size_t count;
+    std::string tip;
+};
+
+// The unit square with its grid, the dashed diagonal, the marks, and the bars beneath when given.
+std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
+                        const std::vector<Mark>& marks, const std::vector<Bar>& bars) {
+    const double bottom = top + side + (bars.empty() ? 0 : gap + hist), height = bottom + 44;
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"" + attribute("width", width) +
+                    attribute("height", height) + " viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
+    s += "<title>" + escape(title) + "</title><text class=\"title\"" + attribute("x", left + side / 2) +
+         " y=\"18\" text-anchor=\"middle\">" + escape(title) + "</text>";
     for (int t = 0; t <= 5; ++t) {
         const double v = t / 5.0;
-        const std::string label = number(v, "%.1f");
-        s += "<line class=\"grid\" x1=\"" + number(px(v)) + "\" y1=\"" + number(top) + "\" x2=\"" + number(px(v)) +
-             "\" y2=\"" + number(top + side) + "\"/>";
-        s += "<line class=\"grid\" x1=\"" + number(left) + "\" y1=\"" + number(py(v)) + "\" x2=\"" +
-             number(left + side) + "\" y2=\"" + number(py(v)) + "\"/>";
-        s += "<text x=\"" + number(px(v)) + "\" y=\"" + number(top + side + gap + hist + 16) +
-             "\" text-anchor=\"middle\">" + label + "</text>";
-        s += "<text x=\"" + number(left - 6) + "\" y=\"" + number(py(v) + 4) + "\" text-anchor=\"end\">" + label +
-             "</text>";
+        s += line("grid", px(v), top, px(v), top + side) + line("grid", left, py(v), left + side, py(v));
+        s += text(px(v), bottom + 16, number(v, "%.1f")) + text(left - 6, py(v) + 4, number(v, "%.1f"), "end");
     }
-    return s;
+    s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
+         attribute("height", side) + "/>" + line("diagonal", px(0), py(0), px(1), py(1));
+    for (const Mark& m : marks)
+        s += "<g><title>" + escape(m.tip) + "</title>" + line("interval", px(m.x), py(m.lower), px(m.x), py(m.upper)) +
+             "<circle class=\"point\"" + attribute("cx", px(m.x)) + attribute("cy", py(m.y)) + " r=\"3.5\"/></g>";
+    if (!bars.empty()) {
+        std::size_t most = 1;
+        for (const Bar& b : bars) most = std::max(most, b.count);
+        for (const Bar& b : bars) {
+            const double h = hist * static_cast<double>(b.count) / static_cast<double>(most);
+            const double x0 = px(b.x0), x1 = std::max(px(b.x1), x0 + 1.5);
+            s += "<rect class=\"bar\"" + attribute("x", x0) + attribute("y", bottom - h) + attribute("width", x1 - x0) +
+                 attribute("height", h) + "><title>" + escape(b.tip) + "</title></rect>";
+        }
+        s += line("frame", left, bottom, left + side, bottom) + text(left - 6, top + side + gap + 10, std::to_string(most), "end");
+        s += text(14, top + side + gap + hist / 2, "count", "middle", -90);
+    }
+    return s + text(left + side / 2, height - 6, x_label) + text(14, top + side / 2, y_label, "middle", -90) + "</svg>";
 }
 
 std::string reliability_svg(const ReportFigure& figure) {
     const ReliabilityDiagram& d = figure.diagram;
-    const bool top_label = d.event == "top-label";
-    const std::string x_label = top_label ? "confidence (largest predicted probability)" : "predicted probability";
-    const std::string y_label = top_label ? "accuracy" : "observed frequency";
-    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"" + number(width) +
-                    "\" height=\"" + number(height) + "\" viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
-    s += "<title>" + escape(figure.title) + "</title>";
-    s += "<text class=\"title\" x=\"" + number(left + side / 2) + "\" y=\"18\" text-anchor=\"middle\">" +
-         escape(figure.title) + "</text>";
-    s += axis_ticks();
-    s += "<rect class=\"frame\" x=\"" + number(left) + "\" y=\"" + number(top) + "\" width=\"" + number(side) +
-         "\" height=\"" + number(side) + "\"/>";
-    s += "<line class=\"diagonal\" x1=\"" + number(px(0)) + "\" y1=\"" + number(py(0)) + "\" x2=\"" + number(px(1)) +
-         "\" y2=\"" + number(py(1)) + "\"/>";
-    // Each non-empty bin: its Clopper–Pearson interval and the point (mean probability, frequency).
-    std::size_t most = 1;
-    for (const ReliabilityBin& b : d.bins) most = std::max(most, b.count);
+    std::vector<Mark> marks;
+    std::vector<Bar> bars;
     for (const ReliabilityBin& b : d.bins) {
         if (b.count == 0) continue;
-        const std::string x = number(px(b.mean_confidence));
         const std::string tip = "bin [" + number(b.lower, "%.3g") + ", " + number(b.upper, "%.3g") + "]: n = " +
                                 std::to_string(b.count) + ", mean probability " + number(b.mean_confidence, "%.3f") +
                                 ", frequency " + number(b.frequency, "%.3f") + " [" + number(b.interval_lower, "%.3f") +
                                 ", " + number(b.interval_upper, "%.3f") + "]";
-        s += "<g><title>" + tip + "</title><line class=\"interval\" x1=\"" + x + "\" y1=\"" +
-             number(py(b.interval_lower)) + "\" x2=\"" + x + "\" y2=\"" + number(py(b.interval_upper)) + "\"/>";
-        s += "<circle class=\"point\" cx=\"" + x + "\" cy=\"" + number(py(b.frequency)) + "\" r=\"3.5\"/></g>";
-        // The histogram: the bin's extent, its height proportional to its count.
-        const double h = hist * static_cast<double>(b.count) / static_cast<double>(most);
-        const double x0 = px(b.lower), x1 = std::max(px(b.upper), x0 + 1.5);
-        s += "<rect class=\"bar\" x=\"" + number(x0) + "\" y=\"" + number(top + side + gap + hist - h) +
-             "\" width=\"" + number(x1 - x0) + "\" height=\"" + number(h) + "\"><title>" + tip + "</title></rect>";
+        marks.push_back({b.mean_confidence, b.frequency, b.interval_lower, b.interval_upper, tip});
+        bars.push_back({b.lower, b.upper, b.count, tip});
     }
-    s += "<line class=\"frame\" x1=\"" + number(left) + "\" y1=\"" + number(top + side + gap + hist) + "\" x2=\"" +
-         number(left + side) + "\" y2=\"" + number(top + side + gap + hist) + "\"/>";
-    s += "<text x=\"" + number(left - 6) + "\" y=\"" + number(top + side + gap + 10) + "\" text-anchor=\"end\">" +
-         std::to_string(most) + "</text>";
-    s += "<text x=\"" + number(left + side / 2) + "\" y=\"" + number(height - 6) + "\" text-anchor=\"middle\">" +
-         x_label + "</text>";
-    s += "<text x=\"14\" y=\"" + number(top + side / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         number(top + side / 2) + ")\">" + y_label + "</text>";
-    s += "<text x=\"14\" y=\"" + number(top + side + gap + hist / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         number(top + side + gap + hist / 2) + ")\">count</text>";
-    return s + "</svg>";
+    const bool top_label = d.event == "top-label";
+    return square_plot(figure.title, top_label ? "confidence (largest predicted probability)" : "predicted probability",
+                       top_label ? "accuracy" : "observed frequency", marks, bars);
+}
+
+std::string coverage_svg(const CoverageCurve& c) {
+    std::vector<Mark> marks;
+    for (std::size_t k = 0; k < c.nominal.size(); ++k)
+        marks.push_back({c.nominal[k], c.observed[k], c.lower[k], c.upper[k],
+                         "central " + number(100 * c.nominal[k], "%g") + " % intervals: " +
+                             number(100 * c.observed[k], "%.1f") + " % of the targets inside [" +
+                             number(100 * c.lower[k], "%.1f") + ", " + number(100 * c.upper[k], "%.1f") + "]"});
+    return square_plot("Coverage of central prediction intervals", "nominal level of the interval",
+                       "fraction of targets inside", marks, {});
+}
+
+// Bars of the PIT's counts with the band a uniform PIT stays in (shaded) and its expected count.
+std::string pit_svg(const PitHistogram& h) {
+    const double bottom = top + side, height = bottom + 44, bins = static_cast<double>(h.counts.size());
+    double most = static_cast<double>(h.band_upper);
+    for (const std::size_t c : h.counts) most = std::max(most, static_cast<double>(c));
+    most *= 1.1;
+    const auto y = [&](double count) { return bottom - side * count / most; };
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"" + attribute("width", width) +
+                    attribute("height", height) + " viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
+    s += "<title>PIT histogram</title><text class=\"title\"" + attribute("x", left + side / 2) +
+         " y=\"18\" text-anchor=\"middle\">PIT histogram (" + std::to_string(h.counts.size()) + " bins)</text>";
+    for (std::size_t k = 0; k < h.counts.size(); ++k) {
+        const double x0 = px(static_cast<double>(k) / bins), x1 = px(static_cast<double>(k + 1) / bins);
+        s += "<rect class=\"bar\"" + attribute("x", x0 + 1) + attribute("y", y(static_cast<double>(h.counts[k]))) +
+             attribute("width", x1 - x0 - 2) + attribute("height", bottom - y(static_cast<double>(h.counts[k]))) +
+             "><title>[" + number(k / bins, "%.2g") + ", " + number((k + 1) / bins, "%.2g") + "]: " +
+             std::to_string(h.counts[k]) + "</title></rect>";
+    }
+    s += "<rect class=\"band\"" + attribute("x", left) + attribute("y", y(static_cast<double>(h.band_upper))) +
+         attribute("width", side) + attribute("height", y(static_cast<double>(h.band_lower)) - y(static_cast<double>(h.band_upper))) +
+         "><title>" + number(100 * h.level, "%g") + " % band of each bin's count under a uniform PIT: [" +
+         std::to_string(h.band_lower) + ", " + std::to_string(h.band_upper) + "]</title></rect>";
+    const double expected = static_cast<double>(h.n) / bins;
+    s += line("diagonal", left, y(expected), left + side, y(expected));
+    s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
+         attribute("height", side) + "/>";
+    for (int t = 0; t <= 5; ++t) s += text(px(t / 5.0), bottom + 16, number(t / 5.0, "%.1f"));
+    s += text(left - 6, y(expected) + 4, number(expected, "%.0f"), "end") + text(left - 6, top + 10, number(most, "%.0f"), "end");
+    return s + text(left + side / 2, height - 6, "PIT value F(y)") + text(14, top + side / 2, "count", "middle", -90) + "</svg>";
 }
 
 const char* const style = R"(
@@ -109,7 +159,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu San
 h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; }
 .sub { color: #555; margin: 0 0 16px; }
 table { border-collapse: collapse; margin: 6px 0; } td, th { padding: 4px 12px 4px 0; text-align: left; vertical-align: top; }
-th { font-weight: 600; color: #444; } td.num { font-variant-numeric: tabular-nums; text-align: right; }
+th { font-weight: 600; color: #444; } td.num { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
 .verdict { border-radius: 8px; padding: 14px 18px; margin: 16px 0; font-size: 17px; }
 .verdict.reject { background: #fdecea; border: 1px solid #e0a19a; }
 .verdict.accept { background: #e9f6ec; border: 1px solid #9fcfaa; }
@@ -119,7 +169,7 @@ tr.chosen td { font-weight: 600; }
 svg { font-size: 11px; fill: #333; } svg .title { font-size: 13px; font-weight: 600; }
 svg .grid { stroke: #e6e6e6; } svg .frame { fill: none; stroke: #888; }
 svg .diagonal { stroke: #999; stroke-dasharray: 5 4; } svg .interval { stroke: #1f5fa8; stroke-width: 2; }
-svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; }
+svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; } svg .band { fill: #777; fill-opacity: 0.22; stroke: #777; stroke-opacity: 0.6; }
 .note { color: #555; font-size: 13px; } code { font-size: 13px; }
 footer { margin-top: 30px; color: #666; font-size: 13px; border-top: 1px solid #ddd; padding-top: 10px; }
 @media print { body { margin: 0; max-width: none; } .figures { gap: 4px 10px; } }
@@ -176,6 +226,15 @@ std::string report_html(const ReportData& r) {
         for (const ReportFigure& f : r.figures) h += reliability_svg(f) + "\n";
         h += "</div>\n";
     }
+    if (r.pit) {
+        h += "<h2>Predictive distributions</h2>\n<p class=\"note\">Left: the probability integral transform "
+             "F(y) of each target under its predicted distribution, which is uniform for a calibrated model; the "
+             "shaded band holds each bin's count with probability " + number(100 * r.pit->level, "%g") +
+             " % under uniformity (bin by bin), the dashed line is the expected count. Right: how often the target "
+             "falls in the central interval of each nominal level, with exact intervals; calibrated: on the "
+             "diagonal. Over-dispersed predictions put too many targets inside (points above), under-dispersed "
+             "ones too few.</p>\n<div class=\"figures\">\n" + pit_svg(*r.pit) + "\n" + coverage_svg(*r.coverage) + "\n</div>\n";
+    }
     h += "<footer>Files: " + escape([&] {
              std::string files;
              for (const std::string& f : r.files) files += (files.empty() ? "" : ", ") + f;
@@ -230,6 +289,20 @@ JsonObject report_json(const ReportData& r) {
                               .set("bins", bins));
     }
     out.set("reliability_diagrams", figures);
+    if (r.pit) {
+        const std::vector<double> counts(r.pit->counts.begin(), r.pit->counts.end());
+        out.set("pit_histogram", JsonObject()
+                                     .set("counts", counts)
+                                     .set("band_lower", r.pit->band_lower)
+                                     .set("band_upper", r.pit->band_upper)
+                                     .set("level", r.pit->level));
+        out.set("interval_coverage", JsonObject()
+                                         .set("nominal", r.coverage->nominal)
+                                         .set("observed", r.coverage->observed)
+                                         .set("lower", r.coverage->lower)
+                                         .set("upper", r.coverage->upper)
+                                         .set("level", r.coverage->level));
+    }
     out.set("files", r.files).set("command_line", r.command_line).set("created", r.created);
     out.set("wall_time_seconds", r.seconds).set("calib_version", r.version);
     return out;

@@ -46,6 +46,8 @@ struct ReportData {
     std::vector<ReportTest> tests;
     std::vector<ReportEstimate> estimates;
     std::vector<ReportFigure> figures;
+    std::optional<PitHistogram> pit;        // univariate predictive distributions
+    std::optional<CoverageCurve> coverage;
     std::string command_line, created, version;
     double seconds = 0;
 };

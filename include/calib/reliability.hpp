@@ -1,5 +1,7 @@
 // Reliability diagrams of class predictions: per bin of predicted probability, how often the event
-// happened, with an exact (Clopper–Pearson) confidence interval for that frequency. The data behind
+// happened, with an exact (Clopper–Pearson) confidence interval for that frequency; and for
+// univariate predictive distributions, the probability integral transform (PIT), its histogram
+// with a band under uniformity and the coverage of central prediction intervals. The data behind
 // the report's figures, for users who draw their own.
 #pragma once
 
@@ -59,5 +61,35 @@ struct ProportionInterval {
 ProportionInterval clopper_pearson(std::size_t events, std::size_t trials, double level = 0.95);
 
 std::string to_string(ReliabilityBinning binning);  // "uniform", "equal-mass"
+
+// ---- univariate predictive distributions ----------------------------------------------------------
+// The PIT u_i = F_i(y_i), F_i the predicted CDF: Φ((y − μ)/σ) for normals, the Laplace CDF
+// (½·exp((y − μ)/β) below μ, 1 − ½·exp(−(y − μ)/β) above), Σ_k π_k Φ((y − μ_k)/σ_k) for mixtures.
+// For a calibrated model (in the probabilistic sense) the u_i are uniform on [0, 1].
+std::vector<double> pit(const NormalData& data);
+std::vector<double> pit(const LaplaceData& data);
+std::vector<double> pit(const MixtureNormalData& data);
+
+// The histogram of the PIT over B equal bins of [0, 1] (the uniform edges above), with the band in
+// which each bin's count lies with probability ≥ level under uniformity: the tightest [lower, upper]
+// with P(X < lower) ≤ a and P(X > upper) ≤ a for X ~ Binomial(n, 1/B), a = (1 − level)/2
+// (pointwise, bin by bin, not simultaneous).
+struct PitHistogram {
+    std::size_t n = 0;
+    double level = 0.95;
+    std::vector<std::size_t> counts;       // B bins
+    std::size_t band_lower = 0, band_upper = 0;
+};
+PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins = 10, double level = 0.95);
+
+// The coverage of central prediction intervals: for each nominal level τ in (0, 1), the fraction of
+// observations with (1 − τ)/2 ≤ u_i ≤ (1 + τ)/2 (the target inside the predicted distribution's
+// central τ-interval), with its Clopper–Pearson interval at `level`. Calibrated: observed ≈ nominal.
+struct CoverageCurve {
+    std::size_t n = 0;
+    double level = 0.95;
+    std::vector<double> nominal, observed, lower, upper;
+};
+CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level = 0.95);
 
 }  // namespace calib

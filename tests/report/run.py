@@ -4,7 +4,7 @@
 - The numbers: the JSON form's tests and estimates equal `calib test` / `calib estimate` on the same
   file (bitwise), the bins' counts add up to n, every interval holds its frequency.
 - A real browser: each demo report (a calibrated and an overconfident classifier, binary scores, a
-  normal regression model) is loaded in headless Chromium with a measuring script added to a copy:
+  normal and a Laplace regression model) is loaded in headless Chromium with a measuring script added to a copy:
   no script error or console error, every figure has a non-zero size, the verdict is on the page;
   a screenshot of each is kept in build/report/ for a person to look at.
 - Errors: a bad input gives the one-line error of `calib estimate` (exit 2); an unwritable output is
@@ -53,6 +53,7 @@ CASES = [
     ("preds", "categorical", ["--input", "examples/data/preds.npy", "--labels", "examples/data/labels.npy"]),
     ("binary", "binary", ["--input", "examples/data/scores.csv"]),
     ("normal", "normal", ["--input", "examples/data/gauss.csv"]),
+    ("laplace", "laplace", ["--input", "examples/data/lap.csv"]),
 ]
 
 MEASURE = """<script>
@@ -123,6 +124,14 @@ for name, family, inputs in CASES:
               all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in bins if b["count"]))
     check(name + ": diagrams for class predictions only",
           (len(j["reliability_diagrams"]) > 0) == (family in ("categorical", "binary")))
+    univariate = family in ("normal", "laplace", "mixture-normal")
+    check(name + ": the PIT for univariate predictive distributions only", ("pit_histogram" in j) == univariate)
+    if univariate:
+        h, c = j["pit_histogram"], j["interval_coverage"]
+        check(name + ": PIT counts add up to n", sum(h["counts"]) == j["n"])
+        check(name + ": PIT band around n/B", h["band_lower"] <= j["n"] / len(h["counts"]) <= h["band_upper"])
+        check(name + ": coverage intervals hold the observed coverage",
+              all(lo <= o <= hi for lo, o, hi in zip(c["lower"], c["observed"], c["upper"])))
 
     measured, console = browser(html_path, name)
     check(name + ": the page loads and is measured", measured is not None, console[-500:])
@@ -130,7 +139,7 @@ for name, family, inputs in CASES:
         check(name + ": no script or console error", not measured["errors"], str(measured["errors"]))
         check(name + ": every figure has a size", all(w > 0 and h > 0 for w, h in measured["figures"]),
               str(measured["figures"]))
-        check(name + ": figures present", (len(measured["figures"]) > 0) == (family in ("categorical", "binary")))
+        check(name + ": figures present", len(measured["figures"]) > 0)
         check(name + ": the verdict is on the page",
               "Not calibrated" in measured["verdict"] or "Consistent with calibration" in measured["verdict"],
               measured["verdict"])

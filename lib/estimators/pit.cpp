@@ -1,0 +1,112 @@
+// The probability integral transform, its histogram and the coverage of central prediction intervals
+// (calib/reliability.hpp).
+#include <calib/reliability.hpp>
+
+#include "core/check.hpp"
+#include "estimators/binning.hpp"
+
+#include <boost/math/distributions/binomial.hpp>
+
+#include <cmath>
+
+namespace calib {
+
+namespace {
+
+// Φ(z) through erfc, accurate in both tails (1 − Φ would lose the upper tail to cancellation).
+double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+void check_level(const char* fn, double level) {
+    if (!(level > 0 && level < 1)) detail::fail(fn, "level = ", detail::format_value(level), ", must be in (0, 1)");
+}
+
+void check_u(const char* fn, const std::vector<double>& u) {
+    if (u.empty()) detail::fail(fn, "u is empty; at least one observation is needed");
+    for (std::size_t i = 0; i < u.size(); ++i)
+        if (!(u[i] >= 0 && u[i] <= 1))
+            detail::fail(fn, "u[", i, "] = ", detail::format_value(u[i]), ", must be in [0, 1]");
+}
+
+}  // namespace
+
+std::vector<double> pit(const NormalData& data) {
+    std::vector<double> u(data.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        u[i] = normal_cdf((data.targets()(r) - data.mean()(r)) / data.stddev()(r));
+    }
+    return u;
+}
+
+std::vector<double> pit(const LaplaceData& data) {
+    std::vector<double> u(data.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        const double z = (data.targets()(r) - data.mean()(r)) / data.scale()(r);
+        u[i] = z < 0 ? 0.5 * std::exp(z) : 1 - 0.5 * std::exp(-z);
+    }
+    return u;
+}
+
+std::vector<double> pit(const MixtureNormalData& data) {
+    std::vector<double> u(data.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        double sum = 0;
+        for (Eigen::Index k = 0; k < data.weights().cols(); ++k)
+            sum += data.weights()(r, k) * normal_cdf((data.targets()(r) - data.means()(r, k)) / data.stddevs()(r, k));
+        u[i] = std::min(1.0, sum);  // weights sum to 1 only within the simplex tolerance
+    }
+    return u;
+}
+
+PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins, double level) {
+    const char* fn = "pit_histogram";
+    check_u(fn, u);
+    check_level(fn, level);
+    if (bins < 1 || bins > 100000) detail::fail(fn, "bins = ", bins, ", must be in [1, 100000]");
+    PitHistogram h;
+    h.n = u.size();
+    h.level = level;
+    h.counts.assign(bins, 0);
+    for (const double x : u) ++h.counts[static_cast<std::size_t>(detail::uniform_bin_index(x, static_cast<int>(bins)) - 1)];
+    // The tightest band with P(X < lower) ≤ a and P(X > upper) ≤ a, a = (1 − level)/2: lower is the
+    // smallest k with P(X ≤ k) > a, upper the largest with P(X ≥ k) > a. Boost's discrete quantiles
+    // (rounded outwards) start the search; the CDF settles it.
+    const double a = (1 - level) / 2;
+    const boost::math::binomial_distribution<> binomial(static_cast<double>(h.n), 1.0 / static_cast<double>(bins));
+    const auto at_most = [&](std::size_t k) { return cdf(binomial, static_cast<double>(k)); };                  // P(X ≤ k)
+    const auto at_least = [&](std::size_t k) { return k == 0 ? 1.0 : cdf(complement(binomial, static_cast<double>(k - 1))); };  // P(X ≥ k)
+    std::size_t lower = static_cast<std::size_t>(quantile(binomial, a));
+    while (lower < h.n && at_most(lower) <= a) ++lower;
+    while (lower > 0 && at_most(lower - 1) > a) --lower;
+    std::size_t upper = static_cast<std::size_t>(quantile(complement(binomial, a)));
+    while (upper > 0 && at_least(upper) <= a) --upper;
+    while (upper < h.n && at_least(upper + 1) > a) ++upper;
+    h.band_lower = lower;
+    h.band_upper = upper;
+    return h;
+}
+
+CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
+    const char* fn = "interval_coverage";
+    check_u(fn, u);
+    check_level(fn, level);
+    CoverageCurve c;
+    c.n = u.size();
+    c.level = level;
+    for (const double tau : nominal) {
+        if (!(tau > 0 && tau < 1)) detail::fail(fn, "nominal level ", detail::format_value(tau), ", must be in (0, 1)");
+        const double low = (1 - tau) / 2, high = (1 + tau) / 2;
+        std::size_t inside = 0;
+        for (const double x : u) inside += x >= low && x <= high;
+        const ProportionInterval ci = clopper_pearson(inside, u.size(), level);
+        c.nominal.push_back(tau);
+        c.observed.push_back(static_cast<double>(inside) / static_cast<double>(u.size()));
+        c.lower.push_back(ci.lower);
+        c.upper.push_back(ci.upper);
+    }
+    return c;
+}
+
+}  // namespace calib
