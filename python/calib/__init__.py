@@ -23,8 +23,9 @@ from . import _calib
 from ._calib import NumericalError
 
 __version__ = _calib.version
-__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "Estimate", "TestResult",
-           "Ranking", "estimators", "methods", "families", "NumericalError"]
+__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
+           "interval_coverage", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
+           "NumericalError"]
 
 _DATA = ("probs", "labels", "mean", "std", "scale", "cov", "weights", "means", "stds", "y")
 _READING = ("logits", "one_based_labels", "simplex_tolerance", "renormalize")
@@ -245,6 +246,29 @@ def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, le
     if rest:
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for reliability_diagram")
     return _calib.reliability_diagram(family or "", arrays, reading, k, binning, bins, level)
+
+
+def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None, y=None, family=None):
+    """The probability integral transform u_i = F_i(y_i) of univariate predictive distributions
+    (normal: mean, std, y; laplace: mean, scale, y; mixture-normal: weights, means, stds, y), as a
+    NumPy array; uniform on [0, 1] for a calibrated model."""
+    import numpy
+    arrays, _, _ = _split(dict(mean=mean, std=std, scale=scale, weights=weights, means=means, stds=stds, y=y))
+    return numpy.asarray(_calib.pit(family or "", arrays, {}))
+
+
+def pit_histogram(u, bins=10, level=0.95):
+    """The PIT's counts in `bins` equal bins of [0, 1] with the tightest band [band_lower, band_upper]
+    that holds each bin's count with probability >= level under uniformity (bin by bin): a dict with
+    n, level, counts, band_lower, band_upper."""
+    return _calib.pit_histogram(list(map(float, u)), bins, level)
+
+
+def interval_coverage(u, nominal=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95), level=0.95):
+    """For each nominal level tau, the fraction of targets inside the central tau-interval of their
+    predicted distribution ((1 - tau)/2 <= u_i <= (1 + tau)/2), with its Clopper-Pearson interval at
+    level: a dict with n, level, nominal, observed, lower, upper."""
+    return _calib.interval_coverage(list(map(float, u)), list(map(float, nominal)), level)
 
 
 def estimators():

@@ -257,6 +257,28 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
                     py::arg("binning") = to_string(o.binning), py::arg("bins") = out);
 }
 
+std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
+    const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
+    const AnyData data = make_data(family, arrays, class_options(family, reading));
+    if (const auto* d = std::get_if<NormalData>(&data)) return pit(*d);
+    if (const auto* d = std::get_if<LaplaceData>(&data)) return pit(*d);
+    if (const auto* d = std::get_if<MixtureNormalData>(&data)) return pit(*d);
+    throw invalid_argument("the PIT is for univariate predictive distributions (normal, laplace, mixture-normal), not family " +
+                           family.name);
+}
+
+py::dict pit_histogram_dict(const std::vector<double>& u, std::size_t bins, double level) {
+    const PitHistogram h = pit_histogram(u, bins, level);
+    return py::dict(py::arg("n") = h.n, py::arg("level") = h.level, py::arg("counts") = h.counts,
+                    py::arg("band_lower") = h.band_lower, py::arg("band_upper") = h.band_upper);
+}
+
+py::dict interval_coverage_dict(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
+    const CoverageCurve c = interval_coverage(u, nominal, level);
+    return py::dict(py::arg("n") = c.n, py::arg("level") = c.level, py::arg("nominal") = c.nominal,
+                    py::arg("observed") = c.observed, py::arg("lower") = c.lower, py::arg("upper") = c.upper);
+}
+
 py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {
     return py::dict(py::arg("name") = m.name, py::arg("summary") = m.summary, py::arg("title") = m.title,
                     py::arg("classes_only") = m.classes_only, py::arg("options") = option_list(options));
@@ -301,6 +323,9 @@ PYBIND11_MODULE(_calib, m) {
           py::arg("options"), py::arg("threads"));
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
           py::arg("binning"), py::arg("bins"), py::arg("level"));
+    m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
+    m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("bins"), py::arg("level"));
+    m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("nominal"), py::arg("level"));
     m.def("methods", &methods, py::arg("kind"));
     m.def("families", &family_list);
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });

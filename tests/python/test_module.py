@@ -268,3 +268,19 @@ def test_reliability_diagram(data):
         calib.reliability_diagram(probs, labels, k=4)
     with pytest.raises(ValueError, match="class predictions"):
         calib.reliability_diagram(None, None, mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))
+
+
+def test_pit_histogram_and_coverage():
+    rng = np.random.default_rng(9)
+    mean, std = rng.normal(size=2000), rng.uniform(0.5, 2, 2000)
+    y = mean + std * rng.normal(size=2000)
+    u = calib.pit(mean=mean, std=std, y=y)
+    assert u.shape == (2000,) and 0 <= u.min() and u.max() <= 1
+    from math import erf, sqrt
+    assert u[0] == pytest.approx(0.5 * (1 + erf((y[0] - mean[0]) / std[0] / sqrt(2))), rel=1e-12)
+    h = calib.pit_histogram(u, bins=10)
+    assert sum(h["counts"]) == 2000 and h["band_lower"] < 200 < h["band_upper"]
+    c = calib.interval_coverage(u, [0.5, 0.9])
+    assert c["nominal"] == [0.5, 0.9] and abs(c["observed"][1] - 0.9) < 0.03
+    with pytest.raises(ValueError, match="univariate"):
+        calib.pit(mean=np.zeros((3, 2)), std=np.ones((3, 2)), y=np.zeros((3, 2)))
