@@ -77,7 +77,7 @@ def browser(html_path, name):
     page = open(html_path, encoding="utf-8").read()
     with open(probe, "w", encoding="utf-8") as f:
         f.write(page.replace("<head>", "<head>" + MEASURE, 1))
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
              "--virtual-time-budget=3000"]
     dom = subprocess.run([CHROMIUM, *flags, "--dump-dom", "file://" + probe], capture_output=True, text=True, timeout=120)
     subprocess.run([CHROMIUM, *flags, "--window-size=1100,1800", "--screenshot=" + os.path.join(OUT, name + ".png"),
