@@ -18,6 +18,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -190,10 +191,12 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         const auto diagram = [&](ReliabilityBinning binning, std::optional<int> k, const std::string& title) {
             ReliabilityOptions o = bins;
             o.binning = binning;
+            if (binning == ReliabilityBinning::equal_mass) o.bins = std::min(o.bins, n);  // at most one bin per observation
             report.figures.push_back({title, k ? class_reliability_diagram(d, *k, o) : reliability_diagram(d, o), binning});
         };
         diagram(ReliabilityBinning::uniform, std::nullopt, "Top-label, " + B + " bins of equal width");
-        diagram(ReliabilityBinning::equal_mass, std::nullopt, "Top-label, " + B + " bins of equal counts");
+        diagram(ReliabilityBinning::equal_mass, std::nullopt,
+                "Top-label, " + std::to_string(std::min(bins.bins, n)) + " bins of equal counts");
         if (d.num_classes() == 2)
             diagram(ReliabilityBinning::uniform, 1, "P(Y = 1), " + B + " bins of equal width");
         else if (d.num_classes() <= 20)
@@ -209,7 +212,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         double gaps = 0;  // Σ_b (n_b/n)|frequency_b − mean confidence_b| over the equal-count bins
         for (const ReliabilityBin& b : report.figures[1].diagram.bins)
             gaps += static_cast<double>(b.count) / static_cast<double>(n) * std::abs(b.frequency - b.mean_confidence);
-        report.estimates.push_back({"ECE (top-label, " + B + " equal-count bins)",
+        report.estimates.push_back({"ECE (top-label, " + std::to_string(std::min(bins.bins, n)) + " equal-count bins)",
                                     "the same over bins of equal counts (less sensitive to sparse bins)", gaps});
         report.estimates.push_back(
             {"CKCE", "conditional kernel calibration error (docs/ckce.md): how far the label distribution given "

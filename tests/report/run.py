@@ -168,6 +168,13 @@ with tempfile.TemporaryDirectory() as work:
     check("a new report replaces the existing file whole",
           r.returncode == 0 and open(existing).read().endswith("</html>\n") and os.listdir(work) == ["existing.html"],
           str(os.listdir(work)))
+    tiny = os.path.join(work, "tiny.csv")
+    with open(tiny, "w") as f:
+        f.write("".join(open(os.path.join(ROOT, "apps/demo/calibrated.csv")).readlines()[:6]))
+    r = calib("report", "--family", "categorical", "--input", tiny, "--output", os.path.join(work, "tiny.html"), "--quiet")
+    check("n = 5: a report (at most one equal-count bin per observation)", r.returncode == 0, r.stderr)
+    os.remove(os.path.join(work, "tiny.html"))
+    os.remove(tiny)
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--bins", "0")
     check("--bins 0: exit 2", r.returncode == 2 and "--bins" in r.stderr, r.stderr)
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--replicates", "0")
