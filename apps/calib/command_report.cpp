@@ -155,6 +155,10 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         report.why_recommended = "The verdict is the block test with B = sqrt(n), O(n sqrt n): above n = 10 000 the "
                                  "bootstrap's O(n^2 R) cost is too high for a report; the block test has less power.";
     if (n <= gamma_limit) tests.push_back({"gamma", {}});
+    if (n < 8)  // the smallest n of calib's validity study (docs/tests.md)
+        report.why_recommended += " Caution: n = " + std::to_string(n) +
+                                  " is below n = 8, the smallest size at which calib's validity study measured the "
+                                  "tests' type-I error (docs/tests.md); read the p-values as indications only.";
     for (const auto& [method, values] : tests) {
         TestSetup setup = make_test(method);
         set_all(setup, values);

@@ -173,6 +173,8 @@ with tempfile.TemporaryDirectory() as work:
         f.write("".join(open(os.path.join(ROOT, "apps/demo/calibrated.csv")).readlines()[:6]))
     r = calib("report", "--family", "categorical", "--input", tiny, "--output", os.path.join(work, "tiny.html"), "--quiet")
     check("n = 5: a report (at most one equal-count bin per observation)", r.returncode == 0, r.stderr)
+    j = json.loads(calib("report", "--family", "categorical", "--input", tiny, "--format", "json", "--quiet").stdout)
+    check("n = 5: the verdict says it is below the validity study's sizes", "Caution: n = 5" in j["why"], j["why"])
     os.remove(os.path.join(work, "tiny.html"))
     os.remove(tiny)
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--bins", "0")
