@@ -27,7 +27,8 @@ __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliabili
            "interval_coverage", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
            "NumericalError"]
 
-_DATA = ("probs", "labels", "mean", "std", "scale", "cov", "weights", "means", "stds", "y")
+# The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
+_DATA = frozenset(a for family in _calib.families() for a in family["arrays"])
 _READING = ("logits", "one_based_labels", "simplex_tolerance", "renormalize")
 
 
