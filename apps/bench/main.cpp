@@ -169,6 +169,40 @@ void real_data_scale() {
 
 }  // namespace
 
+// The C++ calls that bench/python_overhead.py makes through the Python module, for its overhead: the
+// data set read in place from a row-major buffer (as the module reads a float64 C-order NumPy array),
+// its labels passed by copy, and skce_block with B = 2 and lengthscale 1 on 1 thread; median of the
+// calls, as there.
+void python_reference() {
+    std::printf("-- C++ reference of bench/python_overhead.py (1 thread, median of the calls)\n");
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const auto median = [](std::vector<double> t) {
+        std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
+        return t[t.size() / 2];
+    };
+    for (const auto& [n, calls] : {std::pair<std::size_t, int>{100, 5000}, {10000, 500}, {100000, 50}}) {
+        const CategoricalData source = dirichlet_data(n, 10, 1.0, 1);
+        const RowMajor rows = source.probabilities();
+        const MatrixView view(rows.data(), rows.rows(), rows.cols(),
+                              Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(1, rows.cols()));
+        Kernel kernel = default_kernel(source);
+        kernel.prediction.lengthscale = 1.0;
+        std::vector<double> construct, total;
+        double value = 0;
+        for (int c = 0; c < calls; ++c) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const CategoricalData data(view, nullptr, source.labels());
+            const auto t1 = std::chrono::steady_clock::now();
+            value = skce_block(data, kernel, 2, ParallelOptions{1}).estimate;
+            const auto t2 = std::chrono::steady_clock::now();
+            construct.push_back(std::chrono::duration<double>(t1 - t0).count());
+            total.push_back(std::chrono::duration<double>(t2 - t0).count());
+        }
+        std::printf("data set + skce_block B=2 n=%-6zu m=10: call %9.1f us, of which the data set %7.1f us  value=%.10g\n",
+                    n, 1e6 * median(total), 1e6 * median(construct), value);
+    }
+}
+
 int main() {
     std::printf("calib %s benchmark\n", version);
     const Kernel kc = default_kernel<CategoricalData>();
@@ -231,6 +265,7 @@ int main() {
         report("gamma_test categorical n=1e5 m=10", 2, s, 1e5 * (1e5 - 1) / 2, v);
     }
     real_data_scale();
+    python_reference();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory: %.1f MiB (data: n=1e6 x m=10 doubles = 76 MiB)\n", usage.ru_maxrss / 1024.0);

@@ -4,6 +4,12 @@
 // targets. Construction checks everything the estimators rely on and throws calib::invalid_argument
 // naming the function, the argument, the index and the value at fault. Containers are immutable
 // after construction; rows are observations.
+//
+// A container either owns its values (built from Matrix / Vector, moved in) or reads a caller's
+// buffer in place (built from views and an Owner that keeps the buffer alive, e.g. a NumPy array:
+// the Python module passes float64 arrays this way, without a copy). Either way the accessors
+// return read-only views, so the estimators see one type whatever the layout; copies of a container
+// share its values.
 #pragma once
 
 #include <calib/errors.hpp>
@@ -11,6 +17,8 @@
 #include <calib/eigen.hpp>
 
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -18,6 +26,49 @@ namespace calib {
 
 using Matrix = Eigen::MatrixXd;  // column-major: column k of an n×m matrix is contiguous over i
 using Vector = Eigen::VectorXd;
+
+// A read-only n×k matrix of doubles with any strides, in elements: Stride(outer, inner) with
+// element (i, k) at data[k·outer + i·inner]. Column-major: Stride(n, 1); row-major (C order): Stride(1, k).
+using MatrixView = Eigen::Map<const Matrix, Eigen::Unaligned, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+// A read-only vector of n doubles with any stride, in elements.
+using VectorView = Eigen::Map<const Vector, Eigen::Unaligned, Eigen::InnerStride<Eigen::Dynamic>>;
+// Keeps alive the memory that views of a caller's buffer point into (released with the last container
+// that reads it). The buffer must not change while a container reads it.
+using Owner = std::shared_ptr<const void>;
+
+// Views of a whole Matrix or Vector (no copy; valid while it lives).
+MatrixView view_of(const Matrix& x);
+VectorView view_of(const Vector& x);
+
+namespace detail {
+
+// A view and what keeps its memory alive. Assignment rebinds the view (an Eigen Map's own operator=
+// would copy values).
+template <class View>
+class Held {
+public:
+    Held() : view_(nullptr, 0, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(0, 0)) {}
+    Held(const View& view, Owner owner) : view_(view), owner_(std::move(owner)) {}
+    Held(const Held& other) : view_(other.view_), owner_(other.owner_) {}
+    Held& operator=(const Held& other) {
+        owner_ = other.owner_;
+        new (&view_) View(other.view_);
+        return *this;
+    }
+    const View& view() const { return view_; }
+
+private:
+    View view_;
+    Owner owner_;
+};
+template <>
+inline Held<VectorView>::Held() : view_(nullptr, 0, Eigen::InnerStride<Eigen::Dynamic>(1)) {}
+
+// The values of x, moved into shared memory that the returned view points into.
+Held<MatrixView> hold(Matrix x);
+Held<VectorView> hold(Vector x);
+
+}  // namespace detail
 
 // The default tolerance on |Σ_k p_k − 1| for a row of m probabilities (or mixture weights) to count
 // as on the simplex: max(1e-6, m·2⁻²⁴). Rows of float32 softmax outputs sum to 1 only up to the
@@ -42,6 +93,10 @@ struct SimplexOptions {
 class CategoricalData {
 public:
     CategoricalData(Matrix probabilities, std::vector<int> labels, const SimplexOptions& simplex = {});
+    // The probabilities read in place from a caller's buffer that `owner` keeps alive (copied only when
+    // simplex.renormalize asks to change them).
+    CategoricalData(const MatrixView& probabilities, Owner owner, std::vector<int> labels,
+                    const SimplexOptions& simplex = {});
 
     // Predictions given as logits (any finite reals): row-wise softmax, computed stably.
     static CategoricalData from_logits(const Matrix& logits, std::vector<int> labels);
@@ -49,15 +104,16 @@ public:
     static CategoricalData from_binary(const Vector& p, const std::vector<int>& y);
 
     std::size_t size() const { return labels_.size(); }
-    int num_classes() const { return static_cast<int>(probabilities_.cols()); }
-    const Matrix& probabilities() const { return probabilities_; }
+    int num_classes() const { return static_cast<int>(probabilities().cols()); }
+    const MatrixView& probabilities() const { return probabilities_.view(); }
     const std::vector<int>& labels() const { return labels_; }
     // max_i |Σ_k p_ik − 1| over the rows as given, and the tolerance they were checked against.
     double max_simplex_deviation() const { return max_simplex_deviation_; }
     double simplex_tolerance() const { return simplex_tolerance_; }
 
 private:
-    Matrix probabilities_;
+    void validate(const SimplexOptions& simplex);
+    detail::Held<MatrixView> probabilities_;
     std::vector<int> labels_;
     double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
@@ -66,14 +122,17 @@ private:
 class NormalData {
 public:
     NormalData(Vector mean, Vector stddev, Vector targets);
+    // The values read in place from a caller's buffers that `owner` keeps alive.
+    NormalData(const VectorView& mean, const VectorView& stddev, const VectorView& targets, Owner owner);
 
-    std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
-    const Vector& mean() const { return mean_; }
-    const Vector& stddev() const { return stddev_; }
-    const Vector& targets() const { return targets_; }
+    std::size_t size() const { return static_cast<std::size_t>(mean().size()); }
+    const VectorView& mean() const { return mean_.view(); }
+    const VectorView& stddev() const { return stddev_.view(); }
+    const VectorView& targets() const { return targets_.view(); }
 
 private:
-    Vector mean_, stddev_, targets_;
+    void validate() const;
+    detail::Held<VectorView> mean_, stddev_, targets_;
 };
 
 // Univariate Laplace predictions L(μ_i, β_i) (density exp(−|y − μ|/β)/(2β)), β_i > 0, with real
@@ -81,14 +140,17 @@ private:
 class LaplaceData {
 public:
     LaplaceData(Vector mean, Vector scale, Vector targets);
+    // The values read in place from a caller's buffers that `owner` keeps alive.
+    LaplaceData(const VectorView& mean, const VectorView& scale, const VectorView& targets, Owner owner);
 
-    std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
-    const Vector& mean() const { return mean_; }
-    const Vector& scale() const { return scale_; }
-    const Vector& targets() const { return targets_; }
+    std::size_t size() const { return static_cast<std::size_t>(mean().size()); }
+    const VectorView& mean() const { return mean_.view(); }
+    const VectorView& scale() const { return scale_.view(); }
+    const VectorView& targets() const { return targets_.view(); }
 
 private:
-    Vector mean_, scale_, targets_;
+    void validate() const;
+    detail::Held<VectorView> mean_, scale_, targets_;
 };
 
 // d-variate normal predictions N(μ_i, Σ_i) with vector targets y_i ∈ R^d. The covariance is either
@@ -97,23 +159,29 @@ private:
 class MvNormalData {
 public:
     // mean, stddev and targets are n×d; Σ_i = diag(stddev_i²).
-    static MvNormalData diagonal(Matrix mean, const Matrix& stddev, Matrix targets);
+    static MvNormalData diagonal(Matrix mean, Matrix stddev, Matrix targets);
     // mean and targets are n×d; covariances holds n symmetric positive definite d×d matrices.
     static MvNormalData full(Matrix mean, std::vector<Matrix> covariances, Matrix targets);
+    // The same with mean, stddev and targets read in place from a caller's buffers that `owner` keeps
+    // alive (the covariances are always held by the container).
+    static MvNormalData diagonal(const MatrixView& mean, const MatrixView& stddev, const MatrixView& targets,
+                                 Owner owner);
+    static MvNormalData full(const MatrixView& mean, std::vector<Matrix> covariances, const MatrixView& targets,
+                             Owner owner);
 
-    std::size_t size() const { return static_cast<std::size_t>(mean_.rows()); }
-    int dimension() const { return static_cast<int>(mean_.cols()); }
+    std::size_t size() const { return static_cast<std::size_t>(mean().rows()); }
+    int dimension() const { return static_cast<int>(mean().cols()); }
     bool is_diagonal() const { return covariances_.empty(); }
-    const Matrix& mean() const { return mean_; }
-    const Matrix& targets() const { return targets_; }
+    const MatrixView& mean() const { return mean_.view(); }
+    const MatrixView& targets() const { return targets_.view(); }
     // n×d standard deviations; only for a diagonal covariance.
-    const Matrix& stddev() const { return stddev_; }
+    const MatrixView& stddev() const { return stddev_.view(); }
     // The n covariance matrices; only for a full covariance.
     const std::vector<Matrix>& covariances() const { return covariances_; }
 
 private:
     MvNormalData() = default;
-    Matrix mean_, stddev_, targets_;
+    detail::Held<MatrixView> mean_, stddev_, targets_;
     std::vector<Matrix> covariances_;
 };
 
@@ -127,23 +195,28 @@ class MixtureNormalData {
 public:
     MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets,
                       const SimplexOptions& simplex = {});
+    // The values read in place from a caller's buffers that `owner` keeps alive (the weights are
+    // copied only when simplex.renormalize asks to change them).
+    MixtureNormalData(const MatrixView& weights, const MatrixView& means, const MatrixView& stddevs,
+                      const VectorView& targets, Owner owner, const SimplexOptions& simplex = {});
 
     // An equal-weight ensemble of K normals: π_ik = 1/K. means and stddevs are n×K.
     static MixtureNormalData ensemble(Matrix means, Matrix stddevs, Vector targets);
 
-    std::size_t size() const { return static_cast<std::size_t>(targets_.size()); }
-    int num_components() const { return static_cast<int>(weights_.cols()); }
-    const Matrix& weights() const { return weights_; }
-    const Matrix& means() const { return means_; }
-    const Matrix& stddevs() const { return stddevs_; }
-    const Vector& targets() const { return targets_; }
+    std::size_t size() const { return static_cast<std::size_t>(targets().size()); }
+    int num_components() const { return static_cast<int>(weights().cols()); }
+    const MatrixView& weights() const { return weights_.view(); }
+    const MatrixView& means() const { return means_.view(); }
+    const MatrixView& stddevs() const { return stddevs_.view(); }
+    const VectorView& targets() const { return targets_.view(); }
     // max_i |Σ_k π_ik − 1| over the weights as given, and the tolerance they were checked against.
     double max_simplex_deviation() const { return max_simplex_deviation_; }
     double simplex_tolerance() const { return simplex_tolerance_; }
 
 private:
-    Matrix weights_, means_, stddevs_;
-    Vector targets_;
+    void validate(const SimplexOptions& simplex);
+    detail::Held<MatrixView> weights_, means_, stddevs_;
+    detail::Held<VectorView> targets_;
     double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
 

@@ -23,20 +23,40 @@ using detail::fail_at;
 
 namespace {
 
-void check_matrix_finite(const char* function, const char* argument, const Matrix& x) {
+void check_matrix_finite(const char* function, const char* argument, const MatrixView& x) {
     for (Eigen::Index k = 0; k < x.cols(); ++k)
         for (Eigen::Index i = 0; i < x.rows(); ++i) check_finite(function, argument, i, k, x(i, k));
 }
 
-void check_vector_finite(const char* function, const char* argument, const Vector& x) {
+void check_vector_finite(const char* function, const char* argument, const VectorView& x) {
     for (Eigen::Index i = 0; i < x.size(); ++i) check_finite(function, argument, i, 0, x(i));
 }
 
-void check_vector_positive(const char* function, const char* argument, const Vector& x) {
+void check_vector_positive(const char* function, const char* argument, const VectorView& x) {
     for (Eigen::Index i = 0; i < x.size(); ++i) check_positive(function, argument, i, 0, x(i));
 }
 
 }  // namespace
+
+MatrixView view_of(const Matrix& x) {
+    return MatrixView(x.data(), x.rows(), x.cols(), Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(x.rows(), 1));
+}
+
+VectorView view_of(const Vector& x) { return VectorView(x.data(), x.size(), Eigen::InnerStride<Eigen::Dynamic>(1)); }
+
+namespace detail {
+
+Held<MatrixView> hold(Matrix x) {
+    auto owned = std::make_shared<const Matrix>(std::move(x));
+    return Held<MatrixView>(view_of(*owned), owned);
+}
+
+Held<VectorView> hold(Vector x) {
+    auto owned = std::make_shared<const Vector>(std::move(x));
+    return Held<VectorView>(view_of(*owned), owned);
+}
+
+}  // namespace detail
 
 double default_simplex_tolerance(std::size_t m) {
     return std::max(1e-6, static_cast<double>(m) * 0x1p-24);
@@ -51,11 +71,10 @@ double resolve_simplex_tolerance(const char* fn, const SimplexOptions& simplex, 
     return tolerance;
 }
 
-// Checks row i of x (entries in [0, max_entry] first, in column order, then the sum), renormalises it
-// when asked, and returns |Σ_k x_ik − 1| of the row as given. Entry errors report column
-// column_offset + k; a sum error the whole row (column -1).
-double check_simplex_row(const char* fn, const char* argument, Matrix& x, long i, double max_entry,
-                         double tolerance, bool renormalize, long column_offset) {
+// Checks row i of x (entries in [0, max_entry] first, in column order, then the sum) and returns
+// |Σ_k x_ik − 1|. Entry errors report column column_offset + k; a sum error the whole row (column -1).
+double check_simplex_row(const char* fn, const char* argument, const MatrixView& x, long i, double max_entry,
+                         double tolerance, long column_offset) {
     double sum = 0;
     for (long k = 0; k < x.cols(); ++k) {
         const double p = x(i, k);
@@ -64,42 +83,81 @@ double check_simplex_row(const char* fn, const char* argument, Matrix& x, long i
                     max_entry == 1 ? ", must be in [0, 1]" : ", must be finite and >= 0");
         sum += p;
     }
-    const double deviation = std::abs(sum - 1);
-    if (renormalize) {
-        if (!(sum > 0 && std::isfinite(sum)))
-            fail_at(i, -1, fn, argument, " row ", i, " sums to ", format_value(sum), ", cannot be renormalised");
-        x.row(i) /= sum;
-        sum = x.row(i).sum();
-    }
     if (!(std::abs(sum - 1) <= tolerance))
         fail_at(i, -1, fn, argument, " row ", i, " sums to ", format_value(sum),
                 ", must be on the simplex (sum 1 within ", format_value(tolerance), ")");
+    return std::abs(sum - 1);
+}
+
+// Checks the rows of x in order as check_simplex_row, each followed by after_row(i) (the checks of the
+// row's other columns, so that the first error reported is the first in file order), and returns the
+// largest deviation of the rows as given. With `renormalize`, each row is divided by its sum and then
+// checked (x then holds the renormalised copy); its entries are checked as given.
+template <class AfterRow>
+double check_simplex_rows(const char* fn, const char* argument, Held<MatrixView>& x, double max_entry,
+                          double tolerance, bool renormalize, long column_offset, AfterRow after_row) {
+    const MatrixView given = x.view();
+    double deviation = 0;
+    if (!renormalize) {
+        for (long i = 0; i < given.rows(); ++i) {
+            deviation = std::max(deviation, check_simplex_row(fn, argument, given, i, max_entry, tolerance,
+                                                              column_offset));
+            after_row(i);
+        }
+        return deviation;
+    }
+    Matrix scaled = given;
+    for (long i = 0; i < given.rows(); ++i) {
+        double sum = 0;
+        for (long k = 0; k < given.cols(); ++k) {
+            const double p = given(i, k);
+            if (!(p >= 0 && p <= max_entry))
+                fail_at(i, column_offset + k, fn, argument, "(", i, ", ", k, ") = ", format_value(p),
+                        max_entry == 1 ? ", must be in [0, 1]" : ", must be finite and >= 0");
+            sum += p;
+        }
+        deviation = std::max(deviation, std::abs(sum - 1));
+        if (!(sum > 0 && std::isfinite(sum)))
+            fail_at(i, -1, fn, argument, " row ", i, " sums to ", format_value(sum), ", cannot be renormalised");
+        scaled.row(i) /= sum;
+        check_simplex_row(fn, argument, view_of(scaled), i, max_entry, tolerance, column_offset);
+        after_row(i);
+    }
+    x = hold(std::move(scaled));
     return deviation;
 }
 
 }  // namespace detail
 
 CategoricalData::CategoricalData(Matrix probabilities, std::vector<int> labels, const SimplexOptions& simplex)
-    : probabilities_(std::move(probabilities)), labels_(std::move(labels)) {
+    : probabilities_(detail::hold(std::move(probabilities))), labels_(std::move(labels)) {
+    validate(simplex);
+}
+
+CategoricalData::CategoricalData(const MatrixView& probabilities, Owner owner, std::vector<int> labels,
+                                 const SimplexOptions& simplex)
+    : probabilities_(probabilities, std::move(owner)), labels_(std::move(labels)) {
+    validate(simplex);
+}
+
+void CategoricalData::validate(const SimplexOptions& simplex) {
     const char* fn = "CategoricalData";
-    const long n = probabilities_.rows(), m = probabilities_.cols();
+    const long n = probabilities().rows(), m = probabilities().cols();
     detail::check_nonempty(fn, "probabilities", n);
     if (m < 2) fail(fn, "probabilities has ", m, " column(s), must have m >= 2 classes");
     check_same_rows(fn, "probabilities", n, "labels", static_cast<long>(labels_.size()));
     simplex_tolerance_ = detail::resolve_simplex_tolerance(fn, simplex, m);
-    for (long i = 0; i < n; ++i) {
-        max_simplex_deviation_ = std::max(
-            max_simplex_deviation_, detail::check_simplex_row(fn, "probabilities", probabilities_, i, 1.0,
-                                                              simplex_tolerance_, simplex.renormalize, 0));
-        const int y = labels_[static_cast<std::size_t>(i)];
-        if (y < 0 || y >= m)
-            fail_at(i, m, fn, "labels[", i, "] = ", y, ", must be in [0, ", m - 1, "] (0-based)");
-    }
+    max_simplex_deviation_ = detail::check_simplex_rows(
+        fn, "probabilities", probabilities_, 1.0, simplex_tolerance_, simplex.renormalize, 0, [&](long i) {
+            const int y = labels_[static_cast<std::size_t>(i)];
+            if (y < 0 || y >= m)
+                fail_at(i, m, fn, "labels[", i, "] = ", y, ", must be in [0, ", m - 1, "] (0-based)");
+        });
 }
 
 CategoricalData CategoricalData::from_logits(const Matrix& logits, std::vector<int> labels) {
     const char* fn = "CategoricalData::from_logits";
-    check_matrix_finite(fn, "logits", logits);
+    check_matrix_finite(fn, "logits", view_of(logits));
     // Checked here, not by the constructor: the row maxima below need at least one column.
     if (logits.cols() < 2) fail(fn, "logits has ", logits.cols(), " column(s), must have m >= 2 classes");
     // Subtracting the row maximum keeps exp() in (0, 1] and the normaliser in [1, m].
@@ -124,29 +182,49 @@ CategoricalData CategoricalData::from_binary(const Vector& p, const std::vector<
 }
 
 NormalData::NormalData(Vector mean, Vector stddev, Vector targets)
-    : mean_(std::move(mean)), stddev_(std::move(stddev)), targets_(std::move(targets)) {
+    : mean_(detail::hold(std::move(mean))), stddev_(detail::hold(std::move(stddev))),
+      targets_(detail::hold(std::move(targets))) {
+    validate();
+}
+
+NormalData::NormalData(const VectorView& mean, const VectorView& stddev, const VectorView& targets, Owner owner)
+    : mean_(mean, owner), stddev_(stddev, owner), targets_(targets, owner) {
+    validate();
+}
+
+void NormalData::validate() const {
     const char* fn = "NormalData";
-    detail::check_nonempty(fn, "mean", mean_.size());
-    check_same_rows(fn, "mean", mean_.size(), "stddev", stddev_.size());
-    check_same_rows(fn, "mean", mean_.size(), "targets", targets_.size());
-    check_vector_finite(fn, "mean", mean_);
-    check_vector_positive(fn, "stddev", stddev_);
-    check_vector_finite(fn, "targets", targets_);
+    detail::check_nonempty(fn, "mean", mean().size());
+    check_same_rows(fn, "mean", mean().size(), "stddev", stddev().size());
+    check_same_rows(fn, "mean", mean().size(), "targets", targets().size());
+    check_vector_finite(fn, "mean", mean());
+    check_vector_positive(fn, "stddev", stddev());
+    check_vector_finite(fn, "targets", targets());
 }
 
 LaplaceData::LaplaceData(Vector mean, Vector scale, Vector targets)
-    : mean_(std::move(mean)), scale_(std::move(scale)), targets_(std::move(targets)) {
+    : mean_(detail::hold(std::move(mean))), scale_(detail::hold(std::move(scale))),
+      targets_(detail::hold(std::move(targets))) {
+    validate();
+}
+
+LaplaceData::LaplaceData(const VectorView& mean, const VectorView& scale, const VectorView& targets, Owner owner)
+    : mean_(mean, owner), scale_(scale, owner), targets_(targets, owner) {
+    validate();
+}
+
+void LaplaceData::validate() const {
     const char* fn = "LaplaceData";
-    detail::check_nonempty(fn, "mean", mean_.size());
-    check_same_rows(fn, "mean", mean_.size(), "scale", scale_.size());
-    check_same_rows(fn, "mean", mean_.size(), "targets", targets_.size());
-    check_vector_finite(fn, "mean", mean_);
-    check_vector_positive(fn, "scale", scale_);
-    check_vector_finite(fn, "targets", targets_);
+    detail::check_nonempty(fn, "mean", mean().size());
+    check_same_rows(fn, "mean", mean().size(), "scale", scale().size());
+    check_same_rows(fn, "mean", mean().size(), "targets", targets().size());
+    check_vector_finite(fn, "mean", mean());
+    check_vector_positive(fn, "scale", scale());
+    check_vector_finite(fn, "targets", targets());
 }
 
 namespace {
-void check_mean_and_targets(const char* fn, const Matrix& mean, const Matrix& targets) {
+void check_mean_and_targets(const char* fn, const MatrixView& mean, const MatrixView& targets) {
     detail::check_nonempty(fn, "mean", mean.rows());
     if (mean.cols() < 1) fail(fn, "mean has 0 columns, the dimension d must be >= 1");
     check_same_rows(fn, "mean", mean.rows(), "targets", targets.rows());
@@ -158,7 +236,17 @@ void check_mean_and_targets(const char* fn, const Matrix& mean, const Matrix& ta
 }
 }  // namespace
 
-MvNormalData MvNormalData::diagonal(Matrix mean, const Matrix& stddev, Matrix targets) {
+MvNormalData MvNormalData::diagonal(Matrix mean, Matrix stddev, Matrix targets) {
+    auto m = detail::hold(std::move(mean)), s = detail::hold(std::move(stddev)), y = detail::hold(std::move(targets));
+    MvNormalData data = diagonal(m.view(), s.view(), y.view(), nullptr);
+    data.mean_ = m;
+    data.stddev_ = s;
+    data.targets_ = y;
+    return data;
+}
+
+MvNormalData MvNormalData::diagonal(const MatrixView& mean, const MatrixView& stddev, const MatrixView& targets,
+                                    Owner owner) {
     const char* fn = "MvNormalData::diagonal";
     check_mean_and_targets(fn, mean, targets);
     check_same_rows(fn, "mean", mean.rows(), "stddev", stddev.rows());
@@ -169,13 +257,22 @@ MvNormalData MvNormalData::diagonal(Matrix mean, const Matrix& stddev, Matrix ta
         for (Eigen::Index i = 0; i < stddev.rows(); ++i)
             check_positive(fn, "stddev", i, k, stddev(i, k));
     MvNormalData data;
-    data.mean_ = std::move(mean);
-    data.stddev_ = stddev;
-    data.targets_ = std::move(targets);
+    data.mean_ = detail::Held<MatrixView>(mean, owner);
+    data.stddev_ = detail::Held<MatrixView>(stddev, owner);
+    data.targets_ = detail::Held<MatrixView>(targets, owner);
     return data;
 }
 
 MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Matrix targets) {
+    auto m = detail::hold(std::move(mean)), y = detail::hold(std::move(targets));
+    MvNormalData data = full(m.view(), std::move(covariances), y.view(), nullptr);
+    data.mean_ = m;
+    data.targets_ = y;
+    return data;
+}
+
+MvNormalData MvNormalData::full(const MatrixView& mean, std::vector<Matrix> covariances, const MatrixView& targets,
+                                Owner owner) {
     const char* fn = "MvNormalData::full";
     check_mean_and_targets(fn, mean, targets);
     check_same_rows(fn, "mean", mean.rows(), "covariances", static_cast<long>(covariances.size()));
@@ -184,44 +281,53 @@ MvNormalData MvNormalData::full(Matrix mean, std::vector<Matrix> covariances, Ma
         detail::check_covariance(fn, detail::concat("covariances[", i, "]").c_str(), static_cast<long>(i),
                                  covariances[i], d);
     MvNormalData data;
-    data.mean_ = std::move(mean);
+    data.mean_ = detail::Held<MatrixView>(mean, owner);
     data.covariances_ = std::move(covariances);
-    data.targets_ = std::move(targets);
+    data.targets_ = detail::Held<MatrixView>(targets, owner);
     return data;
 }
 
 MixtureNormalData::MixtureNormalData(Matrix weights, Matrix means, Matrix stddevs, Vector targets,
                                      const SimplexOptions& simplex)
-    : weights_(std::move(weights)), means_(std::move(means)), stddevs_(std::move(stddevs)),
-      targets_(std::move(targets)) {
+    : weights_(detail::hold(std::move(weights))), means_(detail::hold(std::move(means))),
+      stddevs_(detail::hold(std::move(stddevs))), targets_(detail::hold(std::move(targets))) {
+    validate(simplex);
+}
+
+MixtureNormalData::MixtureNormalData(const MatrixView& weights, const MatrixView& means, const MatrixView& stddevs,
+                                     const VectorView& targets, Owner owner, const SimplexOptions& simplex)
+    : weights_(weights, owner), means_(means, owner), stddevs_(stddevs, owner), targets_(targets, owner) {
+    validate(simplex);
+}
+
+void MixtureNormalData::validate(const SimplexOptions& simplex) {
     const char* fn = "MixtureNormalData";
-    const long n = targets_.size(), K = weights_.cols();
+    const MatrixView &w = weights(), &mu = means(), &sd = stddevs();
+    const VectorView& y = targets();
+    const long n = y.size(), K = w.cols();
     detail::check_nonempty(fn, "targets", n);
     if (K < 1) fail(fn, "weights has 0 columns, the number of components K must be >= 1");
-    check_same_rows(fn, "weights", weights_.rows(), "targets", n);
-    check_same_rows(fn, "means", means_.rows(), "targets", n);
-    check_same_rows(fn, "stddevs", stddevs_.rows(), "targets", n);
-    if (means_.cols() != K || stddevs_.cols() != K)
-        fail(fn, "weights, means and stddevs have ", K, ", ", means_.cols(), " and ", stddevs_.cols(),
+    check_same_rows(fn, "weights", w.rows(), "targets", n);
+    check_same_rows(fn, "means", mu.rows(), "targets", n);
+    check_same_rows(fn, "stddevs", sd.rows(), "targets", n);
+    if (mu.cols() != K || sd.cols() != K)
+        fail(fn, "weights, means and stddevs have ", K, ", ", mu.cols(), " and ", sd.cols(),
              " columns; all three must have K columns (one per component)");
     simplex_tolerance_ = detail::resolve_simplex_tolerance(fn, simplex, K);
-    // Row by row, so that the first error reported is the first in file order.
-    for (long i = 0; i < n; ++i) {
-        max_simplex_deviation_ = std::max(
-            max_simplex_deviation_,
-            detail::check_simplex_row(fn, "weights", weights_, i, std::numeric_limits<double>::max(),
-                                      simplex_tolerance_, simplex.renormalize, 0));
-        for (long k = 0; k < K; ++k)
-            if (!std::isfinite(means_(i, k)))
-                fail_at(i, K + k, fn, "means(", i, ", ", k, ") = ", detail::format_value(means_(i, k)),
-                        ", must be finite");
-        for (long k = 0; k < K; ++k)
-            if (!(std::isfinite(stddevs_(i, k)) && stddevs_(i, k) > 0))
-                fail_at(i, 2 * K + k, fn, "stddevs(", i, ", ", k, ") = ",
-                        detail::format_value(stddevs_(i, k)), ", must be finite and > 0");
-        if (!std::isfinite(targets_(i)))
-            fail_at(i, 3 * K, fn, "targets(", i, ") = ", detail::format_value(targets_(i)), ", must be finite");
-    }
+    max_simplex_deviation_ = detail::check_simplex_rows(
+        fn, "weights", weights_, std::numeric_limits<double>::max(), simplex_tolerance_, simplex.renormalize, 0,
+        [&](long i) {
+            for (long k = 0; k < K; ++k)
+                if (!std::isfinite(mu(i, k)))
+                    fail_at(i, K + k, fn, "means(", i, ", ", k, ") = ", detail::format_value(mu(i, k)),
+                            ", must be finite");
+            for (long k = 0; k < K; ++k)
+                if (!(std::isfinite(sd(i, k)) && sd(i, k) > 0))
+                    fail_at(i, 2 * K + k, fn, "stddevs(", i, ", ", k, ") = ", detail::format_value(sd(i, k)),
+                            ", must be finite and > 0");
+            if (!std::isfinite(y(i)))
+                fail_at(i, 3 * K, fn, "targets(", i, ") = ", detail::format_value(y(i)), ", must be finite");
+        });
 }
 
 MixtureNormalData MixtureNormalData::ensemble(Matrix means, Matrix stddevs, Vector targets) {
@@ -239,11 +345,17 @@ void check_indices(const std::vector<std::size_t>& indices, std::size_t n) {
         if (indices[k] >= n) fail("subset", "indices[", k, "] = ", indices[k], ", must be < n = ", n);
 }
 
-template <class M>
-M rows_of(const M& x, const std::vector<std::size_t>& indices) {
-    M out(static_cast<Eigen::Index>(indices.size()), x.cols());
+Matrix rows_of(const MatrixView& x, const std::vector<std::size_t>& indices) {
+    Matrix out(static_cast<Eigen::Index>(indices.size()), x.cols());
     for (std::size_t k = 0; k < indices.size(); ++k)
         out.row(static_cast<Eigen::Index>(k)) = x.row(static_cast<Eigen::Index>(indices[k]));
+    return out;
+}
+
+Vector rows_of(const VectorView& x, const std::vector<std::size_t>& indices) {
+    Vector out(static_cast<Eigen::Index>(indices.size()));
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        out(static_cast<Eigen::Index>(k)) = x(static_cast<Eigen::Index>(indices[k]));
     return out;
 }
 

@@ -106,7 +106,7 @@ detail::Bins make_bins(const Eigen::Ref<const Matrix>& x, const EceOptions& opti
 double ece(const CategoricalData& data, const EceOptions& options) {
     const std::size_t n = data.size();
     check_options(options, n);
-    const Matrix& p = data.probabilities();
+    const Matrix p = data.probabilities();  // contiguous columns for the binning
     if (options.mode == EceMode::canonical)
         return binned_error(p, data.labels(), make_bins(p, options), options.distance);
 

@@ -101,7 +101,7 @@ ProportionInterval clopper_pearson(std::size_t events, std::size_t trials, doubl
 
 ReliabilityDiagram reliability_diagram(const CategoricalData& data, const ReliabilityOptions& options) {
     check_options("reliability_diagram", options, data.size());
-    const Matrix& p = data.probabilities();
+    const MatrixView& p = data.probabilities();
     std::vector<Outcome> outcomes(data.size());
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
         Eigen::Index argmax = 0;  // strict > keeps the first class on ties, as the top-label ECE

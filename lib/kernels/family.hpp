@@ -35,7 +35,7 @@ inline double target_gamma(const TargetKernel& k) {
     return k.type == TargetKernelType::sqexp ? 0.5 / (k.lengthscale * k.lengthscale) : 1 / k.lengthscale;
 }
 
-inline Matrix as_matrix(const Vector& v) { return v; }
+inline Matrix as_matrix(const VectorView& v) { return v; }
 
 // Embeddings whose Euclidean distance is W2 [widmann-2021 App. D]: (μ, σ) for normals with
 // commuting covariances, (μ, √2 β) for Laplace.
@@ -105,7 +105,7 @@ struct Family<LaplaceData> : FamilyTraits<LaplaceData> {
     static decltype(auto) with_parts(const LaplaceData& rows, const LaplaceData* cols, const Kernel& k, F&& f) {
         return f(w2_prediction_kernel(rows, cols, k.prediction), LaplaceTarget(rows, target_gamma(k.target)));
     }
-    static const Vector& location_targets(const LaplaceData& t) { return t.targets(); }
+    static Vector location_targets(const LaplaceData& t) { return t.targets(); }
 };
 
 // Diagonal covariances embed for W2 like normals; full ones take the Bures distance and the full
@@ -126,7 +126,7 @@ struct Family<MvNormalData> : FamilyTraits<MvNormalData> {
         return f(w2_prediction_kernel(rows, cols, k.prediction),
                  GaussianDiagonalTarget(rows.mean(), rows.stddev(), rows.targets(), gamma));
     }
-    static const Matrix& location_targets(const MvNormalData& t) { return t.targets(); }
+    static Matrix location_targets(const MvNormalData& t) { return t.targets(); }
 };
 
 template <>
@@ -142,7 +142,7 @@ struct Family<MixtureNormalData> : FamilyTraits<MixtureNormalData> {
         return f(MixtureW2PredictionKernel(rows, cols ? *cols : rows, k.prediction),
                  MixtureNormalTarget(rows, target_gamma(k.target)));
     }
-    static const Vector& location_targets(const MixtureNormalData& t) { return t.targets(); }
+    static Vector location_targets(const MixtureNormalData& t) { return t.targets(); }
 };
 
 // ---- generic binders ---------------------------------------------------------------------------

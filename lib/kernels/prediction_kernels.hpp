@@ -138,8 +138,8 @@ class BuresPredictionKernel {
 public:
     BuresPredictionKernel(const MvNormalData& rows, const MvNormalData& cols,
                           const PredictionKernel& kernel)
-        : rows_(rows), cols_(cols), sqexp_(kernel.shape == PredictionKernelShape::sqexp),
-          lengthscale_(kernel.lengthscale) {
+        : rows_(rows), cols_(cols), rows_mean_(rows.mean()), cols_mean_(cols.mean()),
+          sqexp_(kernel.shape == PredictionKernelShape::sqexp), lengthscale_(kernel.lengthscale) {
         for (const Matrix& s : cols.covariances()) {
             Eigen::SelfAdjointEigenSolver<Matrix> es(s);
             roots_.push_back(es.eigenvectors() *
@@ -160,8 +160,7 @@ public:
             es.compute(m, Eigen::EigenvaluesOnly);
             const double cross = es.eigenvalues().cwiseMax(0.0).cwiseSqrt().sum();
             const double mean2 =
-                (rows_.mean().row(static_cast<Eigen::Index>(i)) - cols_.mean().row(static_cast<Eigen::Index>(j)))
-                    .squaredNorm();
+                (rows_mean_.row(static_cast<Eigen::Index>(i)) - cols_mean_.row(static_cast<Eigen::Index>(j))).squaredNorm();
             const double w2 = mean2 + tr_i + cols_.covariances()[j].trace() - 2 * cross;
             // A square, trace or product that overflowed (∞, or ∞ − ∞ = NaN): again on scaled predictions.
             out[j - j0] = std::isfinite(w2) ? std::sqrt(std::max(w2, 0.0)) : scaled_distance(i, j, es, m);
@@ -183,8 +182,8 @@ private:
     double scaled_distance(std::size_t i, std::size_t j, Eigen::SelfAdjointEigenSolver<Matrix>& es, Matrix& m) const {
         const Matrix& si = rows_.covariances()[i];
         const Matrix& sj = cols_.covariances()[j];
-        const Vector difference = (rows_.mean().row(static_cast<Eigen::Index>(i)) -
-                                   cols_.mean().row(static_cast<Eigen::Index>(j))).transpose();
+        const Vector difference =
+            (rows_mean_.row(static_cast<Eigen::Index>(i)) - cols_mean_.row(static_cast<Eigen::Index>(j))).transpose();
         const double t = std::max({difference.cwiseAbs().maxCoeff(), std::sqrt(si.diagonal().maxCoeff()),
                                    std::sqrt(sj.diagonal().maxCoeff())});
         if (std::isinf(t)) return t;  // a difference of means beyond the range of doubles
@@ -198,6 +197,9 @@ private:
 
     const MvNormalData& rows_;
     const MvNormalData& cols_;
+    // The means in column-major copies: Eigen's reductions over a row may take another order on
+    // another layout, and the data may be a view of any layout (data.hpp).
+    Matrix rows_mean_, cols_mean_;
     std::vector<Matrix> roots_;
     bool sqexp_;
     double lengthscale_;

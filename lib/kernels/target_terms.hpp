@@ -226,7 +226,8 @@ private:
 // the pair expectation is the same with Σ = Σ_i + Σ_j and y = μ_j, one factorisation per pair.
 class GaussianFullTarget {
 public:
-    GaussianFullTarget(const MvNormalData& data, double gamma) : data_(data), gamma_(gamma) {
+    GaussianFullTarget(const MvNormalData& data, double gamma)
+        : data_(data), mean_(data.mean()), targets_(data.targets()), gamma_(gamma) {
         const Eigen::Index d = data.dimension();
         for (const Matrix& s : data.covariances()) {
             Eigen::LLT<Matrix> llt(Matrix::Identity(d, d) + 2 * gamma * s);
@@ -241,8 +242,8 @@ public:
         Matrix sum(d, d);
         Eigen::LLT<Matrix> llt(d);
         Vector difference(d), work(d);
-        const Matrix& mean = data_.mean();
-        const Matrix& y = data_.targets();
+        const Matrix& mean = mean_;
+        const Matrix& y = targets_;
         for (std::size_t j = j0; j < j1; ++j) {
             const auto c = static_cast<Eigen::Index>(j);
             const double yy = (y.row(r) - y.row(c)).squaredNorm();
@@ -260,7 +261,7 @@ public:
         const auto r = static_cast<Eigen::Index>(i);
         for (std::size_t j = j0; j < j1; ++j) {
             const Vector t = targets.row(static_cast<Eigen::Index>(j)).transpose();
-            out[j - j0] = std::exp(-gamma_ * (data_.targets().row(r).transpose() - t).squaredNorm()) -
+            out[j - j0] = std::exp(-gamma_ * (targets_.row(r).transpose() - t).squaredNorm()) -
                           single(i, t);
         }
     }
@@ -269,11 +270,13 @@ private:
     // E_{Z∼p_i} exp(−γ‖Z − y‖²) from the cached inverse Cholesky factor of I + 2γΣ_i.
     template <class V>
     double single(std::size_t i, const V& y) const {
-        const Vector u = inverse_factors_[i] * (data_.mean().row(static_cast<Eigen::Index>(i)).transpose() - y);
+        const Vector u = inverse_factors_[i] * (mean_.row(static_cast<Eigen::Index>(i)).transpose() - y);
         return std::exp(-0.5 * log_dets_[i] - gamma_ * u.squaredNorm());
     }
 
     const MvNormalData& data_;
+    // Column-major copies, as in BuresPredictionKernel: the same order of operations for any layout.
+    Matrix mean_, targets_;
     double gamma_;
     std::vector<Matrix> inverse_factors_;  // L_i^{-1}, L_i L_iᵀ = I + 2γΣ_i
     std::vector<double> log_dets_;         // log |I + 2γΣ_i|
@@ -286,9 +289,9 @@ public:
     LaplaceTarget(const LaplaceData& data, double gamma) : data_(data), gamma_(gamma) {}
 
     void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        const Vector& mu = data_.mean();
-        const Vector& beta = data_.scale();
-        const Vector& y = data_.targets();
+        const VectorView& mu = data_.mean();
+        const VectorView& beta = data_.scale();
+        const VectorView& y = data_.targets();
         const auto r = static_cast<Eigen::Index>(i);
         for (std::size_t j = j0; j < j1; ++j) {
             const auto c = static_cast<Eigen::Index>(j);

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
+#include <list>
 #include <vector>
 
 namespace py = pybind11;
@@ -68,10 +68,16 @@ py::array as_array(const py::handle& object, const char* name, int ndim) {
 
 // Calls f(flat index l, value) for the elements in C order, reading float64, float32, int64 and int32
 // arrays of any layout directly through their strides; other dtypes are converted to float64 first.
-template <class T>
-void for_each_typed(const py::array& a, const std::function<void(std::size_t, double)>& f) {
+template <class T, class F>
+void for_each_typed(const py::array& a, F&& f) {
     const auto* base = static_cast<const char*>(a.data());
     const py::ssize_t nd = a.ndim();
+    if (nd == 1) {  // labels and other vectors: one stride
+        const py::ssize_t n = a.shape(0), stride = a.strides(0);
+        for (py::ssize_t l = 0; l < n; ++l)
+            f(static_cast<std::size_t>(l), static_cast<double>(*reinterpret_cast<const T*>(base + l * stride)));
+        return;
+    }
     std::vector<py::ssize_t> index(static_cast<std::size_t>(nd), 0);
     const std::size_t total = static_cast<std::size_t>(a.size());
     for (std::size_t l = 0; l < total; ++l) {
@@ -85,7 +91,8 @@ void for_each_typed(const py::array& a, const std::function<void(std::size_t, do
         }
     }
 }
-void for_each(const py::array& a, const std::function<void(std::size_t, double)>& f) {
+template <class F>
+void for_each(const py::array& a, F&& f) {
     if (py::isinstance<py::array_t<double>>(a)) return for_each_typed<double>(a, f);
     if (py::isinstance<py::array_t<float>>(a)) return for_each_typed<float>(a, f);
     if (py::isinstance<py::array_t<std::int64_t>>(a)) return for_each_typed<std::int64_t>(a, f);
@@ -93,19 +100,65 @@ void for_each(const py::array& a, const std::function<void(std::size_t, double)>
     for_each_typed<double>(py::array_t<double, py::array::forcecast>::ensure(a), f);
 }
 
-// An (n, k) array (or (n,) as (n, 1)) as an n×k column-major matrix. A float64 C-contiguous array is
-// read row by row without a temporary.
+// An (n, k) array (or (n,) as (n, 1)) as an n×k column-major matrix (a copy: for inputs that are
+// transformed anyway, logits and binary probabilities, and arrays calib cannot read in place).
 Matrix to_matrix(const py::array& a) {
     const Eigen::Index n = a.shape(0), k = a.ndim() == 2 ? a.shape(1) : 1;
     Matrix m(n, k);
-    if (py::isinstance<py::array_t<double>>(a) && (a.flags() & py::array::c_style)) {
-        using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-        m = Eigen::Map<const RowMajor>(static_cast<const double*>(a.data()), n, k);
-        return m;
-    }
     for_each(a, [&](std::size_t l, double v) { m(static_cast<Eigen::Index>(l) / k, static_cast<Eigen::Index>(l) % k) = v; });
     return m;
 }
+
+// Whether calib can read the array where it is: float64 in the machine's byte order, aligned, with
+// positive strides of whole elements (C or Fortran order, slices with a positive step).
+bool in_place(const py::array& a) {
+    if (!py::isinstance<py::array_t<double>>(a) || !(a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_)) return false;
+    for (py::ssize_t k = 0; k < a.ndim(); ++k)
+        if (a.shape(k) > 1 && (a.strides(k) <= 0 || a.strides(k) % static_cast<py::ssize_t>(sizeof(double)) != 0))
+            return false;
+    return true;
+}
+
+// The arrays of one data set: views of each array, read in place where possible (in_place) and
+// otherwise converted once into a matrix the set owns; `owner` keeps all of them alive (the
+// references to the NumPy arrays are dropped with the GIL held, whichever thread drops the last copy
+// of the data set).
+class Arrays {
+public:
+    MatrixView matrix(const py::array& a) {
+        const Eigen::Index n = a.shape(0), k = a.ndim() == 2 ? a.shape(1) : 1;
+        if (!in_place(a)) {
+            copies_.push_back(to_matrix(a));
+            return view_of(copies_.back());
+        }
+        arrays_.push_back(a);
+        constexpr auto size = static_cast<py::ssize_t>(sizeof(double));
+        // A dimension of length 1 may have any stride: its only step is never taken.
+        const py::ssize_t row = n > 1 ? a.strides(0) / size : 1;
+        const py::ssize_t column = a.ndim() == 2 && k > 1 ? a.strides(1) / size : n;
+        return MatrixView(static_cast<const double*>(a.data()), n, k,
+                          Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(column, row));
+    }
+    VectorView vector(const py::array& a) {
+        const MatrixView m = matrix(a);
+        return VectorView(m.data(), m.rows(), Eigen::InnerStride<Eigen::Dynamic>(m.innerStride()));
+    }
+    Owner owner() && {
+        auto* held = new Held{std::move(arrays_), std::move(copies_)};
+        return Owner(held, [](const void* p) {
+            py::gil_scoped_acquire gil;
+            delete static_cast<const Held*>(p);
+        });
+    }
+
+private:
+    struct Held {
+        std::vector<py::array> arrays;
+        std::list<Matrix> copies;
+    };
+    std::vector<py::array> arrays_;
+    std::list<Matrix> copies_;  // a list: views point into its elements
+};
 
 // Labels: integers (any integer or bool dtype, or floats with integral values), shifted to 0-based.
 std::vector<int> to_labels(const py::array& a, bool one_based) {
@@ -194,36 +247,46 @@ AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOp
     // The arrays are read with the GIL held; the data set is validated without it.
     const std::string& f = family.name;
     if (f == "categorical" || f == "binary") {
-        Matrix p = to_matrix(a[0]);
         std::vector<int> labels = to_labels(a[1], options.one_based_labels);
-        py::gil_scoped_release release;
-        if (f == "binary") {
-            std::vector<int> y(labels.begin(), labels.end());
-            return CategoricalData::from_binary(p.col(0), y);
+        if (f == "binary" || options.logits) {
+            // New probabilities are computed from these: [1 − p, p] or the softmax.
+            const Matrix p = to_matrix(a[0]);
+            py::gil_scoped_release release;
+            if (f == "binary") return CategoricalData::from_binary(p.col(0), labels);
+            return CategoricalData::from_logits(p, std::move(labels));
         }
-        if (options.logits) return CategoricalData::from_logits(p, std::move(labels));
-        return CategoricalData(std::move(p), std::move(labels), options.simplex);
-    }
-    if (f == "normal" || f == "laplace") {
-        Matrix m = to_matrix(a[0]), s = to_matrix(a[1]), y = to_matrix(a[2]);
+        Arrays arrays;
+        const MatrixView p = arrays.matrix(a[0]);
+        Owner owner = std::move(arrays).owner();
         py::gil_scoped_release release;
-        if (f == "normal") return NormalData(m.col(0), s.col(0), y.col(0));
-        return LaplaceData(m.col(0), s.col(0), y.col(0));
+        return CategoricalData(p, std::move(owner), std::move(labels), options.simplex);
+    }
+    Arrays arrays;
+    if (f == "normal" || f == "laplace") {
+        const VectorView m = arrays.vector(a[0]), s = arrays.vector(a[1]), y = arrays.vector(a[2]);
+        Owner owner = std::move(arrays).owner();
+        py::gil_scoped_release release;
+        if (f == "normal") return NormalData(m, s, y, std::move(owner));
+        return LaplaceData(m, s, y, std::move(owner));
     }
     if (f == "mvnormal-diag" || f == "mvnormal") {
-        Matrix m = to_matrix(a[0]), y = to_matrix(a[2]);
+        const MatrixView m = arrays.matrix(a[0]), y = arrays.matrix(a[2]);
         if (f == "mvnormal-diag") {
-            Matrix s = to_matrix(a[1]);
+            const MatrixView s = arrays.matrix(a[1]);
+            Owner owner = std::move(arrays).owner();
             py::gil_scoped_release release;
-            return MvNormalData::diagonal(std::move(m), s, std::move(y));
+            return MvNormalData::diagonal(m, s, y, std::move(owner));
         }
         std::vector<Matrix> cov = to_matrices(a[1]);
+        Owner owner = std::move(arrays).owner();
         py::gil_scoped_release release;
-        return MvNormalData::full(std::move(m), std::move(cov), std::move(y));
+        return MvNormalData::full(m, std::move(cov), y, std::move(owner));
     }
-    Matrix w = to_matrix(a[0]), m = to_matrix(a[1]), s = to_matrix(a[2]), y = to_matrix(a[3]);
+    const MatrixView w = arrays.matrix(a[0]), m = arrays.matrix(a[1]), s = arrays.matrix(a[2]);
+    const VectorView y = arrays.vector(a[3]);
+    Owner owner = std::move(arrays).owner();
     py::gil_scoped_release release;
-    return MixtureNormalData(std::move(w), std::move(m), std::move(s), y.col(0), options.simplex);
+    return MixtureNormalData(w, m, s, y, std::move(owner), options.simplex);
 }
 
 }  // namespace calib::python
