@@ -1,0 +1,116 @@
+// Squared calibration errors estimated by risk-minimising calibration estimation functions
+// [gruber-bach: Gruber & Bach, TMLR 2025; maths and decisions in docs/squared_ce.md].
+//
+// A calibration estimation function h(p, p') approximates h*(p, p') = ⟨p − q(p), p' − q(p')⟩, q the
+// recalibration map; its diagonal mean (1/m) Σ h(P_a, P_a) estimates the squared error (21), and it
+// is scored by the calibration-estimation risk (20), a U-statistic over pairs a ≠ b of an
+// evaluation set. Every bad input throws calib::invalid_argument naming function, argument, value
+// and rule.
+#pragma once
+
+#include <calib/data.hpp>
+#include <calib/parallel.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+// One regression problem on pairs (digest §2, §3): row a holds the input z_a the function sees and
+// the residual r_a whose pair products ⟨r_a, r_b⟩ are the noisy targets T_ab.
+struct CeProblem {
+    Matrix inputs;     // n×q: probability vectors (canonical) or one scalar (top-label, one class)
+    Matrix residuals;  // n×d': P − e_Y (canonical) or s − b (scalar reductions, digest §2.5)
+};
+
+// canonical: z = P, r = P − e_Y (CCE₂).  top_label: z = max_k P_k (first maximum), r = z − 1{Y = argmax}
+// (TCE₂).  class_wise: one problem per class k, z = P_k, r = P_k − 1{Y = k}, with the scalar
+// convention (no factor 2, digest §2.5 / ambiguity 6); the class values are summed or averaged.
+enum class CeNotion { canonical, top_label, class_wise };
+enum class ClassAggregation { sum, mean };
+
+// The problems of a notion: one for canonical and top-label, num_classes for class-wise.
+std::vector<CeProblem> ce_problems(const CategoricalData& data, CeNotion notion);
+
+// The empirical calibration-estimation risk (20) of a function with values H (m×m, H_ab = h(z_a, z_b))
+// on the evaluation residuals (m×d'): (1/(m(m−1))) Σ_{a≠b} (⟨r_a, r_b⟩ − H_ab)², T never formed, on
+// the pairwise engine (bitwise the same for any thread count). O(m² d'). Needs m ≥ 2.
+double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& parallel = {});
+
+// The same for a low-rank function H = U Uᵀ (U m×r: binning r = 1, two-step KRR r = d'), exactly, in
+// O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
+double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
+
+// h_bin (23) on a scalar problem: the bin value v_m = mean of the residuals z − b in training bin m
+// (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (digest §6.1). Bins are
+// right-closed, the first also closed on the left: equal_width [0, 1/M], (1/M, 2/M], …; equal_mass
+// cuts at the training values of rank ⌈kn/M⌉ (k = 1 … M−1), so ties can leave bins empty.
+enum class CeBinning { equal_width, equal_mass };
+class BinCeFunction {
+public:
+    // Needs a scalar problem (q = d' = 1) with n ≥ 1 and inputs in [0, 1], bins ≥ 1.
+    BinCeFunction(const CeProblem& train, int bins, CeBinning scheme = CeBinning::equal_width);
+    // h(z_a, z_b) = U_a U_b with U (m×1) the bin values of the evaluation inputs.
+    Matrix factor(const Matrix& inputs) const;
+    Vector diagonal(const Matrix& inputs) const;  // U_a²
+    const Vector& values() const { return values_; }
+    const std::vector<std::size_t>& counts() const { return counts_; }
+
+private:
+    std::size_t bin_of(double z) const;
+    CeBinning scheme_;
+    int bins_;
+    Vector edges_;   // equal_mass: the M−1 inner cuts
+    Vector values_;  // v_1 … v_M
+    std::vector<std::size_t> counts_;
+};
+
+// The plug-in (TCE₂^bin)² (10) of a scalar problem: Σ_m |B_m|/n (conf − acc)²; equals the diagonal
+// mean of BinCeFunction fitted and evaluated on the same data (24).
+double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
+
+// The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
+// RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
+// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge. O(n³) time, O(n²) memory.
+class KrrCeFit {
+public:
+    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {});
+
+    // B = Qᵀ K× (n×m) of an evaluation set: every evaluation below starts from it. O(n² m).
+    Matrix project(const Matrix& inputs) const;
+
+    // h_kkr: H = Bᵀ S B with S = Λ̃ ⊙ R Rᵀ, Λ̃_ij = 1/(ℓ_i ℓ_j + ρ) (0 where ℓ_i ℓ_j + ρ = 0: the
+    // pseudo-inverse). ρ ≥ 0 is the effective ridge λn² of (28). kronecker_apply gives S B (n×m), from
+    // which any block of H and its diagonal follow. O(n² m).
+    Matrix kronecker_apply(const Matrix& projected, double rho) const;
+    Matrix kronecker_pairs(const Matrix& projected, double rho) const;
+    Vector kronecker_diagonal(const Matrix& projected, double rho) const;  // b_aᵀ S b_a, may be < 0
+    // h_ukkr = U Uᵀ with U = Bᵀ diag(1/(ℓ + μ)) R (m×d'); μ ≥ 0 is the effective ridge λn of (32).
+    Matrix two_step_factor(const Matrix& projected, double mu) const;
+
+    std::size_t size() const { return static_cast<std::size_t>(eigenvalues_.size()); }
+    const Vector& eigenvalues() const { return eigenvalues_; }
+
+private:
+    Matrix kronecker_weights(double rho) const;  // S
+    Matrix points_;        // q×n training inputs, one point per column
+    double gamma_;
+    ParallelOptions parallel_;
+    Vector eigenvalues_;   // ℓ, ascending, ≥ 0
+    Matrix eigenvectors_;  // Q
+    Matrix projected_residuals_;  // R
+};
+
+// How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
+//   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
+//   paper_text      ρ = λ n², μ = λ n with λ = c √n (App. B as printed)
+enum class RidgePreset { reference_code, paper_text };
+double kronecker_ridge(double c, std::size_t n, RidgePreset preset);
+double two_step_ridge(double c, std::size_t n, RidgePreset preset);
+
+std::string to_string(CeNotion notion);
+std::string to_string(RidgePreset preset);
+
+}  // namespace calib

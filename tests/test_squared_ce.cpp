@@ -1,0 +1,267 @@
+// Tests of the squared-CE estimation functions of Gruber & Bach (squared_ce.hpp): the identities of
+// digest §10.1 against naive references written here, independently of the library's algebra.
+#include <calib/errors.hpp>
+#include <calib/squared_ce.hpp>
+#include <calib/tool/synthetic.hpp>
+
+#include <Eigen/Cholesky>
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+using calib::CeBinning;
+using calib::CeNotion;
+using calib::CeProblem;
+using calib::Matrix;
+using calib::Vector;
+
+namespace {
+
+// A miscalibrated model: P ~ Dir(1), Y ~ P, predictions f = P^0.5 renormalised (under-confident).
+calib::CategoricalData tempered_data(std::size_t n, int d, std::uint64_t seed) {
+    calib::Rng rng = calib::make_stream(seed, 0);
+    const Matrix p = calib::synthetic::dirichlet(n, d, 1.0, rng, 1e-300);
+    const std::vector<int> y = calib::synthetic::draw_labels(p, rng);
+    Matrix f = p.array().sqrt();
+    for (Eigen::Index i = 0; i < f.rows(); ++i) f.row(i) /= f.row(i).sum();
+    return calib::CategoricalData(f, y);
+}
+
+Matrix rbf_gram(const Matrix& a, const Matrix& b, double gamma) {  // rows are points
+    Matrix k(a.rows(), b.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+        for (Eigen::Index j = 0; j < b.rows(); ++j) k(i, j) = std::exp(-gamma * (a.row(i) - b.row(j)).squaredNorm());
+    return k;
+}
+
+// (28) solved literally: vec(T)ᵀ (K ⊗ K + ρ I)⁻¹ (k(p) ⊗ k(p')) on the n² pairs, vec index i + n j for
+// the pair (i, j). `k` is the n×n Gram matrix, `cross` the n×m kernel values at the evaluation points.
+Matrix naive_kronecker(const Matrix& k, const Matrix& cross, const Matrix& residuals, double rho) {
+    const Eigen::Index n = k.rows(), m = cross.cols();
+    Matrix system(n * n, n * n);
+    Vector target(n * n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = 0; i < n; ++i) {
+            target(i + n * j) = residuals.row(i).dot(residuals.row(j));
+            for (Eigen::Index l = 0; l < n; ++l)
+                for (Eigen::Index c = 0; c < n; ++c) system(i + n * j, c + n * l) = k(i, c) * k(j, l);
+        }
+    system.diagonal().array() += rho;
+    const Vector alpha = system.ldlt().solve(target);  // symmetric: vec(T)ᵀ A⁻¹ = (A⁻¹ vec T)ᵀ
+    Matrix h(m, m);
+    for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index b = 0; b < m; ++b) {
+            double s = 0;
+            for (Eigen::Index j = 0; j < n; ++j)
+                for (Eigen::Index i = 0; i < n; ++i) s += alpha(i + n * j) * cross(i, a) * cross(j, b);
+            h(a, b) = s;
+        }
+    return h;
+}
+
+// (20) as a double loop over ordered pairs a ≠ b.
+double naive_risk(const Matrix& residuals, const Matrix& h) {
+    const Eigen::Index m = residuals.rows();
+    double s = 0;
+    for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index b = 0; b < m; ++b)
+            if (a != b) {
+                const double e = residuals.row(a).dot(residuals.row(b)) - h(a, b);
+                s += e * e;
+            }
+    return s / static_cast<double>(m * (m - 1));
+}
+
+double max_abs(const Matrix& x) { return x.cwiseAbs().maxCoeff(); }
+
+CeProblem rows_of(const CeProblem& p, Eigen::Index first, Eigen::Index count) {
+    return {p.inputs.middleRows(first, count), p.residuals.middleRows(first, count)};
+}
+
+}  // namespace
+
+TEST_SUITE("squared_ce") {
+
+TEST_CASE("reductions: canonical, top-label and class-wise targets (digest §2)") {
+    const calib::CategoricalData data(Matrix{{0.2, 0.5, 0.3}, {0.6, 0.2, 0.2}, {0.4, 0.4, 0.2}}, {1, 2, 1});
+    const auto canonical = calib::ce_problems(data, CeNotion::canonical);
+    REQUIRE(canonical.size() == 1);
+    CHECK(canonical[0].residuals.row(0).isApprox(Eigen::RowVector3d(0.2, -0.5, 0.3)));
+    const auto top = calib::ce_problems(data, CeNotion::top_label);
+    REQUIRE(top.size() == 1);
+    // Row 2 has two maxima: the first (class 0) is the top label, so the label 1 is not correct.
+    CHECK(top[0].inputs(0, 0) == 0.5);
+    CHECK(top[0].residuals(0, 0) == doctest::Approx(-0.5));
+    CHECK(top[0].residuals(1, 0) == doctest::Approx(0.6));
+    CHECK(top[0].residuals(2, 0) == doctest::Approx(0.4));
+    const auto classes = calib::ce_problems(data, CeNotion::class_wise);
+    REQUIRE(classes.size() == 3);
+    // The class-wise pair targets add up to the canonical ones (digest §2.4).
+    Matrix sum = Matrix::Zero(3, 3);
+    for (const CeProblem& c : classes) sum += c.residuals * c.residuals.transpose();
+    CHECK(max_abs(sum - canonical[0].residuals * canonical[0].residuals.transpose()) < 1e-15);
+}
+
+TEST_CASE("risk (20): engine and low-rank paths against a naive double loop") {
+    const CeProblem p = calib::ce_problems(tempered_data(150, 4, 1), CeNotion::canonical)[0];
+    calib::Rng rng = calib::make_stream(2, 0);
+    Matrix u = calib::synthetic::dirichlet(150, 3, 1.0, rng);  // any factor: H = U Uᵀ
+    const Matrix h = u * u.transpose();
+    const double naive = naive_risk(p.residuals, h);
+    CHECK(calib::ce_risk(p.residuals, h) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK(calib::ce_risk_low_rank(p.residuals, u) == doctest::Approx(naive).epsilon(1e-12));
+    // A function that is not low rank (the targets themselves plus noise) still agrees.
+    Matrix g = h + calib::synthetic::dirichlet(150, 150, 1.0, rng);
+    g = (g + g.transpose()).eval() / 2;
+    CHECK(calib::ce_risk(p.residuals, g) == doctest::Approx(naive_risk(p.residuals, g)).epsilon(1e-13));
+    // h = T off the diagonal has zero risk.
+    CHECK(calib::ce_risk(p.residuals, p.residuals * p.residuals.transpose()) == 0.0);
+}
+
+TEST_CASE("risk and KRR: bitwise the same for 1 and 2 threads") {
+    const CeProblem p = calib::ce_problems(tempered_data(700, 3, 3), CeNotion::canonical)[0];
+    const Matrix h = p.residuals * p.residuals.transpose() * 0.5;
+    CHECK(calib::ce_risk(p.residuals, h, {1}) == calib::ce_risk(p.residuals, h, {2}));
+    const CeProblem train = rows_of(p, 0, 400), eval = rows_of(p, 400, 300);
+    const calib::KrrCeFit one(train, 1.0, {1}), two(train, 1.0, {2});
+    const Matrix b1 = one.project(eval.inputs), b2 = two.project(eval.inputs);
+    CHECK((b1.array() == b2.array()).all());
+    CHECK((one.kronecker_diagonal(b1, 0.1).array() == two.kronecker_diagonal(b2, 0.1).array()).all());
+    CHECK((one.two_step_factor(b1, 0.1).array() == two.two_step_factor(b2, 0.1).array()).all());
+}
+
+TEST_CASE("h_kkr: the eigen form (29)/(31) equals the naive Kronecker solve (28)") {
+    const CeProblem p = calib::ce_problems(tempered_data(11, 3, 4), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 5);
+    const double gamma = 1.0;
+    const calib::KrrCeFit fit(train, gamma);
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix k = rbf_gram(train.inputs, train.inputs, gamma), cross = rbf_gram(train.inputs, eval.inputs, gamma);
+    for (double rho : {1e-3, 0.1, 10.0}) {
+        CAPTURE(rho);
+        const Matrix naive = naive_kronecker(k, cross, train.residuals, rho);
+        const Matrix h = fit.kronecker_pairs(b, rho);
+        // Both solves lose digits with the condition number of K ⊗ K + ρI, about 1/ρ.
+        const double tolerance = 1e-14 / std::min(rho, 1.0) * std::max(1.0, max_abs(naive));
+        CHECK(max_abs(h - naive) < tolerance);
+        CHECK(max_abs(fit.kronecker_diagonal(b, rho) - naive.diagonal()) < tolerance);
+        // (31): the risk of the eigen-form H on the evaluation set, as the naive risk of the naive H.
+        CHECK(calib::ce_risk(eval.residuals, h) == doctest::Approx(naive_risk(eval.residuals, naive)).epsilon(1e-10));
+    }
+}
+
+TEST_CASE("h_ukkr: Kronecker KRR with kernel K + mu I and zero ridge equals two-step KRR with mu") {
+    const CeProblem p = calib::ce_problems(tempered_data(12, 3, 5), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 6);
+    const calib::KrrCeFit fit(train, 1.0);
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix k = rbf_gram(train.inputs, train.inputs, 1.0), cross = rbf_gram(train.inputs, eval.inputs, 1.0);
+    for (double mu : {1e-2, 0.5, 3.0}) {
+        CAPTURE(mu);
+        // The kernel k + mu·δ: its Gram matrix is K + mu I and it equals k away from the training points.
+        const Matrix naive = naive_kronecker(k + mu * Matrix::Identity(6, 6), cross, train.residuals, 0.0);
+        const Matrix u = fit.two_step_factor(b, mu);
+        CHECK(max_abs(u * u.transpose() - naive) < 1e-11 * std::max(1.0, max_abs(naive)));
+    }
+}
+
+TEST_CASE("h_ukkr equals h_kkr at zero ridge, and h_ukkr(p, p) >= 0") {
+    const CeProblem p = calib::ce_problems(tempered_data(14, 3, 6), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 7), eval = rows_of(p, 7, 7);
+    const calib::KrrCeFit fit(train, 4.0);  // a larger γ keeps K well conditioned for the exact inverse
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix kkr = fit.kronecker_pairs(b, 0.0), u = fit.two_step_factor(b, 0.0);
+    CHECK(max_abs(kkr - u * u.transpose()) < 1e-7 * max_abs(kkr));
+    CHECK((fit.two_step_factor(b, 0.3).rowwise().squaredNorm().array() >= 0).all());
+    // At zero ridge the function interpolates the training targets (K invertible).
+    const Matrix bt = fit.project(train.inputs);
+    CHECK(max_abs(fit.kronecker_pairs(bt, 0.0) - train.residuals * train.residuals.transpose()) < 1e-7);
+}
+
+TEST_CASE("low-rank risk of h_ukkr and h_bin equals the full risk") {
+    const calib::CategoricalData data = tempered_data(400, 4, 7);
+    const CeProblem p = calib::ce_problems(data, CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 250), eval = rows_of(p, 250, 150);
+    const calib::KrrCeFit fit(train, 1.0);
+    const Matrix u = fit.two_step_factor(fit.project(eval.inputs), calib::two_step_ridge(1e-3, 250, calib::RidgePreset::reference_code));
+    const Matrix h = u * u.transpose();
+    CHECK(calib::ce_risk_low_rank(eval.residuals, u) == doctest::Approx(naive_risk(eval.residuals, h)).epsilon(1e-12));
+    CHECK(calib::ce_risk(eval.residuals, h) == doctest::Approx(naive_risk(eval.residuals, h)).epsilon(1e-13));
+
+    const CeProblem top = calib::ce_problems(data, CeNotion::top_label)[0];
+    const calib::BinCeFunction bins(rows_of(top, 0, 250), 10);
+    const Matrix v = bins.factor(rows_of(top, 250, 150).inputs);
+    CHECK(calib::ce_risk_low_rank(rows_of(top, 250, 150).residuals, v) ==
+          doctest::Approx(naive_risk(rows_of(top, 250, 150).residuals, v * v.transpose())).epsilon(1e-12));
+}
+
+TEST_CASE("binning: (TCE2^bin)^2 (10) equals the diagonal mean of h_bin on the same data (24)") {
+    const calib::CategoricalData data = tempered_data(500, 5, 8);
+    for (CeNotion notion : {CeNotion::top_label, CeNotion::class_wise})
+        for (const CeProblem& p : calib::ce_problems(data, notion))
+            for (CeBinning scheme : {CeBinning::equal_width, CeBinning::equal_mass})
+                for (int m : {1, 5, 15, 90}) {
+                    CAPTURE(m);
+                    const calib::BinCeFunction h(p, m, scheme);
+                    CHECK(calib::binned_squared_ce(p, m, scheme) == doctest::Approx(h.diagonal(p.inputs).mean()).epsilon(1e-13));
+                }
+}
+
+TEST_CASE("binning: right-closed bins, equal mass, and the empty-bin fallback") {
+    // Confidences 0.25 (a bin edge for M = 4: it belongs to the first bin), 0.3, 0.9, 1.0.
+    const CeProblem p{Matrix{{0.25}, {0.3}, {0.9}, {1.0}}, Matrix{{0.25}, {-0.7}, {0.9}, {0.0}}};
+    const calib::BinCeFunction w(p, 4);
+    CHECK(w.counts() == std::vector<std::size_t>{1, 1, 0, 2});
+    CHECK(w.values()(0) == doctest::Approx(0.25));
+    CHECK(w.values()(1) == doctest::Approx(-0.7));
+    CHECK(w.values()(2) == doctest::Approx(0.1125));  // empty: the global conf − acc
+    CHECK(w.values()(3) == doctest::Approx(0.45));
+    CHECK(w.factor(Matrix{{0.0}, {0.6}})(0, 0) == doctest::Approx(0.25));  // 0 falls in the first bin
+    const calib::BinCeFunction q(p, 2, CeBinning::equal_mass);  // cut at the value of rank 2: 0.3
+    CHECK(q.counts() == std::vector<std::size_t>{2, 2});
+    CHECK(q.factor(Matrix{{0.3}, {0.31}})(1, 0) == doctest::Approx(0.45));
+}
+
+TEST_CASE("ridge presets (digest §6.5)") {
+    using calib::RidgePreset;
+    CHECK(calib::kronecker_ridge(2, 100, RidgePreset::reference_code) == doctest::Approx(2000));
+    CHECK(calib::two_step_ridge(2, 16, RidgePreset::reference_code) == doctest::Approx(16));
+    CHECK(calib::kronecker_ridge(2, 100, RidgePreset::paper_text) == doctest::Approx(2e5));
+    CHECK(calib::two_step_ridge(2, 100, RidgePreset::paper_text) == doctest::Approx(2000));
+}
+
+TEST_CASE("squared_ce: every bad input is a clear error") {
+    const CeProblem p = calib::ce_problems(tempered_data(20, 3, 9), CeNotion::top_label)[0];
+    const CeProblem c = calib::ce_problems(tempered_data(20, 3, 9), CeNotion::canonical)[0];
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(p, 0), "calib::BinCeFunction: bins = 0, must be >= 1",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::binned_squared_ce(p, -2), "calib::binned_squared_ce: bins = -2, must be >= 1",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(c, 5), doctest::Contains("must have 1 of each"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(rows_of(p, 0, 0), 5),
+                         "calib::BinCeFunction: train has n = 0 observations, must have n >= 1", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(CeProblem{Matrix{{1.5}}, Matrix{{0.5}}}, 5),
+                         "calib::BinCeFunction: inputs(0, 0) = 1.5, must be in [0, 1]", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 0.0), "calib::KrrCeFit: gamma = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    const calib::KrrCeFit fit(c, 1.0);
+    const Matrix b = fit.project(c.inputs);
+    CHECK_THROWS_WITH_AS(fit.kronecker_pairs(b, -1.0), "calib::KrrCeFit::kronecker: rho = -1, must be finite and >= 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(fit.two_step_factor(b, -0.5), "calib::KrrCeFit::two_step_factor: mu = -0.5, must be finite and >= 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(fit.project(p.inputs), doctest::Contains("must have 3 as the training inputs"),
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::kronecker_ridge(-1, 10, calib::RidgePreset::paper_text),
+                         "calib::kronecker_ridge: c = -1, must be finite and >= 0", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::ce_risk(c.residuals.topRows(1), Matrix::Zero(1, 1)),
+                         "calib::ce_risk: residuals has m = 1 rows, must have m >= 2 (pairs a != b)",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::ce_risk_low_rank(c.residuals, Matrix::Zero(5, 1)), doctest::Contains("they must match"),
+                         calib::invalid_argument);
+    // Labels out of range are refused by the data set every reduction starts from.
+    CHECK_THROWS_AS(calib::CategoricalData(Matrix{{0.5, 0.5}}, {2}), calib::invalid_argument);
+}
+
+}  // TEST_SUITE
