@@ -7,6 +7,7 @@
 #include <Eigen/Cholesky>
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -262,6 +263,156 @@ TEST_CASE("squared_ce: every bad input is a clear error") {
                          calib::invalid_argument);
     // Labels out of range are refused by the data set every reduction starts from.
     CHECK_THROWS_AS(calib::CategoricalData(Matrix{{0.5, 0.5}}, {2}), calib::invalid_argument);
+}
+
+TEST_CASE("pipeline: the split is seeded, disjoint and covers the data; folds are consecutive") {
+    const calib::CeSplit s = calib::ce_split(103, 5, 0.2, 7);
+    CHECK(s.test.size() == 21);  // ⌊0.8 · 103⌋ = 82 in the CV part
+    std::vector<int> seen(103, 0);
+    for (std::size_t i : s.test) ++seen[i];
+    std::vector<std::size_t> sizes, cv;
+    for (std::size_t k = 0; k < 5; ++k) {
+        sizes.push_back(s.validation[k].size());
+        CHECK(s.train[k].size() + s.validation[k].size() == 82);
+        std::vector<int> fold(103, 0);
+        for (std::size_t i : s.train[k]) ++fold[i];
+        for (std::size_t i : s.validation[k]) {
+            ++fold[i];
+            ++seen[i];
+            cv.push_back(i);
+        }
+        for (std::size_t i : s.test) CHECK(fold[i] == 0);
+        CHECK(std::count(fold.begin(), fold.end(), 1) == 82);  // train and validation disjoint
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    CHECK(sizes == std::vector<std::size_t>{17, 17, 16, 16, 16});
+    // Train fold k is the CV part without validation fold k, in order.
+    const std::vector<std::size_t> rest(cv.begin() + 17, cv.end());
+    CHECK(s.train[0] == rest);
+    CHECK(calib::ce_split(103, 5, 0.2, 7).test == s.test);
+    CHECK(calib::ce_split(103, 5, 0.2, 8).test != s.test);
+}
+
+TEST_CASE("pipeline: deterministic for a seed, the fold ensemble of (21), selection on validation folds only") {
+    const calib::CategoricalData data = tempered_data(300, 4, 10);
+    calib::SquaredCeOptions o;
+    o.seed = 3;
+    o.grid = {5, 10, 20};
+    const calib::SquaredCeResult r = calib::squared_ce(data, calib::CeEstimator::bins, o);
+    const calib::SquaredCeResult again = calib::squared_ce(data, calib::CeEstimator::bins, o);
+    CHECK(r.estimate == again.estimate);
+    CHECK(r.problems[0].mean_validation_risk == again.problems[0].mean_validation_risk);
+    REQUIRE(r.problems.size() == 1);
+    const calib::CeProblemResult& p = r.problems[0];
+    CHECK(p.chosen == static_cast<std::size_t>(std::min_element(p.mean_validation_risk.begin(), p.mean_validation_risk.end()) -
+                                                p.mean_validation_risk.begin()));
+    // The estimate by hand: h_bin fitted on each training fold, its diagonal averaged on the test part.
+    const calib::CeSplit split = calib::ce_split(300, 5, 0.2, 3);
+    const CeProblem top = calib::ce_problems(data, CeNotion::top_label)[0];
+    const auto take = [&](const std::vector<std::size_t>& rows) {
+        CeProblem out{Matrix(static_cast<Eigen::Index>(rows.size()), 1), Matrix(static_cast<Eigen::Index>(rows.size()), 1)};
+        for (std::size_t a = 0; a < rows.size(); ++a) {
+            out.inputs(static_cast<Eigen::Index>(a), 0) = top.inputs(static_cast<Eigen::Index>(rows[a]), 0);
+            out.residuals(static_cast<Eigen::Index>(a), 0) = top.residuals(static_cast<Eigen::Index>(rows[a]), 0);
+        }
+        return out;
+    };
+    double ensemble = 0, roots = 0;
+    for (std::size_t k = 0; k < 5; ++k) {
+        const calib::BinCeFunction h(take(split.train[k]), static_cast<int>(o.grid[p.chosen]));
+        const double estimate = h.diagonal(take(split.test).inputs).mean();
+        CHECK(p.fold_estimate[k] == doctest::Approx(estimate).epsilon(1e-13));
+        const CeProblem validation = take(split.validation[k]);
+        CHECK(p.fold_validation_risk[k] ==
+              doctest::Approx(naive_risk(validation.residuals, h.factor(validation.inputs) * h.factor(validation.inputs).transpose()))
+                  .epsilon(1e-12));
+        ensemble += estimate / 5;
+        roots += std::sqrt(estimate) / 5;
+    }
+    CHECK(r.estimate == doctest::Approx(ensemble).epsilon(1e-13));
+    CHECK(r.sqrt_mean == doctest::Approx(roots).epsilon(1e-13));
+    CHECK(r.cv_size == 240);
+    CHECK(r.test_size == 60);
+    // Another seed gives another split, hence another estimate.
+    o.seed = 4;
+    CHECK(calib::squared_ce(data, calib::CeEstimator::bins, o).estimate != r.estimate);
+}
+
+TEST_CASE("pipeline: the test part's labels never influence the selection") {
+    const calib::CategoricalData data = tempered_data(200, 3, 11);
+    const calib::CeSplit split = calib::ce_split(200, 5, 0.2, 0);
+    std::vector<int> labels = data.labels();
+    for (std::size_t i : split.test) labels[i] = (labels[i] + 1) % 3;
+    const calib::CategoricalData changed(data.probabilities(), labels);
+    calib::SquaredCeOptions o;
+    o.notion = CeNotion::canonical;
+    o.grid = {1e-2, 1, 100};
+    const calib::SquaredCeResult a = calib::squared_ce(data, calib::CeEstimator::ukkr, o),
+                                 b = calib::squared_ce(changed, calib::CeEstimator::ukkr, o);
+    CHECK(a.problems[0].mean_validation_risk == b.problems[0].mean_validation_risk);
+    CHECK(a.problems[0].chosen == b.problems[0].chosen);
+    // The test diagonal of h depends on the test inputs only, not on their labels.
+    CHECK(a.estimate == b.estimate);
+}
+
+TEST_CASE("pipeline: class-wise sums (or averages) the classes; KRR bitwise the same for 1 and 2 threads") {
+    const calib::CategoricalData data = tempered_data(250, 3, 12);
+    calib::SquaredCeOptions o;
+    o.notion = CeNotion::class_wise;
+    o.grid = {1e-1, 1e-5};
+    const calib::SquaredCeResult sum = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    REQUIRE(sum.problems.size() == 3);
+    double total = 0;
+    std::size_t negative = 0;
+    for (const calib::CeProblemResult& p : sum.problems) {
+        for (double e : p.fold_estimate) total += e / 5;
+        negative += p.negative_diagonal;
+    }
+    CHECK(sum.estimate == doctest::Approx(total).epsilon(1e-13));
+    CHECK(sum.negative_diagonal == negative);
+    o.aggregation = calib::ClassAggregation::mean;
+    CHECK(calib::squared_ce(data, calib::CeEstimator::kkr, o).estimate == doctest::Approx(total / 3).epsilon(1e-13));
+    o.notion = CeNotion::canonical;
+    o.parallel.num_threads = 1;
+    const calib::SquaredCeResult one = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    o.parallel.num_threads = 2;
+    const calib::SquaredCeResult two = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    CHECK(one.estimate == two.estimate);
+    CHECK(one.problems[0].mean_validation_risk == two.problems[0].mean_validation_risk);
+}
+
+TEST_CASE("pipeline: bad options are clear errors") {
+    const calib::CategoricalData data = tempered_data(40, 3, 13);
+    calib::SquaredCeOptions o;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(tempered_data(12, 3, 1), calib::CeEstimator::bins, o),
+                         "calib::ce_split: n = 12 is too small for folds = 5 and test_fraction = 0.2: the CV part has 9 "
+                         "and the test part 3 observations, must have >= 2 * folds = 10 and >= 1",
+                         calib::invalid_argument);
+    o.folds = 1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), "calib::ce_split: folds = 1, must be >= 2",
+                         calib::invalid_argument);
+    o.folds = 5;
+    o.test_fraction = 1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o),
+                         "calib::ce_split: test_fraction = 1, must be in (0, 1)", calib::invalid_argument);
+    o.test_fraction = 0.2;
+    o.grid = {5, 7.5};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o),
+                         "calib::squared_ce: grid value 7.5 for ce-bins, must be an integer in [1, 1e6]", calib::invalid_argument);
+    o.grid = {0};
+    CHECK_THROWS_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), calib::invalid_argument);
+    o.grid = {1, -1e-3};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::ukkr, o),
+                         "calib::squared_ce: grid value (ridge constant) = -0.001, must be finite and >= 0",
+                         calib::invalid_argument);
+    o.grid = {};
+    o.rbf_gamma = -1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
+                         "calib::squared_ce: rbf_gamma = -1, must be finite and > 0", calib::invalid_argument);
+    o.rbf_gamma = 1;
+    o.notion = CeNotion::canonical;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), doctest::Contains("binning needs a scalar notion"),
+                         calib::invalid_argument);
 }
 
 }  // TEST_SUITE

@@ -110,6 +110,68 @@ enum class RidgePreset { reference_code, paper_text };
 double kronecker_ridge(double c, std::size_t n, RidgePreset preset);
 double two_step_ridge(double c, std::size_t n, RidgePreset preset);
 
+// The cross-validation pipeline (digest §5, §5.1): a seeded permutation; its first ⌊(1 − F)·n⌋
+// observations are the CV part, the rest the test part; K unshuffled consecutive folds of the CV part
+// (sizes differ by at most one, the larger first). For each problem, fold and grid value the function
+// is fitted on the training folds, scored by the risk (20) on the validation fold and averaged over
+// the diagonal of the test part; the grid value with the least fold-mean risk is chosen (test risks
+// are never computed), and the estimate is the fold ensemble's test diagonal mean (21).
+enum class CeEstimator { bins, kkr, ukkr };
+// mean_risk: argmin of the fold mean of R (the U-statistic itself; CV_pipeline.py); mean_sqrt_risk:
+// argmin of the fold mean of √R (the notebook behind the paper's tables).
+enum class CeSelection { mean_risk, mean_sqrt_risk };
+struct SquaredCeOptions {
+    CeNotion notion = CeNotion::top_label;
+    ClassAggregation aggregation = ClassAggregation::sum;  // class-wise only
+    std::size_t folds = 5;                                 // K ≥ 2
+    double test_fraction = 0.2;                            // F in (0, 1)
+    std::uint64_t seed = 0;
+    std::vector<double> grid;  // bins: bin counts; kkr, ukkr: ridge constants c; empty: default_ce_grid
+    CeBinning binning = CeBinning::equal_width;
+    RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
+    double rbf_gamma = 1;
+    CeSelection selection = CeSelection::mean_risk;
+    ParallelOptions parallel;
+};
+
+// The grids of digest §6.1/§6.5 (reference-code counts): bins {5, 10, …, 100}; kkr top-label and
+// class-wise {10^-1, 10^-3, …, 10^-17}, canonical {10^8, 10^7, …, 10^-9}; ukkr top-label and
+// class-wise {10^-1, …, 10^-9}, canonical {10^4, 10^3.5, …, 10^-4.5}. Bins need a scalar notion.
+std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion);
+
+struct CeSplit {
+    std::vector<std::size_t> test;
+    std::vector<std::vector<std::size_t>> train, validation;  // per fold
+};
+// Throws unless folds ≥ 2, F ∈ (0, 1), the test part is non-empty and every validation fold has ≥ 2
+// observations (the risk needs pairs).
+CeSplit ce_split(std::size_t n, std::size_t folds, double test_fraction, std::uint64_t seed);
+
+// The selection and estimate of one problem (the problem itself for canonical and top-label, one
+// class for class-wise).
+struct CeProblemResult {
+    std::size_t chosen = 0;                    // index into the grid
+    std::vector<double> mean_validation_risk;  // fold mean of R per grid value
+    std::vector<double> fold_validation_risk;  // R_k of the chosen value
+    std::vector<double> fold_estimate;         // test diagonal mean of the chosen value, per fold
+    std::size_t negative_diagonal = 0;         // h(p, p) < 0 on the test part, chosen value, all folds
+};
+struct SquaredCeResult {
+    double estimate = 0;  // squared scale: the fold ensemble's test diagonal mean, aggregated over classes
+    // √ per fold, as the paper's figures: mean, std (ddof 1) and SE = std/√K of √max(estimate_k, 0).
+    double sqrt_mean = 0, sqrt_std = 0, sqrt_se = 0;
+    std::size_t negative_fold_estimates = 0;  // folds whose estimate was < 0 (clamped before the √)
+    // The validation risk as the tables: mean and SE over folds of √R_k (R_k aggregated over classes).
+    double risk_sqrt_mean = 0, risk_sqrt_se = 0;
+    std::vector<double> fold_estimate, fold_validation_risk;  // aggregated over classes
+    std::vector<double> grid;
+    std::vector<CeProblemResult> problems;  // one per class for class-wise
+    std::size_t negative_diagonal = 0;      // summed over problems
+    std::size_t cv_size = 0, test_size = 0;
+};
+SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
+
+std::string to_string(CeEstimator estimator);
 std::string to_string(CeNotion notion);
 std::string to_string(RidgePreset preset);
 

@@ -38,6 +38,15 @@ std::string to_string(CeNotion notion) {
     return "";
 }
 
+std::string to_string(CeEstimator estimator) {
+    switch (estimator) {
+    case CeEstimator::bins: return "ce-bins";
+    case CeEstimator::kkr: return "ce-kkr";
+    case CeEstimator::ukkr: return "ce-ukkr";
+    }
+    return "";
+}
+
 std::string to_string(RidgePreset preset) {
     return preset == RidgePreset::reference_code ? "reference-code" : "paper-text";
 }
