@@ -80,6 +80,30 @@ CeProblem rows_of(const CeProblem& p, Eigen::Index first, Eigen::Index count) {
     return {p.inputs.middleRows(first, count), p.residuals.middleRows(first, count)};
 }
 
+// The Dirichlet density at z of the kernel centred at c (α = c/b + 1), in linear space (digest §6.2).
+double dirichlet_kernel(const Eigen::RowVectorXd& z, const Eigen::RowVectorXd& c, double b) {
+    double sum = 0, value = 1;
+    for (Eigen::Index k = 0; k < z.size(); ++k) {
+        const double alpha = c(k) / b + 1;
+        sum += alpha;
+        value *= std::pow(z(k), alpha - 1) / std::tgamma(alpha);
+    }
+    return value * std::tgamma(sum);
+}
+
+// z − ĝ(z) of (25)/(11) for a canonical problem (labels e_Y = P − r), skipping the training point `skip`.
+Eigen::RowVectorXd naive_kde_residual(const CeProblem& train, const Eigen::RowVectorXd& z, double b, Eigen::Index skip) {
+    Eigen::RowVectorXd numerator = Eigen::RowVectorXd::Zero(z.size());
+    double denominator = 0;
+    for (Eigen::Index i = 0; i < train.inputs.rows(); ++i) {
+        if (i == skip) continue;
+        const double w = dirichlet_kernel(z, train.inputs.row(i), b);
+        numerator += w * (train.inputs.row(i) - train.residuals.row(i));
+        denominator += w;
+    }
+    return z - numerator / denominator;
+}
+
 }  // namespace
 
 TEST_SUITE("squared_ce") {
@@ -413,6 +437,64 @@ TEST_CASE("pipeline: bad options are clear errors") {
     o.notion = CeNotion::canonical;
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), doctest::Contains("binning needs a scalar notion"),
                          calib::invalid_argument);
+}
+
+TEST_CASE("h_kde: (25) and the leave-one-out estimator (11) against the kernel written out") {
+    const CeProblem p = calib::ce_problems(tempered_data(60, 3, 14), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 40), eval = rows_of(p, 40, 20);
+    for (double b : {0.1, 0.5}) {
+        CAPTURE(b);
+        const calib::KdeCeFunction h(train, b);
+        const Matrix u = h.factor(eval.inputs);
+        for (Eigen::Index a = 0; a < 20; ++a)
+            CHECK(max_abs(u.row(a) - naive_kde_residual(train, eval.inputs.row(a), b, -1)) < 1e-12);
+        CHECK(calib::ce_risk_low_rank(eval.residuals, u) ==
+              doctest::Approx(naive_risk(eval.residuals, u * u.transpose())).epsilon(1e-12));
+        double in_sample = 0;
+        for (Eigen::Index i = 0; i < 40; ++i)
+            in_sample += naive_kde_residual(train, train.inputs.row(i), b, i).squaredNorm() / 40;
+        CHECK(calib::kde_squared_ce(train, b) == doctest::Approx(in_sample).epsilon(1e-12));
+    }
+    // The Beta kernel of a scalar problem is the Dirichlet kernel of (z, 1 − z).
+    const CeProblem top = calib::ce_problems(tempered_data(30, 4, 15), CeNotion::top_label)[0];
+    CeProblem pairs{Matrix(30, 2), Matrix(30, 2)};
+    pairs.inputs << top.inputs, (1 - top.inputs.array()).matrix();
+    pairs.residuals << top.residuals, -top.residuals;
+    const Matrix z = top.inputs.topRows(5);
+    const Matrix scalar = calib::KdeCeFunction(top, 0.2).factor(z);
+    for (Eigen::Index a = 0; a < 5; ++a)
+        CHECK(scalar(a, 0) == doctest::Approx(naive_kde_residual(pairs, pairs.inputs.row(a), 0.2, -1)(0)).epsilon(1e-12));
+}
+
+TEST_CASE("h_kde: saturated confidences and zero coordinates give finite values; threads do not change them") {
+    calib::Rng rng = calib::make_stream(16, 0);
+    Matrix probabilities = calib::synthetic::dirichlet(600, 3, 0.05, rng);  // many coordinates underflow to 0
+    probabilities.row(0) << 1, 0, 0;
+    probabilities.row(1) << 0, 1, 0;
+    const std::vector<int> labels = calib::synthetic::draw_labels(probabilities, rng);
+    const calib::CategoricalData data(probabilities, labels);
+    for (CeNotion notion : {CeNotion::canonical, CeNotion::top_label}) {
+        const CeProblem p = calib::ce_problems(data, notion)[0];
+        for (double b : {1e-5, 1e-2, 1.0}) {
+            const calib::KdeCeFunction one(p, b, {1}), two(p, b, {2});
+            const Matrix u1 = one.factor(p.inputs), u2 = two.factor(p.inputs);
+            CHECK(u1.allFinite());
+            CHECK((u1.array() == u2.array()).all());
+        }
+    }
+    const CeProblem p = calib::ce_problems(data, CeNotion::canonical)[0];
+    CHECK_THROWS_WITH_AS(calib::KdeCeFunction(p, 0.0), "calib::KdeCeFunction: bandwidth = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::kde_squared_ce(rows_of(p, 0, 1), 0.1),
+                         "calib::kde_squared_ce: train has n = 1 observations, must have n >= 2", calib::invalid_argument);
+    calib::SquaredCeOptions o;
+    o.grid = {0.1, -1};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kde, o),
+                         "calib::squared_ce: grid value (bandwidth) = -1, must be finite and > 0", calib::invalid_argument);
+    o.grid = {1e-3, 1e-1};
+    const calib::SquaredCeResult r = calib::squared_ce(data, calib::CeEstimator::kde, o);
+    CHECK(r.estimate >= 0);
+    CHECK(r.problems[0].negative_diagonal == 0);
 }
 
 }  // TEST_SUITE

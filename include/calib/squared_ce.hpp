@@ -103,6 +103,34 @@ private:
     Matrix projected_residuals_;  // R
 };
 
+// h_kde (25): h(z, z′) = ⟨z − ĝ(z), z′ − ĝ(z′)⟩ with the Nadaraya–Watson estimate
+// ĝ(z) = Σ_i k(z; z_i) y_i / Σ_i k(z; z_i) of the training labels y_i = z_i − r_i, computed in log
+// space. Kernel centred at training point z_i, evaluated at the query z (digest ambiguity 13): the
+// Dirichlet density with α = z_i/b + 1 on probability vectors (canonical), the Beta density with
+// α = z_i/b + 1, β = (1 − z_i)/b + 1 on scalars (top-label, class-wise). Queries are clipped to
+// [1e-12, 1] inside the logarithm (float-saturated confidences of 1.0, coordinates 0), so no NaN arises;
+// a non-finite result would throw numerical_error. O(n m q) per evaluation.
+class KdeCeFunction {
+public:
+    // Needs n ≥ 1, inputs in [0, 1], as many residual as input columns, bandwidth > 0.
+    KdeCeFunction(const CeProblem& train, double bandwidth, const ParallelOptions& parallel = {});
+    Matrix factor(const Matrix& inputs) const;  // U (m×d′): u_a = z_a − ĝ(z_a), h = U Uᵀ
+    Vector diagonal(const Matrix& inputs) const;
+    // U at the training inputs with each point's own kernel left out (the in-sample estimator (11)).
+    Matrix leave_one_out_factor() const;
+
+private:
+    Matrix factor_excluding(const Matrix& inputs, bool leave_one_out) const;
+    double bandwidth_;
+    ParallelOptions parallel_;
+    Matrix inputs_, centres_, labels_;
+    Vector log_normaliser_;
+};
+
+// The in-sample (CCE₂^kde)² of (11) (Popordanoska et al.), leave-one-out: (1/n) Σ_i ‖z_i − ĝ_{−i}(z_i)‖².
+// Needs n ≥ 2.
+double kde_squared_ce(const CeProblem& problem, double bandwidth, const ParallelOptions& parallel = {});
+
 // How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
 //   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
 //   paper_text      ρ = λ n², μ = λ n with λ = c √n (App. B as printed)
@@ -116,7 +144,7 @@ double two_step_ridge(double c, std::size_t n, RidgePreset preset);
 // is fitted on the training folds, scored by the risk (20) on the validation fold and averaged over
 // the diagonal of the test part; the grid value with the least fold-mean risk is chosen (test risks
 // are never computed), and the estimate is the fold ensemble's test diagonal mean (21).
-enum class CeEstimator { bins, kkr, ukkr };
+enum class CeEstimator { bins, kde, kkr, ukkr };
 // mean_risk: argmin of the fold mean of R (the U-statistic itself; CV_pipeline.py); mean_sqrt_risk:
 // argmin of the fold mean of √R (the notebook behind the paper's tables).
 enum class CeSelection { mean_risk, mean_sqrt_risk };
@@ -126,7 +154,7 @@ struct SquaredCeOptions {
     std::size_t folds = 5;                                 // K ≥ 2
     double test_fraction = 0.2;                            // F in (0, 1)
     std::uint64_t seed = 0;
-    std::vector<double> grid;  // bins: bin counts; kkr, ukkr: ridge constants c; empty: default_ce_grid
+    std::vector<double> grid;  // bins: bin counts; kde: bandwidths; kkr, ukkr: ridge constants c; empty: default_ce_grid
     CeBinning binning = CeBinning::equal_width;
     RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
     double rbf_gamma = 1;
@@ -134,7 +162,8 @@ struct SquaredCeOptions {
     ParallelOptions parallel;
 };
 
-// The grids of digest §6.1/§6.5 (reference-code counts): bins {5, 10, …, 100}; kkr top-label and
+// The grids of digest §6.1/§6.2/§6.5: bins {5, 10, …, 100}; kde 10^-5, 10^(-5 + 4/14), …, 10^-1 and
+// 0.2, 0.4, …, 1 (the paper's 20 bandwidths, for every notion); kkr top-label and
 // class-wise {10^-1, 10^-3, …, 10^-17}, canonical {10^8, 10^7, …, 10^-9}; ukkr top-label and
 // class-wise {10^-1, …, 10^-9}, canonical {10^4, 10^3.5, …, 10^-4.5}. Bins need a scalar notion.
 std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion);

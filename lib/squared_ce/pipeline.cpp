@@ -48,6 +48,13 @@ FoldScores score_fold(const CeProblem& train, const CeProblem& validation, const
         }
         return scores;
     }
+    if (estimator == CeEstimator::kde) {
+        for (double bandwidth : grid) {
+            const KdeCeFunction h(train, bandwidth, o.parallel);
+            scores.add(ce_risk_low_rank(validation.residuals, h.factor(validation.inputs)), h.diagonal(test.inputs));
+        }
+        return scores;
+    }
     // One eigendecomposition and one projection of the validation and test inputs serve the whole grid.
     const KrrCeFit fit(train, o.rbf_gamma, o.parallel);
     const Eigen::Index mv = validation.inputs.rows(), mt = test.inputs.rows();
@@ -74,7 +81,10 @@ void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::
     for (double g : grid) {
         if (estimator == CeEstimator::bins && !(g >= 1 && g <= 1e6 && g == std::floor(g)))
             detail::fail("squared_ce", "grid value ", detail::format_value(g), " for ce-bins, must be an integer in [1, 1e6]");
-        if (estimator != CeEstimator::bins) detail::check_ridge("squared_ce", "grid value (ridge constant)", g);
+        if (estimator == CeEstimator::kde && !(std::isfinite(g) && g > 0))
+            detail::fail("squared_ce", "grid value (bandwidth) = ", detail::format_value(g), ", must be finite and > 0");
+        if (estimator == CeEstimator::kkr || estimator == CeEstimator::ukkr)
+            detail::check_ridge("squared_ce", "grid value (ridge constant)", g);
     }
     if (!(std::isfinite(o.rbf_gamma) && o.rbf_gamma > 0))
         detail::fail("squared_ce", "rbf_gamma = ", detail::format_value(o.rbf_gamma), ", must be finite and > 0");
@@ -101,6 +111,9 @@ std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion) {
     if (estimator == CeEstimator::bins) {
         if (canonical) detail::fail("default_ce_grid", "estimator = ce-bins, notion = canonical: binning needs a scalar notion");
         for (int m = 5; m <= 100; m += 5) grid.push_back(m);
+    } else if (estimator == CeEstimator::kde) {
+        for (int i = 0; i < 15; ++i) grid.push_back(std::pow(10.0, -5 + 4.0 * i / 14));
+        for (int i = 1; i <= 5; ++i) grid.push_back(0.2 * i);
     } else if (estimator == CeEstimator::kkr) {
         if (canonical)
             for (int e = 8; e >= -9; --e) grid.push_back(std::pow(10.0, e));

@@ -41,6 +41,7 @@ std::string to_string(CeNotion notion) {
 std::string to_string(CeEstimator estimator) {
     switch (estimator) {
     case CeEstimator::bins: return "ce-bins";
+    case CeEstimator::kde: return "ce-kde";
     case CeEstimator::kkr: return "ce-kkr";
     case CeEstimator::ukkr: return "ce-ukkr";
     }
