@@ -364,11 +364,11 @@ TEST_CASE("pipeline: deterministic for a seed, the fold ensemble of (21), select
 
 TEST_CASE("pipeline: the test part's labels never influence the selection") {
     const calib::CategoricalData data = tempered_data(200, 3, 11);
-    const calib::CeSplit split = calib::ce_split(200, 5, 0.2, 0);
+    calib::SquaredCeOptions o;
+    const calib::CeSplit split = calib::ce_split(200, o.folds, o.test_fraction, o.seed);
     std::vector<int> labels = data.labels();
     for (std::size_t i : split.test) labels[i] = (labels[i] + 1) % 3;
     const calib::CategoricalData changed(data.probabilities(), labels);
-    calib::SquaredCeOptions o;
     o.notion = CeNotion::canonical;
     o.grid = {1e-2, 1, 100};
     const calib::SquaredCeResult a = calib::squared_ce(data, calib::CeEstimator::ukkr, o),

@@ -10,6 +10,7 @@
 
 #include <calib/data.hpp>
 #include <calib/parallel.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -153,7 +154,7 @@ struct SquaredCeOptions {
     ClassAggregation aggregation = ClassAggregation::sum;  // class-wise only
     std::size_t folds = 5;                                 // K ≥ 2
     double test_fraction = 0.2;                            // F in (0, 1)
-    std::uint64_t seed = 0;
+    std::uint64_t seed = default_seed;
     std::vector<double> grid;  // bins: bin counts; kde: bandwidths; kkr, ukkr: ridge constants c; empty: default_ce_grid
     CeBinning binning = CeBinning::equal_width;
     RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
