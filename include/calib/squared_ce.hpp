@@ -35,12 +35,13 @@ enum class ClassAggregation { sum, mean };
 // The problems of a notion: one for canonical and top-label, num_classes for class-wise.
 std::vector<CeProblem> ce_problems(const CategoricalData& data, CeNotion notion);
 
-// The empirical calibration-estimation risk (20) of a function with values H (m×m, H_ab = h(z_a, z_b))
-// on the evaluation residuals (m×d'): (1/(m(m−1))) Σ_{a≠b} (⟨r_a, r_b⟩ − H_ab)², T never formed, on
-// the pairwise engine (bitwise the same for any thread count). O(m² d'). Needs m ≥ 2.
+// The empirical calibration-estimation risk (20) of a function with values H (m×m, H_ab = h(z_a, z_b),
+// symmetric: its strict lower triangle is read) on the evaluation residuals (m×d'):
+// (1/(m(m−1))) Σ_{a≠b} (⟨r_a, r_b⟩ − H_ab)², T never formed, on the pairwise engine (bitwise the same
+// for any thread count). O(m² d'). Needs m ≥ 2.
 double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& parallel = {});
 
-// The same for a low-rank function H = U Uᵀ (U m×r: binning r = 1, two-step KRR r = d'), exactly, in
+// The same for a low-rank function H = U Uᵀ (U m×r: binning r = 1, KDE and two-step KRR r = d'), exactly, in
 // O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
 double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
 
@@ -74,7 +75,8 @@ double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = 
 
 // The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
 // RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
-// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge. O(n³) time, O(n²) memory.
+// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge. O(n³) time, O(n²) memory (about
+// 24 n² bytes; more than the machine's memory throws invalid_argument before anything is allocated).
 class KrrCeFit {
 public:
     KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {});

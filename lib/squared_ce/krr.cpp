@@ -1,5 +1,6 @@
 // Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) sharing one eigendecomposition
 // (squared_ce.hpp; digest §6.3–6.5).
+#include "core/memory_guard.hpp"
 #include "core/serial_eigen.hpp"
 #include "ridge/dense.hpp"
 #include "squared_ce/checks.hpp"
@@ -16,6 +17,10 @@ KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& 
     detail::check_problem("KrrCeFit", "train", train, 1);
     if (!(std::isfinite(gamma) && gamma > 0))
         detail::fail("KrrCeFit", "gamma = ", detail::format_value(gamma), ", must be finite and > 0");
+    const double n = static_cast<double>(train.inputs.rows());
+    // K, the eigensolver's workspace and Q, then S of kronecker_apply: about three n×n matrices.
+    detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix, its eigenvectors and the Kronecker weights",
+                         "fit on fewer observations (ce-bins and ce-kde need O(n) memory)");
     const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
     detail::KernelSpectrum spectrum =
