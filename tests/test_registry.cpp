@@ -1,6 +1,7 @@
 // The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
 // direct library call, option values and errors, typed results and their records.
 #include <calib/registry.hpp>
+#include <calib/squared_ce.hpp>
 
 #include "support.hpp"
 
@@ -272,6 +273,15 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             o.kernel.lengthscale = simplex_median_lengthscale(data.probabilities()).value;
             CHECK(r.estimate == ckce(data, o).estimate);
             CHECK(std::get<double>(find(r.details, "lengthscale")) == o.kernel.lengthscale);
+        } else if (m.name.rfind("ce-", 0) == 0) {
+            const CeEstimator e = m.name == "ce-bins"  ? CeEstimator::bins
+                                  : m.name == "ce-kde" ? CeEstimator::kde
+                                  : m.name == "ce-kkr" ? CeEstimator::kkr
+                                                       : CeEstimator::ukkr;
+            CHECK(to_string(e) == m.name);
+            const SquaredCeResult reference = squared_ce(data, e);
+            CHECK(r.estimate == reference.estimate);
+            CHECK(std::get<double>(find(r.details, "validation_risk")) == 100 * reference.risk_sqrt_mean);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

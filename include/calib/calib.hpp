@@ -11,4 +11,5 @@
 #include <calib/kernels.hpp>
 #include <calib/reliability.hpp>
 #include <calib/seed.hpp>
+#include <calib/squared_ce.hpp>
 #include <calib/version.hpp>

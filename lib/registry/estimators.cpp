@@ -1,6 +1,7 @@
 // The registered estimators (registry.hpp): one entry each, with its options and its library call.
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
+#include "registry/squared_ce.hpp"
 
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
@@ -114,6 +115,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
              return estimate("ckce", result.estimate, d.size(), ckce_details(spec, resolved, &result));
          }},
         check_ckce_spec));
+    for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;
 }
 

@@ -1,0 +1,210 @@
+// Squared calibration errors estimated by risk-minimising calibration estimation functions
+// [gruber-bach: Gruber & Bach, TMLR 2025; maths and decisions in docs/squared_ce.md].
+//
+// A calibration estimation function h(p, p') approximates h*(p, p') = ⟨p − q(p), p' − q(p')⟩, q the
+// recalibration map; its diagonal mean (1/m) Σ h(P_a, P_a) estimates the squared error (21), and it
+// is scored by the calibration-estimation risk (20), a U-statistic over pairs a ≠ b of an
+// evaluation set. Every bad input throws calib::invalid_argument naming function, argument, value
+// and rule.
+#pragma once
+
+#include <calib/data.hpp>
+#include <calib/parallel.hpp>
+#include <calib/seed.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+// One regression problem on pairs (digest §2, §3): row a holds the input z_a the function sees and
+// the residual r_a whose pair products ⟨r_a, r_b⟩ are the noisy targets T_ab.
+struct CeProblem {
+    Matrix inputs;     // n×q: probability vectors (canonical) or one scalar (top-label, one class)
+    Matrix residuals;  // n×d': P − e_Y (canonical) or s − b (scalar reductions, digest §2.5)
+};
+
+// canonical: z = P, r = P − e_Y (CCE₂).  top_label: z = max_k P_k (first maximum), r = z − 1{Y = argmax}
+// (TCE₂).  class_wise: one problem per class k, z = P_k, r = P_k − 1{Y = k}, with the scalar
+// convention (no factor 2, digest §2.5 / ambiguity 6); the class values are summed or averaged.
+enum class CeNotion { canonical, top_label, class_wise };
+enum class ClassAggregation { sum, mean };
+
+// The problems of a notion: one for canonical and top-label, num_classes for class-wise.
+std::vector<CeProblem> ce_problems(const CategoricalData& data, CeNotion notion);
+
+// The empirical calibration-estimation risk (20) of a function with values H (m×m, H_ab = h(z_a, z_b),
+// symmetric: its strict lower triangle is read) on the evaluation residuals (m×d'):
+// (1/(m(m−1))) Σ_{a≠b} (⟨r_a, r_b⟩ − H_ab)², T never formed, on the pairwise engine (bitwise the same
+// for any thread count). O(m² d'). Needs m ≥ 2.
+double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& parallel = {});
+
+// The same for a low-rank function H = U Uᵀ (U m×r: binning r = 1, KDE and two-step KRR r = d'), exactly, in
+// O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
+double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
+
+// h_bin (23) on a scalar problem: the bin value v_m = mean of the residuals z − b in training bin m
+// (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (digest §6.1). Bins are
+// right-closed, the first also closed on the left: equal_width [0, 1/M], (1/M, 2/M], …; equal_mass
+// cuts at the training values of rank ⌈kn/M⌉ (k = 1 … M−1), so ties can leave bins empty.
+enum class CeBinning { equal_width, equal_mass };
+class BinCeFunction {
+public:
+    // Needs a scalar problem (q = d' = 1) with n ≥ 1 and inputs in [0, 1], bins ≥ 1.
+    BinCeFunction(const CeProblem& train, int bins, CeBinning scheme = CeBinning::equal_width);
+    // h(z_a, z_b) = U_a U_b with U (m×1) the bin values of the evaluation inputs.
+    Matrix factor(const Matrix& inputs) const;
+    Vector diagonal(const Matrix& inputs) const;  // U_a²
+    const Vector& values() const { return values_; }
+    const std::vector<std::size_t>& counts() const { return counts_; }
+
+private:
+    std::size_t bin_of(double z) const;
+    CeBinning scheme_;
+    int bins_;
+    Vector edges_;   // equal_mass: the M−1 inner cuts
+    Vector values_;  // v_1 … v_M
+    std::vector<std::size_t> counts_;
+};
+
+// The plug-in (TCE₂^bin)² (10) of a scalar problem: Σ_m |B_m|/n (conf − acc)²; equals the diagonal
+// mean of BinCeFunction fitted and evaluated on the same data (24).
+double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
+
+// The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
+// RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
+// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge. O(n³) time, O(n²) memory (about
+// 24 n² bytes; more than the machine's memory throws invalid_argument before anything is allocated).
+class KrrCeFit {
+public:
+    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {});
+
+    // B = Qᵀ K× (n×m) of an evaluation set: every evaluation below starts from it. O(n² m).
+    Matrix project(const Matrix& inputs) const;
+
+    // h_kkr: H = Bᵀ S B with S = Λ̃ ⊙ R Rᵀ, Λ̃_ij = 1/(ℓ_i ℓ_j + ρ) (0 where ℓ_i ℓ_j + ρ = 0: the
+    // pseudo-inverse). ρ ≥ 0 is the effective ridge λn² of (28). kronecker_apply gives S B (n×m), from
+    // which any block of H and its diagonal follow. O(n² m).
+    Matrix kronecker_apply(const Matrix& projected, double rho) const;
+    Matrix kronecker_pairs(const Matrix& projected, double rho) const;
+    Vector kronecker_diagonal(const Matrix& projected, double rho) const;  // b_aᵀ S b_a, may be < 0
+    // h_ukkr = U Uᵀ with U = Bᵀ diag(1/(ℓ + μ)) R (m×d'); μ ≥ 0 is the effective ridge λn of (32).
+    Matrix two_step_factor(const Matrix& projected, double mu) const;
+
+    std::size_t size() const { return static_cast<std::size_t>(eigenvalues_.size()); }
+    const Vector& eigenvalues() const { return eigenvalues_; }
+
+private:
+    Matrix kronecker_weights(double rho) const;  // S
+    Matrix points_;        // q×n training inputs, one point per column
+    double gamma_;
+    ParallelOptions parallel_;
+    Vector eigenvalues_;   // ℓ, ascending, ≥ 0
+    Matrix eigenvectors_;  // Q
+    Matrix projected_residuals_;  // R
+};
+
+// h_kde (25): h(z, z′) = ⟨z − ĝ(z), z′ − ĝ(z′)⟩ with the Nadaraya–Watson estimate
+// ĝ(z) = Σ_i k(z; z_i) y_i / Σ_i k(z; z_i) of the training labels y_i = z_i − r_i, computed in log
+// space. Kernel centred at training point z_i, evaluated at the query z (digest ambiguity 13): the
+// Dirichlet density with α = z_i/b + 1 on probability vectors (canonical), the Beta density with
+// α = z_i/b + 1, β = (1 − z_i)/b + 1 on scalars (top-label, class-wise). Queries are clipped to
+// [1e-12, 1] inside the logarithm (float-saturated confidences of 1.0, coordinates 0), so no NaN arises;
+// a non-finite result would throw numerical_error. O(n m q) per evaluation.
+class KdeCeFunction {
+public:
+    // Needs n ≥ 1, inputs in [0, 1], as many residual as input columns, bandwidth > 0.
+    KdeCeFunction(const CeProblem& train, double bandwidth, const ParallelOptions& parallel = {});
+    Matrix factor(const Matrix& inputs) const;  // U (m×d′): u_a = z_a − ĝ(z_a), h = U Uᵀ
+    Vector diagonal(const Matrix& inputs) const;
+    // U at the training inputs with each point's own kernel left out (the in-sample estimator (11)).
+    Matrix leave_one_out_factor() const;
+
+private:
+    Matrix factor_excluding(const Matrix& inputs, bool leave_one_out) const;
+    double bandwidth_;
+    ParallelOptions parallel_;
+    Matrix inputs_, centres_, labels_;
+    Vector log_normaliser_;
+};
+
+// The in-sample (CCE₂^kde)² of (11) (Popordanoska et al.), leave-one-out: (1/n) Σ_i ‖z_i − ĝ_{−i}(z_i)‖².
+// Needs n ≥ 2.
+double kde_squared_ce(const CeProblem& problem, double bandwidth, const ParallelOptions& parallel = {});
+
+// How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
+//   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
+//   paper_text      ρ = λ n², μ = λ n with λ = c √n (App. B as printed)
+enum class RidgePreset { reference_code, paper_text };
+double kronecker_ridge(double c, std::size_t n, RidgePreset preset);
+double two_step_ridge(double c, std::size_t n, RidgePreset preset);
+
+// The cross-validation pipeline (digest §5, §5.1): a seeded permutation; its first ⌊(1 − F)·n⌋
+// observations are the CV part, the rest the test part; K unshuffled consecutive folds of the CV part
+// (sizes differ by at most one, the larger first). For each problem, fold and grid value the function
+// is fitted on the training folds, scored by the risk (20) on the validation fold and averaged over
+// the diagonal of the test part; the grid value with the least fold-mean risk is chosen (test risks
+// are never computed), and the estimate is the fold ensemble's test diagonal mean (21).
+enum class CeEstimator { bins, kde, kkr, ukkr };
+// mean_risk: argmin of the fold mean of R (the U-statistic itself; CV_pipeline.py); mean_sqrt_risk:
+// argmin of the fold mean of √R (the notebook behind the paper's tables).
+enum class CeSelection { mean_risk, mean_sqrt_risk };
+struct SquaredCeOptions {
+    CeNotion notion = CeNotion::top_label;
+    ClassAggregation aggregation = ClassAggregation::sum;  // class-wise only
+    std::size_t folds = 5;                                 // K ≥ 2
+    double test_fraction = 0.2;                            // F in (0, 1)
+    std::uint64_t seed = default_seed;
+    std::vector<double> grid;  // bins: bin counts; kde: bandwidths; kkr, ukkr: ridge constants c; empty: default_ce_grid
+    CeBinning binning = CeBinning::equal_width;
+    RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
+    double rbf_gamma = 1;
+    CeSelection selection = CeSelection::mean_risk;
+    ParallelOptions parallel;
+};
+
+// The grids of digest §6.1/§6.2/§6.5: bins {5, 10, …, 100}; kde 10^-5, 10^(-5 + 4/14), …, 10^-1 and
+// 0.2, 0.4, …, 1 (the paper's 20 bandwidths, for every notion); kkr top-label and
+// class-wise {10^-1, 10^-3, …, 10^-17}, canonical {10^8, 10^7, …, 10^-9}; ukkr top-label and
+// class-wise {10^-1, …, 10^-9}, canonical {10^4, 10^3.5, …, 10^-4.5}. Bins need a scalar notion.
+std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion);
+
+struct CeSplit {
+    std::vector<std::size_t> test;
+    std::vector<std::vector<std::size_t>> train, validation;  // per fold
+};
+// Throws unless folds ≥ 2, F ∈ (0, 1), the test part is non-empty and every validation fold has ≥ 2
+// observations (the risk needs pairs).
+CeSplit ce_split(std::size_t n, std::size_t folds, double test_fraction, std::uint64_t seed);
+
+// The selection and estimate of one problem (the problem itself for canonical and top-label, one
+// class for class-wise).
+struct CeProblemResult {
+    std::size_t chosen = 0;                    // index into the grid
+    std::vector<double> mean_validation_risk;  // fold mean of R per grid value
+    std::vector<double> fold_validation_risk;  // R_k of the chosen value
+    std::vector<double> fold_estimate;         // test diagonal mean of the chosen value, per fold
+    std::size_t negative_diagonal = 0;         // h(p, p) < 0 on the test part, chosen value, all folds
+};
+struct SquaredCeResult {
+    double estimate = 0;  // squared scale: the fold ensemble's test diagonal mean, aggregated over classes
+    // √ per fold, as the paper's figures: mean, std (ddof 1) and SE = std/√K of √max(estimate_k, 0).
+    double sqrt_mean = 0, sqrt_std = 0, sqrt_se = 0;
+    std::size_t negative_fold_estimates = 0;  // folds whose estimate was < 0 (clamped before the √)
+    // The validation risk as the tables: mean and SE over folds of √R_k (R_k aggregated over classes).
+    double risk_sqrt_mean = 0, risk_sqrt_se = 0;
+    std::vector<double> fold_estimate, fold_validation_risk;  // aggregated over classes
+    std::vector<double> grid;
+    std::vector<CeProblemResult> problems;  // one per class for class-wise
+    std::size_t negative_diagonal = 0;      // summed over problems
+    std::size_t cv_size = 0, test_size = 0;
+};
+SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
+
+std::string to_string(CeEstimator estimator);
+std::string to_string(CeNotion notion);
+std::string to_string(RidgePreset preset);
+
+}  // namespace calib

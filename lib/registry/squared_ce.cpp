@@ -1,0 +1,158 @@
+// The registry entries of the squared-CE estimators (squared_ce.hpp): one per estimation function,
+// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md).
+#include "registry/squared_ce.hpp"
+
+#include "registry/option_table.hpp"
+
+#include <calib/squared_ce.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace calib::detail {
+
+namespace {
+
+// The grid as text: "paper" (the default grids of default_ce_grid) or comma-separated numbers.
+std::string grid_text(const std::vector<double>& grid) {
+    if (grid.empty()) return "paper";
+    std::string text;
+    for (double g : grid) text += (text.empty() ? "" : ",") + to_text(Value(g));
+    return text;
+}
+
+OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
+    const bool bins = estimator == CeEstimator::bins, krr = estimator == CeEstimator::kkr || estimator == CeEstimator::ukkr;
+    const std::string grid_help =
+        bins ? "the numbers of bins to choose from, comma-separated; paper: 5, 10, ..., 100"
+             : estimator == CeEstimator::kde
+                   ? "the bandwidths to choose from, comma-separated; paper: 15 from 1e-5 to 1e-1 (log-spaced) and "
+                     "0.2, ..., 1"
+                   : "the ridge constants c to choose from, comma-separated (ridges as --ridge-preset says); paper: "
+                     "the paper's grid for the notion (docs/squared_ce.md)";
+    OptionList<SquaredCeOptions> list = {
+        enum_option(&SquaredCeOptions::notion,
+                    info("notion", bins ? "top-label|class-wise" : "canonical|top-label|class-wise", "top-label",
+                         bins ? "the squared error of the top-label confidence (TCE2^2) or of each class (class-wise)"
+                              : "the squared error of the whole probability vector (canonical, CCE2^2), of the top-label "
+                                "confidence (TCE2^2) or of each class (class-wise)"),
+                    bins ? std::vector<std::pair<CeNotion, std::string>>{{CeNotion::top_label, "top-label"},
+                                                                        {CeNotion::class_wise, "class-wise"}}
+                         : std::vector<std::pair<CeNotion, std::string>>{{CeNotion::canonical, "canonical"},
+                                                                        {CeNotion::top_label, "top-label"},
+                                                                        {CeNotion::class_wise, "class-wise"}}),
+        enum_option(&SquaredCeOptions::aggregation,
+                    info("class_aggregation", "sum|mean", "sum", "sum or average the classes' squared errors",
+                         {"notion", {"class-wise"}}),
+                    {{ClassAggregation::sum, "sum"}, {ClassAggregation::mean, "mean"}}),
+        integer_option(&SquaredCeOptions::folds, info("folds", "K", "5", "the number of cross-validation folds"), 2, 100),
+        real_option(&SquaredCeOptions::test_fraction,
+                    info("test_fraction", "F", "0.2", "the fraction of the data held out as the test part"),
+                    [](double x) { return x > 0 && x < 1; }, "in (0, 1)"),
+        integer_option(&SquaredCeOptions::seed,
+                       info("seed", "S", std::to_string(default_seed), "the seed of the CV/test split"), 0),
+        custom_option<SquaredCeOptions>(
+            info("grid", "LIST|paper", "paper", grid_help),
+            [](SquaredCeOptions& o, const Value& v) {
+                const std::string text = text_value(v);
+                o.grid.clear();
+                if (text == "paper") return;
+                for (const std::string& part : split(text, ','))
+                    o.grid.push_back(real_value("grid", part, [](double x) { return x >= 0; },
+                                                "a comma-separated list of numbers >= 0, or paper"));
+            },
+            [](const SquaredCeOptions& o) { return Value(grid_text(o.grid)); }),
+        enum_option(&SquaredCeOptions::selection,
+                    info("selection", "mean-risk|mean-sqrt-risk", "mean-risk",
+                         "choose by the fold mean of the validation risk, or of its square root (the paper's tables)"),
+                    {{CeSelection::mean_risk, "mean-risk"}, {CeSelection::mean_sqrt_risk, "mean-sqrt-risk"}}),
+    };
+    if (bins)
+        list.push_back(enum_option(&SquaredCeOptions::binning,
+                                   info("bin_scheme", "equal-width|equal-mass", "equal-width",
+                                        "bins of equal width, or cut at the training confidences' quantiles"),
+                                   {{CeBinning::equal_width, "equal-width"}, {CeBinning::equal_mass, "equal-mass"}}));
+    if (krr) {
+        list.push_back(enum_option(&SquaredCeOptions::ridge_preset,
+                                   info("ridge_preset", "reference-code|paper-text", "reference-code",
+                                        "the ridges of a constant c on n training points: c n^1.5 (Kronecker) and c "
+                                        "n^0.75 (two-step) as the authors' code, or lambda = c sqrt(n) in lambda n^2 "
+                                        "and lambda n as the paper's text"),
+                                   {{RidgePreset::reference_code, "reference-code"},
+                                    {RidgePreset::paper_text, "paper-text"}}));
+        list.push_back(real_option(&SquaredCeOptions::rbf_gamma,
+                                   info("rbf_gamma", "G", "1", "gamma of the RBF kernel exp(-gamma |z - z'|^2)"),
+                                   [](double x) { return x > 0; }, "a number > 0"));
+    }
+    return list;
+}
+
+Record fold_record(const std::vector<double>& values) {
+    Record r;
+    for (std::size_t k = 0; k < values.size(); ++k) r.push_back({"fold_" + std::to_string(k + 1), values[k]});
+    return r;
+}
+
+Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
+    Record d{{"sqrt_estimate", r.sqrt_mean},
+             {"sqrt_estimate_std", r.sqrt_std},
+             {"sqrt_estimate_se", r.sqrt_se},
+             {"validation_risk", 100 * r.risk_sqrt_mean},
+             {"validation_risk_se", 100 * r.risk_sqrt_se},
+             {"cv_size", std::uint64_t(r.cv_size)},
+             {"test_size", std::uint64_t(r.test_size)}};
+    if (o.notion == CeNotion::class_wise) {
+        Record chosen, estimates;
+        for (std::size_t c = 0; c < r.problems.size(); ++c) {
+            const CeProblemResult& p = r.problems[c];
+            double e = 0;
+            for (double f : p.fold_estimate) e += f / static_cast<double>(p.fold_estimate.size());
+            chosen.push_back({"class_" + std::to_string(c), r.grid[p.chosen]});
+            estimates.push_back({"class_" + std::to_string(c), e});
+        }
+        d.push_back({"hyperparameters", chosen});
+        d.push_back({"class_estimates", estimates});
+    } else {
+        d.push_back({"hyperparameter", r.grid[r.problems[0].chosen]});
+    }
+    d.push_back({"fold_estimates", fold_record(r.fold_estimate)});
+    d.push_back({"fold_validation_risks", fold_record(r.fold_validation_risk)});
+    d.push_back({"negative_diagonal", std::uint64_t(r.negative_diagonal)});
+    d.push_back({"negative_fold_estimates", std::uint64_t(r.negative_fold_estimates)});
+    return d;
+}
+
+Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const char* summary, const char* title) {
+    const std::string name = to_string(estimator);
+    return estimator_entry<SquaredCeOptions>(
+        method(name, summary, title, true), pipeline_options(estimator), {},
+        {always<SquaredCeOptions>(KernelUse::none), nullptr,
+         [](const SquaredCeOptions& o, std::size_t n, std::size_t) { ce_split(n, o.folds, o.test_fraction, o.seed); },
+         [estimator, name](const AnyData& data, const Kernel*, const AnyData*, const SquaredCeOptions& given,
+                           const ParallelOptions& p) {
+             SquaredCeOptions o = given;
+             o.parallel = p;
+             const CategoricalData& d = classes_of(name, data);
+             const SquaredCeResult r = squared_ce(d, estimator, o);
+             return EstimateResult{name, r.estimate, d.size(), details(r, o)};
+         }});
+}
+
+}  // namespace
+
+std::vector<Registered<MethodModel<EstimateResult>>> squared_ce_estimators() {
+    return {
+        entry_of(CeEstimator::bins, "squared top-label or class-wise error by tuned binning (Gruber & Bach), O(n)",
+                 "the squared calibration error estimated by binning tuned on its risk (Gruber & Bach)"),
+        entry_of(CeEstimator::kde, "squared calibration error by a tuned kernel-density estimate (Gruber & Bach), O(n^2)",
+                 "the squared calibration error estimated by a kernel density estimate tuned on its risk (Gruber & Bach)"),
+        entry_of(CeEstimator::kkr, "squared calibration error by tuned Kronecker kernel ridge regression, O(n^3)",
+                 "the squared calibration error estimated by Kronecker kernel ridge regression tuned on its risk "
+                 "(Gruber & Bach)"),
+        entry_of(CeEstimator::ukkr, "squared calibration error by tuned two-step kernel ridge regression, O(n^3)",
+                 "the squared calibration error estimated by two-step kernel ridge regression tuned on its risk "
+                 "(Gruber & Bach)"),
+    };
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,191 @@
+// The cross-validation pipeline of the squared-CE estimators (squared_ce.hpp; digest §5).
+#include "core/compensated_sum.hpp"
+#include "squared_ce/checks.hpp"
+
+#include <calib/squared_ce.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace calib {
+
+namespace {
+
+// The validation risk and the test diagonal of each grid value, for one problem and fold.
+struct FoldScores {
+    std::vector<double> risk, estimate;
+    std::vector<std::size_t> negative;
+    void add(double r, const Vector& diagonal) {
+        detail::CompensatedSum s;
+        std::size_t below = 0;
+        for (Eigen::Index a = 0; a < diagonal.size(); ++a) {
+            s.add(diagonal(a));
+            below += diagonal(a) < 0;
+        }
+        risk.push_back(r);
+        estimate.push_back(s.value() / static_cast<double>(diagonal.size()));
+        negative.push_back(below);
+    }
+};
+
+CeProblem take(const CeProblem& p, const std::vector<std::size_t>& rows) {
+    CeProblem out{Matrix(static_cast<Eigen::Index>(rows.size()), p.inputs.cols()),
+                  Matrix(static_cast<Eigen::Index>(rows.size()), p.residuals.cols())};
+    for (std::size_t a = 0; a < rows.size(); ++a) {
+        out.inputs.row(static_cast<Eigen::Index>(a)) = p.inputs.row(static_cast<Eigen::Index>(rows[a]));
+        out.residuals.row(static_cast<Eigen::Index>(a)) = p.residuals.row(static_cast<Eigen::Index>(rows[a]));
+    }
+    return out;
+}
+
+FoldScores score_fold(const CeProblem& train, const CeProblem& validation, const CeProblem& test,
+                      CeEstimator estimator, const SquaredCeOptions& o, const std::vector<double>& grid) {
+    FoldScores scores;
+    if (estimator == CeEstimator::bins) {
+        for (double m : grid) {
+            const BinCeFunction h(train, static_cast<int>(m), o.binning);
+            scores.add(ce_risk_low_rank(validation.residuals, h.factor(validation.inputs)), h.diagonal(test.inputs));
+        }
+        return scores;
+    }
+    if (estimator == CeEstimator::kde) {
+        for (double bandwidth : grid) {
+            const KdeCeFunction h(train, bandwidth, o.parallel);
+            scores.add(ce_risk_low_rank(validation.residuals, h.factor(validation.inputs)), h.diagonal(test.inputs));
+        }
+        return scores;
+    }
+    // One eigendecomposition and one projection of the validation and test inputs serve the whole grid.
+    const KrrCeFit fit(train, o.rbf_gamma, o.parallel);
+    const Eigen::Index mv = validation.inputs.rows(), mt = test.inputs.rows();
+    Matrix inputs(mv + mt, train.inputs.cols());
+    inputs << validation.inputs, test.inputs;
+    const Matrix b = fit.project(inputs);
+    const auto n = static_cast<std::size_t>(train.inputs.rows());
+    for (double c : grid) {
+        if (estimator == CeEstimator::kkr) {
+            const Matrix sb = fit.kronecker_apply(b, kronecker_ridge(c, n, o.ridge_preset));
+            const Matrix h = b.leftCols(mv).transpose() * sb.leftCols(mv);
+            scores.add(ce_risk(validation.residuals, h, o.parallel),
+                       b.rightCols(mt).cwiseProduct(sb.rightCols(mt)).colwise().sum().transpose());
+        } else {
+            const Matrix u = fit.two_step_factor(b, two_step_ridge(c, n, o.ridge_preset));
+            scores.add(ce_risk_low_rank(validation.residuals, u.topRows(mv)), u.bottomRows(mt).rowwise().squaredNorm());
+        }
+    }
+    return scores;
+}
+
+void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::vector<double>& grid) {
+    if (grid.empty()) detail::fail("squared_ce", "grid is empty; at least one value is needed");
+    for (double g : grid) {
+        if (estimator == CeEstimator::bins && !(g >= 1 && g <= 1e6 && g == std::floor(g)))
+            detail::fail("squared_ce", "grid value ", detail::format_value(g), " for ce-bins, must be an integer in [1, 1e6]");
+        if (estimator == CeEstimator::kde && !(std::isfinite(g) && g > 0))
+            detail::fail("squared_ce", "grid value (bandwidth) = ", detail::format_value(g), ", must be finite and > 0");
+        if (estimator == CeEstimator::kkr || estimator == CeEstimator::ukkr)
+            detail::check_ridge("squared_ce", "grid value (ridge constant)", g);
+    }
+    if (!(std::isfinite(o.rbf_gamma) && o.rbf_gamma > 0))
+        detail::fail("squared_ce", "rbf_gamma = ", detail::format_value(o.rbf_gamma), ", must be finite and > 0");
+}
+
+std::size_t argmin(const std::vector<double>& x) {
+    return static_cast<std::size_t>(std::min_element(x.begin(), x.end()) - x.begin());
+}
+
+// Mean, and std with ddof 1, of a fold series.
+std::pair<double, double> mean_std(const std::vector<double>& x) {
+    double mean = 0, squares = 0;
+    for (double v : x) mean += v;
+    mean /= static_cast<double>(x.size());
+    for (double v : x) squares += (v - mean) * (v - mean);
+    return {mean, std::sqrt(squares / static_cast<double>(x.size() - 1))};
+}
+
+}  // namespace
+
+std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion) {
+    std::vector<double> grid;
+    const bool canonical = notion == CeNotion::canonical;
+    if (estimator == CeEstimator::bins) {
+        if (canonical) detail::fail("default_ce_grid", "estimator = ce-bins, notion = canonical: binning needs a scalar notion");
+        for (int m = 5; m <= 100; m += 5) grid.push_back(m);
+    } else if (estimator == CeEstimator::kde) {
+        for (int i = 0; i < 15; ++i) grid.push_back(std::pow(10.0, -5 + 4.0 * i / 14));
+        for (int i = 1; i <= 5; ++i) grid.push_back(0.2 * i);
+    } else if (estimator == CeEstimator::kkr) {
+        if (canonical)
+            for (int e = 8; e >= -9; --e) grid.push_back(std::pow(10.0, e));
+        else
+            for (int e = -1; e >= -17; e -= 2) grid.push_back(std::pow(10.0, e));
+    } else {
+        if (canonical)
+            for (int i = 1; i <= 18; ++i) grid.push_back(std::pow(10.0, 4.5 - 0.5 * i));
+        else
+            for (int e = -1; e >= -9; --e) grid.push_back(std::pow(10.0, e));
+    }
+    return grid;
+}
+
+SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& o) {
+    if (estimator == CeEstimator::bins && o.notion == CeNotion::canonical)
+        detail::fail("squared_ce", "estimator = ce-bins, notion = canonical: binning needs a scalar notion "
+                                   "(top-label or class-wise)");
+    const std::vector<double> grid = o.grid.empty() ? default_ce_grid(estimator, o.notion) : o.grid;
+    check_options(estimator, o, grid);
+    const CeSplit split = ce_split(data.size(), o.folds, o.test_fraction, o.seed);
+    const std::vector<CeProblem> problems = ce_problems(data, o.notion);
+    const double scale = o.notion == CeNotion::class_wise && o.aggregation == ClassAggregation::mean
+                             ? 1.0 / static_cast<double>(problems.size())
+                             : 1.0;
+
+    SquaredCeResult result;
+    result.grid = grid;
+    result.cv_size = data.size() - split.test.size();
+    result.test_size = split.test.size();
+    result.fold_estimate.assign(o.folds, 0.0);
+    result.fold_validation_risk.assign(o.folds, 0.0);
+    for (const CeProblem& problem : problems) {
+        const CeProblem test = take(problem, split.test);
+        std::vector<FoldScores> folds;
+        for (std::size_t k = 0; k < o.folds; ++k)
+            folds.push_back(score_fold(take(problem, split.train[k]), take(problem, split.validation[k]), test,
+                                       estimator, o, grid));
+        // Selection by the validation folds only.
+        CeProblemResult& r = result.problems.emplace_back();
+        std::vector<double> criterion(grid.size(), 0.0);
+        r.mean_validation_risk.assign(grid.size(), 0.0);
+        for (std::size_t g = 0; g < grid.size(); ++g)
+            for (const FoldScores& f : folds) {
+                r.mean_validation_risk[g] += f.risk[g] / static_cast<double>(o.folds);
+                criterion[g] += (o.selection == CeSelection::mean_risk ? f.risk[g] : std::sqrt(f.risk[g]));
+            }
+        r.chosen = argmin(criterion);
+        for (std::size_t k = 0; k < o.folds; ++k) {
+            r.fold_validation_risk.push_back(folds[k].risk[r.chosen]);
+            r.fold_estimate.push_back(folds[k].estimate[r.chosen]);
+            r.negative_diagonal += folds[k].negative[r.chosen];
+            result.fold_validation_risk[k] += scale * folds[k].risk[r.chosen];
+            result.fold_estimate[k] += scale * folds[k].estimate[r.chosen];
+        }
+        result.negative_diagonal += r.negative_diagonal;
+    }
+    // (21) with the fold ensemble: the test diagonal mean of the average of the K fold functions.
+    std::vector<double> roots, risk_roots;
+    for (std::size_t k = 0; k < o.folds; ++k) {
+        result.estimate += result.fold_estimate[k] / static_cast<double>(o.folds);
+        result.negative_fold_estimates += result.fold_estimate[k] < 0;
+        roots.push_back(std::sqrt(std::max(result.fold_estimate[k], 0.0)));
+        risk_roots.push_back(std::sqrt(result.fold_validation_risk[k]));
+    }
+    const double root_k = std::sqrt(static_cast<double>(o.folds));
+    std::tie(result.sqrt_mean, result.sqrt_std) = mean_std(roots);
+    result.sqrt_se = result.sqrt_std / root_k;
+    double risk_std = 0;
+    std::tie(result.risk_sqrt_mean, risk_std) = mean_std(risk_roots);
+    result.risk_sqrt_se = risk_std / root_k;
+    return result;
+}
+
+}  // namespace calib

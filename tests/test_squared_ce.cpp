@@ -1,0 +1,504 @@
+// Tests of the squared-CE estimation functions of Gruber & Bach (squared_ce.hpp): the identities of
+// digest §10.1 against naive references written here, independently of the library's algebra.
+#include <calib/errors.hpp>
+#include <calib/squared_ce.hpp>
+#include <calib/tool/synthetic.hpp>
+
+#include <Eigen/Cholesky>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+using calib::CeBinning;
+using calib::CeNotion;
+using calib::CeProblem;
+using calib::Matrix;
+using calib::Vector;
+
+namespace {
+
+// A miscalibrated model: P ~ Dir(1), Y ~ P, predictions f = P^0.5 renormalised (under-confident).
+calib::CategoricalData tempered_data(std::size_t n, int d, std::uint64_t seed) {
+    calib::Rng rng = calib::make_stream(seed, 0);
+    const Matrix p = calib::synthetic::dirichlet(n, d, 1.0, rng, 1e-300);
+    const std::vector<int> y = calib::synthetic::draw_labels(p, rng);
+    Matrix f = p.array().sqrt();
+    for (Eigen::Index i = 0; i < f.rows(); ++i) f.row(i) /= f.row(i).sum();
+    return calib::CategoricalData(f, y);
+}
+
+Matrix rbf_gram(const Matrix& a, const Matrix& b, double gamma) {  // rows are points
+    Matrix k(a.rows(), b.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+        for (Eigen::Index j = 0; j < b.rows(); ++j) k(i, j) = std::exp(-gamma * (a.row(i) - b.row(j)).squaredNorm());
+    return k;
+}
+
+// (28) solved literally: vec(T)ᵀ (K ⊗ K + ρ I)⁻¹ (k(p) ⊗ k(p')) on the n² pairs, vec index i + n j for
+// the pair (i, j). `k` is the n×n Gram matrix, `cross` the n×m kernel values at the evaluation points.
+Matrix naive_kronecker(const Matrix& k, const Matrix& cross, const Matrix& residuals, double rho) {
+    const Eigen::Index n = k.rows(), m = cross.cols();
+    Matrix system(n * n, n * n);
+    Vector target(n * n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = 0; i < n; ++i) {
+            target(i + n * j) = residuals.row(i).dot(residuals.row(j));
+            for (Eigen::Index l = 0; l < n; ++l)
+                for (Eigen::Index c = 0; c < n; ++c) system(i + n * j, c + n * l) = k(i, c) * k(j, l);
+        }
+    system.diagonal().array() += rho;
+    const Vector alpha = system.ldlt().solve(target);  // symmetric: vec(T)ᵀ A⁻¹ = (A⁻¹ vec T)ᵀ
+    Matrix h(m, m);
+    for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index b = 0; b < m; ++b) {
+            double s = 0;
+            for (Eigen::Index j = 0; j < n; ++j)
+                for (Eigen::Index i = 0; i < n; ++i) s += alpha(i + n * j) * cross(i, a) * cross(j, b);
+            h(a, b) = s;
+        }
+    return h;
+}
+
+// (20) as a double loop over ordered pairs a ≠ b.
+double naive_risk(const Matrix& residuals, const Matrix& h) {
+    const Eigen::Index m = residuals.rows();
+    double s = 0;
+    for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index b = 0; b < m; ++b)
+            if (a != b) {
+                const double e = residuals.row(a).dot(residuals.row(b)) - h(a, b);
+                s += e * e;
+            }
+    return s / static_cast<double>(m * (m - 1));
+}
+
+double max_abs(const Matrix& x) { return x.cwiseAbs().maxCoeff(); }
+
+CeProblem rows_of(const CeProblem& p, Eigen::Index first, Eigen::Index count) {
+    return {p.inputs.middleRows(first, count), p.residuals.middleRows(first, count)};
+}
+
+// The Dirichlet density at z of the kernel centred at c (α = c/b + 1), in linear space (digest §6.2).
+double dirichlet_kernel(const Eigen::RowVectorXd& z, const Eigen::RowVectorXd& c, double b) {
+    double sum = 0, value = 1;
+    for (Eigen::Index k = 0; k < z.size(); ++k) {
+        const double alpha = c(k) / b + 1;
+        sum += alpha;
+        value *= std::pow(z(k), alpha - 1) / std::tgamma(alpha);
+    }
+    return value * std::tgamma(sum);
+}
+
+// z − ĝ(z) of (25)/(11) for a canonical problem (labels e_Y = P − r), skipping the training point `skip`.
+Eigen::RowVectorXd naive_kde_residual(const CeProblem& train, const Eigen::RowVectorXd& z, double b, Eigen::Index skip) {
+    Eigen::RowVectorXd numerator = Eigen::RowVectorXd::Zero(z.size());
+    double denominator = 0;
+    for (Eigen::Index i = 0; i < train.inputs.rows(); ++i) {
+        if (i == skip) continue;
+        const double w = dirichlet_kernel(z, train.inputs.row(i), b);
+        numerator += w * (train.inputs.row(i) - train.residuals.row(i));
+        denominator += w;
+    }
+    return z - numerator / denominator;
+}
+
+}  // namespace
+
+TEST_SUITE("squared_ce") {
+
+TEST_CASE("reductions: canonical, top-label and class-wise targets (digest §2)") {
+    const calib::CategoricalData data(Matrix{{0.2, 0.5, 0.3}, {0.6, 0.2, 0.2}, {0.4, 0.4, 0.2}}, {1, 2, 1});
+    const auto canonical = calib::ce_problems(data, CeNotion::canonical);
+    REQUIRE(canonical.size() == 1);
+    CHECK(canonical[0].residuals.row(0).isApprox(Eigen::RowVector3d(0.2, -0.5, 0.3)));
+    const auto top = calib::ce_problems(data, CeNotion::top_label);
+    REQUIRE(top.size() == 1);
+    // Row 2 has two maxima: the first (class 0) is the top label, so the label 1 is not correct.
+    CHECK(top[0].inputs(0, 0) == 0.5);
+    CHECK(top[0].residuals(0, 0) == doctest::Approx(-0.5));
+    CHECK(top[0].residuals(1, 0) == doctest::Approx(0.6));
+    CHECK(top[0].residuals(2, 0) == doctest::Approx(0.4));
+    const auto classes = calib::ce_problems(data, CeNotion::class_wise);
+    REQUIRE(classes.size() == 3);
+    // The class-wise pair targets add up to the canonical ones (digest §2.4).
+    Matrix sum = Matrix::Zero(3, 3);
+    for (const CeProblem& c : classes) sum += c.residuals * c.residuals.transpose();
+    CHECK(max_abs(sum - canonical[0].residuals * canonical[0].residuals.transpose()) < 1e-15);
+}
+
+TEST_CASE("risk (20): engine and low-rank paths against a naive double loop") {
+    const CeProblem p = calib::ce_problems(tempered_data(150, 4, 1), CeNotion::canonical)[0];
+    calib::Rng rng = calib::make_stream(2, 0);
+    Matrix u = calib::synthetic::dirichlet(150, 3, 1.0, rng);  // any factor: H = U Uᵀ
+    const Matrix h = u * u.transpose();
+    const double naive = naive_risk(p.residuals, h);
+    CHECK(calib::ce_risk(p.residuals, h) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK(calib::ce_risk_low_rank(p.residuals, u) == doctest::Approx(naive).epsilon(1e-12));
+    // A function that is not low rank (the targets themselves plus noise) still agrees.
+    Matrix g = h + calib::synthetic::dirichlet(150, 150, 1.0, rng);
+    g = (g + g.transpose()).eval() / 2;
+    CHECK(calib::ce_risk(p.residuals, g) == doctest::Approx(naive_risk(p.residuals, g)).epsilon(1e-13));
+    // h = T off the diagonal has zero risk.
+    CHECK(calib::ce_risk(p.residuals, p.residuals * p.residuals.transpose()) == 0.0);
+}
+
+TEST_CASE("risk and KRR: bitwise the same for 1 and 2 threads") {
+    const CeProblem p = calib::ce_problems(tempered_data(700, 3, 3), CeNotion::canonical)[0];
+    const Matrix h = p.residuals * p.residuals.transpose() * 0.5;
+    CHECK(calib::ce_risk(p.residuals, h, {1}) == calib::ce_risk(p.residuals, h, {2}));
+    const CeProblem train = rows_of(p, 0, 400), eval = rows_of(p, 400, 300);
+    const calib::KrrCeFit one(train, 1.0, {1}), two(train, 1.0, {2});
+    const Matrix b1 = one.project(eval.inputs), b2 = two.project(eval.inputs);
+    CHECK((b1.array() == b2.array()).all());
+    CHECK((one.kronecker_diagonal(b1, 0.1).array() == two.kronecker_diagonal(b2, 0.1).array()).all());
+    CHECK((one.two_step_factor(b1, 0.1).array() == two.two_step_factor(b2, 0.1).array()).all());
+}
+
+TEST_CASE("h_kkr: the eigen form (29)/(31) equals the naive Kronecker solve (28)") {
+    const CeProblem p = calib::ce_problems(tempered_data(11, 3, 4), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 5);
+    const double gamma = 1.0;
+    const calib::KrrCeFit fit(train, gamma);
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix k = rbf_gram(train.inputs, train.inputs, gamma), cross = rbf_gram(train.inputs, eval.inputs, gamma);
+    for (double rho : {1e-3, 0.1, 10.0}) {
+        CAPTURE(rho);
+        const Matrix naive = naive_kronecker(k, cross, train.residuals, rho);
+        const Matrix h = fit.kronecker_pairs(b, rho);
+        // Both solves lose digits with the condition number of K ⊗ K + ρI, about 1/ρ.
+        const double tolerance = 1e-14 / std::min(rho, 1.0) * std::max(1.0, max_abs(naive));
+        CHECK(max_abs(h - naive) < tolerance);
+        CHECK(max_abs(fit.kronecker_diagonal(b, rho) - naive.diagonal()) < tolerance);
+        // (31): the risk of the eigen-form H on the evaluation set, as the naive risk of the naive H.
+        CHECK(calib::ce_risk(eval.residuals, h) == doctest::Approx(naive_risk(eval.residuals, naive)).epsilon(1e-10));
+    }
+}
+
+TEST_CASE("h_ukkr: Kronecker KRR with kernel K + mu I and zero ridge equals two-step KRR with mu") {
+    const CeProblem p = calib::ce_problems(tempered_data(12, 3, 5), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 6);
+    const calib::KrrCeFit fit(train, 1.0);
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix k = rbf_gram(train.inputs, train.inputs, 1.0), cross = rbf_gram(train.inputs, eval.inputs, 1.0);
+    for (double mu : {1e-2, 0.5, 3.0}) {
+        CAPTURE(mu);
+        // The kernel k + mu·δ: its Gram matrix is K + mu I and it equals k away from the training points.
+        const Matrix naive = naive_kronecker(k + mu * Matrix::Identity(6, 6), cross, train.residuals, 0.0);
+        const Matrix u = fit.two_step_factor(b, mu);
+        CHECK(max_abs(u * u.transpose() - naive) < 1e-11 * std::max(1.0, max_abs(naive)));
+    }
+}
+
+TEST_CASE("h_ukkr equals h_kkr at zero ridge, and h_ukkr(p, p) >= 0") {
+    const CeProblem p = calib::ce_problems(tempered_data(14, 3, 6), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 7), eval = rows_of(p, 7, 7);
+    const calib::KrrCeFit fit(train, 4.0);  // a larger γ keeps K well conditioned for the exact inverse
+    const Matrix b = fit.project(eval.inputs);
+    const Matrix kkr = fit.kronecker_pairs(b, 0.0), u = fit.two_step_factor(b, 0.0);
+    CHECK(max_abs(kkr - u * u.transpose()) < 1e-7 * max_abs(kkr));
+    CHECK((fit.two_step_factor(b, 0.3).rowwise().squaredNorm().array() >= 0).all());
+    // At zero ridge the function interpolates the training targets (K invertible).
+    const Matrix bt = fit.project(train.inputs);
+    CHECK(max_abs(fit.kronecker_pairs(bt, 0.0) - train.residuals * train.residuals.transpose()) < 1e-7);
+}
+
+TEST_CASE("low-rank risk of h_ukkr and h_bin equals the full risk") {
+    const calib::CategoricalData data = tempered_data(400, 4, 7);
+    const CeProblem p = calib::ce_problems(data, CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 250), eval = rows_of(p, 250, 150);
+    const calib::KrrCeFit fit(train, 1.0);
+    const Matrix u = fit.two_step_factor(fit.project(eval.inputs), calib::two_step_ridge(1e-3, 250, calib::RidgePreset::reference_code));
+    const Matrix h = u * u.transpose();
+    CHECK(calib::ce_risk_low_rank(eval.residuals, u) == doctest::Approx(naive_risk(eval.residuals, h)).epsilon(1e-12));
+    CHECK(calib::ce_risk(eval.residuals, h) == doctest::Approx(naive_risk(eval.residuals, h)).epsilon(1e-13));
+
+    const CeProblem top = calib::ce_problems(data, CeNotion::top_label)[0];
+    const calib::BinCeFunction bins(rows_of(top, 0, 250), 10);
+    const Matrix v = bins.factor(rows_of(top, 250, 150).inputs);
+    CHECK(calib::ce_risk_low_rank(rows_of(top, 250, 150).residuals, v) ==
+          doctest::Approx(naive_risk(rows_of(top, 250, 150).residuals, v * v.transpose())).epsilon(1e-12));
+}
+
+TEST_CASE("binning: (TCE2^bin)^2 (10) equals the diagonal mean of h_bin on the same data (24)") {
+    const calib::CategoricalData data = tempered_data(500, 5, 8);
+    for (CeNotion notion : {CeNotion::top_label, CeNotion::class_wise})
+        for (const CeProblem& p : calib::ce_problems(data, notion))
+            for (CeBinning scheme : {CeBinning::equal_width, CeBinning::equal_mass})
+                for (int m : {1, 5, 15, 90}) {
+                    CAPTURE(m);
+                    const calib::BinCeFunction h(p, m, scheme);
+                    CHECK(calib::binned_squared_ce(p, m, scheme) == doctest::Approx(h.diagonal(p.inputs).mean()).epsilon(1e-13));
+                }
+}
+
+TEST_CASE("binning: right-closed bins, equal mass, and the empty-bin fallback") {
+    // Confidences 0.25 (a bin edge for M = 4: it belongs to the first bin), 0.3, 0.9, 1.0.
+    const CeProblem p{Matrix{{0.25}, {0.3}, {0.9}, {1.0}}, Matrix{{0.25}, {-0.7}, {0.9}, {0.0}}};
+    const calib::BinCeFunction w(p, 4);
+    CHECK(w.counts() == std::vector<std::size_t>{1, 1, 0, 2});
+    CHECK(w.values()(0) == doctest::Approx(0.25));
+    CHECK(w.values()(1) == doctest::Approx(-0.7));
+    CHECK(w.values()(2) == doctest::Approx(0.1125));  // empty: the global conf − acc
+    CHECK(w.values()(3) == doctest::Approx(0.45));
+    CHECK(w.factor(Matrix{{0.0}, {0.6}})(0, 0) == doctest::Approx(0.25));  // 0 falls in the first bin
+    const calib::BinCeFunction q(p, 2, CeBinning::equal_mass);  // cut at the value of rank 2: 0.3
+    CHECK(q.counts() == std::vector<std::size_t>{2, 2});
+    CHECK(q.factor(Matrix{{0.3}, {0.31}})(1, 0) == doctest::Approx(0.45));
+}
+
+TEST_CASE("ridge presets (digest §6.5)") {
+    using calib::RidgePreset;
+    CHECK(calib::kronecker_ridge(2, 100, RidgePreset::reference_code) == doctest::Approx(2000));
+    CHECK(calib::two_step_ridge(2, 16, RidgePreset::reference_code) == doctest::Approx(16));
+    CHECK(calib::kronecker_ridge(2, 100, RidgePreset::paper_text) == doctest::Approx(2e5));
+    CHECK(calib::two_step_ridge(2, 100, RidgePreset::paper_text) == doctest::Approx(2000));
+}
+
+TEST_CASE("squared_ce: every bad input is a clear error") {
+    const CeProblem p = calib::ce_problems(tempered_data(20, 3, 9), CeNotion::top_label)[0];
+    const CeProblem c = calib::ce_problems(tempered_data(20, 3, 9), CeNotion::canonical)[0];
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(p, 0), "calib::BinCeFunction: bins = 0, must be >= 1",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::binned_squared_ce(p, -2), "calib::binned_squared_ce: bins = -2, must be >= 1",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(c, 5), doctest::Contains("must have 1 of each"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(rows_of(p, 0, 0), 5),
+                         "calib::BinCeFunction: train has n = 0 observations, must have n >= 1", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::BinCeFunction(CeProblem{Matrix{{1.5}}, Matrix{{0.5}}}, 5),
+                         "calib::BinCeFunction: inputs(0, 0) = 1.5, must be in [0, 1]", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 0.0), "calib::KrrCeFit: gamma = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    const calib::KrrCeFit fit(c, 1.0);
+    const Matrix b = fit.project(c.inputs);
+    CHECK_THROWS_WITH_AS(fit.kronecker_pairs(b, -1.0), "calib::KrrCeFit::kronecker: rho = -1, must be finite and >= 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(fit.two_step_factor(b, -0.5), "calib::KrrCeFit::two_step_factor: mu = -0.5, must be finite and >= 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(fit.project(p.inputs), doctest::Contains("must have 3 as the training inputs"),
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::kronecker_ridge(-1, 10, calib::RidgePreset::paper_text),
+                         "calib::kronecker_ridge: c = -1, must be finite and >= 0", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::ce_risk(c.residuals.topRows(1), Matrix::Zero(1, 1)),
+                         "calib::ce_risk: residuals has m = 1 rows, must have m >= 2 (pairs a != b)",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::ce_risk_low_rank(c.residuals, Matrix::Zero(5, 1)), doctest::Contains("they must match"),
+                         calib::invalid_argument);
+    // A fit whose n×n matrices cannot fit in memory fails before allocating them.
+    const CeProblem huge{Matrix::Constant(2000000, 1, 0.5), Matrix::Zero(2000000, 1)};
+    CHECK_THROWS_WITH_AS(calib::KrrCeFit(huge, 1.0), doctest::Contains("more than this machine's memory"),
+                         calib::invalid_argument);
+    // Labels out of range are refused by the data set every reduction starts from.
+    CHECK_THROWS_AS(calib::CategoricalData(Matrix{{0.5, 0.5}}, {2}), calib::invalid_argument);
+}
+
+TEST_CASE("pipeline: the split is seeded, disjoint and covers the data; folds are consecutive") {
+    const calib::CeSplit s = calib::ce_split(103, 5, 0.2, 7);
+    CHECK(s.test.size() == 21);  // ⌊0.8 · 103⌋ = 82 in the CV part
+    std::vector<int> seen(103, 0);
+    for (std::size_t i : s.test) ++seen[i];
+    std::vector<std::size_t> sizes, cv;
+    for (std::size_t k = 0; k < 5; ++k) {
+        sizes.push_back(s.validation[k].size());
+        CHECK(s.train[k].size() + s.validation[k].size() == 82);
+        std::vector<int> fold(103, 0);
+        for (std::size_t i : s.train[k]) ++fold[i];
+        for (std::size_t i : s.validation[k]) {
+            ++fold[i];
+            ++seen[i];
+            cv.push_back(i);
+        }
+        for (std::size_t i : s.test) CHECK(fold[i] == 0);
+        CHECK(std::count(fold.begin(), fold.end(), 1) == 82);  // train and validation disjoint
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    CHECK(sizes == std::vector<std::size_t>{17, 17, 16, 16, 16});
+    // Train fold k is the CV part without validation fold k, in order.
+    const std::vector<std::size_t> rest(cv.begin() + 17, cv.end());
+    CHECK(s.train[0] == rest);
+    CHECK(calib::ce_split(103, 5, 0.2, 7).test == s.test);
+    CHECK(calib::ce_split(103, 5, 0.2, 8).test != s.test);
+}
+
+TEST_CASE("pipeline: deterministic for a seed, the fold ensemble of (21), selection on validation folds only") {
+    const calib::CategoricalData data = tempered_data(300, 4, 10);
+    calib::SquaredCeOptions o;
+    o.seed = 3;
+    o.grid = {5, 10, 20};
+    const calib::SquaredCeResult r = calib::squared_ce(data, calib::CeEstimator::bins, o);
+    const calib::SquaredCeResult again = calib::squared_ce(data, calib::CeEstimator::bins, o);
+    CHECK(r.estimate == again.estimate);
+    CHECK(r.problems[0].mean_validation_risk == again.problems[0].mean_validation_risk);
+    REQUIRE(r.problems.size() == 1);
+    const calib::CeProblemResult& p = r.problems[0];
+    CHECK(p.chosen == static_cast<std::size_t>(std::min_element(p.mean_validation_risk.begin(), p.mean_validation_risk.end()) -
+                                                p.mean_validation_risk.begin()));
+    // The estimate by hand: h_bin fitted on each training fold, its diagonal averaged on the test part.
+    const calib::CeSplit split = calib::ce_split(300, 5, 0.2, 3);
+    const CeProblem top = calib::ce_problems(data, CeNotion::top_label)[0];
+    const auto take = [&](const std::vector<std::size_t>& rows) {
+        CeProblem out{Matrix(static_cast<Eigen::Index>(rows.size()), 1), Matrix(static_cast<Eigen::Index>(rows.size()), 1)};
+        for (std::size_t a = 0; a < rows.size(); ++a) {
+            out.inputs(static_cast<Eigen::Index>(a), 0) = top.inputs(static_cast<Eigen::Index>(rows[a]), 0);
+            out.residuals(static_cast<Eigen::Index>(a), 0) = top.residuals(static_cast<Eigen::Index>(rows[a]), 0);
+        }
+        return out;
+    };
+    double ensemble = 0, roots = 0;
+    for (std::size_t k = 0; k < 5; ++k) {
+        const calib::BinCeFunction h(take(split.train[k]), static_cast<int>(o.grid[p.chosen]));
+        const double estimate = h.diagonal(take(split.test).inputs).mean();
+        CHECK(p.fold_estimate[k] == doctest::Approx(estimate).epsilon(1e-13));
+        const CeProblem validation = take(split.validation[k]);
+        CHECK(p.fold_validation_risk[k] ==
+              doctest::Approx(naive_risk(validation.residuals, h.factor(validation.inputs) * h.factor(validation.inputs).transpose()))
+                  .epsilon(1e-12));
+        ensemble += estimate / 5;
+        roots += std::sqrt(estimate) / 5;
+    }
+    CHECK(r.estimate == doctest::Approx(ensemble).epsilon(1e-13));
+    CHECK(r.sqrt_mean == doctest::Approx(roots).epsilon(1e-13));
+    CHECK(r.cv_size == 240);
+    CHECK(r.test_size == 60);
+    // Another seed gives another split, hence another estimate.
+    o.seed = 4;
+    CHECK(calib::squared_ce(data, calib::CeEstimator::bins, o).estimate != r.estimate);
+}
+
+TEST_CASE("pipeline: the test part's labels never influence the selection") {
+    const calib::CategoricalData data = tempered_data(200, 3, 11);
+    calib::SquaredCeOptions o;
+    const calib::CeSplit split = calib::ce_split(200, o.folds, o.test_fraction, o.seed);
+    std::vector<int> labels = data.labels();
+    for (std::size_t i : split.test) labels[i] = (labels[i] + 1) % 3;
+    const calib::CategoricalData changed(data.probabilities(), labels);
+    o.notion = CeNotion::canonical;
+    o.grid = {1e-2, 1, 100};
+    const calib::SquaredCeResult a = calib::squared_ce(data, calib::CeEstimator::ukkr, o),
+                                 b = calib::squared_ce(changed, calib::CeEstimator::ukkr, o);
+    CHECK(a.problems[0].mean_validation_risk == b.problems[0].mean_validation_risk);
+    CHECK(a.problems[0].chosen == b.problems[0].chosen);
+    // The test diagonal of h depends on the test inputs only, not on their labels.
+    CHECK(a.estimate == b.estimate);
+}
+
+TEST_CASE("pipeline: class-wise sums (or averages) the classes; KRR bitwise the same for 1 and 2 threads") {
+    const calib::CategoricalData data = tempered_data(250, 3, 12);
+    calib::SquaredCeOptions o;
+    o.notion = CeNotion::class_wise;
+    o.grid = {1e-1, 1e-5};
+    const calib::SquaredCeResult sum = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    REQUIRE(sum.problems.size() == 3);
+    double total = 0;
+    std::size_t negative = 0;
+    for (const calib::CeProblemResult& p : sum.problems) {
+        for (double e : p.fold_estimate) total += e / 5;
+        negative += p.negative_diagonal;
+    }
+    CHECK(sum.estimate == doctest::Approx(total).epsilon(1e-13));
+    CHECK(sum.negative_diagonal == negative);
+    o.aggregation = calib::ClassAggregation::mean;
+    CHECK(calib::squared_ce(data, calib::CeEstimator::kkr, o).estimate == doctest::Approx(total / 3).epsilon(1e-13));
+    o.notion = CeNotion::canonical;
+    o.parallel.num_threads = 1;
+    const calib::SquaredCeResult one = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    o.parallel.num_threads = 2;
+    const calib::SquaredCeResult two = calib::squared_ce(data, calib::CeEstimator::kkr, o);
+    CHECK(one.estimate == two.estimate);
+    CHECK(one.problems[0].mean_validation_risk == two.problems[0].mean_validation_risk);
+}
+
+TEST_CASE("pipeline: bad options are clear errors") {
+    const calib::CategoricalData data = tempered_data(40, 3, 13);
+    calib::SquaredCeOptions o;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(tempered_data(12, 3, 1), calib::CeEstimator::bins, o),
+                         "calib::ce_split: n = 12 is too small for folds = 5 and test_fraction = 0.2: the CV part has 9 "
+                         "and the test part 3 observations, must have >= 2 * folds = 10 and >= 1",
+                         calib::invalid_argument);
+    o.folds = 1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), "calib::ce_split: folds = 1, must be >= 2",
+                         calib::invalid_argument);
+    o.folds = 5;
+    o.test_fraction = 1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o),
+                         "calib::ce_split: test_fraction = 1, must be in (0, 1)", calib::invalid_argument);
+    o.test_fraction = 0.2;
+    o.grid = {5, 7.5};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o),
+                         "calib::squared_ce: grid value 7.5 for ce-bins, must be an integer in [1, 1e6]", calib::invalid_argument);
+    o.grid = {0};
+    CHECK_THROWS_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), calib::invalid_argument);
+    o.grid = {1, -1e-3};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::ukkr, o),
+                         "calib::squared_ce: grid value (ridge constant) = -0.001, must be finite and >= 0",
+                         calib::invalid_argument);
+    o.grid = {};
+    o.rbf_gamma = -1;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
+                         "calib::squared_ce: rbf_gamma = -1, must be finite and > 0", calib::invalid_argument);
+    o.rbf_gamma = 1;
+    o.notion = CeNotion::canonical;
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), doctest::Contains("binning needs a scalar notion"),
+                         calib::invalid_argument);
+}
+
+TEST_CASE("h_kde: (25) and the leave-one-out estimator (11) against the kernel written out") {
+    const CeProblem p = calib::ce_problems(tempered_data(60, 3, 14), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 40), eval = rows_of(p, 40, 20);
+    for (double b : {0.1, 0.5}) {
+        CAPTURE(b);
+        const calib::KdeCeFunction h(train, b);
+        const Matrix u = h.factor(eval.inputs);
+        for (Eigen::Index a = 0; a < 20; ++a)
+            CHECK(max_abs(u.row(a) - naive_kde_residual(train, eval.inputs.row(a), b, -1)) < 1e-12);
+        CHECK(calib::ce_risk_low_rank(eval.residuals, u) ==
+              doctest::Approx(naive_risk(eval.residuals, u * u.transpose())).epsilon(1e-12));
+        double in_sample = 0;
+        for (Eigen::Index i = 0; i < 40; ++i)
+            in_sample += naive_kde_residual(train, train.inputs.row(i), b, i).squaredNorm() / 40;
+        CHECK(calib::kde_squared_ce(train, b) == doctest::Approx(in_sample).epsilon(1e-12));
+    }
+    // The Beta kernel of a scalar problem is the Dirichlet kernel of (z, 1 − z).
+    const CeProblem top = calib::ce_problems(tempered_data(30, 4, 15), CeNotion::top_label)[0];
+    CeProblem pairs{Matrix(30, 2), Matrix(30, 2)};
+    pairs.inputs << top.inputs, (1 - top.inputs.array()).matrix();
+    pairs.residuals << top.residuals, -top.residuals;
+    const Matrix z = top.inputs.topRows(5);
+    const Matrix scalar = calib::KdeCeFunction(top, 0.2).factor(z);
+    for (Eigen::Index a = 0; a < 5; ++a)
+        CHECK(scalar(a, 0) == doctest::Approx(naive_kde_residual(pairs, pairs.inputs.row(a), 0.2, -1)(0)).epsilon(1e-12));
+}
+
+TEST_CASE("h_kde: saturated confidences and zero coordinates give finite values; threads do not change them") {
+    calib::Rng rng = calib::make_stream(16, 0);
+    Matrix probabilities = calib::synthetic::dirichlet(600, 3, 0.05, rng);  // many coordinates underflow to 0
+    probabilities.row(0) << 1, 0, 0;
+    probabilities.row(1) << 0, 1, 0;
+    const std::vector<int> labels = calib::synthetic::draw_labels(probabilities, rng);
+    const calib::CategoricalData data(probabilities, labels);
+    for (CeNotion notion : {CeNotion::canonical, CeNotion::top_label}) {
+        const CeProblem p = calib::ce_problems(data, notion)[0];
+        for (double b : {1e-5, 1e-2, 1.0}) {
+            const calib::KdeCeFunction one(p, b, {1}), two(p, b, {2});
+            const Matrix u1 = one.factor(p.inputs), u2 = two.factor(p.inputs);
+            CHECK(u1.allFinite());
+            CHECK((u1.array() == u2.array()).all());
+        }
+    }
+    const CeProblem p = calib::ce_problems(data, CeNotion::canonical)[0];
+    CHECK_THROWS_WITH_AS(calib::KdeCeFunction(p, 0.0), "calib::KdeCeFunction: bandwidth = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::kde_squared_ce(rows_of(p, 0, 1), 0.1),
+                         "calib::kde_squared_ce: train has n = 1 observations, must have n >= 2", calib::invalid_argument);
+    calib::SquaredCeOptions o;
+    o.grid = {0.1, -1};
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kde, o),
+                         "calib::squared_ce: grid value (bandwidth) = -1, must be finite and > 0", calib::invalid_argument);
+    o.grid = {1e-3, 1e-1};
+    const calib::SquaredCeResult r = calib::squared_ce(data, calib::CeEstimator::kde, o);
+    CHECK(r.estimate >= 0);
+    CHECK(r.problems[0].negative_diagonal == 0);
+}
+
+}  // TEST_SUITE
