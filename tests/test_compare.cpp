@@ -207,14 +207,30 @@ TEST_CASE("single-model intervals: the resamples of compare_models, any family, 
     CHECK(e.replicates == c.results[2].replicates[1]);
     CHECK(e.lower == c.results[2].lower[1]);
     CHECK(e.std_error == c.results[2].std_errors[1]);
-    // The SKCE of any family: each replicate is the unbiased SKCE of its resample.
+    // The SKCE of any family: each replicate is the mean of h over the resample's pairs of distinct
+    // observations, i.e. the unbiased SKCE of the resample, n(n − 1)·SKCE = Σ_{a≠b} c_a c_b h_ab +
+    // Σ_a c_a(c_a − 1) h_aa, without the pairs of copies (h_aa is the SKCE of the pair {a, a}).
     test::Rng rng(31);
     const NormalData normal = test::normal_data(120, rng, 0.3);
     const Kernel kernel = default_kernel(normal);
     const BootstrapInterval k = skce_unbiased_interval(normal, kernel, o);
     CHECK(k.estimate == skce_unbiased(normal, kernel));
-    for (std::size_t r = 0; r < 30; ++r)
-        CHECK(relative(k.replicates[r], skce_unbiased(subset(normal, resample(120, 77, r)), kernel)) < 1e-10);
+    for (std::size_t r = 0; r < 30; ++r) {
+        const std::vector<std::size_t> idx = resample(120, 77, r);
+        std::vector<double> counts(120, 0);
+        for (const std::size_t i : idx) counts[i] += 1;
+        double copies = 0, copy_pairs = 0, squares = 0;
+        for (std::size_t a = 0; a < 120; ++a) {
+            squares += counts[a] * counts[a];
+            if (counts[a] < 2) continue;
+            copy_pairs += counts[a] * (counts[a] - 1);
+            copies += counts[a] * (counts[a] - 1) * skce_unbiased(subset(normal, {a, a}), kernel);
+        }
+        const double distinct = 120.0 * 119.0 * skce_unbiased(subset(normal, idx), kernel) - copies;
+        CAPTURE(r);
+        CHECK(copy_pairs > 0);
+        CHECK(relative(k.replicates[r], distinct / (120.0 * 120.0 - squares)) < 1e-9);
+    }
     CHECK(k.lower <= k.estimate);
     CHECK(k.estimate <= k.upper);
     // Bitwise the same for any thread count.

@@ -80,6 +80,7 @@ TEST_CASE("top-label diagram: counts and events add up, and its weighted gaps ar
         ece.mode = EceMode::top_label;
         ece.nbins = int(B);
         CHECK(gaps == doctest::Approx(calib::ece(data, ece)).epsilon(1e-12));
+        CHECK(binned_ece(d) == doctest::Approx(gaps).epsilon(1e-12));
         CHECK(d.event == "top-label");
     }
 }

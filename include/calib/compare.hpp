@@ -113,8 +113,12 @@ struct BootstrapInterval {
     std::vector<double> replicates;
 };
 
-// The unbiased SKCE of any family under any kernel, its replicates exactly from the quadratic forms of
-// the counts with H (as compare_models' skce_unbiased): (cᵀHc − Σ_a c_a h_aa) / (n(n − 1)), O(n² R).
+// The unbiased SKCE of any family under any kernel. Replicate r is the mean of h over the pairs of
+// distinct observations of the resample, from the quadratic forms of its counts c with H:
+//   Σ_{a≠b} c_a c_b h_ab / Σ_{a≠b} c_a c_b = (cᵀHc − Σ_a c_a² h_aa) / (n² − Σ_a c_a²),
+// not the estimator on the resample (compare_models' skce_unbiased replicates), whose pairs of copies
+// of one observation add h_aa > 0 and shift every replicate up by about mean(h_aa)/n: harmless in a
+// paired difference, but for a calibrated model larger than the estimate's own spread. O(n² R).
 // Throws calib::invalid_argument for n < 2, an invalid kernel (validate_kernel) or options out of range.
 template <class Data>
 BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel, const IntervalOptions& options = {});

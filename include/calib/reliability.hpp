@@ -62,6 +62,11 @@ ProportionInterval clopper_pearson(std::size_t events, std::size_t trials, doubl
 
 std::string to_string(ReliabilityBinning binning);  // "uniform", "equal-mass"
 
+// The binned calibration error of a diagram: Σ_b (n_b/n)·|frequency_b − mean_confidence_b| over its
+// non-empty bins. Of a top-label diagram with uniform bins it is the top-label ECE (uniform:B, tv); with
+// equal_mass bins, the same over bins of equal counts. O(B).
+double binned_ece(const ReliabilityDiagram& diagram);
+
 // ---- univariate predictive distributions ----------------------------------------------------------
 // The PIT u_i = F_i(y_i), F_i the predicted CDF: Φ((y − μ)/σ) for normals, the Laplace CDF
 // (½·exp((y − μ)/β) below μ, 1 − ½·exp(−(y − μ)/β) above), Σ_k π_k Φ((y − μ_k)/σ_k) for mixtures.

@@ -47,17 +47,23 @@ BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel,
     check_options(fn, n, options);
     const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
     const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);
-    if (memory.working > budget)
-        fail(fn, "n = ", n, " and ", R, " replicates need ", detail::format_bytes(memory.working),
+    const double working = memory.working + 16 * double(R);  // with the distinct-pair forms
+    if (working > budget)
+        fail(fn, "n = ", n, " and ", R, " replicates need ", detail::format_bytes(working),
              " of working memory, more than `memory_budget` = ", detail::format_bytes(budget), "; raise the budget");
-    const bool cache = memory.working + memory.cache <= budget;
+    const bool cache = working + memory.cache <= budget;
     const auto counts = [&](std::size_t r0, std::size_t, auto&& out) {
         detail::resampling_counts(options.seed, 1 + r0, out, options.parallel);
     };
-    const detail::CountForms f = detail::FamilyOps<Data>::count_forms(data, kernel, R, counts, cache, options.parallel);
-    const double pairs = double(n) * double(n - 1);
+    const detail::CountForms f =
+        detail::FamilyOps<Data>::count_forms(data, kernel, R, counts, cache, options.parallel, true);
+    // All n draws of one observation a (probability n^(1−n)) leave no pair of distinct observations:
+    // then the replicate is h(s_a, s_a), the resample's only value of h.
     std::vector<double> replicates(R);
-    for (std::size_t r = 0; r < R; ++r) replicates[r] = (f.quadratic[r] - f.diagonal[r]) / pairs;
+    const double n2 = double(n) * double(n);
+    for (std::size_t r = 0; r < R; ++r)
+        replicates[r] = f.squared_counts[r] == n2 ? f.squared_diagonal[r] / n2
+                                                  : (f.quadratic[r] - f.squared_diagonal[r]) / (n2 - f.squared_counts[r]);
     return summarise(f.sums.unbiased(), std::move(replicates), options.level);
 }
 
