@@ -241,9 +241,11 @@ std::string tests_html(const ReportData& r) {
             if (!t.p_note.empty())
                 h += "<p class=\"note\">" + (several ? escape(m.name) + ", " : std::string()) + escape(t.method) + ": " +
                      escape(t.p_note) + ".</p>";
+    std::string kernels;
+    for (const ModelReport& m : r.models)
+        kernels += (kernels.empty() ? "" : "; ") + (several ? m.name + ": " : std::string()) + m.kernel;
     h += "<p class=\"note\">Every test is right-tailed: a small p-value speaks against calibration "
-         "(docs/tests.md says when each test is valid). Kernel: " + escape(r.models.front().kernel) +
-         (several ? " (each model's own median lengthscale)" : "") + ".</p>\n";
+         "(docs/tests.md says when each test is valid). Kernel: " + escape(kernels) + ".</p>\n";
     return h;
 }
 
@@ -252,19 +254,24 @@ std::string errors_html(const ReportData& r) {
     std::string h = "<h2>How far from calibrated</h2>\n<table><tr><th>measure</th>";
     for (const ModelReport& m : r.models)
         h += several ? "<th colspan=\"2\">" + escape(m.name) + "</th>" : "<th>value</th><th>" + number(100 * r.level, "%g") + " % interval</th>";
-    h += "<th>what it measures</th></tr>\n";
+    if (!several) h += "<th>what it measures</th>";  // several models: below the table, for room
+    h += "</tr>\n";
     if (several) {
         h += "<tr><th></th>";
         for (std::size_t k = 0; k < r.models.size(); ++k) h += "<th>value</th><th>" + number(100 * r.level, "%g") + " % interval</th>";
-        h += "<th></th></tr>\n";
+        h += "</tr>\n";
     }
     for (std::size_t e = 0; e < r.models.front().estimates.size(); ++e) {
         h += "<tr><td>" + escape(r.models.front().estimates[e].name) + "</td>";
         for (const ModelReport& m : r.models)
             h += "<td class=\"num\">" + number(m.estimates[e].value) + "</td><td class=\"num\">" + interval_text(m.estimates[e]) + "</td>";
-        h += "<td>" + escape(r.models.front().estimates[e].meaning) + "</td></tr>\n";
+        h += (several ? std::string() : "<td>" + escape(r.models.front().estimates[e].meaning) + "</td>") + "</tr>\n";
     }
-    h += "</table><p class=\"note\">The intervals are " + number(100 * r.level, "%g") +
+    h += "</table>";
+    if (several)
+        for (const ReportEstimate& e : r.models.front().estimates)
+            h += "<p class=\"note\"><b>" + escape(e.name) + "</b>: " + escape(e.meaning) + ".</p>";
+    h += "<p class=\"note\">The intervals are " + number(100 * r.level, "%g") +
          " % bootstrap percentile intervals from R = " + std::to_string(r.replicates) + " resamples of the n observations "
          "(seed " + std::to_string(r.seed) + "): how much each estimate would vary on another sample of this size. "
          "The ECE and the CKCE are biased upwards, and more so on a resample (it repeats observations), so "
