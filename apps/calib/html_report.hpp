@@ -32,7 +32,7 @@ struct ReportEstimate {
     std::optional<double> lower, upper, std_error;
 };
 
-// One model's tests and errors; the first test gives its verdict.
+// One model's tests and errors; the first test gives its verdict (rejected: not calibrated at alpha).
 struct ModelReport {
     std::string name;           // --name (one model), else the input file's name
     std::vector<std::string> files;
@@ -43,6 +43,8 @@ struct ModelReport {
     std::vector<ReportTest> tests;
     std::vector<ReportEstimate> estimates;
 };
+
+inline bool rejected(const ModelReport& m, double alpha) { return m.tests.front().p_value < alpha; }
 
 struct ReportFigure {
     std::string title;          // "Top-label, 10 uniform bins"
