@@ -67,8 +67,8 @@ struct Bar {
 
 // The unit square with its grid, the dashed diagonal, the marks, and the bars beneath when given. With
 // several models, each model's marks are moved sideways by a few pixels so that their intervals do not
-// hide each other, and with `split_bars` (bins shared by the models) its bars take its share of the
-// bin's width; else they overlap, translucent.
+// hide each other; with `split_bars` (bins shared by the models) its bars take its share of the bin's
+// width, else (each model its own bins) a row of the panel of its own.
 std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
                         const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
                         bool split_bars = true) {
@@ -94,12 +94,15 @@ std::string square_plot(const std::string& title, const std::string& x_label, co
         std::size_t most = 1;
         for (const Bar& b : bars) most = std::max(most, b.count);
         for (const Bar& b : bars) {
-            const double h = hist * static_cast<double>(b.count) / static_cast<double>(most);
+            const bool rows = !split_bars && models > 1;
+            const double row = rows ? hist / static_cast<double>(models) : hist;
+            const double base = bottom - (rows ? row * static_cast<double>(models - 1 - b.model) : 0);
+            const double h = (rows ? row - 1 : row) * static_cast<double>(b.count) / static_cast<double>(most);
             const double share = (px(b.x1) - px(b.x0)) / static_cast<double>(split_bars ? models : 1);
             const double x0 = px(b.x0) + (split_bars ? share * static_cast<double>(b.model) : 0);
             const double x1 = std::max(x0 + share, x0 + 1.5);
-            s += "<rect class=\"bar" + series(b.model) + "\"" + attribute("x", x0) + attribute("y", bottom - h) + attribute("width", x1 - x0) +
-                 attribute("height", h) + "><title>" + escape(b.tip) + "</title></rect>";
+            s += "<rect class=\"bar" + series(b.model) + "\"" + attribute("x", x0) + attribute("y", base - h) +
+                 attribute("width", x1 - x0) + attribute("height", h) + "><title>" + escape(b.tip) + "</title></rect>";
         }
         s += line("frame", left, bottom, left + side, bottom) + text(left - 6, top + side + gap + 10, std::to_string(most), "end");
         s += text(14, top + side + gap + hist / 2, "count", "middle", -90);
