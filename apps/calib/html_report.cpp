@@ -109,11 +109,13 @@ std::string errors_html(const ReportData& r) {
             h += "<p class=\"note\"><b>" + escape(e.name) + "</b>: " + escape(e.meaning) + ".</p>";
     h += "<p class=\"note\">The intervals are " + number(100 * r.level, "%g") +
          " % bootstrap percentile intervals from R = " + std::to_string(r.replicates) + " resamples of the n observations "
-         "(seed " + std::to_string(r.seed) + "): how much each estimate would vary on another sample of this size. "
-         "The ECE and the CKCE are biased upwards, and more so on a resample (it repeats observations), so "
-         "their intervals can lie above the estimate; the SKCE's replicates leave out the pairs of repeated "
-         "observations and are centred on it. docs/math.md gives each measure's definition and sources; docs/cli.md "
-         "the intervals.</p>\n";
+         "(seed " + std::to_string(r.seed) + "): how much each estimate would vary on another sample of this size. " +
+         (r.classes ? "The ECE and the CKCE are biased upwards, and more so on a resample (it repeats observations), "
+                      "so their intervals can lie above the estimate; "
+                    : "") +
+         std::string(r.classes ? "the" : "The") +
+         " SKCE's replicates leave out the pairs of repeated observations and are centred on the estimate. "
+         "docs/math.md gives each measure's definition and sources; docs/cli.md the intervals.</p>\n";
     return h;
 }
 
