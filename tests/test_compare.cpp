@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace calib;
 
@@ -148,7 +149,7 @@ TEST_CASE("results do not depend on the thread count") {
 
 TEST_CASE("invalid comparisons are refused") {
     Setting s = setting(50, 5, CkceMethod::exact);
-    CHECK_THROWS_AS(compare_models({s.models[0]}, s.options), calib::invalid_argument);
+    CHECK_THROWS_AS(compare_models({}, s.options), calib::invalid_argument);
     std::vector<int> labels = s.models[1].labels();
     labels[7] = (labels[7] + 1) % 4;
     const std::vector<CategoricalData> relabelled = {s.models[0], CategoricalData(s.models[1].probabilities(), labels)};
@@ -171,6 +172,92 @@ TEST_CASE("invalid comparisons are refused") {
     CHECK_THROWS_AS(compare_models(s.models, o), calib::invalid_argument);
     CHECK(parse_compared_estimator("skce-unbiased") == ComparedEstimator::skce_unbiased);
     CHECK_THROWS_AS(parse_compared_estimator("skce"), calib::invalid_argument);
+}
+
+TEST_CASE("one model: its estimates and intervals, no pairs; the intervals are the replicates' percentiles") {
+    const Setting both = setting(200, 40, CkceMethod::exact);
+    ComparisonOptions o = both.options;
+    o.ckce.resize(1);
+    const ModelComparison one = compare_models({both.models[0]}, o);
+    const ModelComparison two = compare_models(both.models, both.options);
+    for (std::size_t e = 0; e < 3; ++e) {
+        const EstimatorComparison& c = one.results[e];
+        CHECK(c.pairs.empty());
+        CHECK(c.estimates[0] == two.results[e].estimates[0]);
+        CHECK(c.replicates[0] == two.results[e].replicates[0]);  // the same resamples as with two models
+        std::vector<double> sorted = c.replicates[0];
+        std::sort(sorted.begin(), sorted.end());
+        // type 7 at 2.5 % of 40: h = 0.975, between the first and second order statistics.
+        CHECK(c.lower[0] == doctest::Approx(sorted[0] + 0.975 * (sorted[1] - sorted[0])).epsilon(1e-14));
+        CHECK(c.upper[0] == doctest::Approx(sorted[38] + 0.025 * (sorted[39] - sorted[38])).epsilon(1e-14));
+    }
+}
+
+TEST_CASE("single-model intervals: the resamples of compare_models, any family, any thread count") {
+    const Setting s = setting(150, 30, CkceMethod::exact);
+    IntervalOptions o;
+    o.replicates = 30;
+    o.seed = 77;
+    // resample_interval draws the resamples of compare_models: the ECE replicates are bitwise equal.
+    const ModelComparison c = compare_models(s.models, s.options);
+    const CategoricalData& d = s.models[1];
+    const auto ece_of = [&](const std::vector<std::size_t>& idx) { return ece(subset(d, idx), s.options.ece); };
+    const BootstrapInterval e = resample_interval(d.size(), ece_of, o);
+    CHECK(e.estimate == c.results[2].estimates[1]);
+    CHECK(e.replicates == c.results[2].replicates[1]);
+    CHECK(e.lower == c.results[2].lower[1]);
+    CHECK(e.std_error == c.results[2].std_errors[1]);
+    // The SKCE of any family: each replicate is the mean of h over the resample's pairs of distinct
+    // observations, i.e. the unbiased SKCE of the resample, n(n − 1)·SKCE = Σ_{a≠b} c_a c_b h_ab +
+    // Σ_a c_a(c_a − 1) h_aa, without the pairs of copies (h_aa is the SKCE of the pair {a, a}).
+    test::Rng rng(31);
+    const NormalData normal = test::normal_data(120, rng, 0.3);
+    const Kernel kernel = default_kernel(normal);
+    const BootstrapInterval k = skce_unbiased_interval(normal, kernel, o);
+    CHECK(k.estimate == skce_unbiased(normal, kernel));
+    for (std::size_t r = 0; r < 30; ++r) {
+        const std::vector<std::size_t> idx = resample(120, 77, r);
+        std::vector<double> counts(120, 0);
+        for (const std::size_t i : idx) counts[i] += 1;
+        double copies = 0, copy_pairs = 0, squares = 0;
+        for (std::size_t a = 0; a < 120; ++a) {
+            squares += counts[a] * counts[a];
+            if (counts[a] < 2) continue;
+            copy_pairs += counts[a] * (counts[a] - 1);
+            copies += counts[a] * (counts[a] - 1) * skce_unbiased(subset(normal, {a, a}), kernel);
+        }
+        const double distinct = 120.0 * 119.0 * skce_unbiased(subset(normal, idx), kernel) - copies;
+        CAPTURE(r);
+        CHECK(copy_pairs > 0);
+        CHECK(relative(k.replicates[r], distinct / (120.0 * 120.0 - squares)) < 1e-9);
+    }
+    CHECK(k.lower <= k.estimate);
+    CHECK(k.estimate <= k.upper);
+    // Bitwise the same for any thread count.
+    for (const int threads : {1, 2, 3}) {
+        IntervalOptions t = o;
+        t.parallel.num_threads = threads;
+        CHECK(skce_unbiased_interval(normal, kernel, t).replicates == k.replicates);
+        CHECK(resample_interval(d.size(), ece_of, t).replicates == e.replicates);
+    }
+    o.level = 1;
+    CHECK_THROWS_AS(resample_interval(d.size(), ece_of, o), calib::invalid_argument);
+    CHECK_THROWS_AS(skce_unbiased_interval(subset(normal, {0}), kernel), calib::invalid_argument);
+}
+
+TEST_CASE("single-model intervals hold the estimate and shrink with n") {
+    test::Rng rng(32);
+    IntervalOptions o;
+    o.replicates = 100;
+    double previous = INFINITY;
+    for (const std::size_t n : {100, 400, 1600}) {
+        const NormalData d = test::normal_data(n, rng, 0.5);
+        const BootstrapInterval k = skce_unbiased_interval(d, default_kernel(d), o);
+        CHECK(k.lower <= k.estimate);
+        CHECK(k.estimate <= k.upper);
+        CHECK(k.upper - k.lower < previous);
+        previous = k.upper - k.lower;
+    }
 }
 
 }  // TEST_SUITE

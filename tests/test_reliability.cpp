@@ -80,6 +80,7 @@ TEST_CASE("top-label diagram: counts and events add up, and its weighted gaps ar
         ece.mode = EceMode::top_label;
         ece.nbins = int(B);
         CHECK(gaps == doctest::Approx(calib::ece(data, ece)).epsilon(1e-12));
+        CHECK(binned_ece(d) == doctest::Approx(gaps).epsilon(1e-12));
         CHECK(d.event == "top-label");
     }
 }
@@ -205,4 +206,74 @@ TEST_CASE("coverage of central intervals: exact on a uniform grid, errors refuse
     CHECK_THROWS_WITH_AS(interval_coverage({0.5, 1.5}, {0.5}), doctest::Contains("u[1] = 1.5"), invalid_argument);
     CHECK_THROWS_AS(pit_histogram({}, 10), invalid_argument);
     CHECK_THROWS_WITH_AS(pit_histogram(grid, 0), doctest::Contains("bins = 0"), invalid_argument);
+}
+
+TEST_CASE("mahalanobis PIT: d = 1 is the folded normal PIT; chi-squared closed forms; calibrated data uniform") {
+    test::Rng rng(15);
+    const NormalData one = test::normal_data(300, rng);
+    const Matrix mean = one.mean(), sd = one.stddev(), y = one.targets();
+    const std::vector<double> u = mahalanobis_pit(MvNormalData::diagonal(mean, sd, y));
+    const std::vector<double> v = pit(one);
+    std::vector<double> covariances_u;
+    std::vector<Matrix> cov;
+    for (Eigen::Index i = 0; i < sd.rows(); ++i) cov.push_back(Matrix::Constant(1, 1, sd(i) * sd(i)));
+    const std::vector<double> full = mahalanobis_pit(MvNormalData::full(mean, cov, y));
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        CHECK(u[i] == doctest::Approx(std::abs(2 * v[i] - 1)).epsilon(1e-9));
+        CHECK(full[i] == doctest::Approx(u[i]).epsilon(1e-12));
+    }
+    // d = 1: the ellipsoid is the central interval, so the coverages agree (away from ties at the edges).
+    const std::vector<double> levels = {0.1, 0.5, 0.9};
+    CHECK(ellipsoid_coverage(u, levels).observed == interval_coverage(v, levels).observed);
+    // d = 2, Σ = I: the squared distance 2 has χ²_2 CDF 1 − e^{−1}; at the mean, 0.
+    Matrix m2 = Matrix::Zero(2, 2), y2(2, 2);
+    y2 << 1, 1, 0, 0;
+    const std::vector<double> w = mahalanobis_pit(MvNormalData::diagonal(m2, Matrix::Ones(2, 2), y2));
+    CHECK(w[0] == doctest::Approx(1 - std::exp(-1.0)).epsilon(1e-14));
+    CHECK(w[1] == 0);
+    // Full covariances with targets drawn from them: the PIT is uniform within the band, and the
+    // ellipsoids cover their nominal levels within their intervals.
+    const MvNormalData calibrated = test::mvnormal_full_data(3000, 3, rng);
+    const std::vector<double> c = mahalanobis_pit(calibrated);
+    const PitHistogram h = pit_histogram(c, 10, 0.99);
+    for (const std::size_t count : h.counts) {
+        CHECK(count >= h.band_lower);
+        CHECK(count <= h.band_upper);
+    }
+    const CoverageCurve e = ellipsoid_coverage(c, {0.5, 0.9}, 0.999);
+    for (std::size_t k = 0; k < 2; ++k) {
+        CHECK(e.lower[k] <= e.nominal[k]);
+        CHECK(e.nominal[k] <= e.upper[k]);
+    }
+    CHECK_THROWS_WITH_AS(ellipsoid_coverage(c, {0.0}), doctest::Contains("nominal level 0"), invalid_argument);
+}
+
+TEST_CASE("mean NLL: closed forms of each family") {
+    const double half_log_two_pi = 0.5 * std::log(2 * M_PI);
+    // Normal: z = 0 and z = 2 with σ = 1, 2: ½log 2π + log σ + ½z².
+    const NormalData normal((Vector(2) << 0.0, 1.0).finished(), (Vector(2) << 1.0, 2.0).finished(),
+                            (Vector(2) << 0.0, 5.0).finished());
+    CHECK(mean_nll(normal) == doctest::Approx(half_log_two_pi + 0.5 * (std::log(2.0) + 2.0)).epsilon(1e-14));
+    // Laplace: log(2β) + |y − μ|/β.
+    const LaplaceData laplace(Vector::Zero(1), Vector::Constant(1, 0.5), Vector::Constant(1, -1.0));
+    CHECK(mean_nll(laplace) == doctest::Approx(std::log(1.0) + 2.0).epsilon(1e-14));
+    // A mixture of two equal components is the component; far targets stay finite (no log 0).
+    const MixtureNormalData same(Matrix::Constant(2, 2, 0.5), (Matrix(2, 2) << 0, 0, 1, 1).finished(),
+                                 (Matrix(2, 2) << 1, 1, 2, 2).finished(), (Vector(2) << 0.0, 5.0).finished());
+    CHECK(mean_nll(same) == doctest::Approx(mean_nll(normal)).epsilon(1e-14));
+    const MixtureNormalData far(Matrix::Constant(1, 2, 0.5), Matrix::Zero(1, 2), Matrix::Ones(1, 2), Vector::Constant(1, 100.0));
+    CHECK(mean_nll(far) == doctest::Approx(half_log_two_pi + 5000).epsilon(1e-14));
+    // Multivariate normal: the diagonal form is the sum of its coordinates' normal NLLs, and a full
+    // covariance equal to that diagonal gives the same.
+    test::Rng rng(16);
+    const NormalData a = test::normal_data(50, rng), b = test::normal_data(50, rng);
+    Matrix mean(50, 2), sd(50, 2), y(50, 2);
+    mean << a.mean(), b.mean();
+    sd << a.stddev(), b.stddev();
+    y << a.targets(), b.targets();
+    std::vector<Matrix> cov;
+    for (Eigen::Index i = 0; i < 50; ++i) cov.push_back(sd.row(i).array().square().matrix().asDiagonal());
+    const double sum = mean_nll(a) + mean_nll(b);
+    CHECK(mean_nll(MvNormalData::diagonal(mean, sd, y)) == doctest::Approx(sum).epsilon(1e-13));
+    CHECK(mean_nll(MvNormalData::full(mean, cov, y)) == doctest::Approx(sum).epsilon(1e-13));
 }

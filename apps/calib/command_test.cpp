@@ -8,7 +8,6 @@
 #include "run_output.hpp"
 #include "setup_options.hpp"
 #include "shared_options.hpp"
-#include "usage_error.hpp"
 
 #include <calib/registry.hpp>
 #include <calib/tool/json.hpp>
@@ -57,12 +56,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     const OutputFormat format = take_format(args);
     ProgressBar bar("calib test " + name, !args.take_flag("quiet"));
     const ParallelOptions parallel{run.threads, &bar};
-    std::optional<double> alpha;
-    if (const auto text = args.take("alpha")) {
-        const double a = parse_double("alpha", *text);
-        if (!(a > 0 && a < 1)) throw usage_error("option --alpha = '" + *text + "', must be in (0, 1)");
-        alpha = a;
-    }
+    const std::optional<double> alpha = take_alpha(args);
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));

@@ -15,7 +15,7 @@ const char* const main_usage = R"(Usage:
   calib estimate --family F --input FILE --estimator E [options]
   calib test     --family F --input FILE --method M [options]
   calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
-  calib report   --family F --input FILE [--output report.html] [options]
+  calib report   --family F --input FILE [MODEL2 ...] [--output report.html] [options]
   calib --help | --version
   calib COMMAND --help
 )";
@@ -29,7 +29,8 @@ Commands:
   rank       rank several models evaluated on the same labelled data by calibration errors
              (CKCE, SKCE, ECE), with paired bootstrap intervals for their differences
   report     write a one-page HTML report: the verdict of a calibration test, every test's
-             p-value, the calibration errors and reliability diagrams with exact intervals
+             p-value, the calibration errors with bootstrap intervals and reliability diagrams
+             with exact intervals; of several models, also their ranking
 
 Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
 on this data (the message says what to change), 1 internal failure.
@@ -197,40 +198,49 @@ Examples:
 }
 
 std::string report_help() {
-    return R"(calib report - a one-page calibration report of the predictions in a file
+    return R"(calib report - a one-page calibration report of the predictions in a file (or of several models)
 
 Usage:
   calib report --family F --input FILE [--labels FILE] [reading options] [--output report.html]
+  calib report --family categorical|binary --input MODEL1 MODEL2 ... [options]
 
 Writes one self-contained HTML file (inline CSS and SVG, nothing fetched; readable offline and
-printable): what was evaluated; the verdict at --alpha of the test recommended for the data size
-(the bootstrap test of the unbiased SKCE up to n = 10000, the block test with B = sqrt(n) above),
-with the p-values of the block and Gamma tests beside it; the SKCE, and for class predictions the
-top-label ECE of equal-width and equal-count bins and the CKCE; for class predictions, reliability
-diagrams (top-label with both binnings, and per class for m <= 20, or P(Y = 1) for binary data)
-with Clopper-Pearson intervals and the bins' counts. The kernel is the family's default with the
-median lengthscale, as in calib test.
+printable): what was evaluated (n, classes and accuracy, or the mean negative log-likelihood); the
+verdict at --alpha of the test recommended for the data size (the bootstrap test of the unbiased
+SKCE up to n = 10000, the block test with B = sqrt(n) above), with the p-values of the block and
+Gamma tests beside it; the SKCE, and for class predictions the top-label ECE of equal-width and
+equal-count bins and the CKCE, each with a percentile bootstrap interval (--replicates, --level,
+--seed); reliability diagrams (top-label with both binnings, and per class for m <= 20, or
+P(Y = 1) for binary data) with Clopper-Pearson intervals and the bins' counts; for predictive
+distributions the PIT histogram and the coverage of central intervals (mvnormal: the PIT of the
+squared Mahalanobis distance and the coverage of prediction ellipsoids). Several model files on
+the same labels (class predictions) add the ranking of calib rank with the same seed and
+replicates, and overlay the models' diagrams. The kernel is the family's default with the median
+lengthscale, as in calib test.
 
 Options:
   --family, --input, --labels, --header, --delimiter, --one-based-labels, --logits,
   --simplex-tolerance, --renormalize
-                        as in calib estimate (see 'calib estimate --help')
+                        as in calib estimate (see 'calib estimate --help'); --input takes one
+                        file, or several (class predictions, the same labels) as in calib rank
   --output FILE         the report (default report.html; with --format json: standard output);
                         written to a temporary file and renamed, so an existing file is replaced
                         whole or not at all
   --format html|json    the HTML page (default) or the same numbers as one JSON object
-  --name NAME           the model's name in the title (default: the input file's name)
+  --name NAME           the report's title (default: the input file's name, or "N models")
   --alpha A             the level of the verdict, in (0, 1) (default 0.05)
   --bins B              bins of the reliability diagrams and the ECEs, in [1, 1000] (default 10)
-  --replicates R        the bootstrap test's replicates (default 1000)
-  --seed S              the bootstrap test's seed (default 1234)
-  --threads N, --quiet  as in calib test
+  --replicates R        the bootstrap intervals' (and the ranking's) replicates (default 200)
+  --level L             the level of the intervals, in (0, 1) (default 0.95)
+  --seed S              the seed of the intervals, the ranking and the bootstrap test (default 1234)
+  --threads N, --quiet  as in calib test; the numbers do not depend on N
 
 Exit codes: 0 success (whatever the verdict), 2 bad option, bad input or an unwritable output,
 1 internal failure.
 
-Example:
+Examples:
   calib report --family categorical --input preds.npy --labels labels.npy --output preds.html
+  calib report --family categorical --input lenet.csv densenet.csv resnet.csv --output models.html
 )";
 }
 

@@ -2,9 +2,12 @@
 // figures, nothing fetched) and the same numbers as one JSON object.
 #pragma once
 
+#include "rank_output.hpp"
+
 #include <calib/reliability.hpp>
 #include <calib/tool/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,30 +27,49 @@ struct ReportEstimate {
     std::string name;           // "ECE (top-label, 10 uniform bins)"
     std::string meaning;        // one line: what it measures
     double value = 0;
+    // The bootstrap percentile interval at ReportData::level and the replicates' standard deviation;
+    // empty for an estimate without one (the block SKCE above n = 20 000).
+    std::optional<double> lower, upper, std_error;
 };
+
+// One model's tests and errors; the first test gives its verdict (rejected: not calibrated at alpha).
+struct ModelReport {
+    std::string name;           // --name (one model), else the input file's name
+    std::vector<std::string> files;
+    std::optional<double> accuracy;  // class predictions: the top-label accuracy
+    std::optional<double> nll;       // predictive distributions: the mean negative log-likelihood
+    std::string kernel;         // the SKCE's kernel in words, with its lengthscale
+    std::string why_recommended;
+    std::vector<ReportTest> tests;
+    std::vector<ReportEstimate> estimates;
+};
+
+inline bool rejected(const ModelReport& m, double alpha) { return m.tests.front().p_value < alpha; }
 
 struct ReportFigure {
     std::string title;          // "Top-label, 10 uniform bins"
-    ReliabilityDiagram diagram;
+    std::vector<ReliabilityDiagram> diagrams;  // one per model, in the models' order
     ReliabilityBinning binning = ReliabilityBinning::uniform;
 };
 
 struct ReportData {
-    std::string name;           // --name, or the input file's name
-    std::vector<std::string> files;
+    std::string title;          // --name, else the one model's name, else "N models"
     std::string family;
     std::size_t n = 0;
     int classes = 0;            // class predictions: m; else 0
-    std::optional<double> accuracy;  // class predictions: the top-label accuracy
-    std::string kernel;         // the SKCE's kernel in words, with its lengthscale
     double alpha = 0.05;
-    std::size_t recommended = 0;  // index in tests of the test that gives the verdict
-    std::string why_recommended;
-    std::vector<ReportTest> tests;
-    std::vector<ReportEstimate> estimates;
+    std::vector<ModelReport> models;
+    // The bootstrap intervals (and the ranking's): replicates, level and seed.
+    std::size_t replicates = 0;
+    double level = 0.95;
+    std::uint64_t seed = 0;
     std::vector<ReportFigure> figures;
-    std::optional<PitHistogram> pit;        // univariate predictive distributions
+    // One predictive-distribution model: the PIT (mvnormal: of the squared Mahalanobis distance through
+    // the χ²_d CDF) and the coverage of central intervals (mvnormal: ellipsoids).
+    std::optional<PitHistogram> pit;
     std::optional<CoverageCurve> coverage;
+    int dimension = 0;          // mvnormal: d; else 0
+    std::optional<RankRun> ranking;  // several models: `calib rank` with the same seed and replicates
     std::string command_line, created, version;
     double seconds = 0;
 };

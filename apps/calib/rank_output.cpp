@@ -11,18 +11,20 @@
 
 namespace calib::cli {
 
-namespace {
-
 std::string verdict_text(const RankRun& run, const PairComparison& c) {
     if (c.verdict < 0) return run.files[c.first] + " is better calibrated";
     if (c.verdict > 0) return run.files[c.second] + " is better calibrated";
     return "no clear difference";
 }
 
+namespace {
+
 // The value of an option of the comparison, as text.
 std::string option(const RankRun& run, const char* name) { return to_text(run.setup->get(name)); }
 
 std::string lengthscale_rule(const RankRun& run) { return option(run, "lengthscale") == "median" ? "median" : "given"; }
+
+}  // namespace
 
 std::string description(const RankRun& run, const std::string& estimator) {
     if (estimator == "ece")
@@ -33,6 +35,8 @@ std::string description(const RankRun& run, const std::string& estimator) {
     return "CKCE, simplex kernel, lengthscale " + lengthscale_rule(run) + ", lambda " +
            to_text(find(record, "lambda_rule")) + ", " + option(run, "ckce_method");
 }
+
+namespace {
 
 bool uses(const RankRun& run, const std::string& estimator) {
     const std::vector<std::string> names = run.setup->estimators();

@@ -25,6 +25,10 @@ struct RankRun {
 };
 
 JsonObject rank_json(const RankRun& run);
+// "ckce": "CKCE, simplex kernel, lengthscale median, …", as in the outputs.
+std::string description(const RankRun& run, const std::string& estimator);
+// "A.csv is better calibrated" or "no clear difference".
+std::string verdict_text(const RankRun& run, const PairComparison& pair);
 std::string rank_table(const RankRun& run);
 
 }  // namespace calib::cli

@@ -91,6 +91,14 @@ int take_threads(Args& args) {
     return text ? static_cast<int>(parse_integer("threads", *text, 0, calib::max_num_threads())) : 0;
 }
 
+std::optional<double> take_alpha(Args& args) {
+    const auto text = args.take("alpha");
+    if (!text) return std::nullopt;
+    const double a = parse_double("alpha", *text);
+    if (!(a > 0 && a < 1)) throw usage_error("option --alpha = '" + *text + "', must be in (0, 1)");
+    return a;
+}
+
 OutputFormat take_format(Args& args) {
     const std::string format = args.take("format", "json");
     if (format == "json") return OutputFormat::json;

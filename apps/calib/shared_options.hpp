@@ -8,6 +8,7 @@
 #include <calib/families.hpp>
 #include <calib/io.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ ReadOptions take_reading_options(Args& args, const FamilyInfo& family);
 // --threads N in [0, calib::max_num_threads()] (default 0: OpenMP's default, OMP_NUM_THREADS or
 // all cores).
 int take_threads(Args& args);
+
+// --alpha in (0, 1), the level of a verdict; empty when not given. Throws usage_error.
+std::optional<double> take_alpha(Args& args);
 
 enum class OutputFormat { json, table };
 OutputFormat take_format(Args& args);  // --format json|table (default json)

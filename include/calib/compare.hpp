@@ -26,11 +26,13 @@
 #include <calib/ckce.hpp>
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
+#include <calib/kernels.hpp>
 #include <calib/parallel.hpp>
 #include <calib/seed.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +78,7 @@ struct EstimatorComparison {
     std::vector<double> estimates;                // per model, on the full data
     std::vector<std::vector<double>> replicates;  // [model][replicate]
     std::vector<double> std_errors;               // per model: standard deviation of its replicates
+    std::vector<double> lower, upper;             // per model: percentile interval of its replicates (type 7)
     std::vector<std::size_t> ranking;             // model indices by increasing estimate (ties: input order)
     std::vector<PairComparison> pairs;            // every pair a < b
     std::vector<std::size_t> replicate_ranks;     // ckce: per model, the columns of the replicates' factor
@@ -86,8 +89,45 @@ struct ModelComparison {
     std::vector<EstimatorComparison> results;  // in the order of options.estimators
 };
 
-// Throws calib::invalid_argument if fewer than two models are given, the models differ in n, classes
+// One model gives its estimates with their intervals and no pairs.
+// Throws calib::invalid_argument if no model is given, the models differ in n, classes
 // or labels, n < 2, an option is out of range, or a model's CKCE options are invalid (as ckce).
 ModelComparison compare_models(const std::vector<CategoricalData>& models, const ComparisonOptions& options);
+
+// ---- one model: bootstrap intervals of estimates compare_models does not cover ------------------------
+// Percentile bootstrap intervals on the resamples of compare_models (replicate r: the counts drawn from
+// stream r + 1 of the seed), so that they and compare_models' per-model intervals of one model with the
+// same seed come from the same resamples. Bitwise identical for any thread count.
+struct IntervalOptions {
+    std::size_t replicates = 200;       // R in [1, max_replicates]
+    double level = 0.95;                // of the percentile intervals, in (0, 1)
+    std::uint64_t seed = default_seed;
+    std::optional<std::size_t> memory_budget;  // skce_unbiased_interval: as BootstrapOptions::memory_budget
+    ParallelOptions parallel;
+};
+
+struct BootstrapInterval {
+    double estimate = 0;           // on the full data
+    double lower = 0, upper = 0;   // percentile interval of the replicates (type 7) at options.level
+    double std_error = 0;          // standard deviation of the replicates (divisor R − 1)
+    std::vector<double> replicates;
+};
+
+// The unbiased SKCE of any family under any kernel. Replicate r is the mean of h over the pairs of
+// distinct observations of the resample, from the quadratic forms of its counts c with H:
+//   Σ_{a≠b} c_a c_b h_ab / Σ_{a≠b} c_a c_b = (cᵀHc − Σ_a c_a² h_aa) / (n² − Σ_a c_a²),
+// not the estimator on the resample (compare_models' skce_unbiased replicates), whose pairs of copies
+// of one observation add h_aa > 0 and shift every replicate up by about mean(h_aa)/n: harmless in a
+// paired difference, but for a calibrated model larger than the estimate's own spread. O(n² R).
+// Throws calib::invalid_argument for n < 2, an invalid kernel (validate_kernel) or options out of range.
+template <class Data>
+BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel, const IntervalOptions& options = {});
+
+// Any statistic of n observations: statistic(indices) is evaluated on the data (indices 0 … n − 1) and
+// on each resample (observation a repeated c_a times, in increasing order of a), in parallel: it must
+// be safe to call from several threads. O(R × the statistic's cost). Throws calib::invalid_argument for
+// n = 0 or options out of range.
+BootstrapInterval resample_interval(std::size_t n, const std::function<double(const std::vector<std::size_t>&)>& statistic,
+                                    const IntervalOptions& options = {});
 
 }  // namespace calib

@@ -62,6 +62,11 @@ ProportionInterval clopper_pearson(std::size_t events, std::size_t trials, doubl
 
 std::string to_string(ReliabilityBinning binning);  // "uniform", "equal-mass"
 
+// The binned calibration error of a diagram: Σ_b (n_b/n)·|frequency_b − mean_confidence_b| over its
+// non-empty bins. Of a top-label diagram with uniform bins it is the top-label ECE (uniform:B, tv); with
+// equal_mass bins, the same over bins of equal counts. O(B).
+double binned_ece(const ReliabilityDiagram& diagram);
+
 // ---- univariate predictive distributions ----------------------------------------------------------
 // The PIT u_i = F_i(y_i), F_i the predicted CDF: Φ((y − μ)/σ) for normals, the Laplace CDF
 // (½·exp((y − μ)/β) below μ, 1 − ½·exp(−(y − μ)/β) above), Σ_k π_k Φ((y − μ_k)/σ_k) for mixtures.
@@ -91,5 +96,28 @@ struct CoverageCurve {
     std::vector<double> nominal, observed, lower, upper;
 };
 CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level = 0.95);
+
+// ---- multivariate normal predictions ---------------------------------------------------------------
+// The PIT of the squared Mahalanobis distance: u_i = F_{χ²_d}(‖L_i⁻¹(y_i − μ_i)‖²), Σ_i = L_i L_iᵀ,
+// d the dimension. For calibrated predictions the squared distance is χ²_d, so the u_i are uniform
+// (pit_histogram applies); for d = 1, u_i = |2·Φ((y_i − μ_i)/σ_i) − 1|. Throws calib::numerical_error
+// if a full covariance is not positive definite in floating point.
+std::vector<double> mahalanobis_pit(const MvNormalData& data);
+
+// The coverage of central prediction ellipsoids {y : ‖L⁻¹(y − μ)‖² ≤ χ²_d quantile τ}: for each nominal
+// τ in (0, 1), the fraction of observations with u_i ≤ τ (u from mahalanobis_pit), with its
+// Clopper–Pearson interval at `level` (the fields as interval_coverage's). Calibrated: observed ≈ nominal.
+CoverageCurve ellipsoid_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level = 0.95);
+
+// ---- the mean negative log-likelihood of the targets -------------------------------------------------
+// (1/n) Σ_i −log p_i(y_i), p_i the predicted density (natural log; lower is better, but it mixes
+// calibration with sharpness): normal ½log(2π) + log σ + ½z², Laplace log(2β) + |y − μ|/β, mixtures
+// −log Σ_k π_k N(y; μ_k, σ_k²) (through log-sum-exp), multivariate normal ½(d·log(2π) + log det Σ + ‖L⁻¹(y − μ)‖²)
+// (log det from the Cholesky factor). O(n) (O(n d³) for full covariances); throws calib::numerical_error
+// as mahalanobis_pit.
+double mean_nll(const NormalData& data);
+double mean_nll(const LaplaceData& data);
+double mean_nll(const MixtureNormalData& data);
+double mean_nll(const MvNormalData& data);
 
 }  // namespace calib

@@ -11,6 +11,7 @@
 #include "core/parallel.hpp"
 #include "core/serial_eigen.hpp"
 #include "ckce/simplex_rows.hpp"
+#include "compare/summaries.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +26,7 @@ namespace {
 constexpr const char* fn = "compare_models";
 
 void check_models(const std::vector<CategoricalData>& models, const ComparisonOptions& o) {
-    if (models.size() < 2) fail(fn, "models.size() = ", models.size(), ", needs at least 2 models");
+    if (models.empty()) fail(fn, "models is empty, needs at least 1 model");
     const CategoricalData& first = models.front();
     if (first.size() < 2) fail(fn, "n = ", first.size(), ", needs at least 2 observations");
     for (std::size_t k = 1; k < models.size(); ++k) {
@@ -115,35 +116,20 @@ double ckce_replicate(const Matrix& g, const Matrix& a, const Eigen::Ref<const V
     return detail::primal_ckce(std::move(sums), ridge, target);
 }
 
-// The p-quantile of the values with linear interpolation between order statistics (R's type 7).
-double quantile(std::vector<double> values, double p) {
-    std::sort(values.begin(), values.end());
-    const double h = p * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    const std::size_t hi = std::min(lo + 1, values.size() - 1);
-    return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
-}
-
-// The standard deviation of the replicates (divisor R − 1; 0 for one replicate).
-double std_error(const std::vector<double>& values) {
-    if (values.size() < 2) return 0;
-    detail::CompensatedSum sum;
-    for (const double v : values) sum.add(v);
-    const double mean = sum.value() / static_cast<double>(values.size());
-    detail::CompensatedSum squares;
-    for (const double v : values) squares.add((v - mean) * (v - mean));
-    return std::sqrt(squares.value() / static_cast<double>(values.size() - 1));
-}
-
-// std_errors, ranking and pairs from the estimates and replicates.
+// std_errors, intervals, ranking and pairs from the estimates and replicates.
 void summarise(EstimatorComparison& c, double level) {
+    using detail::quantile;
     const std::size_t count = c.estimates.size();
-    for (const std::vector<double>& r : c.replicates) c.std_errors.push_back(std_error(r));
+    const double tail = (1 - level) / 2;
+    for (const std::vector<double>& r : c.replicates) {
+        c.std_errors.push_back(detail::std_error(r));
+        c.lower.push_back(quantile(r, tail));
+        c.upper.push_back(quantile(r, 1 - tail));
+    }
     c.ranking.resize(count);
     std::iota(c.ranking.begin(), c.ranking.end(), std::size_t{0});
     std::stable_sort(c.ranking.begin(), c.ranking.end(),
                      [&](std::size_t a, std::size_t b) { return c.estimates[a] < c.estimates[b]; });
-    const double tail = (1 - level) / 2;
     for (std::size_t a = 0; a < count; ++a)
         for (std::size_t b = a + 1; b < count; ++b) {
             PairComparison p;

@@ -45,8 +45,8 @@ void resampling_counts(std::uint64_t seed, std::uint64_t first_stream, Out&& out
 
 // The memory count_forms needs beyond the data, in bytes: the counts of one pass and their product
 // with Hᵤ (16·n·(replicates_per_pass + 1)), two vectors of n, and the forms with a caller's vector
-// of the replicates (32·R); and the cached Hᵤ (8n²), taken only when it fits the budget too. Not
-// counted: each thread's tile and Eigen's packing buffers, under 0.5 MiB per thread (so that the
+// of the replicates (32·R; the distinct-pair forms take 16·R more); and the cached Hᵤ (8n²), taken
+// only when it fits the budget too. Not counted: each thread's tile and Eigen's packing buffers, under 0.5 MiB per thread (so that the
 // plan, hence the output, does not depend on the thread count).
 struct CountFormsMemory {
     double working = 0, cache = 0;
@@ -65,14 +65,18 @@ struct CountForms {
     std::vector<double> quadratic;   // c_rᵀ H c_r
     std::vector<double> diagonal;    // Σ_a c_ar h_aa
     std::vector<double> linear;      // c_rᵀ H 1
+    // Only when asked (distinct_pairs), for the pairs of distinct observations of a resample:
+    std::vector<double> squared_diagonal;  // Σ_a c_ar² h_aa
+    std::vector<double> squared_counts;    // Σ_a c_ar²
     bool cached = false;             // Hᵤ was held in memory
 };
 
 // The forms of R replicates; counts(r0, r1, out) writes the counts of replicates [r0, r1) into the
-// n×(r1 − r0) block `out`. Hᵤ is cached when `cache`.
+// n×(r1 − r0) block `out`. Hᵤ is cached when `cache`; the distinct-pair forms are filled when
+// `distinct_pairs`.
 template <class Term, class Counts>
 CountForms count_forms(const Term& term, std::size_t replicates, const Counts& counts, bool cache,
-                       const ParallelOptions& parallel) {
+                       const ParallelOptions& parallel, bool distinct_pairs = false) {
     const std::size_t n = term.size(), R = replicates;
     CountForms f;
     f.cached = cache;
@@ -86,6 +90,7 @@ CountForms count_forms(const Term& term, std::size_t replicates, const Counts& c
     }
     Eigen::VectorXd upper_row_sums;  // Hᵤ1
     f.quadratic.resize(R), f.diagonal.resize(R), f.linear.resize(R);
+    if (distinct_pairs) f.squared_diagonal.resize(R), f.squared_counts.resize(R);
     for (std::size_t r0 = 0; r0 < R; r0 += replicates_per_pass) {
         const std::size_t r1 = std::min(R, r0 + replicates_per_pass);
         const auto w = static_cast<Eigen::Index>(r1 - r0);
@@ -100,7 +105,9 @@ CountForms count_forms(const Term& term, std::size_t replicates, const Counts& c
             const auto gr = g.col(col);
             const std::size_t r = r0 + k;
             f.diagonal[r] = cr.dot(h_diagonal);
-            f.quadratic[r] = 2 * cr.dot(gr) - cr.cwiseAbs2().dot(h_diagonal);
+            const double squared_diagonal = cr.cwiseAbs2().dot(h_diagonal);
+            f.quadratic[r] = 2 * cr.dot(gr) - squared_diagonal;
+            if (distinct_pairs) f.squared_diagonal[r] = squared_diagonal, f.squared_counts[r] = cr.squaredNorm();
             f.linear[r] = cr.dot(upper_row_sums) + gr.sum() - f.diagonal[r];
         });
     }

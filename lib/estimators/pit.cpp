@@ -4,8 +4,10 @@
 
 #include "core/check.hpp"
 #include "estimators/binning.hpp"
+#include "estimators/mahalanobis.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/chi_squared.hpp>
 
 #include <cmath>
 
@@ -88,8 +90,12 @@ PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins, doubl
     return h;
 }
 
-CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
-    const char* fn = "interval_coverage";
+namespace {
+
+// For each nominal τ, the fraction of u with inside(u, τ), with its Clopper–Pearson interval.
+template <class Inside>
+CoverageCurve coverage(const char* fn, const std::vector<double>& u, const std::vector<double>& nominal, double level,
+                       Inside inside) {
     check_u(fn, u);
     check_level(fn, level);
     CoverageCurve c;
@@ -97,16 +103,33 @@ CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<
     c.level = level;
     for (const double tau : nominal) {
         if (!(tau > 0 && tau < 1)) detail::fail(fn, "nominal level ", detail::format_value(tau), ", must be in (0, 1)");
-        const double low = (1 - tau) / 2, high = (1 + tau) / 2;
-        std::size_t inside = 0;
-        for (const double x : u) inside += x >= low && x <= high;
-        const ProportionInterval ci = clopper_pearson(inside, u.size(), level);
+        std::size_t count = 0;
+        for (const double x : u) count += inside(x, tau);
+        const ProportionInterval ci = clopper_pearson(count, u.size(), level);
         c.nominal.push_back(tau);
-        c.observed.push_back(static_cast<double>(inside) / static_cast<double>(u.size()));
+        c.observed.push_back(static_cast<double>(count) / static_cast<double>(u.size()));
         c.lower.push_back(ci.lower);
         c.upper.push_back(ci.upper);
     }
     return c;
+}
+
+}  // namespace
+
+CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
+    return coverage("interval_coverage", u, nominal, level,
+                    [](double x, double tau) { return x >= (1 - tau) / 2 && x <= (1 + tau) / 2; });
+}
+
+std::vector<double> mahalanobis_pit(const MvNormalData& data) {
+    const boost::math::chi_squared_distribution<> chi2(data.dimension());
+    std::vector<double> u(data.size());
+    for (std::size_t i = 0; i < u.size(); ++i) u[i] = cdf(chi2, detail::mahalanobis(data, i, "mahalanobis_pit").squared_distance);
+    return u;
+}
+
+CoverageCurve ellipsoid_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
+    return coverage("ellipsoid_coverage", u, nominal, level, [](double x, double tau) { return x <= tau; });
 }
 
 }  // namespace calib

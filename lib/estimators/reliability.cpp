@@ -122,6 +122,13 @@ ReliabilityDiagram class_reliability_diagram(const CategoricalData& data, int k,
     return diagram("class " + std::to_string(k), outcomes, options);
 }
 
+double binned_ece(const ReliabilityDiagram& diagram) {
+    double sum = 0;
+    for (const ReliabilityBin& b : diagram.bins)
+        if (b.count > 0) sum += static_cast<double>(b.count) * std::abs(b.frequency - b.mean_confidence);
+    return sum / static_cast<double>(diagram.n);
+}
+
 std::string to_string(ReliabilityBinning binning) {
     return binning == ReliabilityBinning::uniform ? "uniform" : "equal-mass";
 }

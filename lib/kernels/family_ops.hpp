@@ -30,7 +30,8 @@ struct FamilyOps {
                                                  const ParallelOptions& parallel);
     // The quadratic forms of the bootstrap's resampling counts with H (count_forms.hpp).
     static CountForms count_forms(const Data& data, const Kernel& kernel, std::size_t replicates,
-                                  const CountSource& counts, bool cache, const ParallelOptions& parallel);
+                                  const CountSource& counts, bool cache, const ParallelOptions& parallel,
+                                  bool distinct_pairs = false);
     // The n×n matrix of h (O(n²) memory: the spectral test).
     static Matrix materialise(const Data& data, const Kernel& kernel, const ParallelOptions& parallel);
     // The n×J row-major deviations k_P(p_i, q_j)·w(i, t_j) at test locations (the UCME); throws

@@ -23,9 +23,10 @@ std::vector<PairSums> FamilyOps<Data>::block_pair_sums(const Data& data, const K
 
 template <class Data>
 CountForms FamilyOps<Data>::count_forms(const Data& data, const Kernel& kernel, std::size_t replicates,
-                                        const CountSource& counts, bool cache, const ParallelOptions& parallel) {
+                                        const CountSource& counts, bool cache, const ParallelOptions& parallel,
+                                        bool distinct_pairs) {
     return with_pair_term(data, kernel, [&](const auto& term) {
-        return detail::count_forms(term, replicates, counts, cache, parallel);
+        return detail::count_forms(term, replicates, counts, cache, parallel, distinct_pairs);
     });
 }
 

@@ -2,9 +2,13 @@
     python3 tests/report/run.py build/bin/calib
 
 - The numbers: the JSON form's tests and estimates equal `calib test` / `calib estimate` on the same
-  file (bitwise), the bins' counts add up to n, every interval holds its frequency.
+  file (bitwise), the bins' counts add up to n, every interval holds its frequency; the bootstrap
+  intervals are seeded, stated, the same for any thread count, and their resamples are those of
+  `calib rank` (bitwise equal standard errors); the ranking of several models is `calib rank`'s,
+  bitwise; the mean NLL is its closed form; the mvnormal PIT and ellipsoid coverage add up.
 - A real browser: each demo report (a calibrated and an overconfident classifier, binary scores, a
-  normal and a Laplace regression model) is loaded in headless Chromium with a measuring script added to a copy:
+  normal, a Laplace, a mixture and two multivariate normal regression models, and two classifiers
+  in one report) is loaded in headless Chromium with a measuring script added to a copy:
   no script error or console error, every figure has a non-zero size, the verdict is on the page;
   a screenshot of each is kept in build/report/ for a person to look at.
 - Errors: a bad input gives the one-line error of `calib estimate` (exit 2); an unwritable output is
@@ -13,6 +17,7 @@
 Prints one line per failure and "report: N passed, M failed"; exit 1 if any failed.
 """
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -46,7 +51,7 @@ def calib_json(*args):
     return json.loads(r.stdout)
 
 
-# name, family, input arguments
+# name, family, input arguments (several files after --input: one report of several models)
 CASES = [
     ("calibrated", "categorical", ["--input", "apps/demo/calibrated.csv"]),
     ("overconfident", "categorical", ["--input", "apps/demo/overconfident.csv"]),
@@ -54,6 +59,10 @@ CASES = [
     ("binary", "binary", ["--input", "examples/data/scores.csv"]),
     ("normal", "normal", ["--input", "examples/data/gauss.csv"]),
     ("laplace", "laplace", ["--input", "examples/data/lap.csv"]),
+    ("mixture", "mixture-normal", ["--input", "examples/data/ensemble.csv"]),
+    ("mvnormal", "mvnormal", ["--input", "examples/data/mv.csv"]),
+    ("mvnormal-diag", "mvnormal-diag", ["--input", "examples/data/mvd.csv"]),
+    ("two-models", "categorical", ["--input", "apps/demo/calibrated.csv", "apps/demo/overconfident.csv"]),
 ]
 
 MEASURE = """<script>
@@ -103,35 +112,61 @@ for name, family, inputs in CASES:
           and "https://" not in page and "<link" not in page)
 
     j = calib_json("report", "--family", family, *inputs, "--format", "json")
-    check(name + ": verdict in the JSON", j["verdict"] in ("not calibrated", "consistent with calibration"))
-    for t in j["tests"]:
-        extra = ["--block-size", "sqrt"] if t["method"] == "block" else []
-        ref = calib_json("test", "--family", family, *inputs, "--method", t["method"], *extra)
-        check("%s: %s p-value as calib test" % (name, t["method"]),
-              (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
-              "%r vs %r" % (t["p_value"], ref["p_value"]))
-    reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
-                 "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"]}
-    for e in j["estimates"]:
-        if e["name"] in reference:
-            ref = calib_json("estimate", "--family", family, *inputs, *reference[e["name"]])
-            check("%s: %s as calib estimate" % (name, e["name"]), e["value"] == ref["estimate"],
-                  "%r vs %r" % (e["value"], ref["estimate"]))
+    labels = inputs[inputs.index("--labels"):] if "--labels" in inputs else []
+    files = inputs[1:len(inputs) - len(labels)]
+    check(name + ": one entry per model", [m["files"][0] for m in j["models"]] == files, str(j["models"]))
+    check(name + ": the intervals stated", j["intervals"] == {"method": "percentile bootstrap", "replicates": 200,
+                                                              "level": 0.95, "seed": 1234}, str(j["intervals"]))
+    for model, m in zip(files, j["models"]):
+        one = ["--input", model, *labels]
+        check(name + ": verdict in the JSON", m["verdict"] in ("not calibrated", "consistent with calibration"))
+        for t in m["tests"]:
+            extra = ["--block-size", "sqrt"] if t["method"] == "block" else []
+            ref = calib_json("test", "--family", family, *one, "--method", t["method"], *extra)
+            check("%s: %s p-value as calib test" % (name, t["method"]),
+                  (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
+                  "%r vs %r" % (t["p_value"], ref["p_value"]))
+        reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
+                     "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"]}
+        for e in m["estimates"]:
+            if e["name"] in reference:
+                ref = calib_json("estimate", "--family", family, *one, *reference[e["name"]])
+                check("%s: %s as calib estimate" % (name, e["name"]), e["value"] == ref["estimate"],
+                      "%r vs %r" % (e["value"], ref["estimate"]))
+            check("%s: %s has an ordered interval" % (name, e["name"]),
+                  e["lower"] <= e["upper"] and e["std_error"] > 0, str(e))
+            if e["name"].startswith("SKCE") or "overconfident" in model:
+                check("%s: %s interval holds the estimate" % (name, e["name"]), e["lower"] <= e["value"] <= e["upper"],
+                      str(e))
+        univariate = family in ("normal", "laplace", "mixture-normal", "mvnormal", "mvnormal-diag")
+        check(name + ": the NLL for predictive distributions only", ("nll" in m) == univariate)
+    if family == "normal":  # the closed form, from the file: ½log 2π + log σ + ½z²
+        rows = [list(map(float, line.split(","))) for line in open(os.path.join(ROOT, files[0])).read().split()[1:]]
+        nll = sum(0.5 * math.log(2 * math.pi) + math.log(s) + 0.5 * ((y - mu) / s) ** 2 for mu, s, y in rows) / len(rows)
+        check(name + ": the NLL is its closed form", abs(j["models"][0]["nll"] - nll) < 1e-12 * abs(nll),
+              "%r vs %r" % (j["models"][0]["nll"], nll))
     for figure in j["reliability_diagrams"]:
-        bins = figure["bins"]
-        check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
-        check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
-              all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in bins if b["count"]))
+        for bins in (d["bins"] for d in figure["models"]):
+            check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
+            check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
+                  all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in bins if b["count"]))
     check(name + ": diagrams for class predictions only",
           (len(j["reliability_diagrams"]) > 0) == (family in ("categorical", "binary")))
-    univariate = family in ("normal", "laplace", "mixture-normal")
-    check(name + ": the PIT for univariate predictive distributions only", ("pit_histogram" in j) == univariate)
-    if univariate:
-        h, c = j["pit_histogram"], j["interval_coverage"]
+    pit, coverage = ("mahalanobis_pit_histogram", "ellipsoid_coverage") if family.startswith("mvnormal") else \
+        ("pit_histogram", "interval_coverage")
+    predictive = family not in ("categorical", "binary")
+    check(name + ": the PIT for predictive distributions only", (pit in j) == predictive)
+    if predictive:
+        h, c = j[pit], j[coverage]
         check(name + ": PIT counts add up to n", sum(h["counts"]) == j["n"])
         check(name + ": PIT band around n/B", h["band_lower"] <= j["n"] / len(h["counts"]) <= h["band_upper"])
         check(name + ": coverage intervals hold the observed coverage",
               all(lo <= o <= hi for lo, o, hi in zip(c["lower"], c["observed"], c["upper"])))
+    if len(files) > 1:  # the ranking is calib rank's, bitwise
+        rank = calib_json("rank", "--family", family, *inputs)
+        for key in ("n", "models", "estimators", "replicates", "seed", "level", "results", "kernel", "ece"):
+            check("%s: ranking %s as calib rank" % (name, key), j["ranking"][key] == rank[key],
+                  "%r vs %r" % (j["ranking"][key], rank[key]))
 
     measured, console = browser(html_path, name)
     check(name + ": the page loads and is measured", measured is not None, console[-500:])
@@ -174,7 +209,8 @@ with tempfile.TemporaryDirectory() as work:
     r = calib("report", "--family", "categorical", "--input", tiny, "--output", os.path.join(work, "tiny.html"), "--quiet")
     check("n = 5: a report (at most one equal-count bin per observation)", r.returncode == 0, r.stderr)
     j = json.loads(calib("report", "--family", "categorical", "--input", tiny, "--format", "json", "--quiet").stdout)
-    check("n = 5: the verdict says it is below the validity study's sizes", "Caution: n = 5" in j["why"], j["why"])
+    why = j["models"][0]["why"]
+    check("n = 5: the verdict says it is below the validity study's sizes", "Caution: n = 5" in why, why)
     os.remove(os.path.join(work, "tiny.html"))
     os.remove(tiny)
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--bins", "0")
@@ -183,6 +219,46 @@ with tempfile.TemporaryDirectory() as work:
     check("--replicates 0: exit 2 naming the option", r.returncode == 2 and "--replicates" in r.stderr, r.stderr)
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--method", "block")
     check("an option of another command: exit 2", r.returncode == 2 and "--method" in r.stderr, r.stderr)
+
+# The intervals: seeded, the same for any thread count, on the resamples of calib rank.
+demo = ["--family", "categorical", "--input", "apps/demo/overconfident.csv"]
+one, two = (calib_json("report", *demo, "--format", "json", "--threads", t) for t in ("1", "2"))
+check("intervals: the same for 1 and 2 threads", one["models"] == two["models"])
+seeded = calib_json("report", *demo, "--format", "json", "--seed", "7", "--replicates", "50", "--level", "0.9")
+check("intervals: --seed, --replicates and --level stated",
+      seeded["intervals"] == {"method": "percentile bootstrap", "replicates": 50, "level": 0.9, "seed": 7},
+      str(seeded["intervals"]))
+check("intervals: another seed, other intervals", seeded["models"][0]["estimates"] != one["models"][0]["estimates"])
+estimates = {e["name"]: e for e in seeded["models"][0]["estimates"]}
+same = ["--input", "apps/demo/overconfident.csv", "apps/demo/overconfident.csv", "--seed", "7", "--replicates", "50"]
+rank = calib_json("rank", "--family", "categorical", *same, "--estimators", "ckce")
+check("intervals: the CKCE's resamples are calib rank's (estimate and s.e. bitwise)",
+      (estimates["CKCE"]["value"], estimates["CKCE"]["std_error"]) ==
+      (rank["results"]["ckce"]["estimates"][0], rank["results"]["ckce"]["std_errors"][0]), str(estimates["CKCE"]))
+rank = calib_json("rank", "--family", "categorical", *same, "--estimators", "ece", "--binning", "uniform:10",
+                  "--distance", "tv", "--mode", "top-label")
+ece = estimates["ECE (top-label, 10 equal-width bins)"]
+check("intervals: the ECE's resamples are calib rank's (estimate and s.e. bitwise)",
+      (ece["value"], ece["std_error"]) == (rank["results"]["ece"]["estimates"][0], rank["results"]["ece"]["std_errors"][0]),
+      str(ece))
+# Several models: the ranking follows --seed, --replicates and --level as calib rank does.
+models = ["--family", "categorical", "--input", "apps/demo/calibrated.csv", "apps/demo/overconfident.csv",
+          "--seed", "7", "--replicates", "60", "--level", "0.9"]
+j, rank = calib_json("report", *models, "--format", "json"), calib_json("rank", *models)
+check("several models: the ranking with --seed, --replicates, --level is calib rank's",
+      j["ranking"]["results"] == rank["results"] and j["ranking"]["replicates"] == 60)
+r = calib("report", "--family", "normal", "--input", "examples/data/gauss.csv", "examples/data/gauss.csv")
+check("several models of a regression family: exit 2 naming the families",
+      r.returncode == 2 and "categorical or binary" in r.stderr and r.stderr.count("\n") == 1, r.stderr)
+with tempfile.TemporaryDirectory() as work:
+    lines = open(os.path.join(ROOT, "apps/demo/calibrated.csv")).read().splitlines()
+    lines[3] = lines[3][:-1] + str((int(lines[3][-1]) + 1) % 3)
+    relabelled = os.path.join(work, "relabelled.csv")
+    open(relabelled, "w").write("\n".join(lines) + "\n")
+    r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", relabelled, "--format", "json")
+    check("several models with other labels: exit 2 naming the file and the observation",
+          r.returncode == 2 and "relabelled.csv: observation 3 has label" in r.stderr and r.stderr.count("\n") == 1,
+          r.stderr)
 
 print("report: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1,0 +1,24 @@
+// Several models evaluated on the same labelled data (`calib rank`, `calib report`): the files after
+// --input, and the check that they hold the same labels.
+#pragma once
+
+#include <calib/data.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace calib::cli {
+
+// Splits off the model files: every argument after --input up to the next option (--input may be
+// given more than once); the rest goes to the option parser. Throws usage_error for an empty name or
+// fewer than `minimum` files (the message names `command`).
+std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
+                                          const std::string& command, std::size_t minimum);
+
+// The same n, the same classes and the same labels in every file, checked here to name the files
+// (compare_models checks it too, by model index). Throws calib::invalid_argument.
+void check_same_labels(const std::vector<CategoricalData>& models, const std::vector<std::string>& files,
+                       const std::string& command);
+
+}  // namespace calib::cli

@@ -1,0 +1,131 @@
+// One model's tests, errors and intervals for `calib report` (report_model.hpp).
+#include "report_model.hpp"
+
+#include "table_report.hpp"
+
+#include <calib/estimators.hpp>
+#include <calib/reliability.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <type_traits>
+#include <variant>
+
+namespace calib::cli {
+
+namespace {
+
+// The verdict's test: the bootstrap (the most powerful, O(n²R)) up to this n, the block test above.
+constexpr std::size_t bootstrap_limit = 10000;
+constexpr std::size_t gamma_limit = 50000;           // the Gamma test's one O(n²) pass
+constexpr std::size_t quadratic_skce_limit = 20000;  // the unbiased SKCE; above it, the block SKCE
+
+template <class Setup>
+void set_all(Setup& setup, const std::vector<std::pair<std::string, Value>>& values) {
+    for (const auto& [name, value] : values) setup.set(name, value);
+    setup.check();
+}
+
+ReportEstimate with_interval(std::string name, std::string meaning, const BootstrapInterval& b) {
+    return {std::move(name), std::move(meaning), b.estimate, b.lower, b.upper, b.std_error};
+}
+
+void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const ReportSettings& s,
+               const ParallelOptions& parallel) {
+    const std::size_t n = data_size(data);
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> tests;
+    if (n <= bootstrap_limit) {
+        tests.push_back({"bootstrap", s.bootstrap_test});
+        m.why_recommended = "The verdict is the bootstrap test of the unbiased SKCE: the reference and the most "
+                            "powerful of calib's tests, used up to n = 10 000.";
+    }
+    if (n >= 4) tests.push_back({"block", {{"block_size", Value(std::string("sqrt"))}}});
+    if (n > bootstrap_limit)
+        m.why_recommended = "The verdict is the block test with B = sqrt(n), O(n sqrt n): above n = 10 000 the "
+                            "bootstrap's O(n^2 R) cost is too high for a report; the block test has less power.";
+    if (n <= gamma_limit) tests.push_back({"gamma", {}});
+    if (n < 8)  // the smallest n of calib's validity study (docs/tests.md)
+        m.why_recommended += " Caution: n = " + std::to_string(n) +
+                             " is below n = 8, the smallest size at which calib's validity study measured the "
+                             "tests' type-I error (docs/tests.md); read the p-values as indications only.";
+    for (const auto& [method, values] : tests) {
+        TestSetup setup = make_test(method);
+        set_all(setup, values);
+        setup.validate(n);
+        const TestResult r = setup.run(data, &kernel, nullptr, parallel);
+        // "< 0.001 (no replicate of 1000 reached ...)": the bound in the table, the reason in a note.
+        std::string p_text = describe_p_value(r), p_note;
+        if (const std::size_t paren = p_text.find(" ("); paren != std::string::npos) {
+            p_note = p_text.substr(paren + 2, p_text.size() - paren - 3);
+            p_text.resize(paren);
+        }
+        m.tests.push_back({method, setup.info().title, r.estimator, r.estimate, r.statistic, r.p_value, p_text, p_note,
+                           describe_record(setup.record(n))});
+    }
+}
+
+// The top-label ECE over equal-width and equal-count bins, with intervals, and the CKCE's.
+void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSettings& s, const EstimatorComparison& ckce,
+                      std::size_t index) {
+    const std::size_t n = d.size(), B = s.bins, counted = std::min(B, n);  // at most one equal-count bin per observation
+    EceOptions ece_options;
+    ece_options.mode = EceMode::top_label;
+    ece_options.nbins = static_cast<int>(B);
+    m.estimates.push_back(with_interval(
+        "ECE (top-label, " + std::to_string(B) + " equal-width bins)",
+        "the mean gap between confidence and accuracy over the bins of the diagram",
+        resample_interval(n, [&](const std::vector<std::size_t>& i) { return ece(subset(d, i), ece_options); },
+                          s.intervals)));
+    const ReliabilityOptions equal_count{ReliabilityBinning::equal_mass, counted, 0.95};
+    m.estimates.push_back(with_interval(
+        "ECE (top-label, " + std::to_string(counted) + " equal-count bins)",
+        "the same over bins of equal counts (less sensitive to sparse bins)",
+        resample_interval(
+            n, [&](const std::vector<std::size_t>& i) { return binned_ece(reliability_diagram(subset(d, i), equal_count)); },
+            s.intervals)));
+    m.estimates.push_back({"CKCE",
+                           "conditional kernel calibration error (docs/ckce.md): how far the label distribution given "
+                           "the prediction is from the prediction",
+                           ckce.estimates[index], ckce.lower[index], ckce.upper[index], ckce.std_errors[index]});
+    std::size_t correct = 0;
+    for (const ReliabilityBin& b : reliability_diagram(d, {ReliabilityBinning::uniform, 1, 0.95}).bins) correct += b.events;
+    m.accuracy = static_cast<double>(correct) / static_cast<double>(n);
+}
+
+}  // namespace
+
+ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const ReportSettings& s,
+                           const EstimatorComparison* ckce, std::size_t index) {
+    ModelReport m;
+    const std::size_t n = data_size(data);
+    const ParallelOptions& parallel = s.intervals.parallel;
+    const KernelSetup kernel_setup(family);
+    const Kernel kernel = kernel_setup.resolve(data, parallel);
+    m.kernel = describe_kernel(kernel_setup, kernel);
+    add_tests(m, data, kernel, s, parallel);
+    if (n <= quadratic_skce_limit) {
+        const BootstrapInterval skce =
+            std::visit([&](const auto& d) { return skce_unbiased_interval(d, kernel, s.intervals); }, data);
+        m.estimates.push_back(with_interval("SKCE (unbiased)",
+                                            "squared kernel calibration error: 0 for a calibrated model; its unbiased "
+                                            "estimate can be slightly negative",
+                                            skce));
+    } else {
+        EstimatorSetup setup = make_estimator("skce-block");
+        set_all(setup, {{"block_size", Value(std::string("sqrt"))}});
+        setup.validate(n);
+        m.estimates.push_back({"SKCE (block, B = sqrt(n))",
+                               "squared kernel calibration error estimated on blocks: 0 for a calibrated model",
+                               setup.run(data, &kernel, nullptr, parallel).estimate, {}, {}, {}});
+    }
+    if (const auto* d = std::get_if<CategoricalData>(&data)) add_class_errors(m, *d, s, *ckce, index);
+    m.nll = std::visit(
+        [](const auto& d) -> std::optional<double> {
+            if constexpr (std::is_same_v<std::decay_t<decltype(d)>, CategoricalData>) return std::nullopt;  // the accuracy instead
+            else return mean_nll(d);
+        },
+        data);
+    return m;
+}
+
+}  // namespace calib::cli

@@ -1,0 +1,179 @@
+// The figures of `calib report` as inline SVG (report_svg.hpp).
+#include "report_svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace calib::cli {
+
+std::string number(double x, const char* format) {
+    if (std::isnan(x)) return "–";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, x);
+    return buffer;
+}
+
+std::string escape(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// The models' colours (Okabe and Ito's palette, distinguishable with colour-blindness), in CSS as .s0 … .s7.
+std::string series(std::size_t k) {
+    constexpr std::size_t colours = 8;
+    return " s" + std::to_string(k % colours);
+}
+
+namespace {
+
+// Plot geometry: a unit square of probabilities, and beneath it an optional panel of counts.
+constexpr double left = 56, top = 34, side = 250, gap = 14, hist = 64, width = left + side + 20;
+double px(double p) { return left + side * p; }
+double py(double f) { return top + side * (1 - f); }
+
+std::string attribute(const char* name, double value) { return std::string(" ") + name + "=\"" + number(value) + "\""; }
+std::string line(const char* cls, double x1, double y1, double x2, double y2) {
+    return std::string("<line class=\"") + cls + "\"" + attribute("x1", x1) + attribute("y1", y1) + attribute("x2", x2) +
+           attribute("y2", y2) + "/>";
+}
+std::string text(double x, double y, const std::string& content, const char* anchor = "middle", double rotate = 0) {
+    std::string t = "<text" + attribute("x", x) + attribute("y", y) + " text-anchor=\"" + anchor + "\"";
+    if (rotate != 0) t += " transform=\"rotate(" + number(rotate) + " " + number(x) + " " + number(y) + ")\"";
+    return t + ">" + escape(content) + "</text>";
+}
+
+// A point with its interval, and a bar of the counts panel; `tip` is shown on hovering.
+struct Mark {
+    double x, y, lower, upper;
+    std::string tip;
+    std::size_t model = 0;
+};
+struct Bar {
+    double x0, x1;
+    std::size_t count;
+    std::string tip;
+    std::size_t model = 0;
+};
+
+// The unit square with its grid, the dashed diagonal, the marks, and the bars beneath when given. With
+// several models, each model's marks are moved sideways by a few pixels so that their intervals do not
+// hide each other; with `split_bars` (bins shared by the models) its bars take its share of the bin's
+// width, else (each model its own bins) a row of the panel of its own.
+std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
+                        const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
+                        bool split_bars = true) {
+    const auto shift = [&](std::size_t k) { return 4.0 * (static_cast<double>(k) - (static_cast<double>(models) - 1) / 2); };
+    const double bottom = top + side + (bars.empty() ? 0 : gap + hist), height = bottom + 44;
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"" + attribute("width", width) +
+                    attribute("height", height) + " viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
+    s += "<title>" + escape(title) + "</title><text class=\"title\"" + attribute("x", left + side / 2) +
+         " y=\"18\" text-anchor=\"middle\">" + escape(title) + "</text>";
+    for (int t = 0; t <= 5; ++t) {
+        const double v = t / 5.0;
+        s += line("grid", px(v), top, px(v), top + side) + line("grid", left, py(v), left + side, py(v));
+        s += text(px(v), bottom + 16, number(v, "%.1f")) + text(left - 6, py(v) + 4, number(v, "%.1f"), "end");
+    }
+    s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
+         attribute("height", side) + "/>" + line("diagonal", px(0), py(0), px(1), py(1));
+    for (const Mark& m : marks)
+        s += "<g class=\"" + series(m.model).substr(1) + "\"><title>" + escape(m.tip) + "</title>" +
+             line("interval", px(m.x) + shift(m.model), py(m.lower), px(m.x) + shift(m.model), py(m.upper)) +
+             "<circle class=\"point\"" + attribute("cx", px(m.x) + shift(m.model)) + attribute("cy", py(m.y)) +
+             " r=\"3.5\"/></g>";
+    if (!bars.empty()) {
+        std::size_t most = 1;
+        for (const Bar& b : bars) most = std::max(most, b.count);
+        for (const Bar& b : bars) {
+            const bool rows = !split_bars && models > 1;
+            const double row = rows ? hist / static_cast<double>(models) : hist;
+            const double base = bottom - (rows ? row * static_cast<double>(models - 1 - b.model) : 0);
+            const double h = (rows ? row - 1 : row) * static_cast<double>(b.count) / static_cast<double>(most);
+            const double share = (px(b.x1) - px(b.x0)) / static_cast<double>(split_bars ? models : 1);
+            const double x0 = px(b.x0) + (split_bars ? share * static_cast<double>(b.model) : 0);
+            const double x1 = std::max(x0 + share, x0 + 1.5);
+            s += "<rect class=\"bar" + series(b.model) + "\"" + attribute("x", x0) + attribute("y", base - h) +
+                 attribute("width", x1 - x0) + attribute("height", h) + "><title>" + escape(b.tip) + "</title></rect>";
+        }
+        s += line("frame", left, bottom, left + side, bottom) + text(left - 6, top + side + gap + 10, std::to_string(most), "end");
+        s += text(14, top + side + gap + hist / 2, "count", "middle", -90);
+    }
+    return s + text(left + side / 2, height - 6, x_label) + text(14, top + side / 2, y_label, "middle", -90) + "</svg>";
+}
+
+}  // namespace
+
+std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelReport>& models) {
+    std::vector<Mark> marks;
+    std::vector<Bar> bars;
+    for (std::size_t k = 0; k < figure.diagrams.size(); ++k)
+        for (const ReliabilityBin& b : figure.diagrams[k].bins) {
+            if (b.count == 0) continue;
+            const std::string tip = (models.size() > 1 ? models[k].name + ", " : std::string()) + "bin [" +
+                                    number(b.lower, "%.3g") + ", " + number(b.upper, "%.3g") + "]: n = " +
+                                    std::to_string(b.count) + ", mean probability " + number(b.mean_confidence, "%.3f") +
+                                    ", frequency " + number(b.frequency, "%.3f") + " [" + number(b.interval_lower, "%.3f") +
+                                    ", " + number(b.interval_upper, "%.3f") + "]";
+            marks.push_back({b.mean_confidence, b.frequency, b.interval_lower, b.interval_upper, tip, k});
+            bars.push_back({b.lower, b.upper, b.count, tip, k});
+        }
+    const bool top_label = figure.diagrams.front().event == "top-label";
+    return square_plot(figure.title, top_label ? "confidence (largest predicted probability)" : "predicted probability",
+                       top_label ? "accuracy" : "observed frequency", marks, bars, figure.diagrams.size(),
+                       figure.binning == ReliabilityBinning::uniform);
+}
+
+std::string coverage_svg(const CoverageCurve& c, bool ellipsoids) {
+    std::vector<Mark> marks;
+    for (std::size_t k = 0; k < c.nominal.size(); ++k)
+        marks.push_back({c.nominal[k], c.observed[k], c.lower[k], c.upper[k],
+                         "central " + number(100 * c.nominal[k], "%g") + (ellipsoids ? " % ellipsoids: " : " % intervals: ") +
+                             number(100 * c.observed[k], "%.1f") + " % of the targets inside [" +
+                             number(100 * c.lower[k], "%.1f") + ", " + number(100 * c.upper[k], "%.1f") + "]"});
+    return square_plot(ellipsoids ? "Coverage of prediction ellipsoids" : "Coverage of central prediction intervals",
+                       ellipsoids ? "nominal level of the ellipsoid" : "nominal level of the interval",
+                       "fraction of targets inside", marks, {});
+}
+
+// Bars of the PIT's counts with the band a uniform PIT stays in (shaded) and its expected count.
+std::string pit_svg(const PitHistogram& h, int dimension) {
+    const double bottom = top + side, height = bottom + 44, bins = static_cast<double>(h.counts.size());
+    double most = static_cast<double>(h.band_upper);
+    for (const std::size_t c : h.counts) most = std::max(most, static_cast<double>(c));
+    most *= 1.1;
+    const auto y = [&](double count) { return bottom - side * count / most; };
+    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"" + attribute("width", width) +
+                    attribute("height", height) + " viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
+    const std::string title = (dimension ? "Mahalanobis PIT (" : "PIT histogram (") + std::to_string(h.counts.size()) + " bins)";
+    s += "<title>" + title + "</title><text class=\"title\"" + attribute("x", left + side / 2) +
+         " y=\"18\" text-anchor=\"middle\">" + title + "</text>";
+    for (std::size_t k = 0; k < h.counts.size(); ++k) {
+        const double x0 = px(static_cast<double>(k) / bins), x1 = px(static_cast<double>(k + 1) / bins);
+        s += "<rect class=\"bar\"" + attribute("x", x0 + 1) + attribute("y", y(static_cast<double>(h.counts[k]))) +
+             attribute("width", x1 - x0 - 2) + attribute("height", bottom - y(static_cast<double>(h.counts[k]))) +
+             "><title>[" + number(k / bins, "%.2g") + ", " + number((k + 1) / bins, "%.2g") + "]: " +
+             std::to_string(h.counts[k]) + "</title></rect>";
+    }
+    s += "<rect class=\"band\"" + attribute("x", left) + attribute("y", y(static_cast<double>(h.band_upper))) +
+         attribute("width", side) + attribute("height", y(static_cast<double>(h.band_lower)) - y(static_cast<double>(h.band_upper))) +
+         "><title>" + number(100 * h.level, "%g") + " % band of each bin's count under a uniform PIT: [" +
+         std::to_string(h.band_lower) + ", " + std::to_string(h.band_upper) + "]</title></rect>";
+    const double expected = static_cast<double>(h.n) / bins;
+    s += line("diagonal", left, y(expected), left + side, y(expected));
+    s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
+         attribute("height", side) + "/>";
+    for (int t = 0; t <= 5; ++t) s += text(px(t / 5.0), bottom + 16, number(t / 5.0, "%.1f"));
+    s += text(left - 6, y(expected) + 4, number(expected, "%.0f"), "end") + text(left - 6, top + 10, number(most, "%.0f"), "end");
+    return s + text(left + side / 2, height - 6, dimension ? "F of chi-squared(" + std::to_string(dimension) + ") at the squared distance" : "PIT value F(y)") + text(14, top + side / 2, "count", "middle", -90) + "</svg>";
+}
+
+}  // namespace calib::cli
