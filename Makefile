@@ -338,7 +338,7 @@ sanitize: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(PY_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
          $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d)
 
 # libFuzzer harnesses (fuzz/*.cpp) built with clang, ASan and UBSan in $(BUILD)/fuzz, each run for
@@ -354,6 +354,7 @@ CLI_CORE_OBJ   := $(filter-out $(BUILD)/obj/apps/calib/main.o,$(CLI_OBJ))
 
 # The harnesses' objects are kept (make would delete them as intermediates of the pattern rule).
 .SECONDARY: $(FUZZ_HARNESSES:%=$(BUILD)/obj/fuzz/%.o)
+-include $(FUZZ_HARNESSES:%=$(BUILD)/obj/fuzz/%.d)
 $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%.o $(CLI_CORE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(call step,LINK,$@)
