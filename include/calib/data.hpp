@@ -51,8 +51,9 @@ public:
     Held(const View& view, Owner owner) : view_(view), owner_(std::move(owner)) {}
     Held(const Held& other) : view_(other.view_), owner_(other.owner_) {}
     Held& operator=(const Held& other) {
+        if (this == &other) return *this;
         owner_ = other.owner_;
-        new (&view_) View(other.view_);
+        new (&view_) View(other.view_);  // a Map's destructor is trivial: nothing to end first
         return *this;
     }
     const View& view() const { return view_; }
