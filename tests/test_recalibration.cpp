@@ -138,7 +138,7 @@ TEST_CASE("affine Gaussian recalibration recovers a known (a, b, s)") {
     CHECK(std::abs(map.parameters[0] - 1.5) < 0.04);
     CHECK(std::abs(map.parameters[1] + 0.3) < 0.04);
     CHECK(std::abs(map.parameters[2] - 0.4) < 0.04);
-    CHECK(map.objective_after == doctest::Approx(calib::recalibration_objective(map, data)).epsilon(1e-14));
+    CHECK(map.objective_after == doctest::Approx(calib::recalibrated_nll(map, data)).epsilon(1e-14));
 }
 
 TEST_CASE("every map round-trips through its JSON file bitwise") {

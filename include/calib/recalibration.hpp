@@ -15,6 +15,7 @@
 
 #include <calib/data.hpp>
 #include <calib/eigen.hpp>
+#include <calib/io.hpp>
 
 #include <cstddef>
 #include <string>
@@ -74,9 +75,10 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
                                    const RecalibrationOptions& options = {});
 
-// The objective of a map's parameters (mean NLL, plus the ridge for matrix scaling) on data.
-double recalibration_objective(const RecalibrationMap& map, const CategoricalScores& data);
-double recalibration_objective(const RecalibrationMap& map, const NormalData& data);
+// The mean NLL of the recalibrated predictions (without matrix scaling's ridge), by the stable
+// log-softmax: finite however small a recalibrated probability is.
+double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data);
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data);
 
 // The map applied: n×m probabilities; n×2 columns μ′, σ′. Throws invalid_argument when the map is of
 // the other family or the input has another number of classes.
@@ -87,5 +89,16 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, cons
 // (exactly this schema) and checks the parameters (T > 0, finite values, sizes).
 std::string to_json(const RecalibrationMap& map);
 RecalibrationMap recalibration_map_from_json(const std::string& text);
+
+// The files of `calib recalibrate` (formats of io.hpp). A categorical file's predictions as given, with
+// its labels: probabilities validated as read_categorical does; logits (options.logits) read as numbers
+// after the same checks, which needs a second read of the file (so not standard input).
+CategoricalScores read_categorical_scores(const std::string& path, const ReadOptions& options = {},
+                                          std::vector<FileSummary>* files = nullptr);
+// Any table of finite numbers (the input of `apply`: predictions, possibly followed by targets).
+Matrix read_table(const std::string& path, const TextFormat& format = {});
+// Writes a matrix as .npy (version 1.0, little-endian float64, C order) when the path ends in ".npy",
+// else as CSV with the header line `names` and doubles in shortest round-trip form.
+void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names);
 
 }  // namespace calib

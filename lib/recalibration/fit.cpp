@@ -57,6 +57,7 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     Vector theta = detail::to_coordinates(map.method, map.parameters);
     Vector gradient(theta.size());
     map.objective_before = objective(theta, &gradient);
+    // The lowest point evaluated: the result when the line search fails (LBFGS++ then leaves θ undefined).
     Vector best = theta;
     double best_value = map.objective_before;
     map.evaluations = 1;
@@ -75,13 +76,13 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     double value = 0;
     try {
         map.iterations = static_cast<std::size_t>(solver.minimize(f, theta, value));
-        map.status = "max_iterations";
+        best = theta;
     } catch (const std::runtime_error&) {  // LBFGS++ reports a failed line search by throwing, without k
         map.iterations = 0;
-        map.status = "line_search_failed";
     }
     map.objective_after = objective(best, &gradient);
     if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm())) map.status = "converged";
+    else map.status = map.iterations > 0 ? "max_iterations" : "line_search_failed";
     map.parameters = detail::to_parameters(map.method, best);
 }
 
@@ -156,14 +157,15 @@ RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod m
     return map;
 }
 
-double recalibration_objective(const RecalibrationMap& map, const CategoricalScores& data) {
-    check_family("recalibration_objective", map.method, true);
-    return detail::categorical_objective(make_problem(map, data), detail::to_coordinates(map.method, map.parameters),
-                                         nullptr);
+double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
+    check_family("recalibrated_nll", map.method, true);
+    detail::CategoricalProblem problem = make_problem(map, data);
+    problem.ridge = 0;
+    return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
 }
 
-double recalibration_objective(const RecalibrationMap& map, const NormalData& data) {
-    check_family("recalibration_objective", map.method, false);
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data) {
+    check_family("recalibrated_nll", map.method, false);
     return detail::normal_objective(data, map.parameters, nullptr);
 }
 
