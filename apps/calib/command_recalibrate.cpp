@@ -21,7 +21,7 @@ namespace calib::cli {
 
 namespace {
 
-const std::vector<OptionSpec> fit_specs() {
+std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
                                      {"ridge", true},  {"holdout", true}, {"seed", true},   {"out", true},
                                      {"threads", true}, {"help", false}};

@@ -45,7 +45,7 @@ Examples:
   calib estimate --family categorical --input preds.csv --estimator skce-unbiased
   calib test --family categorical --input preds.csv --method bootstrap --alpha 0.05
   calib rank --family categorical --input resnet.csv densenet.csv --format table
-  calib recalibrate fit --family categorical --input logits.csv --logits --method temperature --out map.json
+  calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --out map.json
 )";
 
 namespace {
