@@ -201,6 +201,9 @@ TEST_CASE("bad inputs give clear errors") {
                          doctest::Contains("method = 'platt' is unknown"), calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"status\"", "\"statu\"")),
                          doctest::Contains("unknown key \"statu\" in the map"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"vector\"")),
+                         "calib::recalibration_map_from_json: parameters of method = vector has no \"weights\"",
+                         calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(json + "}"), doctest::Contains("text after the JSON value"),
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("platt"),

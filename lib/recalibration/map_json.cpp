@@ -38,9 +38,10 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     return {};
 }
 
-const JsonValue& member(const JsonValue& object, const std::string& key, JsonValue::Kind kind, const char* kind_name) {
+const JsonValue& member(const JsonValue& object, const std::string& key, JsonValue::Kind kind, const char* kind_name,
+                        const char* where = "the map") {
     const auto it = object.object.find(key);
-    if (it == object.object.end()) detail::fail(function, "the map has no \"", key, "\"");
+    if (it == object.object.end()) detail::fail(function, where, " has no \"", key, "\"");
     if (it->second.kind != kind) detail::fail(function, "\"", key, "\" must be ", kind_name);
     return it->second;
 }
@@ -136,14 +137,16 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
     const JsonValue& parameters = member(root, "parameters", JsonValue::Kind::object, "an object");
     const std::vector<Slot> named = slots(map.method, map.num_classes);
     std::vector<std::string> names;
+    const std::string where = "parameters of method = " + to_string(map.method);
     map.parameters = Vector::Zero(named.back().start + named.back().count);
     for (const Slot& slot : named) {
         names.push_back(slot.name);
         if (!slot.array) {
+            member(parameters, slot.name, JsonValue::Kind::number, "a number", where.c_str());
             map.parameters[slot.start] = number(parameters, slot.name);
             continue;
         }
-        const JsonValue& list = member(parameters, slot.name, JsonValue::Kind::array, "an array");
+        const JsonValue& list = member(parameters, slot.name, JsonValue::Kind::array, "an array", where.c_str());
         if (static_cast<Eigen::Index>(list.array.size()) != slot.count)
             detail::fail(function, "parameters.", slot.name, " has ", list.array.size(), " values, must have ", slot.count);
         for (Eigen::Index k = 0; k < slot.count; ++k) {
