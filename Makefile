@@ -67,8 +67,8 @@ BENCH := $(BUILD)/bin/calib-bench
 
 # Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
 # cmake: the installed-library tests; python3-dev, NumPy, pybind11, pytest and setuptools: the Python
-# module and its tests; chromium: the report's browser test), each with a file that proves it is
-# installed.
+# module and its tests; chromium: the report's browser test; liblbfgspp-dev: the recalibration's
+# L-BFGS, header-only), each with a file that proves it is installed.
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
@@ -83,7 +83,8 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
              python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
              python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py \
-             chromium:/usr/bin/chromium
+             chromium:/usr/bin/chromium \
+             liblbfgspp-dev:/usr/include/LBFGS.h
 
 .PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all

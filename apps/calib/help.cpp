@@ -16,6 +16,8 @@ const char* const main_usage = R"(Usage:
   calib test     --family F --input FILE --method M [options]
   calib rank     --family F --input MODEL1.csv MODEL2.csv ... [options]
   calib report   --family F --input FILE [MODEL2 ...] [--output report.html] [options]
+  calib recalibrate fit   --family F --input FILE --method M --out map.json [options]
+  calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
   calib --help | --version
   calib COMMAND --help
 )";
@@ -31,6 +33,9 @@ Commands:
   report     write a one-page HTML report: the verdict of a calibration test, every test's
              p-value, the calibration errors with bootstrap intervals and reliability diagrams
              with exact intervals; of several models, also their ranking
+  recalibrate
+             fit a recalibration map (temperature, vector or matrix scaling; affine Gaussian)
+             by NLL and write it as JSON; apply a map file to new predictions
 
 Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
 on this data (the message says what to change), 1 internal failure.
@@ -40,6 +45,7 @@ Examples:
   calib estimate --family categorical --input preds.csv --estimator skce-unbiased
   calib test --family categorical --input preds.csv --method bootstrap --alpha 0.05
   calib rank --family categorical --input resnet.csv densenet.csv --format table
+  calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --out map.json
 )";
 
 namespace {
@@ -285,6 +291,54 @@ failure.
 Examples:
   calib rank --family categorical --input lenet.csv densenet.csv resnet.csv --format table
   calib rank --family binary --input a.csv b.csv --estimators ckce,ece --replicates 1000 --seed 7
+)";
+}
+
+std::string recalibrate_help() {
+    return R"(calib recalibrate - fit a recalibration map by NLL, and apply it
+
+Usage:
+  calib recalibrate fit --family categorical|normal --input FILE [--labels FILE] [--logits]
+                        --method M [--objective nll] [--ridge L] [--holdout F [--seed S]] --out map.json
+  calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
+
+fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS
+(docs/recalibration.md) and writes the map as JSON. Methods:
+  categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
+                (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
+                off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12)
+  normal        affine: N(a mu + b, (e^s sigma)^2)
+
+Options of fit:
+  --input FILE          the validation predictions with their targets (the formats of
+                        'calib estimate'); --labels, --header, --delimiter, --one-based-labels,
+                        --logits, --simplex-tolerance, --renormalize as there
+  --method M            temperature, temperature-bias, vector, matrix (categorical); affine (normal)
+  --objective nll       the only objective for now (NLL + lambda MMD^2 is not built yet)
+  --ridge L             matrix: the off-diagonal ridge (default 0.001)
+  --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
+                        the NLL and the SKCE bootstrap test's p-value before and after
+  --seed S              the seed of the split and of the bootstrap test (default 1234)
+  --out FILE            where the map is written (JSON)
+  --threads N           threads of the bootstrap test (the fit is serial)
+
+Options of apply:
+  --map FILE            a map written by fit
+  --input FILE          predictions: the map's m columns (logits or probabilities, as fitted), or
+                        mu, sigma; one more column (the targets) is copied to the output
+  --output FILE         .npy (float64) or else CSV with a header line
+  --header, --delimiter as in 'calib estimate'
+
+Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
+n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after), parameters,
+objective_before, objective_after, iterations, evaluations, status (converged, max_iterations,
+line_search_failed), map, then family, input, files, threads, compute_seconds,
+wall_time_seconds, calib_version. apply: command, method, map, input, output, n, columns,
+calib_version.
+
+Examples:
+  calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --holdout 0.3 --out map.json
+  calib recalibrate apply --map map.json --input preds.npy --output recal.npy
 )";
 }
 

@@ -29,6 +29,9 @@ import json, math, sys
 
 def check(j, expression):
     assert isinstance(j, dict), "not an object"
+    if j.get("command") in ("recalibrate fit", "recalibrate apply"):  # calib recalibrate: the case's check only
+        assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
+        return
     if j.get("command") == "rank":  # calib rank
         need = ["command", "n", "models", "estimators", "replicates", "seed", "level", "results", "family",
                 "threads", "wall_time_seconds", "calib_version"]
@@ -942,6 +945,68 @@ expect_json "JSON numbers in the shortest round-trip form" 'j["alpha"] == 0.05' 
 if grep -q '"alpha":0.05,' out; then ok; else bad "alpha not printed as 0.05: $(head -c 300 out)"; fi
 
 # ---------------------------------------------------------------------------------------------
+# calib recalibrate: an overconfident 4-class model (labels from softmax(z / 2), the file holds z),
+# and normal forecasts whose sigma is half the truth.
+python3 - <<'EOF'
+import math, random
+rng = random.Random(13)
+with open("over.csv", "w") as f, open("over_x.csv", "w") as g:
+    for i in range(1500):
+        z = [rng.gauss(0, 3) for _ in range(4)]
+        e = [math.exp(v / 2) for v in z]
+        u, c, y = rng.random() * sum(e), 0, 3
+        for k, v in enumerate(e):
+            c += v
+            if u < c:
+                y = k
+                break
+        f.write(",".join("%.17g" % v for v in z) + ",%d\n" % y)
+        g.write(",".join("%.17g" % v for v in z) + "\n")
+with open("narrow.csv", "w") as f:
+    for i in range(1000):
+        mu = rng.gauss(0, 1)
+        f.write("%.17g,%.17g,%.17g\n" % (mu, 0.5, mu + rng.gauss(0, 1)))
+EOF
+cut -d, -f5 over.csv >over_labels.csv
+sed 's/,3$/,4/' over.csv >over_bad.csv
+fit=(recalibrate fit --family categorical --input over.csv --logits)
+expect_json "recalibrate temperature" 'j["status"] == "converged" and 1.7 < j["parameters"][0] < 2.3 and j["objective_after"] < j["objective_before"] and j["n"] == 1500 and json.load(open("t.json"))["parameters"]["temperature"] == j["parameters"][0]' \
+    "${fit[@]}" --method temperature --out t.json
+for method in temperature-bias vector matrix; do
+    expect_json "recalibrate $method" 'j["status"] == "converged" and j["objective_after"] < j["objective_before"]' \
+        "${fit[@]}" --method $method --out $method.json
+done
+expect_json "recalibrate holdout" 'j["holdout"]["n_held_out"] == 450 and j["holdout"]["n_fit"] == 1050 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and 0 <= j["holdout"]["skce_bootstrap_p_value_before"] <= 1 and 0 <= j["holdout"]["skce_bootstrap_p_value_after"] <= 1' \
+    "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
+expect_json "recalibrate apply csv" 'j["n"] == 1500 and j["columns"] == 5 and open("recal.csv").readline().strip() == "p_1,p_2,p_3,p_4,label"' \
+    recalibrate apply --map t.json --input over.csv --output recal.csv
+expect_json "recalibrate apply npy, predictions only" 'j["columns"] == 4' \
+    recalibrate apply --map t.json --input over_x.csv --output recal.npy
+# The recalibrated file is a calib input, and .npy and CSV hold the same doubles.
+expect_close "recalibrated csv and npy agree" "$(estimate_of estimate --family categorical --input recal.csv --estimator ece)" \
+    "$(estimate_of estimate --family categorical --input recal.npy --labels over_labels.csv --estimator ece)" 0
+expect_json "recalibrate affine" 'j["status"] == "converged" and abs(j["parameters"][2] - math.log(2)) < 0.1 and abs(j["parameters"][0] - 1) < 0.1' \
+    recalibrate fit --family normal --input narrow.csv --method affine --out affine.json
+expect_json "recalibrate apply affine" 'j["columns"] == 3' recalibrate apply --map affine.json --input narrow.csv --output wide.csv
+sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
+expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_from_json: parameters.temperature = 0, must be > 0" -- \
+    recalibrate apply --map t0.json --input over.csv --output x.csv
+expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma)" -- \
+    recalibrate apply --map affine.json --input over.csv --output x.csv
+expect_error "recalibrate method of another family" "--method affine does not apply to --family categorical" -- \
+    "${fit[@]}" --method affine --out x.json
+expect_error "recalibrate unknown method" "method = 'platt' is unknown" -- "${fit[@]}" --method platt --out x.json
+expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
+    recalibrate fit --family categorical --input over_bad.csv --logits --method vector --out x.json
+expect_error "recalibrate objective mmd" "--objective must be nll" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+expect_error "recalibrate ridge without matrix" "--ridge applies only to --method matrix" -- \
+    "${fit[@]}" --method vector --ridge 0.1 --out x.json
+expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
+    "${fit[@]}" --method temperature --seed 3 --out x.json
+expect_error "recalibrate unknown subcommand" "unknown subcommand 'recalibrate tune'" -- recalibrate tune
+expect_error "recalibrate needs --out" "--out" -- "${fit[@]}" --method temperature
+
+# ---------------------------------------------------------------------------------------------
 # Help and version.
 
 expect_help() {
@@ -964,6 +1029,8 @@ expect_help "calib --version" "calib " --version
 expect_help "calib --help lists rank" "calib rank" --help
 expect_help "calib rank --help" "paired bootstrap" rank --help
 expect_help "estimate --help lists the ckce options" "--lambda-power" estimate --help
+expect_help "calib --help lists recalibrate" "calib recalibrate fit" --help
+expect_help "calib recalibrate --help" "temperature-bias" recalibrate --help
 
 # The queued JSON checks.
 read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <calib/data.hpp>
+#include <calib/recalibration.hpp>
 #include <calib/tool/random.hpp>
 
 #include <Eigen/Core>
 #include <boost/random/gamma_distribution.hpp>
+#include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 
 #include <algorithm>
@@ -68,6 +70,21 @@ inline CategoricalData dirichlet_data(std::size_t n, int m, double alpha, Rng& r
         y[i] = draw_label(uniform_labels ? uniform : Eigen::RowVectorXd(p.row(r)), rng);
     }
     return CategoricalData(std::move(p), std::move(y));
+}
+
+// n×m logits z with N(0, scale²) entries and labels drawn from softmax(z / t0): a model that temperature
+// scaling with T = t0 calibrates (t0 > 1: overconfident). Row i's logits, then its label, in turn.
+inline CategoricalScores tempered_logits(std::size_t n, int m, double scale, double t0, Rng& rng) {
+    boost::random::normal_distribution<double> normal(0, scale);
+    CategoricalScores out{Matrix(static_cast<Eigen::Index>(n), m), std::vector<int>(n), true};
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (Eigen::Index k = 0; k < m; ++k) out.scores(r, k) = normal(rng);
+        const Eigen::RowVectorXd l = out.scores.row(r) / t0;
+        const Eigen::RowVectorXd p = (l.array() - l.maxCoeff()).exp();
+        out.labels[i] = draw_label(p / p.sum(), rng);
+    }
+    return out;
 }
 
 }  // namespace calib::synthetic

@@ -1,0 +1,252 @@
+// `calib recalibrate fit|apply`: a recalibration map fitted by NLL on a validation file and written as
+// JSON, optionally judged on a held-out split by the NLL and the SKCE bootstrap test (through the
+// registry, as `calib test --method bootstrap` runs it); and a map file applied to new predictions.
+#include "commands.hpp"
+
+#include "args.hpp"
+#include "run_output.hpp"
+#include "shared_options.hpp"
+#include "usage_error.hpp"
+
+#include <calib/recalibration.hpp>
+#include <calib/registry.hpp>
+#include <calib/tool/random.hpp>
+#include <calib/version.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace calib::cli {
+
+namespace {
+
+std::vector<OptionSpec> fit_specs() {
+    std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
+                                     {"ridge", true},  {"holdout", true}, {"seed", true},   {"out", true},
+                                     {"threads", true}, {"help", false}};
+    specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
+    return specs;
+}
+
+// The split of --holdout: a seeded choice of ⌊F·n⌋ held-out rows, the rest for fitting.
+struct Split {
+    std::vector<std::size_t> fit, held_out;
+};
+
+Split split(std::size_t n, double fraction, std::uint64_t seed) {
+    Split out;
+    const auto k = static_cast<std::size_t>(fraction * static_cast<double>(n));
+    if (k < 2 || n - k < 2)
+        throw usage_error("--holdout " + json_number(fraction) + " leaves " + std::to_string(k) + " of " + std::to_string(n) +
+                          " rows held out; both parts need at least 2");
+    Rng rng = make_stream(seed, 0);
+    out.held_out = sample_without_replacement(n, k, rng);
+    for (std::size_t i = 0, j = 0; i < n; ++i)
+        if (j < k && out.held_out[j] == i) ++j;
+        else out.fit.push_back(i);
+    return out;
+}
+
+CategoricalScores rows(const CategoricalScores& data, const std::vector<std::size_t>& index) {
+    CategoricalScores out{Matrix(static_cast<Eigen::Index>(index.size()), data.scores.cols()), {}, data.logits};
+    for (std::size_t r = 0; r < index.size(); ++r) {
+        out.scores.row(static_cast<Eigen::Index>(r)) = data.scores.row(static_cast<Eigen::Index>(index[r]));
+        out.labels.push_back(data.labels[index[r]]);
+    }
+    return out;
+}
+
+NormalData rows(const NormalData& data, const std::vector<std::size_t>& index) {
+    return std::get<NormalData>(subset(AnyData(data), index));
+}
+
+// The p-value of the SKCE bootstrap test with the registry's defaults and the kernel's median rule.
+double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t seed, int threads) {
+    TestSetup test = make_test("bootstrap");
+    test.set("seed", std::to_string(seed));
+    test.check();
+    test.validate(data_size(data));
+    const ParallelOptions parallel{threads, nullptr};
+    const Kernel kernel = KernelSetup(family).resolve(data, parallel);
+    return test.run(data, &kernel, nullptr, parallel).p_value;
+}
+
+// Predictions before and after the map, as data sets the tests take.
+AnyData as_data(const CategoricalScores& held_out, const RecalibrationMap* map) {
+    if (map) return CategoricalData(apply_recalibration(*map, held_out.scores), held_out.labels);
+    if (held_out.logits) return CategoricalData::from_logits(held_out.scores, held_out.labels);
+    return CategoricalData(held_out.scores, held_out.labels);
+}
+
+AnyData as_data(const NormalData& held_out, const RecalibrationMap* map) {
+    if (!map) return held_out;
+    const Matrix out = apply_recalibration(*map, held_out.mean(), held_out.stddev());
+    return NormalData(out.col(0), out.col(1), held_out.targets());
+}
+
+std::size_t size_of(const CategoricalScores& data) { return data.labels.size(); }
+std::size_t size_of(const NormalData& data) { return data.size(); }
+
+struct FitRequest {
+    const FamilyInfo* family = nullptr;
+    RecalibrationMethod method = RecalibrationMethod::temperature;
+    RecalibrationOptions options;
+    std::optional<double> holdout;
+    std::uint64_t seed = default_seed;
+    int threads = 0;
+};
+
+// Fits on all rows, or with --holdout on the rest and reports the held-out NLL and SKCE test p-value
+// before and after (under "holdout" in `out`).
+template <class Data>
+RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
+    if (!request.holdout) return fit_recalibration(data, request.method, request.options);
+    const Split parts = split(size_of(data), *request.holdout, request.seed);
+    const Data held_out = rows(data, parts.held_out);
+    const RecalibrationMap map = fit_recalibration(rows(data, parts.fit), request.method, request.options);
+    const RecalibrationMap identity = identity_map(request.method, map.num_classes, map.logits, request.options);
+    JsonObject judged;
+    judged.set("fraction", *request.holdout).set("seed", request.seed);
+    judged.set("n_fit", parts.fit.size()).set("n_held_out", parts.held_out.size());
+    judged.set("nll_before", recalibrated_nll(identity, held_out)).set("nll_after", recalibrated_nll(map, held_out));
+    for (const char* when : {"before", "after"})
+        judged.set(std::string("skce_bootstrap_p_value_") + when,
+                   skce_p_value(as_data(held_out, when[0] == 'a' ? &map : nullptr), *request.family, request.seed,
+                                request.threads));
+    out.set("holdout", judged);
+    return map;
+}
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw usage_error(path + ": cannot be opened");
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) {
+    Args args(arguments, fit_specs(), "recalibrate fit");
+    InputOptions input = take_input_options(args);
+    FitRequest request;
+    request.family = input.family;
+    const bool categorical = input.family->name == "categorical";
+    if (!categorical && input.family->name != "normal")
+        throw usage_error("calib recalibrate applies to --family categorical or normal, not " + input.family->name);
+    request.method = parse_recalibration_method(args.take_required("method", categorical
+        ? "temperature|temperature-bias|vector|matrix" : "affine"));
+    if (is_categorical(request.method) != categorical)
+        throw usage_error("--method " + to_string(request.method) + " does not apply to --family " + input.family->name +
+                          (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine)"));
+    if (args.take("objective", "nll") != "nll")
+        throw usage_error("--objective must be nll (NLL + lambda MMD^2 needs the conditional MMD, not built yet)");
+    if (const auto ridge = args.take("ridge")) {
+        if (request.method != RecalibrationMethod::matrix) throw usage_error("--ridge applies only to --method matrix");
+        request.options.ridge = parse_double("ridge", *ridge);
+    }
+    if (const auto holdout = args.take("holdout")) {
+        request.holdout = parse_positive_double("holdout", *holdout);
+        if (*request.holdout >= 1) throw usage_error("--holdout " + *holdout + ", must be in (0, 1)");
+    }
+    if (const auto seed = args.take("seed")) {
+        if (!request.holdout) throw usage_error("--seed applies only with --holdout");
+        request.seed = parse_unsigned64("seed", *seed);
+    }
+    const std::string map_path = args.take_required("out", "FILE.json");
+    request.threads = take_threads(args);
+    args.reject_unused("calib recalibrate fit");
+    if (stage == Stage::options) return 0;
+
+    RunRecord run;
+    run.threads = request.threads;
+    JsonObject out;
+    out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", "nll");
+    const Stopwatch stopwatch;
+    RecalibrationMap map;
+    if (categorical) {
+        const CategoricalScores data = read_categorical_scores(input.path, input.read, &run.files);
+        out.set("n", data.labels.size());
+        map = fit_and_judge(data, request, out);
+    } else {
+        const NormalData data = std::get<NormalData>(read_input(input, &run.files));
+        out.set("n", data.size());
+        map = fit_and_judge(data, request, out);
+    }
+    run.compute_seconds = stopwatch.seconds();
+    std::ofstream file(map_path, std::ios::binary);
+    file << to_json(map);
+    file.close();
+    if (!file) throw usage_error(map_path + ": cannot be written");
+    out.set("parameters", std::vector<double>(map.parameters.data(), map.parameters.data() + map.parameters.size()));
+    out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
+    out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
+    out.set("map", map_path);
+    print_with_run_fields(out, input, run);
+    return 0;
+}
+
+int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
+    Args args(arguments, {{"map", true}, {"input", true}, {"output", true}, {"header", true}, {"delimiter", true},
+                          {"help", false}},
+              "recalibrate apply");
+    const std::string map_path = args.take_required("map", "FILE.json");
+    const std::string input = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
+    const std::string output = args.take_required("output", "FILE.npy or FILE.csv");
+    TextFormat text;
+    text.header = parse_header_mode(args.take("header", "auto"));
+    text.delimiter = parse_delimiter(args.take("delimiter", "auto"));
+    args.reject_unused("calib recalibrate apply");
+    if (stage == Stage::options) return 0;
+
+    RecalibrationMap map;
+    try {
+        map = recalibration_map_from_json(read_text_file(map_path));
+    } catch (const usage_error&) {
+        throw;
+    } catch (const invalid_argument& e) {  // the file's name before the reader's message
+        throw invalid_argument(map_path + ": " + e.what());
+    }
+    const Matrix table = read_table(input, text);
+    const bool categorical = is_categorical(map.method);
+    const Eigen::Index width = categorical ? map.num_classes : 2;
+    if (table.cols() != width && table.cols() != width + 1)
+        throw usage_error(input + ": found " + std::to_string(table.cols()) + " columns, expected " + std::to_string(width) +
+                          (categorical ? " (the map's classes)" : " (mu, sigma)") + " or one more (the targets, copied)");
+    Matrix result(table.rows(), table.cols());
+    std::vector<std::string> names;
+    if (categorical) {
+        result.leftCols(width) = apply_recalibration(map, Matrix(table.leftCols(width)));
+        for (Eigen::Index k = 0; k < width; ++k) names.push_back("p_" + std::to_string(k + 1));
+    } else {
+        result.leftCols(2) = apply_recalibration(map, table.col(0), table.col(1));
+        names = {"mu", "sigma"};
+    }
+    if (table.cols() > width) {
+        result.col(width) = table.col(width);
+        names.push_back(categorical ? "label" : "y");
+    }
+    write_table(output, result, names);
+    JsonObject out;
+    out.set("command", "recalibrate apply").set("method", to_string(map.method)).set("map", map_path);
+    out.set("input", input).set("output", output).set("n", static_cast<std::size_t>(table.rows()));
+    out.set("columns", static_cast<std::size_t>(result.cols())).set("calib_version", std::string(version));
+    std::cout << out.dump() << '\n';
+    return 0;
+}
+
+}  // namespace
+
+int run_recalibrate(const std::vector<std::string>& arguments, Stage stage) {
+    if (wants_help(arguments)) {
+        std::cout << recalibrate_help();
+        return 0;
+    }
+    if (arguments.empty()) throw usage_error("calib recalibrate needs a subcommand: fit or apply (see 'calib recalibrate --help')");
+    const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+    if (arguments.front() == "fit") return run_recalibrate_fit(rest, stage);
+    if (arguments.front() == "apply") return run_recalibrate_apply(rest, stage);
+    throw usage_error("unknown subcommand 'recalibrate " + arguments.front() + "' (fit or apply)");
+}
+
+}  // namespace calib::cli

@@ -1,0 +1,104 @@
+// Post-hoc recalibration by maximum likelihood (docs/recalibration.md): a map from a model's
+// predictions to new ones, fitted on a validation set by minimising the mean negative log-likelihood
+// with L-BFGS and analytic gradients, then applied to new data.
+//
+//   classification (categorical), on logits z or on log-probabilities z = log max(p, floor):
+//     temperature        softmax(z / T)                      T > 0 (Guo et al. 2017)
+//     temperature-bias   softmax(z / T + b)
+//     vector             softmax(w ⊙ z + b)                  (Guo et al. 2017, vector scaling)
+//     matrix             softmax(W z + b), with the ridge λ Σ_{k≠l} W_kl² added to the objective
+//                        (off-diagonal regularisation, Kull et al. 2019)
+//   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
+//
+// Recalibration by NLL + λ·MMD² (Marx et al. 2023) needs the conditional-MMD estimator and is not here.
+#pragma once
+
+#include <calib/data.hpp>
+#include <calib/eigen.hpp>
+#include <calib/io.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, affine };
+
+// "temperature", "temperature-bias", "vector", "matrix", "affine"; the parser throws
+// calib::invalid_argument for an unknown name, listing the known ones.
+std::string to_string(RecalibrationMethod method);
+RecalibrationMethod parse_recalibration_method(const std::string& name);
+// Whether a method maps categorical predictions (else normal ones).
+bool is_categorical(RecalibrationMethod method);
+
+// The raw predictions of a categorical model: n×m logits (any finite reals) or probabilities.
+struct CategoricalScores {
+    Matrix scores;
+    std::vector<int> labels;  // 0-based, in [0, m)
+    bool logits = false;
+};
+
+struct RecalibrationOptions {
+    // Probabilities are mapped to z = log max(p, floor): a zero would be −∞, which no map can move.
+    double probability_floor = 1e-12;
+    double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
+    std::size_t max_iterations = 1000;  // L-BFGS iterations
+    double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
+};
+
+// A fitted map. `parameters` are the map's own values, by name in the JSON file:
+//   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
+//   matrix: [W row-major (m²), b_1 … b_m]; affine: [a, b, s].
+struct RecalibrationMap {
+    RecalibrationMethod method = RecalibrationMethod::temperature;
+    bool logits = false;            // categorical: the inputs are logits (else probabilities)
+    int num_classes = 0;            // categorical: m
+    double probability_floor = 1e-12;
+    double ridge = 0;               // matrix scaling's λ
+    Vector parameters;
+    double objective_before = 0;    // the objective at the identity map
+    double objective_after = 0;     // at the fitted parameters
+    std::size_t iterations = 0;     // L-BFGS iterations (0 when the line search failed: LBFGS++ throws)
+    std::size_t evaluations = 0;    // objective and gradient evaluations
+    std::string status;             // "converged", "max_iterations" or "line_search_failed"
+};
+
+// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = 0).
+RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
+                              const RecalibrationOptions& options = {});
+
+// Fits a map by mean NLL (+ the ridge for matrix scaling). Throws invalid_argument for a method of the
+// other family, bad options or labels out of range.
+RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
+                                   const RecalibrationOptions& options = {});
+RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
+                                   const RecalibrationOptions& options = {});
+
+// The mean NLL of the recalibrated predictions (without matrix scaling's ridge), by the stable
+// log-softmax: finite however small a recalibrated probability is.
+double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data);
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data);
+
+// The map applied: n×m probabilities; n×2 columns μ′, σ′. Throws invalid_argument when the map is of
+// the other family or the input has another number of classes.
+Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores);
+Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev);
+
+// The map as a JSON object (doubles in shortest round-trip form) and back: the reader is strict
+// (exactly this schema) and checks the parameters (T > 0, finite values, sizes).
+std::string to_json(const RecalibrationMap& map);
+RecalibrationMap recalibration_map_from_json(const std::string& text);
+
+// The files of `calib recalibrate` (formats of io.hpp). A categorical file's predictions as given, with
+// its labels: probabilities validated as read_categorical does; logits (options.logits) read as numbers
+// after the same checks, which needs a second read of the file (so not standard input).
+CategoricalScores read_categorical_scores(const std::string& path, const ReadOptions& options = {},
+                                          std::vector<FileSummary>* files = nullptr);
+// Any table of finite numbers (the input of `apply`: predictions, possibly followed by targets).
+Matrix read_table(const std::string& path, const TextFormat& format = {});
+// Writes a matrix as .npy (version 1.0, little-endian float64, C order) when the path ends in ".npy",
+// else as CSV with the header line `names` and doubles in shortest round-trip form.
+void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names);
+
+}  // namespace calib

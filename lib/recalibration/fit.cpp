@@ -1,0 +1,199 @@
+// Fitting and applying recalibration maps. The optimiser is LBFGS++ (Debian liblbfgspp-dev, header-only
+// on Eigen): L-BFGS with a backtracking line search under the Wolfe conditions, which keeps every
+// curvature pair positive (docs/recalibration.md says why it is used rather than our own).
+#include <calib/recalibration.hpp>
+
+#include "core/check.hpp"
+#include "recalibration/objective.hpp"
+
+#include <LBFGS.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace calib {
+
+namespace {
+
+constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
+                                               RecalibrationMethod::vector, RecalibrationMethod::matrix,
+                                               RecalibrationMethod::affine};
+
+void check_options(const RecalibrationOptions& options) {
+    if (!(options.probability_floor > 0 && options.probability_floor < 1))
+        detail::fail("fit_recalibration", "probability_floor = ", detail::format_value(options.probability_floor),
+                     ", must be in (0, 1)");
+    if (!(options.ridge >= 0 && std::isfinite(options.ridge)))
+        detail::fail("fit_recalibration", "ridge = ", detail::format_value(options.ridge), ", must be finite and >= 0");
+    if (options.max_iterations < 1) detail::fail("fit_recalibration", "max_iterations = 0, must be >= 1");
+    if (!(options.gradient_tolerance > 0))
+        detail::fail("fit_recalibration", "gradient_tolerance = ", detail::format_value(options.gradient_tolerance),
+                     ", must be > 0");
+}
+
+void check_family(const char* function, RecalibrationMethod method, bool categorical) {
+    if (is_categorical(method) != categorical)
+        detail::fail(function, "method = ", to_string(method), ", a map of ", categorical ? "normal" : "categorical",
+                     " predictions, must be one of the ", categorical ? "categorical" : "normal", " family's");
+}
+
+detail::CategoricalProblem make_problem(const RecalibrationMap& map, const CategoricalScores& data) {
+    const char* function = "fit_recalibration";
+    const Eigen::Index n = data.scores.rows(), m = data.scores.cols();
+    detail::check_nonempty(function, "scores", n);
+    if (m < 2) detail::fail(function, "scores has ", m, " columns, must have m >= 2 (one per class)");
+    detail::check_same_rows(function, "scores", n, "labels", static_cast<long>(data.labels.size()));
+    for (std::size_t i = 0; i < data.labels.size(); ++i)
+        if (data.labels[i] < 0 || data.labels[i] >= m)
+            detail::fail_at(static_cast<long>(i), -1, function, "labels[", i, "] = ", data.labels[i], ", must be in [0, ",
+                            m, ")");
+    return {map.method, map.ridge, detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
+}
+
+// Minimises `objective(θ, gradient*)` from the map's parameters; records the result in the map.
+template <class Objective>
+void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const Objective& objective) {
+    Vector theta = detail::to_coordinates(map.method, map.parameters);
+    Vector gradient(theta.size());
+    map.objective_before = objective(theta, &gradient);
+    // The lowest point evaluated: the result when the line search fails (LBFGS++ then leaves θ undefined).
+    Vector best = theta;
+    double best_value = map.objective_before;
+    map.evaluations = 1;
+    auto f = [&](const Vector& x, Vector& grad) {
+        ++map.evaluations;
+        const double value = objective(x, &grad);
+        if (value < best_value) best_value = value, best = x;
+        return std::isfinite(value) ? value : std::numeric_limits<double>::infinity();
+    };
+    LBFGSpp::LBFGSParam<double> param;
+    param.epsilon = options.gradient_tolerance;
+    param.epsilon_rel = options.gradient_tolerance;
+    param.max_iterations = static_cast<int>(options.max_iterations);
+    param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+    LBFGSpp::LBFGSSolver<double> solver(param);
+    double value = 0;
+    try {
+        map.iterations = static_cast<std::size_t>(solver.minimize(f, theta, value));
+        best = theta;
+    } catch (const std::runtime_error&) {  // LBFGS++ reports a failed line search by throwing, without k
+        map.iterations = 0;
+    }
+    map.objective_after = objective(best, &gradient);
+    if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm())) map.status = "converged";
+    else map.status = map.iterations > 0 ? "max_iterations" : "line_search_failed";
+    map.parameters = detail::to_parameters(map.method, best);
+}
+
+}  // namespace
+
+std::string to_string(RecalibrationMethod method) {
+    switch (method) {
+    case RecalibrationMethod::temperature: return "temperature";
+    case RecalibrationMethod::temperature_bias: return "temperature-bias";
+    case RecalibrationMethod::vector: return "vector";
+    case RecalibrationMethod::matrix: return "matrix";
+    case RecalibrationMethod::affine: return "affine";
+    }
+    return "";
+}
+
+RecalibrationMethod parse_recalibration_method(const std::string& name) {
+    for (RecalibrationMethod method : all_methods)
+        if (to_string(method) == name) return method;
+    detail::fail("parse_recalibration_method", "method = '", name,
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine");
+}
+
+bool is_categorical(RecalibrationMethod method) { return method != RecalibrationMethod::affine; }
+
+RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
+                              const RecalibrationOptions& options) {
+    check_options(options);
+    RecalibrationMap map;
+    map.method = method;
+    map.probability_floor = options.probability_floor;
+    const Eigen::Index m = num_classes;
+    if (!is_categorical(method)) {
+        map.parameters = Vector::Zero(3);
+        map.parameters[0] = 1;
+        return map;
+    }
+    map.logits = logits;
+    map.num_classes = num_classes;
+    switch (method) {
+    case RecalibrationMethod::temperature: map.parameters = Vector::Ones(1); break;
+    case RecalibrationMethod::temperature_bias: map.parameters = Vector::Zero(1 + m), map.parameters[0] = 1; break;
+    case RecalibrationMethod::vector: map.parameters = Vector::Zero(2 * m), map.parameters.head(m).setOnes(); break;
+    case RecalibrationMethod::matrix:
+        map.ridge = options.ridge;
+        map.parameters = Vector::Zero(m * m + m);
+        for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
+        break;
+    case RecalibrationMethod::affine: break;
+    }
+    return map;
+}
+
+RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
+                                   const RecalibrationOptions& options) {
+    check_family("fit_recalibration", method, true);
+    RecalibrationMap map = identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options);
+    const detail::CategoricalProblem problem = make_problem(map, data);
+    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+        return detail::categorical_objective(problem, theta, gradient);
+    });
+    return map;
+}
+
+RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method,
+                                   const RecalibrationOptions& options) {
+    check_family("fit_recalibration", method, false);
+    RecalibrationMap map = identity_map(method, 0, false, options);
+    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+        return detail::normal_objective(data, theta, gradient);
+    });
+    return map;
+}
+
+double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
+    check_family("recalibrated_nll", map.method, true);
+    detail::CategoricalProblem problem = make_problem(map, data);
+    problem.ridge = 0;
+    return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
+}
+
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data) {
+    check_family("recalibrated_nll", map.method, false);
+    return detail::normal_objective(data, map.parameters, nullptr);
+}
+
+Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
+    check_family("apply_recalibration", map.method, true);
+    if (scores.cols() != map.num_classes)
+        detail::fail("apply_recalibration", "scores has ", scores.cols(), " columns, must have the map's m = ",
+                     map.num_classes);
+    const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
+    Matrix l = detail::mapped_logits(map.method, detail::to_coordinates(map.method, map.parameters), z);
+    for (Eigen::Index i = 0; i < l.cols(); ++i) {  // softmax, column by column, without overflow
+        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
+        l.col(i) /= l.col(i).sum();
+    }
+    return l.transpose();
+}
+
+Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev) {
+    check_family("apply_recalibration", map.method, false);
+    detail::check_same_rows("apply_recalibration", "mean", mean.size(), "stddev", stddev.size());
+    Matrix out(mean.size(), 2);
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
+        detail::check_finite("apply_recalibration", "mean", i, 0, mean[i]);
+        detail::check_positive("apply_recalibration", "stddev", i, 1, stddev[i]);
+        out(i, 0) = map.parameters[0] * mean[i] + map.parameters[1];
+        out(i, 1) = std::exp(map.parameters[2]) * stddev[i];
+    }
+    return out;
+}
+
+}  // namespace calib

@@ -1,0 +1,167 @@
+// A recalibration map as a JSON file and back (docs/recalibration.md, "The map file"). Doubles are
+// written in the shortest form that reads back bitwise, so a map read back is the map written.
+#include <calib/recalibration.hpp>
+#include <calib/tool/json.hpp>
+
+#include "core/check.hpp"
+#include "io/json_reader.hpp"
+
+#include <cmath>
+
+namespace calib {
+
+namespace {
+
+using detail::JsonValue;
+
+constexpr const char* function = "recalibration_map_from_json";
+
+std::vector<double> values(const Vector& v, Eigen::Index start, Eigen::Index count) {
+    return std::vector<double>(v.data() + start, v.data() + start + count);
+}
+
+// The named parameters of a map: (name, first index, count, is an array).
+struct Slot {
+    const char* name;
+    Eigen::Index start, count;
+    bool array;
+};
+
+std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
+    switch (method) {
+    case RecalibrationMethod::temperature: return {{"temperature", 0, 1, false}};
+    case RecalibrationMethod::temperature_bias: return {{"temperature", 0, 1, false}, {"bias", 1, m, true}};
+    case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
+    case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
+    case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
+    }
+    return {};
+}
+
+const JsonValue& member(const JsonValue& object, const std::string& key, JsonValue::Kind kind, const char* kind_name,
+                        const char* where = "the map") {
+    const auto it = object.object.find(key);
+    if (it == object.object.end()) detail::fail(function, where, " has no \"", key, "\"");
+    if (it->second.kind != kind) detail::fail(function, "\"", key, "\" must be ", kind_name);
+    return it->second;
+}
+
+double number(const JsonValue& object, const std::string& key) {
+    const double x = member(object, key, JsonValue::Kind::number, "a number").number;
+    if (!std::isfinite(x)) detail::fail(function, "\"", key, "\" = ", detail::format_value(x), ", must be finite");
+    return x;
+}
+
+std::size_t count(const JsonValue& object, const std::string& key) {
+    const double x = number(object, key);
+    if (!(x >= 0 && x <= 1e15 && x == std::floor(x)))
+        detail::fail(function, "\"", key, "\" = ", detail::format_value(x), ", must be a non-negative integer");
+    return static_cast<std::size_t>(x);
+}
+
+std::string text(const JsonValue& object, const std::string& key) {
+    return member(object, key, JsonValue::Kind::string, "a string").string;
+}
+
+void only_keys(const JsonValue& object, const std::vector<std::string>& keys, const char* where) {
+    for (const auto& [key, value] : object.object) {
+        bool known = false;
+        for (const std::string& k : keys) known = known || k == key;
+        if (!known) detail::fail(function, "unknown key \"", key, "\" in ", where);
+    }
+}
+
+}  // namespace
+
+std::string to_json(const RecalibrationMap& map) {
+    JsonObject parameters;
+    for (const Slot& slot : slots(map.method, map.num_classes))
+        if (slot.array) parameters.set(slot.name, values(map.parameters, slot.start, slot.count));
+        else parameters.set(slot.name, map.parameters[slot.start]);
+    JsonObject out;
+    out.set("method", to_string(map.method));
+    out.set("family", is_categorical(map.method) ? "categorical" : "normal");
+    if (is_categorical(map.method)) {
+        out.set("input", map.logits ? "logits" : "probabilities");
+        out.set("num_classes", map.num_classes);
+        out.set("probability_floor", map.probability_floor);
+    }
+    if (map.method == RecalibrationMethod::matrix) out.set("ridge", map.ridge);
+    out.set("parameters", parameters);
+    out.set("objective", "nll");
+    out.set("objective_before", map.objective_before);
+    out.set("objective_after", map.objective_after);
+    out.set("iterations", map.iterations);
+    out.set("evaluations", map.evaluations);
+    out.set("status", map.status);
+    return out.dump(2) + "\n";
+}
+
+RecalibrationMap recalibration_map_from_json(const std::string& json) {
+    const JsonValue root = detail::parse_json(json, "recalibration map");
+    if (root.kind != JsonValue::Kind::object) detail::fail(function, "the map must be a JSON object");
+    RecalibrationMap map;
+    map.method = parse_recalibration_method(text(root, "method"));
+    const bool categorical = is_categorical(map.method);
+    const std::string family = text(root, "family");
+    if (family != (categorical ? "categorical" : "normal"))
+        detail::fail(function, "family = '", family, "' does not fit method = ", to_string(map.method));
+    std::vector<std::string> keys = {"method", "family", "parameters", "objective", "objective_before", "objective_after",
+                                     "iterations", "evaluations", "status"};
+    if (categorical) {
+        const std::string input = text(root, "input");
+        if (input != "logits" && input != "probabilities")
+            detail::fail(function, "input = '", input, "', must be logits or probabilities");
+        map.logits = input == "logits";
+        const std::size_t m = count(root, "num_classes");
+        if (m < 2 || m > 100000) detail::fail(function, "num_classes = ", m, ", must be in [2, 100000]");
+        map.num_classes = static_cast<int>(m);
+        map.probability_floor = number(root, "probability_floor");
+        if (!(map.probability_floor > 0 && map.probability_floor < 1))
+            detail::fail(function, "probability_floor = ", detail::format_value(map.probability_floor), ", must be in (0, 1)");
+        keys.insert(keys.end(), {"input", "num_classes", "probability_floor"});
+    }
+    if (map.method == RecalibrationMethod::matrix) {
+        map.ridge = number(root, "ridge");
+        if (map.ridge < 0) detail::fail(function, "ridge = ", detail::format_value(map.ridge), ", must be >= 0");
+        keys.push_back("ridge");
+    }
+    only_keys(root, keys, "the map");
+    if (text(root, "objective") != "nll") detail::fail(function, "objective = '", text(root, "objective"), "', must be nll");
+    map.objective_before = number(root, "objective_before");
+    map.objective_after = number(root, "objective_after");
+    map.iterations = count(root, "iterations");
+    map.evaluations = count(root, "evaluations");
+    map.status = text(root, "status");
+
+    const JsonValue& parameters = member(root, "parameters", JsonValue::Kind::object, "an object");
+    const std::vector<Slot> named = slots(map.method, map.num_classes);
+    std::vector<std::string> names;
+    const std::string where = "parameters of method = " + to_string(map.method);
+    map.parameters = Vector::Zero(named.back().start + named.back().count);
+    for (const Slot& slot : named) {
+        names.push_back(slot.name);
+        if (!slot.array) {
+            member(parameters, slot.name, JsonValue::Kind::number, "a number", where.c_str());
+            map.parameters[slot.start] = number(parameters, slot.name);
+            continue;
+        }
+        const JsonValue& list = member(parameters, slot.name, JsonValue::Kind::array, "an array", where.c_str());
+        if (static_cast<Eigen::Index>(list.array.size()) != slot.count)
+            detail::fail(function, "parameters.", slot.name, " has ", list.array.size(), " values, must have ", slot.count);
+        for (Eigen::Index k = 0; k < slot.count; ++k) {
+            const JsonValue& x = list.array[static_cast<std::size_t>(k)];
+            if (x.kind != JsonValue::Kind::number || !std::isfinite(x.number))
+                detail::fail(function, "parameters.", slot.name, "[", k, "] must be a finite number");
+            map.parameters[slot.start + k] = x.number;
+        }
+    }
+    only_keys(parameters, names, "parameters");
+    const bool has_temperature =
+        map.method == RecalibrationMethod::temperature || map.method == RecalibrationMethod::temperature_bias;
+    if (has_temperature && !(map.parameters[0] > 0))
+        detail::fail(function, "parameters.temperature = ", detail::format_value(map.parameters[0]), ", must be > 0");
+    return map;
+}
+
+}  // namespace calib

@@ -1,0 +1,144 @@
+// The mean NLL of the recalibration maps and its gradient by the chain rule through the stable
+// log-softmax: with l = f_θ(z) and g = softmax(l) − e_y, ∂NLL_i/∂l = g (docs/recalibration.md).
+// Sums run serially in observation order, so results do not depend on the thread count.
+#include "recalibration/objective.hpp"
+
+#include "core/check.hpp"
+#include "core/compensated_sum.hpp"
+
+#include <cmath>
+
+namespace calib::detail {
+
+namespace {
+
+constexpr double half_log_2pi = 0.91893853320467274178;
+
+bool has_temperature(RecalibrationMethod method) {
+    return method == RecalibrationMethod::temperature || method == RecalibrationMethod::temperature_bias;
+}
+
+// l = f_θ(z) for one column z.
+void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Ref<const Vector>& z,
+                Vector& l) {
+    const Eigen::Index m = z.size();
+    switch (method) {
+    case RecalibrationMethod::temperature: l = z * std::exp(-theta[0]); break;
+    case RecalibrationMethod::temperature_bias: l = z * std::exp(-theta[0]) + theta.tail(m); break;
+    case RecalibrationMethod::vector: l = theta.head(m).cwiseProduct(z) + theta.tail(m); break;
+    case RecalibrationMethod::matrix: {
+        const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(theta.data(), m, m);
+        l.noalias() = w * z;
+        l += theta.tail(m);
+        break;
+    }
+    case RecalibrationMethod::affine: fail("recalibration", "affine is not a categorical map");
+    }
+}
+
+// Adds ∂NLL_i/∂θ = (∂l/∂θ)ᵀ g for one observation.
+void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::Ref<const Vector>& z,
+                  const Vector& l, const Vector& g, Vector& gradient) {
+    const Eigen::Index m = z.size();
+    switch (method) {
+    case RecalibrationMethod::temperature: gradient[0] -= g.dot(l); break;  // ∂l/∂log T = −l
+    case RecalibrationMethod::temperature_bias:
+        gradient[0] -= std::exp(-theta[0]) * g.dot(z);
+        gradient.tail(m) += g;
+        break;
+    case RecalibrationMethod::vector:
+        gradient.head(m) += g.cwiseProduct(z);
+        gradient.tail(m) += g;
+        break;
+    case RecalibrationMethod::matrix:
+        for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
+        gradient.tail(m) += g;
+        break;
+    case RecalibrationMethod::affine: break;
+    }
+}
+
+}  // namespace
+
+Matrix input_columns(const Matrix& scores, bool logits, double floor) {
+    Matrix z = scores.transpose();
+    for (Eigen::Index i = 0; i < z.cols(); ++i)
+        for (Eigen::Index k = 0; k < z.rows(); ++k) {
+            check_finite("fit_recalibration", "scores", i, k, z(k, i));
+            if (!logits) z(k, i) = std::log(std::max(z(k, i), floor));
+        }
+    return z;
+}
+
+Vector to_coordinates(RecalibrationMethod method, const Vector& parameters) {
+    Vector theta = parameters;
+    if (has_temperature(method)) theta[0] = std::log(parameters[0]);
+    return theta;
+}
+
+Vector to_parameters(RecalibrationMethod method, const Vector& theta) {
+    Vector parameters = theta;
+    if (has_temperature(method)) parameters[0] = std::exp(theta[0]);
+    return parameters;
+}
+
+Matrix mapped_logits(RecalibrationMethod method, const Vector& theta, const Matrix& z) {
+    Matrix out(z.rows(), z.cols());
+    Vector l;
+    for (Eigen::Index i = 0; i < z.cols(); ++i) {
+        map_column(method, theta, z.col(i), l);
+        out.col(i) = l;
+    }
+    return out;
+}
+
+double categorical_objective(const CategoricalProblem& problem, const Vector& theta, Vector* gradient) {
+    const Eigen::Index m = problem.z.rows(), n = problem.z.cols();
+    if (gradient) gradient->setZero(theta.size());
+    CompensatedSum nll;
+    Vector l, g;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        map_column(problem.method, theta, problem.z.col(i), l);
+        const int y = problem.labels[static_cast<std::size_t>(i)];
+        const double top = l.maxCoeff();
+        g = (l.array() - top).exp();  // softmax(l) up to its normaliser, without overflow
+        const double total = g.sum();
+        nll.add(top + std::log(total) - l[y]);
+        if (!gradient) continue;
+        g /= total;
+        g[y] -= 1;
+        add_gradient(problem.method, theta, problem.z.col(i), l, g, *gradient);
+    }
+    double value = nll.value() / static_cast<double>(n);
+    if (gradient) *gradient /= static_cast<double>(n);
+    if (problem.method == RecalibrationMethod::matrix && problem.ridge > 0)
+        for (Eigen::Index k = 0; k < m; ++k)
+            for (Eigen::Index j = 0; j < m; ++j) {
+                if (j == k) continue;
+                const double w = theta[k * m + j];
+                value += problem.ridge * w * w;
+                if (gradient) (*gradient)[k * m + j] += 2 * problem.ridge * w;
+            }
+    return value;
+}
+
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient) {
+    const double a = theta[0], b = theta[1], s = theta[2];
+    const auto mean = data.mean(), stddev = data.stddev(), y = data.targets();
+    if (gradient) gradient->setZero(3);
+    CompensatedSum nll;
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
+        const double sigma = std::exp(s) * stddev[i];
+        const double z = (y[i] - a * mean[i] - b) / sigma;  // the standardised residual
+        nll.add(half_log_2pi + std::log(sigma) + 0.5 * z * z);
+        if (!gradient) continue;
+        (*gradient)[0] -= z / sigma * mean[i];
+        (*gradient)[1] -= z / sigma;
+        (*gradient)[2] += 1 - z * z;
+    }
+    const double n = static_cast<double>(mean.size());
+    if (gradient) *gradient /= n;
+    return nll.value() / n;
+}
+
+}  // namespace calib::detail

@@ -1,0 +1,36 @@
+// Internal: the recalibration objectives and their analytic gradients in the optimiser's coordinates
+// θ, which are a map's parameters except that the temperature enters as log T (so that any real θ is
+// a valid map and L-BFGS needs no bounds). docs/recalibration.md derives the gradients.
+#pragma once
+
+#include <calib/recalibration.hpp>
+
+#include <vector>
+
+namespace calib::detail {
+
+// A categorical problem: the inputs z as columns (m×n, one observation per column, so that a row's
+// values are contiguous) and the labels.
+struct CategoricalProblem {
+    RecalibrationMethod method = RecalibrationMethod::temperature;
+    double ridge = 0;
+    Matrix z;
+    std::vector<int> labels;
+};
+
+// z of each observation: the logits, or log max(p, floor); transposed. Throws for labels out of range
+// or non-finite scores.
+Matrix input_columns(const Matrix& scores, bool logits, double floor);
+
+// Parameters ↔ coordinates (log T for T).
+Vector to_coordinates(RecalibrationMethod method, const Vector& parameters);
+Vector to_parameters(RecalibrationMethod method, const Vector& theta);
+
+// The mapped logits l = f_θ(z) of every column of z.
+Matrix mapped_logits(RecalibrationMethod method, const Vector& theta, const Matrix& z);
+
+// Mean NLL (+ ridge) at θ; the gradient is written when `gradient` is not null.
+double categorical_objective(const CategoricalProblem& problem, const Vector& theta, Vector* gradient);
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient);
+
+}  // namespace calib::detail

@@ -1,0 +1,237 @@
+// Tests of recalibration by NLL (recalibration.hpp): analytic gradients against central differences,
+// recovery of known maps, the JSON file's round trip, and errors.
+#include <calib/errors.hpp>
+#include <calib/recalibration.hpp>
+#include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
+
+#include "recalibration/objective.hpp"
+
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+using calib::CategoricalScores;
+using calib::Matrix;
+using calib::NormalData;
+using calib::RecalibrationMap;
+using calib::RecalibrationMethod;
+using calib::Vector;
+
+namespace {
+
+const RecalibrationMethod categorical_methods[] = {RecalibrationMethod::temperature,
+                                                   RecalibrationMethod::temperature_bias,
+                                                   RecalibrationMethod::vector, RecalibrationMethod::matrix};
+
+// The largest |analytic − central difference| over the coordinates, relative to max(1, |analytic|);
+// step h·max(1, |θ_k|), whose truncation error O(h²) is ≈ 1e-10 at h = 1e-5.
+template <class Objective>
+double gradient_error(const Objective& objective, const Vector& theta, double h = 1e-5) {
+    Vector analytic(theta.size());
+    objective(theta, &analytic);
+    double worst = 0;
+    for (Eigen::Index k = 0; k < theta.size(); ++k) {
+        const double step = h * std::max(1.0, std::abs(theta[k]));
+        Vector up = theta, down = theta;
+        up[k] += step;
+        down[k] -= step;
+        const double numeric = (objective(up, nullptr) - objective(down, nullptr)) / (2 * step);
+        worst = std::max(worst, std::abs(numeric - analytic[k]) / std::max(1.0, std::abs(analytic[k])));
+    }
+    return worst;
+}
+
+// Mean NLL of probabilities (n×m) at the labels.
+double mean_nll(const Matrix& p, const std::vector<int>& labels) {
+    double total = 0;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) total -= std::log(p(i, labels[static_cast<std::size_t>(i)]));
+    return total / static_cast<double>(p.rows());
+}
+
+// Normal forecasts N(μ, σ²) with σ ∈ [0.5, 1.5] and targets from N(a μ + b, (e^s σ)²).
+NormalData affine_data(std::size_t n, double a, double b, double s, calib::Rng& rng) {
+    boost::random::normal_distribution<double> normal;
+    boost::random::uniform_01<double> uniform;
+    Vector mean(static_cast<Eigen::Index>(n)), stddev(mean.size()), y(mean.size());
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
+        mean[i] = 2 * normal(rng);
+        stddev[i] = 0.5 + uniform(rng);
+        y[i] = a * mean[i] + b + std::exp(s) * stddev[i] * normal(rng);
+    }
+    return NormalData(mean, stddev, y);
+}
+
+}  // namespace
+
+TEST_SUITE("recalibration") {
+
+TEST_CASE("analytic gradients match central differences for every map") {
+    calib::Rng rng = calib::make_stream(11, 0);
+    const CategoricalScores data = calib::synthetic::tempered_logits(60, 4, 2.0, 1.5, rng);
+    boost::random::normal_distribution<double> normal(0, 0.3);
+    for (bool logits : {true, false}) {
+        CategoricalScores scores = data;
+        if (!logits) {  // probabilities, one of them 0 so that the floor is used
+            scores.logits = false;
+            scores.scores = calib::apply_recalibration(calib::identity_map(RecalibrationMethod::temperature, 4, true),
+                                                       data.scores);
+            scores.scores(0, 1) = 0;
+        }
+        for (RecalibrationMethod method : categorical_methods) {
+            CAPTURE(calib::to_string(method));
+            CAPTURE(logits);
+            calib::detail::CategoricalProblem problem{method, 0.1,
+                                                      calib::detail::input_columns(scores.scores, logits, 1e-12),
+                                                      scores.labels};
+            const RecalibrationMap identity = calib::identity_map(method, 4, logits);
+            Vector theta = calib::detail::to_coordinates(method, identity.parameters);
+            for (Eigen::Index k = 0; k < theta.size(); ++k) theta[k] += normal(rng);  // away from the identity
+            const double error = gradient_error(
+                [&](const Vector& t, Vector* g) { return calib::detail::categorical_objective(problem, t, g); }, theta);
+            CHECK(error < 1e-7);
+        }
+    }
+    const NormalData normal_data = affine_data(60, 1.2, 0.3, 0.2, rng);
+    Vector theta(3);
+    theta << 0.8, -0.2, 0.4;
+    CHECK(gradient_error([&](const Vector& t, Vector* g) { return calib::detail::normal_objective(normal_data, t, g); },
+                         theta) < 1e-7);
+}
+
+// Labels from softmax(z / T₀) with T₀ = 2, m = 10, z ~ N(0, 3²), n = 10 000. The standard error of
+// log T̂ is 1/√(n·I), I = (1/n) Σ_i Var_{p_i}(l_i) the Fisher information per observation of log T at
+// the fit (l_i = z_i / T̂, p_i = softmax(l_i); docs/recalibration.md); SE(T̂) = T̂·SE(log T̂).
+TEST_CASE("temperature scaling recovers a known temperature within 2 standard errors") {
+    const double t0 = 2;
+    calib::Rng rng = calib::make_stream(2023, 0);
+    const CategoricalScores data = calib::synthetic::tempered_logits(10000, 10, 3.0, t0, rng);
+    const RecalibrationMap map = calib::fit_recalibration(data, RecalibrationMethod::temperature);
+    const double t = map.parameters[0];
+    double information = 0;
+    for (Eigen::Index i = 0; i < data.scores.rows(); ++i) {
+        const Eigen::RowVectorXd l = data.scores.row(i) / t;
+        Eigen::RowVectorXd p = (l.array() - l.maxCoeff()).exp();
+        p /= p.sum();
+        const double mean = p.dot(l);
+        information += p.dot(l.cwiseProduct(l)) - mean * mean;
+    }
+    const double se = t / std::sqrt(information);
+    MESSAGE("fitted T = ", t, ", T0 = ", t0, ", SE = ", se, ", (T - T0)/SE = ", (t - t0) / se, ", iterations ",
+            map.iterations, ", NLL ", map.objective_before, " -> ", map.objective_after);
+    CHECK(map.status == "converged");
+    CHECK(std::abs(t - t0) <= 2 * se);
+    CHECK(se < 0.05);
+    CHECK(map.objective_after < map.objective_before);
+}
+
+TEST_CASE("affine Gaussian recalibration recovers a known (a, b, s)") {
+    calib::Rng rng = calib::make_stream(7, 0);
+    const NormalData data = affine_data(10000, 1.5, -0.3, 0.4, rng);
+    const RecalibrationMap map = calib::fit_recalibration(data);
+    CHECK(map.status == "converged");
+    // The standard errors here are about 0.005 (a), 0.01 (b), 0.007 (s): 0.04 is over 4 of them.
+    CHECK(std::abs(map.parameters[0] - 1.5) < 0.04);
+    CHECK(std::abs(map.parameters[1] + 0.3) < 0.04);
+    CHECK(std::abs(map.parameters[2] - 0.4) < 0.04);
+    CHECK(map.objective_after == doctest::Approx(calib::recalibrated_nll(map, data)).epsilon(1e-14));
+}
+
+TEST_CASE("every map round-trips through its JSON file bitwise") {
+    calib::Rng rng = calib::make_stream(5, 0);
+    const CategoricalScores data = calib::synthetic::tempered_logits(300, 3, 2.0, 1.7, rng);
+    std::vector<RecalibrationMap> maps;
+    for (RecalibrationMethod method : categorical_methods) maps.push_back(calib::fit_recalibration(data, method));
+    maps.push_back(calib::fit_recalibration(affine_data(300, 0.9, 0.1, -0.2, rng)));
+    for (const RecalibrationMap& map : maps) {
+        CAPTURE(calib::to_string(map.method));
+        const std::string json = calib::to_json(map);
+        const RecalibrationMap back = calib::recalibration_map_from_json(json);
+        CHECK(back.method == map.method);
+        CHECK(back.logits == map.logits);
+        CHECK(back.num_classes == map.num_classes);
+        REQUIRE(back.parameters.size() == map.parameters.size());
+        CHECK(std::memcmp(back.parameters.data(), map.parameters.data(),
+                          sizeof(double) * static_cast<std::size_t>(map.parameters.size())) == 0);
+        CHECK(std::memcmp(&back.objective_after, &map.objective_after, sizeof(double)) == 0);
+        CHECK(back.iterations == map.iterations);
+        CHECK(back.status == map.status);
+        CHECK(calib::to_json(back) == json);
+    }
+    CHECK(calib::to_json(maps[0]).find("\"temperature\": ") != std::string::npos);
+}
+
+TEST_CASE("a map fitted on one half lowers the NLL of the other half") {
+    calib::Rng rng = calib::make_stream(9, 0);
+    const CategoricalScores all = calib::synthetic::tempered_logits(4000, 5, 3.0, 2.5, rng);
+    CategoricalScores fit{all.scores.topRows(2000), {all.labels.begin(), all.labels.begin() + 2000}, true};
+    const Matrix test = all.scores.bottomRows(2000);
+    const std::vector<int> test_labels(all.labels.begin() + 2000, all.labels.end());
+    const Matrix before = calib::apply_recalibration(calib::identity_map(RecalibrationMethod::temperature, 5, true), test);
+    for (RecalibrationMethod method : categorical_methods) {
+        CAPTURE(calib::to_string(method));
+        const RecalibrationMap map = calib::fit_recalibration(fit, method);
+        CHECK(mean_nll(calib::apply_recalibration(map, test), test_labels) < mean_nll(before, test_labels) - 0.05);
+    }
+    // On probabilities: the same model's softmax outputs.
+    CategoricalScores probabilities{calib::apply_recalibration(calib::identity_map(RecalibrationMethod::temperature, 5, true),
+                                                               fit.scores),
+                                    fit.labels, false};
+    const RecalibrationMap map = calib::fit_recalibration(probabilities, RecalibrationMethod::temperature);
+    CHECK(mean_nll(calib::apply_recalibration(map, before), test_labels) < mean_nll(before, test_labels) - 0.05);
+}
+
+TEST_CASE("bad inputs give clear errors") {
+    calib::Rng rng = calib::make_stream(3, 0);
+    CategoricalScores data = calib::synthetic::tempered_logits(50, 3, 2.0, 1.5, rng);
+    const std::string json = calib::to_json(calib::fit_recalibration(data, RecalibrationMethod::temperature));
+    auto replaced = [&](const std::string& from, const std::string& to) {
+        std::string text = json;
+        return text.replace(text.find(from), from.size(), to);
+    };
+    const std::string temperature = json.substr(json.find("\"temperature\": "), json.find('\n', json.find("\"temperature\": ")) - json.find("\"temperature\": "));
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced(temperature, "\"temperature\": -0.5")),
+                         "calib::recalibration_map_from_json: parameters.temperature = -0.5, must be > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"platt\"")),
+                         doctest::Contains("method = 'platt' is unknown"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"status\"", "\"statu\"")),
+                         doctest::Contains("unknown key \"statu\" in the map"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"vector\"")),
+                         "calib::recalibration_map_from_json: parameters of method = vector has no \"weights\"",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(json + "}"), doctest::Contains("text after the JSON value"),
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("platt"),
+                         "calib::parse_recalibration_method: method = 'platt' is unknown; the methods are temperature, "
+                         "temperature-bias, vector, matrix, affine",
+                         calib::invalid_argument);
+
+    // A map of the other family.
+    const RecalibrationMap affine = calib::identity_map(RecalibrationMethod::affine, 0, false);
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(affine, data.scores),
+                         "calib::apply_recalibration: method = affine, a map of normal predictions, must be one of the "
+                         "categorical family's",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::affine),
+                         doctest::Contains("method = affine, a map of normal predictions"), calib::invalid_argument);
+    const RecalibrationMap four = calib::identity_map(RecalibrationMethod::vector, 4, true);
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(four, data.scores),
+                         "calib::apply_recalibration: scores has 3 columns, must have the map's m = 4",
+                         calib::invalid_argument);
+
+    data.labels[7] = 3;
+    CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::temperature),
+                         "calib::fit_recalibration: labels[7] = 3, must be in [0, 3)", calib::invalid_argument);
+    data.labels[7] = 0;
+    calib::RecalibrationOptions options;
+    options.ridge = -1;
+    CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::matrix, options),
+                         "calib::fit_recalibration: ridge = -1, must be finite and >= 0", calib::invalid_argument);
+}
+
+}  // TEST_SUITE
