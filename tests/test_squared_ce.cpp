@@ -501,4 +501,35 @@ TEST_CASE("h_kde: saturated confidences and zero coordinates give finite values;
     CHECK(r.problems[0].negative_diagonal == 0);
 }
 
+TEST_CASE("h_sim (§5.1): equals h* at theta = 1, exact at zero coordinates, minimum risk at theta = 1 (paired)") {
+    // f = softmax(0.3 log P): the factor with exponent θ/0.3 at θ = 1 is f − P, whose pair products are h*.
+    calib::Rng rng = calib::make_stream(11, 0);
+    const Matrix p = calib::synthetic::dirichlet(200, 5, 0.3, rng, 1e-300);
+    Matrix f = p.array().pow(0.3);
+    for (Eigen::Index i = 0; i < f.rows(); ++i) f.row(i) /= f.row(i).sum();
+    CHECK((calib::power_ce_factor(f, 1 / 0.3) - (f - p)).cwiseAbs().maxCoeff() < 1e-12);
+    // Exponent 1 is the identity map: a zero factor.
+    CHECK(calib::power_ce_factor(f, 1).cwiseAbs().maxCoeff() < 1e-15);
+    Matrix z(1, 3);
+    z << 0, 0.25, 0.75;
+    const Matrix uz = calib::power_ce_factor(z, 2);
+    CHECK(uz(0, 0) == 0);
+    CHECK(uz(0, 1) == doctest::Approx(0.25 - 0.0625 / 0.625));
+    CHECK_THROWS_WITH_AS(calib::power_ce_factor(z, 0), "calib::power_ce_factor: exponent = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_AS(calib::power_ce_factor(Matrix::Zero(1, 3), 1), calib::invalid_argument);
+    // Paired over 20 data sets of the paper's size: the risk (20) at θ = 1 is below its neighbours'.
+    int below = 0;
+    for (std::uint64_t rep = 0; rep < 20; ++rep) {
+        const calib::CategoricalData d = tempered_data(500, 5, 100 + rep);
+        // tempered_data's model is f = P^0.5 renormalised: t = 0.5.
+        const Matrix r = calib::ce_problems(d, CeNotion::canonical)[0].residuals;
+        const Matrix fd = d.probabilities();
+        const double at1 = calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 1 / 0.5));
+        below += at1 < calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 0.5 / 0.5)) &&
+                 at1 < calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 2 / 0.5));
+    }
+    CHECK(below >= 18);
+}
+
 }  // TEST_SUITE

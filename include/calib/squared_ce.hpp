@@ -134,6 +134,13 @@ private:
 // Needs n ≥ 2.
 double kde_squared_ce(const CeProblem& problem, double bandwidth, const ParallelOptions& parallel = {});
 
+// h_sim (§5.1, digest §6.6): h(p, p′) = ⟨p − s(p), p′ − s(p′)⟩ with s(p) = p^a / Σ_k p_k^a
+// = softmax(a log p). For a model f = softmax(t log P) of true probabilities P, s(f) = P^θ / Σ P^θ
+// with a = θ/t (the paper: t = 0.3, a = (10/3)θ), so h_sim = h* exactly at θ = 1. Returns U (m×d),
+// u_a = p_a − s(p_a), h = U Uᵀ (the low-rank risk applies). Zero coordinates are exact in this power
+// form (ambiguity 18). Needs a finite exponent > 0 and finite, non-negative rows, none all zero.
+Matrix power_ce_factor(const Matrix& probabilities, double exponent);
+
 // How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
 //   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
 //   paper_text      ρ = λ n², μ = λ n with λ = c √n (App. B as printed)
