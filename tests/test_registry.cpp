@@ -282,6 +282,11 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             const SquaredCeResult reference = squared_ce(data, e);
             CHECK(r.estimate == reference.estimate);
             CHECK(std::get<double>(find(r.details, "validation_risk")) == 100 * reference.risk_sqrt_mean);
+        } else if (m.name == "brier") {
+            const BrierDecomposition reference = brier_decomposition(data);
+            CHECK(r.estimate == reference.brier);
+            CHECK(std::get<double>(find(r.details, "calibration")) == reference.calibration);
+            CHECK(std::get<double>(find(r.details, "uncertainty")) == reference.uncertainty);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

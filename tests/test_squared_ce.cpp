@@ -532,4 +532,26 @@ TEST_CASE("h_sim (§5.1): equals h* at theta = 1, exact at zero coordinates, min
     CHECK(below >= 18);
 }
 
+TEST_CASE("Brier decomposition: BS and the corrected uncertainty term by hand, CAL from ce-kde, RES closes it") {
+    // Four copies of p = (0.7, 0.2, 0.1) with labels 0, 0, 1, 2, 0: ‖p − e_y‖² = 0.14 (y = 0), 1.14 (y = 1),
+    // 1.34 (y = 2), so BS = (3 · 0.14 + 1.14 + 1.34)/5 = 0.58; π̂ = (0.6, 0.2, 0.2), UNC = 1 − 0.44 = 0.56
+    // (Eq. 5 as printed would give ‖π̂‖² = 0.44).
+    Matrix p(20, 3);
+    std::vector<int> y;
+    for (int i = 0; i < 20; ++i) {
+        p.row(i) << 0.7, 0.2, 0.1;
+        y.push_back(std::vector<int>{0, 0, 1, 2, 0}[static_cast<std::size_t>(i % 5)]);
+    }
+    const calib::CategoricalData data(p, y);
+    calib::SquaredCeOptions o;
+    o.notion = CeNotion::top_label;  // ignored: the calibration term is canonical
+    o.folds = 2;
+    const calib::BrierDecomposition b = calib::brier_decomposition(data, o);
+    CHECK(b.brier == doctest::Approx(0.58).epsilon(1e-14));
+    CHECK(b.uncertainty == doctest::Approx(0.56).epsilon(1e-14));
+    o.notion = CeNotion::canonical;
+    CHECK(b.calibration == calib::squared_ce(data, calib::CeEstimator::kde, o).estimate);
+    CHECK(b.brier == doctest::Approx(b.calibration - b.resolution + b.uncertainty).epsilon(1e-14));
+}
+
 }  // TEST_SUITE

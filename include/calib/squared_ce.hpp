@@ -210,6 +210,17 @@ struct SquaredCeResult {
 };
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
 
+// The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
+// Eq. 5 with the erratum of digest §2.1): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
+// frequencies; CAL = CCE₂² = E‖P − q(P)‖², estimated by the canonical ce-kde pipeline with `options`
+// (its notion is set to canonical); RES = E‖q(P) − π‖² is then CAL + UNC − BS, so the identity holds
+// exactly for the reported numbers (RES inherits CAL's estimation error, and may come out < 0).
+struct BrierDecomposition {
+    double brier = 0, calibration = 0, resolution = 0, uncertainty = 0;
+    SquaredCeResult calibration_fit;  // the ce-kde pipeline behind `calibration`
+};
+BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options = {});
+
 std::string to_string(CeEstimator estimator);
 std::string to_string(CeNotion notion);
 std::string to_string(RidgePreset preset);

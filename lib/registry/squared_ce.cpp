@@ -1,5 +1,6 @@
 // The registry entries of the squared-CE estimators (squared_ce.hpp): one per estimation function,
-// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md).
+// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md); and brier, the Brier score with
+// its decomposition, whose calibration term is the canonical ce-kde pipeline.
 #include "registry/squared_ce.hpp"
 
 #include "registry/option_table.hpp"
@@ -138,6 +139,32 @@ Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const ch
          }});
 }
 
+// brier: the pipeline options of ce-kde that apply to its canonical calibration term.
+Registered<MethodModel<EstimateResult>> brier_entry() {
+    OptionList<SquaredCeOptions> options;
+    for (Option<SquaredCeOptions>& o : pipeline_options(CeEstimator::kde))
+        if (o.info.name != "notion" && o.info.name != "class_aggregation") options.push_back(std::move(o));
+    return estimator_entry<SquaredCeOptions>(
+        method("brier",
+               "Brier score with its calibration - resolution + uncertainty decomposition (calibration by ce-kde)",
+               "the Brier score, decomposed into calibration (CCE2^2 by ce-kde), resolution and uncertainty", true),
+        options, {},
+        {always<SquaredCeOptions>(KernelUse::none), nullptr,
+         [](const SquaredCeOptions& o, std::size_t n, std::size_t) { ce_split(n, o.folds, o.test_fraction, o.seed); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const SquaredCeOptions& given, const ParallelOptions& p) {
+             SquaredCeOptions o = given;
+             o.parallel = p;
+             const CategoricalData& d = classes_of("brier", data);
+             const BrierDecomposition b = brier_decomposition(d, o);
+             return EstimateResult{"brier", b.brier, d.size(),
+                                   {{"calibration", b.calibration},
+                                    {"resolution", b.resolution},
+                                    {"uncertainty", b.uncertainty},
+                                    {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
+                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean}}};
+         }});
+}
+
 }  // namespace
 
 std::vector<Registered<MethodModel<EstimateResult>>> squared_ce_estimators() {
@@ -152,6 +179,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> squared_ce_estimators() {
         entry_of(CeEstimator::ukkr, "squared calibration error by tuned two-step kernel ridge regression, O(n^3)",
                  "the squared calibration error estimated by two-step kernel ridge regression tuned on its risk "
                  "(Gruber & Bach)"),
+        brier_entry(),
     };
 }
 
