@@ -554,4 +554,37 @@ TEST_CASE("Brier decomposition: BS and the corrected uncertainty term by hand, C
     CHECK(b.brier == doctest::Approx(b.calibration - b.resolution + b.uncertainty).epsilon(1e-14));
 }
 
+TEST_CASE("Kumar et al.'s debiased binned estimator by hand; the linear-time risk against a naive loop") {
+    // 3 equal-width bins. [0, 1/3]: z 0.1, 0.2, b 0, 1: conf − acc = −0.35, acc = 0.5, term 2 (0.1225 − 0.25);
+    // (1/3, 2/3]: one point, 0; (2/3, 1]: z 0.8, 0.9, 0.95, b 1, 0, 1: conf − acc = 0.65/3, acc = 2/3,
+    // term 3 ((0.65/3)² − (2/9)/2). n = 6.
+    CeProblem p{Matrix(6, 1), Matrix(6, 1)};
+    const double z[] = {0.1, 0.2, 0.5, 0.8, 0.9, 0.95}, b[] = {0, 1, 1, 1, 0, 1};
+    for (int i = 0; i < 6; ++i) {
+        p.inputs(i, 0) = z[i];
+        p.residuals(i, 0) = z[i] - b[i];
+    }
+    const double expected = (2 * (0.1225 - 0.25) + 3 * (std::pow(0.65 / 3, 2) - 1.0 / 9)) / 6;
+    CHECK(calib::debiased_binned_squared_ce(p, 3) == doctest::Approx(expected).epsilon(1e-14));
+    // One bin per point: every bin has < 2 points, so 0; the plug-in is then Σ (z − b)²/n.
+    CHECK(calib::debiased_binned_squared_ce(p, 1000) == 0);
+    CHECK_THROWS_WITH_AS(calib::debiased_binned_squared_ce(p, 0),
+                         "calib::debiased_binned_squared_ce: bins = 0, must be >= 1", calib::invalid_argument);
+
+    // Linear-time risk: (1/(m − 1)) Σ_a (⟨r_a, r_{a+1}⟩ − ⟨u_a, u_{a+1}⟩)², written out.
+    calib::Rng rng = calib::make_stream(5, 0);
+    const Matrix r = calib::synthetic::dirichlet(40, 3, 1.0, rng);
+    const Matrix u = calib::synthetic::dirichlet(40, 2, 1.0, rng);
+    double naive = 0;
+    Vector pairs(39);
+    for (Eigen::Index a = 0; a < 39; ++a) {
+        pairs(a) = u.row(a).dot(u.row(a + 1));
+        naive += std::pow(r.row(a).dot(r.row(a + 1)) - pairs(a), 2) / 39;
+    }
+    CHECK(calib::ce_risk_consecutive_low_rank(r, u) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK(calib::ce_risk_consecutive(r, pairs) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK_THROWS_AS(calib::ce_risk_consecutive(r, Vector::Zero(40)), calib::invalid_argument);
+    CHECK_THROWS_AS(calib::ce_risk_consecutive_low_rank(r.topRows(1), u.topRows(1)), calib::invalid_argument);
+}
+
 }  // TEST_SUITE

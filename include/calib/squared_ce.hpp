@@ -45,6 +45,13 @@ double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& 
 // O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
 double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
 
+// The linear-time risk (digest §4.3, ambiguity 15): the mean over the m − 1 consecutive pairs (a, a + 1)
+// of (⟨r_a, r_{a+1}⟩ − h(z_a, z_{a+1}))², as the authors' ce_estimator_lin_simulation; unbiased for the
+// risk when the rows are i.i.d. in random order, with a larger variance than (20). O(m (d' + r)). Needs m ≥ 2.
+// pair_values(a) = h(z_a, z_{a+1}), a = 0 … m − 2; or h = U Uᵀ given by its factor U (m×r).
+double ce_risk_consecutive(const Matrix& residuals, const Vector& pair_values);
+double ce_risk_consecutive_low_rank(const Matrix& residuals, const Matrix& factor);
+
 // h_bin (23) on a scalar problem: the bin value v_m = mean of the residuals z − b in training bin m
 // (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (digest §6.1). Bins are
 // right-closed, the first also closed on the left: equal_width [0, 1/M], (1/M, 2/M], …; equal_mass
@@ -59,9 +66,9 @@ public:
     Vector diagonal(const Matrix& inputs) const;  // U_a²
     const Vector& values() const { return values_; }
     const std::vector<std::size_t>& counts() const { return counts_; }
+    std::size_t bin_of(double z) const;  // 0 … M−1, for z in [0, 1]
 
 private:
-    std::size_t bin_of(double z) const;
     CeBinning scheme_;
     int bins_;
     Vector edges_;   // equal_mass: the M−1 inner cuts
@@ -72,6 +79,11 @@ private:
 // The plug-in (TCE₂^bin)² (10) of a scalar problem: Σ_m |B_m|/n (conf − acc)²; equals the diagonal
 // mean of BinCeFunction fitted and evaluated on the same data (24).
 double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
+
+// Kumar et al.'s debiased (TCE₂^bin)² (digest §6.1, the formula of their verified_calibration code):
+// Σ_m |B_m|/n [(conf_m − acc_m)² − acc_m (1 − acc_m)/(|B_m| − 1)], bins with |B_m| < 2 contributing 0;
+// acc_m is the bin mean of the labels z − r. Squared scale, may be < 0 (the L2 version is √max(·, 0)).
+double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
 
 // The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
 // RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
