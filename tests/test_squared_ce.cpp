@@ -587,4 +587,62 @@ TEST_CASE("Kumar et al.'s debiased binned estimator by hand; the linear-time ris
     CHECK_THROWS_AS(calib::ce_risk_consecutive_low_rank(r.topRows(1), u.topRows(1)), calib::invalid_argument);
 }
 
+TEST_CASE("fixed-hyperparameter mode: fit on train, diagonal mean on data, risk (20) on validation") {
+    const calib::CategoricalData train = tempered_data(60, 3, 21), data = tempered_data(30, 3, 22),
+                                 validation = tempered_data(25, 3, 23);
+    // One bin: h = v² everywhere, v = mean(conf − correct) of train.
+    const CeProblem t = calib::ce_problems(train, CeNotion::top_label)[0];
+    const double v = t.residuals.mean();
+    CHECK(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 1).estimate ==
+          doctest::Approx(v * v).epsilon(1e-14));
+    CHECK(std::isnan(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 1).validation_risk));
+    // Each estimator against its parts, canonical (bins: top-label).
+    calib::SquaredCeOptions o;
+    for (const calib::CeEstimator e : {calib::CeEstimator::bins, calib::CeEstimator::kde, calib::CeEstimator::kkr,
+                                       calib::CeEstimator::ukkr}) {
+        CAPTURE(calib::to_string(e));
+        o.notion = e == calib::CeEstimator::bins ? CeNotion::top_label : CeNotion::canonical;
+        const CeProblem tr = calib::ce_problems(train, o.notion)[0], da = calib::ce_problems(data, o.notion)[0],
+                        va = calib::ce_problems(validation, o.notion)[0];
+        const double hyper = e == calib::CeEstimator::bins ? 7 : e == calib::CeEstimator::kde ? 0.1 : 1e-3;
+        double estimate = 0, risk = 0;
+        if (e == calib::CeEstimator::bins) {
+            const calib::BinCeFunction h(tr, 7);
+            estimate = h.diagonal(da.inputs).mean();
+            risk = calib::ce_risk_low_rank(va.residuals, h.factor(va.inputs));
+        } else if (e == calib::CeEstimator::kde) {
+            const calib::KdeCeFunction h(tr, 0.1);
+            estimate = h.diagonal(da.inputs).mean();
+            risk = calib::ce_risk_low_rank(va.residuals, h.factor(va.inputs));
+        } else {
+            const calib::KrrCeFit fit(tr, 1);
+            const Matrix bd = fit.project(da.inputs), bv = fit.project(va.inputs);
+            if (e == calib::CeEstimator::kkr) {
+                const double rho = calib::kronecker_ridge(1e-3, 60, calib::RidgePreset::reference_code);
+                estimate = fit.kronecker_diagonal(bd, rho).mean();
+                risk = calib::ce_risk(va.residuals, fit.kronecker_pairs(bv, rho));
+            } else {
+                const double mu = calib::two_step_ridge(1e-3, 60, calib::RidgePreset::reference_code);
+                estimate = fit.two_step_factor(bd, mu).rowwise().squaredNorm().mean();
+                risk = calib::ce_risk_low_rank(va.residuals, fit.two_step_factor(bv, mu));
+            }
+        }
+        const calib::FixedCeResult r = calib::fixed_squared_ce(train, data, &validation, e, hyper, o);
+        CHECK(r.estimate == doctest::Approx(estimate).epsilon(1e-12));
+        CHECK(r.validation_risk == doctest::Approx(risk).epsilon(1e-12));
+    }
+    // Class-wise: the classes' values, summed.
+    o.notion = CeNotion::class_wise;
+    const calib::FixedCeResult cw = calib::fixed_squared_ce(train, data, &validation, calib::CeEstimator::bins, 5, o);
+    REQUIRE(cw.problem_estimates.size() == 3);
+    CHECK(cw.estimate == doctest::Approx(cw.problem_estimates[0] + cw.problem_estimates[1] + cw.problem_estimates[2]));
+    // Bad inputs.
+    CHECK_THROWS_WITH_AS(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 0),
+                         "calib::fixed_squared_ce: bins = 0, must be an integer in [1, 1e6]", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::kde, -1),
+                         "calib::fixed_squared_ce: bandwidth = -1, must be finite and > 0", calib::invalid_argument);
+    CHECK_THROWS_AS(calib::fixed_squared_ce(train, tempered_data(10, 4, 1), nullptr, calib::CeEstimator::kde, 0.1),
+                    calib::invalid_argument);
+}
+
 }  // TEST_SUITE

@@ -233,6 +233,21 @@ struct BrierDecomposition {
 };
 BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options = {});
 
+// The fixed-hyperparameter mode (issue 12, "CLI"): the function of `estimator` with one hyperparameter
+// (bins: M, with options.binning; kde: bandwidth b; kkr, ukkr: ridge constant c, the effective ridge by
+// options.ridge_preset with n the size of `train`, and options.rbf_gamma), fitted on all of `train`; no
+// cross-validation (options' folds, test_fraction, seed, grid and selection are not used). estimate =
+// (1/m) Σ_a h(p_a, p_a) over `data`; validation_risk = the risk (20) of h on `validation` (NaN without
+// one). Class-wise: summed or averaged over the classes as options.aggregation, per class in
+// problem_estimates. Needs the same number of classes in every set and a validation set of m ≥ 2.
+struct FixedCeResult {
+    double estimate = 0, validation_risk = 0;
+    std::vector<double> problem_estimates;  // one per class for class-wise, else one
+    std::size_t negative_diagonal = 0;      // h(p, p) < 0 over `data` (h_kkr only)
+};
+FixedCeResult fixed_squared_ce(const CategoricalData& train, const CategoricalData& data, const CategoricalData* validation,
+                               CeEstimator estimator, double hyperparameter, const SquaredCeOptions& options = {});
+
 std::string to_string(CeEstimator estimator);
 std::string to_string(CeNotion notion);
 std::string to_string(RidgePreset preset);
