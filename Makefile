@@ -54,7 +54,7 @@ REPRO_CKCE     := $(BUILD)/bin/repro-ckce
 BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
 # Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME (repro-ckce
 # too, built by the same rule but run by its own targets).
-REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman validity
+REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman validity gruber-bach
 REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
 HARNESS_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/harness/*.cpp))
 REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))

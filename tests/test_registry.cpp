@@ -282,6 +282,11 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             const SquaredCeResult reference = squared_ce(data, e);
             CHECK(r.estimate == reference.estimate);
             CHECK(std::get<double>(find(r.details, "validation_risk")) == 100 * reference.risk_sqrt_mean);
+        } else if (m.name == "brier") {
+            const BrierDecomposition reference = brier_decomposition(data);
+            CHECK(r.estimate == reference.brier);
+            CHECK(std::get<double>(find(r.details, "calibration")) == reference.calibration);
+            CHECK(std::get<double>(find(r.details, "uncertainty")) == reference.uncertainty);
         } else {
             FAIL("an estimator without a reference here: add one");
         }
@@ -379,6 +384,37 @@ TEST_CASE("messages name options in backquotes, written in each front-end's styl
     CHECK(describe_condition({"ckce_method", {"rff"}}) == "applies only with `ckce_method` rff");
     CHECK(describe_condition({"null_variance", {"false"}}) == "applies only without `null_variance`");
     CHECK(describe_condition({"median_subsample", {}}) == "applies only with `median_subsample`");
+}
+
+TEST_CASE("ce-* with --train: the fixed-hyperparameter mode through the registry, with its data sets") {
+    test::Rng rng(12);
+    const CategoricalData train = synthetic::dirichlet_data(60, 3, 0.5, rng), data = synthetic::dirichlet_data(40, 3, 0.5, rng),
+                          validation = synthetic::dirichlet_data(30, 3, 0.5, rng);
+    EstimatorSetup setup = make_estimator("ce-kkr");
+    CHECK(setup.data_set_options().empty());
+    CHECK_FALSE(setup.applies("ridge_constant"));
+    setup.set("notion", "canonical");
+    setup.set("train", "train.csv");
+    setup.set("ridge_constant", "1e-3");
+    CHECK(setup.data_set_options() == std::vector<std::string>{"train"});
+    setup.set("validation", "validation.csv");
+    CHECK(setup.data_set_options() == std::vector<std::string>{"train", "validation"});
+    const AnyData any = data;
+    CHECK_THROWS_WITH_AS(setup.run(any, nullptr, nullptr, {}, {{"train", train}}), "ce-kkr needs the data set of validation",
+                         invalid_argument);
+    const EstimateResult r = setup.run(any, nullptr, nullptr, {}, {{"train", train}, {"validation", validation}});
+    SquaredCeOptions o;
+    o.notion = CeNotion::canonical;
+    const FixedCeResult reference = fixed_squared_ce(train, data, &validation, CeEstimator::kkr, 1e-3, o);
+    CHECK(r.estimate == reference.estimate);
+    CHECK(std::get<double>(find(r.details, "validation_risk")) == reference.validation_risk);
+    CHECK(std::get<std::uint64_t>(find(r.details, "train_size")) == 60);
+    // The cross-validation's own options do not go with --train; without --train the hyperparameter is refused.
+    setup.set("folds", "3");
+    CHECK_THROWS_WITH_AS(setup.check(), doctest::Contains("do not go with --train"), invalid_argument);
+    EstimatorSetup plain = make_estimator("ce-bins");
+    CHECK_THROWS_AS(plain.set("bins", "10"), invalid_argument);
+    plain.check();  // the conditional required option does not apply
 }
 
 }  // TEST_SUITE

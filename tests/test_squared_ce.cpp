@@ -501,4 +501,148 @@ TEST_CASE("h_kde: saturated confidences and zero coordinates give finite values;
     CHECK(r.problems[0].negative_diagonal == 0);
 }
 
+TEST_CASE("h_sim (§5.1): equals h* at theta = 1, exact at zero coordinates, minimum risk at theta = 1 (paired)") {
+    // f = softmax(0.3 log P): the factor with exponent θ/0.3 at θ = 1 is f − P, whose pair products are h*.
+    calib::Rng rng = calib::make_stream(11, 0);
+    const Matrix p = calib::synthetic::dirichlet(200, 5, 0.3, rng, 1e-300);
+    Matrix f = p.array().pow(0.3);
+    for (Eigen::Index i = 0; i < f.rows(); ++i) f.row(i) /= f.row(i).sum();
+    CHECK((calib::power_ce_factor(f, 1 / 0.3) - (f - p)).cwiseAbs().maxCoeff() < 1e-12);
+    // Exponent 1 is the identity map: a zero factor.
+    CHECK(calib::power_ce_factor(f, 1).cwiseAbs().maxCoeff() < 1e-15);
+    Matrix z(1, 3);
+    z << 0, 0.25, 0.75;
+    const Matrix uz = calib::power_ce_factor(z, 2);
+    CHECK(uz(0, 0) == 0);
+    CHECK(uz(0, 1) == doctest::Approx(0.25 - 0.0625 / 0.625));
+    CHECK_THROWS_WITH_AS(calib::power_ce_factor(z, 0), "calib::power_ce_factor: exponent = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_AS(calib::power_ce_factor(Matrix::Zero(1, 3), 1), calib::invalid_argument);
+    // Paired over 20 data sets of the paper's size: the risk (20) at θ = 1 is below its neighbours'.
+    int below = 0;
+    for (std::uint64_t rep = 0; rep < 20; ++rep) {
+        const calib::CategoricalData d = tempered_data(500, 5, 100 + rep);
+        // tempered_data's model is f = P^0.5 renormalised: t = 0.5.
+        const Matrix r = calib::ce_problems(d, CeNotion::canonical)[0].residuals;
+        const Matrix fd = d.probabilities();
+        const double at1 = calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 1 / 0.5));
+        below += at1 < calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 0.5 / 0.5)) &&
+                 at1 < calib::ce_risk_low_rank(r, calib::power_ce_factor(fd, 2 / 0.5));
+    }
+    CHECK(below >= 18);
+}
+
+TEST_CASE("Brier decomposition: BS and the corrected uncertainty term by hand, CAL from ce-kde, RES closes it") {
+    // Four copies of p = (0.7, 0.2, 0.1) with labels 0, 0, 1, 2, 0: ‖p − e_y‖² = 0.14 (y = 0), 1.14 (y = 1),
+    // 1.34 (y = 2), so BS = (3 · 0.14 + 1.14 + 1.34)/5 = 0.58; π̂ = (0.6, 0.2, 0.2), UNC = 1 − 0.44 = 0.56
+    // (Eq. 5 as printed would give ‖π̂‖² = 0.44).
+    Matrix p(20, 3);
+    std::vector<int> y;
+    for (int i = 0; i < 20; ++i) {
+        p.row(i) << 0.7, 0.2, 0.1;
+        y.push_back(std::vector<int>{0, 0, 1, 2, 0}[static_cast<std::size_t>(i % 5)]);
+    }
+    const calib::CategoricalData data(p, y);
+    calib::SquaredCeOptions o;
+    o.notion = CeNotion::top_label;  // ignored: the calibration term is canonical
+    o.folds = 2;
+    const calib::BrierDecomposition b = calib::brier_decomposition(data, o);
+    CHECK(b.brier == doctest::Approx(0.58).epsilon(1e-14));
+    CHECK(b.uncertainty == doctest::Approx(0.56).epsilon(1e-14));
+    o.notion = CeNotion::canonical;
+    CHECK(b.calibration == calib::squared_ce(data, calib::CeEstimator::kde, o).estimate);
+    CHECK(b.brier == doctest::Approx(b.calibration - b.resolution + b.uncertainty).epsilon(1e-14));
+}
+
+TEST_CASE("Kumar et al.'s debiased binned estimator by hand; the linear-time risk against a naive loop") {
+    // 3 equal-width bins. [0, 1/3]: z 0.1, 0.2, b 0, 1: conf − acc = −0.35, acc = 0.5, term 2 (0.1225 − 0.25);
+    // (1/3, 2/3]: one point, 0; (2/3, 1]: z 0.8, 0.9, 0.95, b 1, 0, 1: conf − acc = 0.65/3, acc = 2/3,
+    // term 3 ((0.65/3)² − (2/9)/2). n = 6.
+    CeProblem p{Matrix(6, 1), Matrix(6, 1)};
+    const double z[] = {0.1, 0.2, 0.5, 0.8, 0.9, 0.95}, b[] = {0, 1, 1, 1, 0, 1};
+    for (int i = 0; i < 6; ++i) {
+        p.inputs(i, 0) = z[i];
+        p.residuals(i, 0) = z[i] - b[i];
+    }
+    const double expected = (2 * (0.1225 - 0.25) + 3 * (std::pow(0.65 / 3, 2) - 1.0 / 9)) / 6;
+    CHECK(calib::debiased_binned_squared_ce(p, 3) == doctest::Approx(expected).epsilon(1e-14));
+    // One bin per point: every bin has < 2 points, so 0; the plug-in is then Σ (z − b)²/n.
+    CHECK(calib::debiased_binned_squared_ce(p, 1000) == 0);
+    CHECK_THROWS_WITH_AS(calib::debiased_binned_squared_ce(p, 0),
+                         "calib::debiased_binned_squared_ce: bins = 0, must be >= 1", calib::invalid_argument);
+
+    // Linear-time risk: (1/(m − 1)) Σ_a (⟨r_a, r_{a+1}⟩ − ⟨u_a, u_{a+1}⟩)², written out.
+    calib::Rng rng = calib::make_stream(5, 0);
+    const Matrix r = calib::synthetic::dirichlet(40, 3, 1.0, rng);
+    const Matrix u = calib::synthetic::dirichlet(40, 2, 1.0, rng);
+    double naive = 0;
+    Vector pairs(39);
+    for (Eigen::Index a = 0; a < 39; ++a) {
+        pairs(a) = u.row(a).dot(u.row(a + 1));
+        naive += std::pow(r.row(a).dot(r.row(a + 1)) - pairs(a), 2) / 39;
+    }
+    CHECK(calib::ce_risk_consecutive_low_rank(r, u) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK(calib::ce_risk_consecutive(r, pairs) == doctest::Approx(naive).epsilon(1e-13));
+    CHECK_THROWS_AS(calib::ce_risk_consecutive(r, Vector::Zero(40)), calib::invalid_argument);
+    CHECK_THROWS_AS(calib::ce_risk_consecutive_low_rank(r.topRows(1), u.topRows(1)), calib::invalid_argument);
+}
+
+TEST_CASE("fixed-hyperparameter mode: fit on train, diagonal mean on data, risk (20) on validation") {
+    const calib::CategoricalData train = tempered_data(60, 3, 21), data = tempered_data(30, 3, 22),
+                                 validation = tempered_data(25, 3, 23);
+    // One bin: h = v² everywhere, v = mean(conf − correct) of train.
+    const CeProblem t = calib::ce_problems(train, CeNotion::top_label)[0];
+    const double v = t.residuals.mean();
+    CHECK(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 1).estimate ==
+          doctest::Approx(v * v).epsilon(1e-14));
+    CHECK(std::isnan(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 1).validation_risk));
+    // Each estimator against its parts, canonical (bins: top-label).
+    calib::SquaredCeOptions o;
+    for (const calib::CeEstimator e : {calib::CeEstimator::bins, calib::CeEstimator::kde, calib::CeEstimator::kkr,
+                                       calib::CeEstimator::ukkr}) {
+        CAPTURE(calib::to_string(e));
+        o.notion = e == calib::CeEstimator::bins ? CeNotion::top_label : CeNotion::canonical;
+        const CeProblem tr = calib::ce_problems(train, o.notion)[0], da = calib::ce_problems(data, o.notion)[0],
+                        va = calib::ce_problems(validation, o.notion)[0];
+        const double hyper = e == calib::CeEstimator::bins ? 7 : e == calib::CeEstimator::kde ? 0.1 : 1e-3;
+        double estimate = 0, risk = 0;
+        if (e == calib::CeEstimator::bins) {
+            const calib::BinCeFunction h(tr, 7);
+            estimate = h.diagonal(da.inputs).mean();
+            risk = calib::ce_risk_low_rank(va.residuals, h.factor(va.inputs));
+        } else if (e == calib::CeEstimator::kde) {
+            const calib::KdeCeFunction h(tr, 0.1);
+            estimate = h.diagonal(da.inputs).mean();
+            risk = calib::ce_risk_low_rank(va.residuals, h.factor(va.inputs));
+        } else {
+            const calib::KrrCeFit fit(tr, 1);
+            const Matrix bd = fit.project(da.inputs), bv = fit.project(va.inputs);
+            if (e == calib::CeEstimator::kkr) {
+                const double rho = calib::kronecker_ridge(1e-3, 60, calib::RidgePreset::reference_code);
+                estimate = fit.kronecker_diagonal(bd, rho).mean();
+                risk = calib::ce_risk(va.residuals, fit.kronecker_pairs(bv, rho));
+            } else {
+                const double mu = calib::two_step_ridge(1e-3, 60, calib::RidgePreset::reference_code);
+                estimate = fit.two_step_factor(bd, mu).rowwise().squaredNorm().mean();
+                risk = calib::ce_risk_low_rank(va.residuals, fit.two_step_factor(bv, mu));
+            }
+        }
+        const calib::FixedCeResult r = calib::fixed_squared_ce(train, data, &validation, e, hyper, o);
+        CHECK(r.estimate == doctest::Approx(estimate).epsilon(1e-12));
+        CHECK(r.validation_risk == doctest::Approx(risk).epsilon(1e-12));
+    }
+    // Class-wise: the classes' values, summed.
+    o.notion = CeNotion::class_wise;
+    const calib::FixedCeResult cw = calib::fixed_squared_ce(train, data, &validation, calib::CeEstimator::bins, 5, o);
+    REQUIRE(cw.problem_estimates.size() == 3);
+    CHECK(cw.estimate == doctest::Approx(cw.problem_estimates[0] + cw.problem_estimates[1] + cw.problem_estimates[2]));
+    // Bad inputs.
+    CHECK_THROWS_WITH_AS(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::bins, 0),
+                         "calib::fixed_squared_ce: bins = 0, must be an integer in [1, 1e6]", calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::fixed_squared_ce(train, data, nullptr, calib::CeEstimator::kde, -1),
+                         "calib::fixed_squared_ce: bandwidth = -1, must be finite and > 0", calib::invalid_argument);
+    CHECK_THROWS_AS(calib::fixed_squared_ce(train, tempered_data(10, 4, 1), nullptr, calib::CeEstimator::kde, 0.1),
+                    calib::invalid_argument);
+}
+
 }  // TEST_SUITE

@@ -58,6 +58,9 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     std::optional<AnyData> locations;
     if (setup.locations_use() == LocationsUse::required)
         locations = read_locations(input, to_text(setup.get("test_locations")), data);
+    DataSets data_sets;  // ce-* --train, --validation
+    for (const std::string& option : setup.data_set_options())
+        data_sets.emplace(option, read_data_set(input, to_text(setup.get(option)), data, &run.files));
     const std::size_t n = data_size(data);
     setup.validate(n, locations ? data_size(*locations) : 0);
     JsonObject out;  // "estimate" is set now to fix its place near the top, and filled in below
@@ -72,7 +75,8 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
         report.line("kernel", describe_kernel(*kernel_setup, *kernel));
     }
     const Stopwatch stopwatch;
-    const EstimateResult result = setup.run(data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr, parallel);
+    const EstimateResult result =
+        setup.run(data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr, parallel, data_sets);
     run.compute_seconds = stopwatch.seconds();
     bar.finish();
     // A non-finite estimate is a failure of the library, never a result to print as null.

@@ -148,4 +148,19 @@ AnyData read_locations(const InputOptions& input, const std::string& path, const
     return locations;
 }
 
+AnyData read_data_set(const InputOptions& input, const std::string& path, const AnyData& data,
+                      std::vector<FileSummary>* files) {
+    ReadOptions own = input.read;
+    own.labels.clear();  // --labels belongs to --input: a further data set has its labels in its last column
+    AnyData set = input.family->read(path, own, files);
+    if (const auto* c = std::get_if<CategoricalData>(&data)) {
+        const int m = std::get<CategoricalData>(set).num_classes();
+        if (m != c->num_classes())
+            throw invalid_argument(path + ": has " + std::to_string(m) + " classes but " + input.path + " has " +
+                                   std::to_string(c->num_classes()));
+    }
+    return set;
+}
+
 }  // namespace calib::cli
+

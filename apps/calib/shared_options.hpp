@@ -52,5 +52,9 @@ AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);
 // --labels says for the input) and checks that they live in the space of the predictions (same
 // classes, same dimension), naming both files.
 AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data);
+// A further labelled data set of the input's family (DataSets: ce-* --train, --validation), its labels in
+// its last column, with as many classes as `data`; its summary is appended to `files`.
+AnyData read_data_set(const InputOptions& input, const std::string& path, const AnyData& data,
+                      std::vector<FileSummary>* files);
 
 }  // namespace calib::cli

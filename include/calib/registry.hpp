@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,9 @@ struct MethodInfo {
 // What a method uses beside its own options and the data.
 enum class KernelUse { none, skce, own };  // no kernel; the kernel of a KernelSetup; its own (the CKCE)
 enum class LocationsUse { none, optional, required };  // test locations (a data set of the same family)
+// Further labelled data sets of the input's family, by the name of the option that names their file
+// (ce-*: train, validation); a front-end reads them (EstimatorSetup::data_set_options).
+using DataSets = std::map<std::string, AnyData>;
 
 // The options of one method, with their values.
 class Setup {
@@ -120,9 +124,13 @@ public:
     LocationsUse locations_use() const;
     // Throws invalid_argument when the options do not fit n observations (and J test locations).
     void validate(std::size_t n, std::size_t num_locations = 0) const;
-    // `kernel` is needed when kernel_use() is skce, `locations` when locations_use() is required.
+    // The given options whose values name further labelled data sets (ce-*: train, validation): the
+    // front-end reads each and passes it to run under the option's name.
+    std::vector<std::string> data_set_options() const;
+    // `kernel` is needed when kernel_use() is skce, `locations` when locations_use() is required,
+    // `data_sets` holds one data set per name of data_set_options().
     EstimateResult run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                       const ParallelOptions& parallel = {}) const;
+                       const ParallelOptions& parallel = {}, const DataSets& data_sets = {}) const;
 
 private:
     friend EstimatorSetup make_estimator(const std::string& name);

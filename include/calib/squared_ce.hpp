@@ -45,6 +45,13 @@ double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& 
 // O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
 double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
 
+// The linear-time risk (digest §4.3, ambiguity 15): the mean over the m − 1 consecutive pairs (a, a + 1)
+// of (⟨r_a, r_{a+1}⟩ − h(z_a, z_{a+1}))², as the authors' ce_estimator_lin_simulation; unbiased for the
+// risk when the rows are i.i.d. in random order, with a larger variance than (20). O(m (d' + r)). Needs m ≥ 2.
+// pair_values(a) = h(z_a, z_{a+1}), a = 0 … m − 2; or h = U Uᵀ given by its factor U (m×r).
+double ce_risk_consecutive(const Matrix& residuals, const Vector& pair_values);
+double ce_risk_consecutive_low_rank(const Matrix& residuals, const Matrix& factor);
+
 // h_bin (23) on a scalar problem: the bin value v_m = mean of the residuals z − b in training bin m
 // (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (digest §6.1). Bins are
 // right-closed, the first also closed on the left: equal_width [0, 1/M], (1/M, 2/M], …; equal_mass
@@ -59,9 +66,9 @@ public:
     Vector diagonal(const Matrix& inputs) const;  // U_a²
     const Vector& values() const { return values_; }
     const std::vector<std::size_t>& counts() const { return counts_; }
+    std::size_t bin_of(double z) const;  // 0 … M−1, for z in [0, 1]
 
 private:
-    std::size_t bin_of(double z) const;
     CeBinning scheme_;
     int bins_;
     Vector edges_;   // equal_mass: the M−1 inner cuts
@@ -72,6 +79,11 @@ private:
 // The plug-in (TCE₂^bin)² (10) of a scalar problem: Σ_m |B_m|/n (conf − acc)²; equals the diagonal
 // mean of BinCeFunction fitted and evaluated on the same data (24).
 double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
+
+// Kumar et al.'s debiased (TCE₂^bin)² (digest §6.1, the formula of their verified_calibration code):
+// Σ_m |B_m|/n [(conf_m − acc_m)² − acc_m (1 − acc_m)/(|B_m| − 1)], bins with |B_m| < 2 contributing 0;
+// acc_m is the bin mean of the labels z − r. Squared scale, may be < 0 (the L2 version is √max(·, 0)).
+double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
 
 // The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
 // RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
@@ -133,6 +145,13 @@ private:
 // The in-sample (CCE₂^kde)² of (11) (Popordanoska et al.), leave-one-out: (1/n) Σ_i ‖z_i − ĝ_{−i}(z_i)‖².
 // Needs n ≥ 2.
 double kde_squared_ce(const CeProblem& problem, double bandwidth, const ParallelOptions& parallel = {});
+
+// h_sim (§5.1, digest §6.6): h(p, p′) = ⟨p − s(p), p′ − s(p′)⟩ with s(p) = p^a / Σ_k p_k^a
+// = softmax(a log p). For a model f = softmax(t log P) of true probabilities P, s(f) = P^θ / Σ P^θ
+// with a = θ/t (the paper: t = 0.3, a = (10/3)θ), so h_sim = h* exactly at θ = 1. Returns U (m×d),
+// u_a = p_a − s(p_a), h = U Uᵀ (the low-rank risk applies). Zero coordinates are exact in this power
+// form (ambiguity 18). Needs a finite exponent > 0 and finite, non-negative rows, none all zero.
+Matrix power_ce_factor(const Matrix& probabilities, double exponent);
 
 // How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
 //   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
@@ -202,6 +221,32 @@ struct SquaredCeResult {
     std::size_t cv_size = 0, test_size = 0;
 };
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
+
+// The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
+// Eq. 5 with the erratum of digest §2.1): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
+// frequencies; CAL = CCE₂² = E‖P − q(P)‖², estimated by the canonical ce-kde pipeline with `options`
+// (its notion is set to canonical); RES = E‖q(P) − π‖² is then CAL + UNC − BS, so the identity holds
+// exactly for the reported numbers (RES inherits CAL's estimation error, and may come out < 0).
+struct BrierDecomposition {
+    double brier = 0, calibration = 0, resolution = 0, uncertainty = 0;
+    SquaredCeResult calibration_fit;  // the ce-kde pipeline behind `calibration`
+};
+BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options = {});
+
+// The fixed-hyperparameter mode (issue 12, "CLI"): the function of `estimator` with one hyperparameter
+// (bins: M, with options.binning; kde: bandwidth b; kkr, ukkr: ridge constant c, the effective ridge by
+// options.ridge_preset with n the size of `train`, and options.rbf_gamma), fitted on all of `train`; no
+// cross-validation (options' folds, test_fraction, seed, grid and selection are not used). estimate =
+// (1/m) Σ_a h(p_a, p_a) over `data`; validation_risk = the risk (20) of h on `validation` (NaN without
+// one). Class-wise: summed or averaged over the classes as options.aggregation, per class in
+// problem_estimates. Needs the same number of classes in every set and a validation set of m ≥ 2.
+struct FixedCeResult {
+    double estimate = 0, validation_risk = 0;
+    std::vector<double> problem_estimates;  // one per class for class-wise, else one
+    std::size_t negative_diagonal = 0;      // h(p, p) < 0 over `data` (h_kkr only)
+};
+FixedCeResult fixed_squared_ce(const CategoricalData& train, const CategoricalData& data, const CategoricalData* validation,
+                               CeEstimator estimator, double hyperparameter, const SquaredCeOptions& options = {});
 
 std::string to_string(CeEstimator estimator);
 std::string to_string(CeNotion notion);

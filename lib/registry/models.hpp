@@ -48,7 +48,8 @@ public:
     virtual KernelUse kernel_use() const = 0;
     virtual LocationsUse locations_use() const = 0;
     virtual void validate(std::size_t n, std::size_t num_locations) const = 0;
-    virtual Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+    virtual std::vector<std::string> data_set_options() const = 0;
+    virtual Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations, const DataSets& data_sets,
                        const ParallelOptions& parallel) const = 0;
 };
 
@@ -96,14 +97,22 @@ struct MethodCalls {
     std::function<Result(const AnyData&, const Kernel*, const AnyData*, const S&, const ParallelOptions&)> run;
 };
 
+// A method that can also use further labelled data sets (ce-*: --train, --validation): the given options
+// that name one, and the call that replaces MethodCalls::run when `names` is not empty.
+template <class S, class Result>
+struct DataSetCalls {
+    std::function<std::vector<std::string>(const S&)> names;
+    std::function<Result(const AnyData&, const DataSets&, const S&, const ParallelOptions&)> run;
+};
+
 // An estimator (Base = MethodModel<EstimateResult>, Result = EstimateResult) or a test (MethodModel<TestResult>, TestResult).
 template <class Base, class S, class Result>
 class MethodEntry final : public WithOptions<Base, S> {
 public:
     MethodEntry(MethodInfo info, OptionList<S> options, S defaults, MethodCalls<S, Result> calls,
-                std::function<void(const S&)> check)
+                std::function<void(const S&)> check, DataSetCalls<S, Result> data_set_calls = {})
         : WithOptions<Base, S>(std::move(info), std::move(options), std::move(defaults), std::move(check)),
-          calls_(std::move(calls)) {}
+          calls_(std::move(calls)), data_set_calls_(std::move(data_set_calls)) {}
     KernelUse kernel_use() const override {
         return calls_.kernel_use ? calls_.kernel_use(this->values()) : KernelUse::skce;
     }
@@ -114,14 +123,19 @@ public:
         this->check();
         if (calls_.validate) calls_.validate(this->values(), n, num_locations);
     }
-    Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
+    std::vector<std::string> data_set_options() const override {
+        return data_set_calls_.names ? data_set_calls_.names(this->values()) : std::vector<std::string>{};
+    }
+    Result run(const AnyData& data, const Kernel* kernel, const AnyData* locations, const DataSets& data_sets,
                const ParallelOptions& parallel) const override {
+        if (!data_set_options().empty()) return data_set_calls_.run(data, data_sets, this->values(), parallel);
         return calls_.run(data, kernel, locations, this->values(), parallel);
     }
     std::shared_ptr<SetupModel> clone() const override { return std::make_shared<MethodEntry>(*this); }
 
 private:
     MethodCalls<S, Result> calls_;
+    DataSetCalls<S, Result> data_set_calls_;
 };
 
 // The registered methods: their descriptions and a factory each (estimators.cpp, tests.cpp).
@@ -149,6 +163,15 @@ Registered<MethodModel<EstimateResult>> estimator_entry(MethodInfo info, OptionL
                                            std::function<void(const S&)> check = {}) {
     return entry<MethodModel<EstimateResult>>(std::move(info), std::move(options), std::move(defaults), std::move(calls),
                                  std::move(check));
+}
+// An estimator that can also run on further labelled data sets (DataSetCalls).
+template <class S>
+Registered<MethodModel<EstimateResult>> estimator_entry(MethodInfo info, OptionList<S> options, S defaults,
+                                                        MethodCalls<S, EstimateResult> calls,
+                                                        std::function<void(const S&)> check,
+                                                        DataSetCalls<S, EstimateResult> data_set_calls) {
+    using Entry = MethodEntry<MethodModel<EstimateResult>, S, EstimateResult>;
+    return {info, [=] { return std::make_shared<Entry>(info, options, defaults, calls, check, data_set_calls); }};
 }
 template <class S>
 Registered<MethodModel<TestResult>> test_entry(MethodInfo info, OptionList<S> options, S defaults, MethodCalls<S, TestResult> calls,

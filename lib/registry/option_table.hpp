@@ -207,7 +207,7 @@ public:
     // Required options that were not given.
     void check_required(const std::string& method) const {
         for (const Option<S>& o : options_)
-            if (o.info.required && !given(o.info.name))
+            if (o.info.required && applies(o.info.name) && !given(o.info.name))
                 fail_plain(method + " needs the option `" + o.info.name + "` (" + o.info.metavar + ")");
     }
 

@@ -125,10 +125,14 @@ KernelUse EstimatorSetup::kernel_use() const { return model().kernel_use(); }
 LocationsUse EstimatorSetup::locations_use() const { return model().locations_use(); }
 void EstimatorSetup::validate(std::size_t n, std::size_t num_locations) const { model().validate(n, num_locations); }
 
+std::vector<std::string> EstimatorSetup::data_set_options() const { return model().data_set_options(); }
+
 EstimateResult EstimatorSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
-                                   const ParallelOptions& parallel) const {
+                                   const ParallelOptions& parallel, const DataSets& data_sets) const {
     check_run(model(), data, kernel, locations);
-    return model().run(data, kernel, locations, parallel);
+    for (const std::string& name : model().data_set_options())
+        if (!data_sets.count(name)) throw invalid_argument(model().info().name + " needs the data set of " + name);
+    return model().run(data, kernel, locations, data_sets, parallel);
 }
 
 const detail::MethodModel<TestResult>& TestSetup::model() const { return static_cast<const detail::MethodModel<TestResult>&>(*model_); }
@@ -139,7 +143,7 @@ void TestSetup::validate(std::size_t n, std::size_t num_locations) const { model
 TestResult TestSetup::run(const AnyData& data, const Kernel* kernel, const AnyData* locations,
                           const ParallelOptions& parallel) const {
     check_run(model(), data, kernel, locations);
-    return model().run(data, kernel, locations, parallel);
+    return model().run(data, kernel, locations, {}, parallel);
 }
 
 // ---- model comparison ----------------------------------------------------------------------------------

@@ -1,12 +1,15 @@
 // The registry entries of the squared-CE estimators (squared_ce.hpp): one per estimation function,
-// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md).
+// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md); and brier, the Brier score with
+// its decomposition, whose calibration term is the canonical ce-kde pipeline.
 #include "registry/squared_ce.hpp"
 
 #include "registry/option_table.hpp"
 
 #include <calib/squared_ce.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace calib::detail {
@@ -122,19 +125,144 @@ Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
     return d;
 }
 
+// A ce-* entry's values: the pipeline's options, or with `train` the fixed-hyperparameter mode
+// (fixed_squared_ce), whose training and validation files the front-end reads (DataSets).
+struct CeEntryOptions {
+    SquaredCeOptions pipeline;
+    std::string train, validation;
+    double hyperparameter = std::numeric_limits<double>::quiet_NaN();  // --bins, --bandwidth or --ridge-constant
+    bool cv_option_given = false;  // one of the options that only the cross-validation uses
+};
+
+// A file option: a path, in the output only when given.
+Option<CeEntryOptions> file_option(std::string CeEntryOptions::*member, OptionInfo i) {
+    const std::string name = i.name;
+    return custom_option<CeEntryOptions>(
+        std::move(i), [member](CeEntryOptions& o, const Value& v) { o.*member = text_value(v); },
+        [member](const CeEntryOptions& o) { return Value(o.*member); },
+        [member, name](Record& r, const CeEntryOptions& o, std::size_t) {
+            if (!(o.*member).empty()) r.push_back({name, o.*member});
+        });
+}
+
+OptionList<CeEntryOptions> entry_options(CeEstimator estimator) {
+    const Condition fixed{"train", {}};
+    OptionInfo hyper = estimator == CeEstimator::bins
+                           ? info("bins", "M", "", "with --train: the number of equal-width bins (bin-scheme applies)", fixed)
+                       : estimator == CeEstimator::kde
+                           ? info("bandwidth", "B", "", "with --train: the kernel bandwidth b > 0", fixed)
+                           : info("ridge_constant", "C", "",
+                                  "with --train: the ridge constant c >= 0 (effective ridge by --ridge-preset, n the "
+                                  "training size)",
+                                  fixed);
+    hyper.required = true;
+    OptionList<CeEntryOptions> list = {
+        file_option(&CeEntryOptions::train,
+                    info("train", "FILE", "", "fit the function with a fixed hyperparameter on FILE (no cross-validation; "
+                                              "same family, labels in its last column)")),
+        file_option(&CeEntryOptions::validation,
+                    info("validation", "FILE", "", "with --train: report the risk (20) of the function on FILE", fixed)),
+        real_option(&CeEntryOptions::hyperparameter, hyper, [](double x) { return x >= 0; }, "a number >= 0"),
+    };
+    // The options only the cross-validation uses are marked when given (they do not go with --train) and
+    // left out of the output of a --train run.
+    for (Option<CeEntryOptions> o : nested(&CeEntryOptions::pipeline, pipeline_options(estimator))) {
+        const std::string name = o.info.name;
+        if (name == "folds" || name == "test_fraction" || name == "seed" || name == "grid" || name == "selection") {
+            const auto set = o.set;
+            const auto get = o.get;
+            o.set = [set](CeEntryOptions& s, const Value& v) {
+                set(s, v);
+                s.cv_option_given = true;
+            };
+            o.record = [get, name](Record& r, const CeEntryOptions& s, std::size_t) {
+                if (s.train.empty()) r.push_back({name, get(s)});
+            };
+        }
+        list.push_back(std::move(o));
+    }
+    return list;
+}
+
+// The fixed-hyperparameter mode's output fields.
+Record fixed_details(const FixedCeResult& r, const CeEntryOptions& o, std::size_t train_size) {
+    Record d{{"sqrt_estimate", std::sqrt(std::max(r.estimate, 0.0))},
+             {"hyperparameter", o.hyperparameter},
+             {"train_size", std::uint64_t(train_size)}};
+    if (!o.validation.empty()) d.push_back({"validation_risk", r.validation_risk});
+    if (o.pipeline.notion == CeNotion::class_wise) {
+        Record classes;
+        for (std::size_t c = 0; c < r.problem_estimates.size(); ++c)
+            classes.push_back({"class_" + std::to_string(c), r.problem_estimates[c]});
+        d.push_back({"class_estimates", classes});
+    }
+    d.push_back({"negative_diagonal", std::uint64_t(r.negative_diagonal)});
+    return d;
+}
+
 Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const char* summary, const char* title) {
     const std::string name = to_string(estimator);
-    return estimator_entry<SquaredCeOptions>(
-        method(name, summary, title, true), pipeline_options(estimator), {},
-        {always<SquaredCeOptions>(KernelUse::none), nullptr,
-         [](const SquaredCeOptions& o, std::size_t n, std::size_t) { ce_split(n, o.folds, o.test_fraction, o.seed); },
-         [estimator, name](const AnyData& data, const Kernel*, const AnyData*, const SquaredCeOptions& given,
+    return estimator_entry<CeEntryOptions>(
+        method(name, summary, title, true), entry_options(estimator), {},
+        {always<CeEntryOptions>(KernelUse::none), nullptr,
+         [](const CeEntryOptions& o, std::size_t n, std::size_t) {
+             if (o.train.empty()) ce_split(n, o.pipeline.folds, o.pipeline.test_fraction, o.pipeline.seed);
+         },
+         [estimator, name](const AnyData& data, const Kernel*, const AnyData*, const CeEntryOptions& given,
                            const ParallelOptions& p) {
-             SquaredCeOptions o = given;
+             SquaredCeOptions o = given.pipeline;
              o.parallel = p;
              const CategoricalData& d = classes_of(name, data);
              const SquaredCeResult r = squared_ce(d, estimator, o);
              return EstimateResult{name, r.estimate, d.size(), details(r, o)};
+         }},
+        [name](const CeEntryOptions& o) {
+            if (!o.train.empty() && o.cv_option_given)
+                throw invalid_argument(name + ": --folds, --test-fraction, --seed, --grid and --selection choose the "
+                                              "hyperparameter by cross-validation; they do not go with --train");
+        },
+        {[](const CeEntryOptions& o) {
+             std::vector<std::string> names;
+             if (!o.train.empty()) names.push_back("train");
+             if (!o.validation.empty()) names.push_back("validation");
+             return names;
+         },
+         [estimator, name](const AnyData& data, const DataSets& sets, const CeEntryOptions& given,
+                           const ParallelOptions& p) {
+             SquaredCeOptions o = given.pipeline;
+             o.parallel = p;
+             const CategoricalData& d = classes_of(name, data);
+             const CategoricalData& train = classes_of(name, sets.at("train"));
+             const auto v = sets.find("validation");
+             const FixedCeResult r = fixed_squared_ce(train, d, v == sets.end() ? nullptr : &classes_of(name, v->second),
+                                                      estimator, given.hyperparameter, o);
+             return EstimateResult{name, r.estimate, d.size(), fixed_details(r, given, train.size())};
+         }});
+}
+
+// brier: the pipeline options of ce-kde that apply to its canonical calibration term.
+Registered<MethodModel<EstimateResult>> brier_entry() {
+    OptionList<SquaredCeOptions> options;
+    for (Option<SquaredCeOptions>& o : pipeline_options(CeEstimator::kde))
+        if (o.info.name != "notion" && o.info.name != "class_aggregation") options.push_back(std::move(o));
+    return estimator_entry<SquaredCeOptions>(
+        method("brier",
+               "Brier score with its calibration - resolution + uncertainty decomposition (calibration by ce-kde)",
+               "the Brier score, decomposed into calibration (CCE2^2 by ce-kde), resolution and uncertainty", true),
+        options, {},
+        {always<SquaredCeOptions>(KernelUse::none), nullptr,
+         [](const SquaredCeOptions& o, std::size_t n, std::size_t) { ce_split(n, o.folds, o.test_fraction, o.seed); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const SquaredCeOptions& given, const ParallelOptions& p) {
+             SquaredCeOptions o = given;
+             o.parallel = p;
+             const CategoricalData& d = classes_of("brier", data);
+             const BrierDecomposition b = brier_decomposition(d, o);
+             return EstimateResult{"brier", b.brier, d.size(),
+                                   {{"calibration", b.calibration},
+                                    {"resolution", b.resolution},
+                                    {"uncertainty", b.uncertainty},
+                                    {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
+                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean}}};
          }});
 }
 
@@ -152,6 +280,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> squared_ce_estimators() {
         entry_of(CeEstimator::ukkr, "squared calibration error by tuned two-step kernel ridge regression, O(n^3)",
                  "the squared calibration error estimated by two-step kernel ridge regression tuned on its risk "
                  "(Gruber & Bach)"),
+        brier_entry(),
     };
 }
 

@@ -1,4 +1,5 @@
-// The registry entries of Gruber & Bach's squared-CE estimators (ce-bins, ce-kde, ce-kkr, ce-ukkr).
+// The registry entries of Gruber & Bach's squared-CE estimators (ce-bins, ce-kde, ce-kkr, ce-ukkr) and the
+// Brier decomposition (brier).
 #pragma once
 
 #include "registry/models.hpp"

@@ -1,4 +1,5 @@
-// h_bin (23) and the plug-in (TCE₂^bin)² (10) on a scalar problem (squared_ce.hpp; digest §6.1).
+// h_bin (23), the plug-in (TCE₂^bin)² (10) and Kumar et al.'s debiased variant on a scalar problem
+// (squared_ce.hpp; digest §6.1).
 #include "core/compensated_sum.hpp"
 #include "estimators/binning.hpp"
 #include "squared_ce/checks.hpp"
@@ -90,6 +91,23 @@ double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme) {
     for (std::size_t b = 0; b < h.counts().size(); ++b) {
         const double v = h.values()(static_cast<Eigen::Index>(b));
         s.add(static_cast<double>(h.counts()[b]) * v * v);
+    }
+    return s.value() / static_cast<double>(problem.inputs.rows());
+}
+
+double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme) {
+    check_bins("debiased_binned_squared_ce", bins);
+    check_scalar("debiased_binned_squared_ce", problem);
+    const BinCeFunction h(problem, bins, scheme);
+    std::vector<detail::CompensatedSum> labels(h.counts().size());  // Σ b over each bin, b = z − r
+    for (Eigen::Index i = 0; i < problem.inputs.rows(); ++i)
+        labels[h.bin_of(problem.inputs(i, 0))].add(problem.inputs(i, 0) - problem.residuals(i, 0));
+    detail::CompensatedSum s;
+    for (std::size_t b = 0; b < h.counts().size(); ++b) {
+        const double count = static_cast<double>(h.counts()[b]);
+        if (count < 2) continue;
+        const double v = h.values()(static_cast<Eigen::Index>(b)), acc = labels[b].value() / count;
+        s.add(count * (v * v - acc * (1 - acc) / (count - 1)));
     }
     return s.value() / static_cast<double>(problem.inputs.rows());
 }

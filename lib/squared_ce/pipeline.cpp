@@ -1,4 +1,5 @@
-// The cross-validation pipeline of the squared-CE estimators (squared_ce.hpp; digest §5).
+// The cross-validation pipeline of the squared-CE estimators (squared_ce.hpp; digest §5), and its
+// fixed-hyperparameter mode.
 #include "core/compensated_sum.hpp"
 #include "squared_ce/checks.hpp"
 
@@ -6,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace calib {
 
@@ -38,39 +40,47 @@ CeProblem take(const CeProblem& p, const std::vector<std::size_t>& rows) {
     return out;
 }
 
-FoldScores score_fold(const CeProblem& train, const CeProblem& validation, const CeProblem& test,
+// Without a validation set (fixed_squared_ce without one) the risks are NaN.
+FoldScores score_fold(const CeProblem& train, const CeProblem* validation, const CeProblem& test,
                       CeEstimator estimator, const SquaredCeOptions& o, const std::vector<double>& grid) {
     FoldScores scores;
+    const auto low_rank_risk = [&](const auto& h) {
+        return validation ? ce_risk_low_rank(validation->residuals, h.factor(validation->inputs))
+                          : std::numeric_limits<double>::quiet_NaN();
+    };
     if (estimator == CeEstimator::bins) {
         for (double m : grid) {
             const BinCeFunction h(train, static_cast<int>(m), o.binning);
-            scores.add(ce_risk_low_rank(validation.residuals, h.factor(validation.inputs)), h.diagonal(test.inputs));
+            scores.add(low_rank_risk(h), h.diagonal(test.inputs));
         }
         return scores;
     }
     if (estimator == CeEstimator::kde) {
         for (double bandwidth : grid) {
             const KdeCeFunction h(train, bandwidth, o.parallel);
-            scores.add(ce_risk_low_rank(validation.residuals, h.factor(validation.inputs)), h.diagonal(test.inputs));
+            scores.add(low_rank_risk(h), h.diagonal(test.inputs));
         }
         return scores;
     }
     // One eigendecomposition and one projection of the validation and test inputs serve the whole grid.
     const KrrCeFit fit(train, o.rbf_gamma, o.parallel);
-    const Eigen::Index mv = validation.inputs.rows(), mt = test.inputs.rows();
+    const Eigen::Index mv = validation ? validation->inputs.rows() : 0, mt = test.inputs.rows();
     Matrix inputs(mv + mt, train.inputs.cols());
-    inputs << validation.inputs, test.inputs;
+    if (validation) inputs.topRows(mv) = validation->inputs;
+    inputs.bottomRows(mt) = test.inputs;
+    const double no_risk = std::numeric_limits<double>::quiet_NaN();
     const Matrix b = fit.project(inputs);
     const auto n = static_cast<std::size_t>(train.inputs.rows());
     for (double c : grid) {
         if (estimator == CeEstimator::kkr) {
             const Matrix sb = fit.kronecker_apply(b, kronecker_ridge(c, n, o.ridge_preset));
             const Matrix h = b.leftCols(mv).transpose() * sb.leftCols(mv);
-            scores.add(ce_risk(validation.residuals, h, o.parallel),
+            scores.add(validation ? ce_risk(validation->residuals, h, o.parallel) : no_risk,
                        b.rightCols(mt).cwiseProduct(sb.rightCols(mt)).colwise().sum().transpose());
         } else {
             const Matrix u = fit.two_step_factor(b, two_step_ridge(c, n, o.ridge_preset));
-            scores.add(ce_risk_low_rank(validation.residuals, u.topRows(mv)), u.bottomRows(mt).rowwise().squaredNorm());
+            scores.add(validation ? ce_risk_low_rank(validation->residuals, u.topRows(mv)) : no_risk,
+                       u.bottomRows(mt).rowwise().squaredNorm());
         }
     }
     return scores;
@@ -149,9 +159,10 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
     for (const CeProblem& problem : problems) {
         const CeProblem test = take(problem, split.test);
         std::vector<FoldScores> folds;
-        for (std::size_t k = 0; k < o.folds; ++k)
-            folds.push_back(score_fold(take(problem, split.train[k]), take(problem, split.validation[k]), test,
-                                       estimator, o, grid));
+        for (std::size_t k = 0; k < o.folds; ++k) {
+            const CeProblem validation = take(problem, split.validation[k]);
+            folds.push_back(score_fold(take(problem, split.train[k]), &validation, test, estimator, o, grid));
+        }
         // Selection by the validation folds only.
         CeProblemResult& r = result.problems.emplace_back();
         std::vector<double> criterion(grid.size(), 0.0);
@@ -188,4 +199,44 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
     return result;
 }
 
+FixedCeResult fixed_squared_ce(const CategoricalData& train, const CategoricalData& data, const CategoricalData* validation,
+                               CeEstimator estimator, double hyperparameter, const SquaredCeOptions& o) {
+    const char* function = "fixed_squared_ce";
+    if (estimator == CeEstimator::bins && o.notion == CeNotion::canonical)
+        detail::fail(function, "estimator = ce-bins, notion = canonical: binning needs a scalar notion "
+                               "(top-label or class-wise)");
+    if (estimator == CeEstimator::bins && !(hyperparameter >= 1 && hyperparameter <= 1e6 &&
+                                            hyperparameter == std::floor(hyperparameter)))
+        detail::fail(function, "bins = ", detail::format_value(hyperparameter), ", must be an integer in [1, 1e6]");
+    if (estimator == CeEstimator::kde && !(std::isfinite(hyperparameter) && hyperparameter > 0))
+        detail::fail(function, "bandwidth = ", detail::format_value(hyperparameter), ", must be finite and > 0");
+    if (estimator == CeEstimator::kkr || estimator == CeEstimator::ukkr)
+        detail::check_ridge(function, "ridge constant", hyperparameter);
+    check_options(estimator, o, {hyperparameter});
+    for (const CategoricalData* other : {&data, validation})
+        if (other && other->num_classes() != train.num_classes())
+            detail::fail(function, "train has ", train.num_classes(), " classes but ",
+                         other == &data ? "data" : "validation", " has ", other->num_classes(), "; they must match");
+    if (validation && validation->size() < 2)
+        detail::fail(function, "validation has m = ", validation->size(), " observations, must have m >= 2 (pairs a != b)");
+    const std::vector<CeProblem> train_problems = ce_problems(train, o.notion), problems = ce_problems(data, o.notion);
+    std::vector<CeProblem> validation_problems;
+    if (validation) validation_problems = ce_problems(*validation, o.notion);
+    const double scale = o.notion == CeNotion::class_wise && o.aggregation == ClassAggregation::mean
+                             ? 1.0 / static_cast<double>(problems.size())
+                             : 1.0;
+    FixedCeResult result;
+    result.validation_risk = validation ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t c = 0; c < problems.size(); ++c) {
+        const FoldScores s = score_fold(train_problems[c], validation ? &validation_problems[c] : nullptr, problems[c],
+                                        estimator, o, {hyperparameter});
+        result.problem_estimates.push_back(s.estimate[0]);
+        result.estimate += scale * s.estimate[0];
+        result.validation_risk += scale * s.risk[0];
+        result.negative_diagonal += s.negative[0];
+    }
+    return result;
+}
+
 }  // namespace calib
+

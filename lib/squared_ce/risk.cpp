@@ -1,4 +1,6 @@
-// The empirical calibration-estimation risk (20), full and low-rank (squared_ce.hpp; digest §4.3).
+// The empirical calibration-estimation risk (20), full and low-rank, and its linear-time variant on
+// consecutive pairs (squared_ce.hpp; digest §4.3).
+#include "core/compensated_sum.hpp"
 #include "core/serial_eigen.hpp"
 #include "engine/pairwise.hpp"
 #include "squared_ce/checks.hpp"
@@ -56,4 +58,24 @@ double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor) {
     return detail::check_result("ce_risk_low_rank", (frobenius - diagonal) / (m * (m - 1)));
 }
 
+double ce_risk_consecutive(const Matrix& residuals, const Vector& pair_values) {
+    check_risk_input("ce_risk_consecutive", residuals, pair_values.size() + 1, "pair_values (+ 1)");
+    if (!pair_values.allFinite())
+        detail::fail("ce_risk_consecutive", "pair_values has a value that is not finite; all must be finite");
+    detail::CompensatedSum s;
+    for (Eigen::Index a = 0; a + 1 < residuals.rows(); ++a) {
+        const double d = residuals.row(a).dot(residuals.row(a + 1)) - pair_values(a);
+        s.add(d * d);
+    }
+    return detail::check_result("ce_risk_consecutive", s.value() / static_cast<double>(pair_values.size()));
+}
+
+double ce_risk_consecutive_low_rank(const Matrix& residuals, const Matrix& factor) {
+    check_risk_input("ce_risk_consecutive_low_rank", residuals, factor.rows(), "factor");
+    const Eigen::Index m = factor.rows();
+    const Vector pairs = (factor.topRows(m - 1).array() * factor.bottomRows(m - 1).array()).rowwise().sum();
+    return ce_risk_consecutive(residuals, pairs);
+}
+
 }  // namespace calib
+

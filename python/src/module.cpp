@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <optional>
+#include <type_traits>
 
 namespace py = pybind11;
 
@@ -110,6 +111,10 @@ Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, p
     Configured<MethodSetup> c{std::move(setup), std::nullopt};
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
+    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
+        for (const std::string& name : c.setup.data_set_options())  // files, which only the command line reads
+            throw invalid_argument(info.name + ": " + name + " names a file of the command line (calib estimate --" + name +
+                                   " FILE); the Python module does not take it");
     if (c.setup.kernel_use() == KernelUse::skce) {
         c.kernel.emplace(family);
         set_options(*c.kernel, options);

@@ -68,7 +68,8 @@ def check(j, expression):
     else:  # calib estimate
         own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
                "ece": ["binning", "distance", "mode"]}
-        need = ["estimator", "estimate"] + run + (kernel if j["estimator"] != "ece" else []) + \
+        no_kernel = ["ece", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"]
+        need = ["estimator", "estimate"] + run + (kernel if j["estimator"] not in no_kernel else []) + \
             own.get(j["estimator"], [])
     missing = [k for k in need if k not in j]
     assert not missing, "missing keys %s" % missing
@@ -1031,6 +1032,36 @@ expect_help "calib rank --help" "paired bootstrap" rank --help
 expect_help "estimate --help lists the ckce options" "--lambda-power" estimate --help
 expect_help "calib --help lists recalibrate" "calib recalibrate fit" --help
 expect_help "calib recalibrate --help" "temperature-bias" recalibrate --help
+
+# Squared-CE fixed-hyperparameter mode (--train): top-label confidences 0.8, 0.8, 0.6, 0.7 with
+# correctness 1, 0, 1, 1, so residuals -0.2, 0.8, -0.4, -0.3 and one bin value v = -0.025 (every
+# confidence is in (0.5, 1], so 1 and 2 bins agree): estimate v^2 = 0.000625 on any input; on the
+# training file itself the risk (20) is sum over a != b of (r_a r_b - v^2)^2 / 12 = 0.0350962239583333.
+printf 'p,y\n0.8,1\n0.8,0\n0.6,1\n0.3,0\n' >train.csv
+printf 'a,b,c,y\n0.2,0.3,0.5,2\n0.6,0.3,0.1,0\n' >train_cat.csv
+expect_json "ce-bins --train --bins 2 by hand" \
+    'abs(j["estimate"] - 0.000625) < 1e-15 and abs(j["validation_risk"] - 0.0350962239583333) < 1e-14 and j["train_size"] == 4 and j["bins"] == 2 and "folds" not in j' \
+    estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 2 --validation train.csv
+expect_json "ce-bins --train without --validation" '"validation_risk" not in j and j["train"] == "train.csv"' \
+    estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 1
+expect_json "ce-ukkr --train" 'j["estimate"] >= 0 and j["ridge_constant"] == 0.001' \
+    estimate --family binary --input bin.csv --estimator ce-ukkr --notion canonical --train train.csv --ridge-constant 1e-3
+expect_json "ce-kde --train class-wise" 'len(j["class_estimates"]) == 2' \
+    estimate --family binary --input bin.csv --estimator ce-kde --notion class-wise --train train.csv --bandwidth 0.1
+expect_error "--train without its hyperparameter" "missing option --bins" -- \
+    estimate --family binary --input bin.csv --estimator ce-bins --train train.csv
+expect_error "--bandwidth without --train" "--bandwidth applies only with --train" -- \
+    estimate --family binary --input bin.csv --estimator ce-kde --bandwidth 0.1
+expect_error "--validation without --train" "--validation applies only with --train" -- \
+    estimate --family binary --input bin.csv --estimator ce-kde --validation train.csv
+expect_error "--train with a cross-validation option" "do not go with --train" -- \
+    estimate --family binary --input bin.csv --estimator ce-kde --train train.csv --bandwidth 0.1 --folds 3
+expect_error "--train with other classes" "train_cat.csv" "has 3 classes" -- \
+    estimate --family categorical --input bin_cat.csv --estimator ce-kde --train train_cat.csv --bandwidth 0.1
+expect_error "--bins 0" "bins = 0" -- \
+    estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 0
+expect_error "--train missing file" "nope.csv" -- \
+    estimate --family binary --input bin.csv --estimator ce-bins --train nope.csv --bins 2
 
 # The queued JSON checks.
 read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)

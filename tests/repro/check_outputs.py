@@ -32,6 +32,9 @@ EXPECTED = {
     "repro-validity": {"levels_categorical_n8": 40, "levels_normal_n256": 40, "cme_categorical_n60": 4 * 40,
                        "cme_normal_n1000": 8 * 40, "levels_summary": 2 * 6 * 10 * 3, "smallest_n": 2 * 10,
                        "cme_summary": 2 * 27 * 2 * 3},
+    # 200 theta values; --quick: 4 replicates x 8 (notion, estimator) cases.
+    "repro-gruber-bach": {"risk": 200, "risk_argmin": 4, "truth": 2, "estimates": 4 * 8, "estimates_summary": 8,
+                          "runtime_times": 8},
 }
 
 
@@ -105,6 +108,13 @@ for name, expected_rows in EXPECTED.get(app, {}).items():
         problems.append("%s.csv: %d rows, expected %d" % (name, rows, expected_rows))
     if expected_rows is None and rows < 1:
         problems.append("%s.csv: no rows" % name)
+# Gruber & Bach Fig. 1: paired within replicates, theta = 1 beats every theta outside [0.5, 2].
+if app == "repro-gruber-bach" and "risk" in names:
+    with open(os.path.join(directory, "risk.csv"), newline="") as f:
+        far = [r for r in csv.DictReader(f) if not 0.5 <= float(r["theta"]) <= 2]
+    if not far or any(float(r["diff_mean"]) <= 0 for r in far):
+        problems.append("risk.csv: theta = 1 is not better than every theta outside [0.5, 2] (paired)")
+
 if not os.listdir(directory) or glob.glob(os.path.join(directory, "*.tmp")):
     problems.append("temporary files left in %s" % directory)
 

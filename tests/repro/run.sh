@@ -24,10 +24,10 @@ bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
 # The apps built on apps/harness (repro-ckce has its own check, tests/repro/check_ckce.sh).
 apps=()
-for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman repro-validity; do
+for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman repro-validity repro-gruber-bach; do
     [ -x "$bindir/$a" ] && apps+=("$a")
 done
-[ ${#apps[@]} -eq 5 ] && ok || bad "expected the 5 harness apps in $bindir, found ${#apps[@]}"
+[ ${#apps[@]} -eq 6 ] && ok || bad "expected the 6 harness apps in $bindir, found ${#apps[@]}"
 
 for app in "${apps[@]}"; do
     out="$tmp/$app"
