@@ -6,7 +6,7 @@
 #   make deps       Debian packages         make clean
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 #   make python     the Python module (build/python; PYTHON=... picks the interpreter)
-# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, DEFINES, PREFIX, JOBS, PYTHON; V=1
+# Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, TEST_OPT, DEFINES, PREFIX, JOBS, PYTHON; V=1
 # prints the full compiler command lines.
 
 CXX      ?= g++
