@@ -163,6 +163,16 @@ TEST_CASE("every map round-trips through its JSON file bitwise") {
         CHECK(calib::to_json(back) == json);
     }
     CHECK(calib::to_json(maps[0]).find("\"temperature\": ") != std::string::npos);
+    // The names cover every parameter once, in order.
+    for (const RecalibrationMap& map : maps) {
+        std::vector<double> all;
+        for (const calib::NamedParameter& p : calib::named_parameters(map)) {
+            CHECK((p.array || p.values.size() == 1));
+            all.insert(all.end(), p.values.begin(), p.values.end());
+        }
+        CHECK(all == std::vector<double>(map.parameters.data(), map.parameters.data() + map.parameters.size()));
+    }
+    CHECK(calib::named_parameters(maps[0]).front().name == "temperature");
 }
 
 TEST_CASE("a map fitted on one half lowers the NLL of the other half") {

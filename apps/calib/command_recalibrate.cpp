@@ -11,6 +11,7 @@
 #include <calib/recalibration.hpp>
 #include <calib/registry.hpp>
 #include <calib/tool/random.hpp>
+#include <calib/tool/recalibration_json.hpp>
 #include <calib/version.hpp>
 
 #include <fstream>
@@ -178,7 +179,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     file << to_json(map);
     file.close();
     if (!file) throw usage_error(map_path + ": cannot be written");
-    out.set("parameters", std::vector<double>(map.parameters.data(), map.parameters.data() + map.parameters.size()));
+    out.set("parameters", parameters_json(map));  // by name, as in the map file
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
     out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
     out.set("map", map_path);

@@ -64,6 +64,15 @@ struct RecalibrationMap {
     std::string status;             // "converged", "max_iterations" or "line_search_failed"
 };
 
+// The parameters of a map by name, as the JSON file holds them (temperature; bias; weights; matrix,
+// row-major; a, b, s): `array` for the vectors, else one value.
+struct NamedParameter {
+    std::string name;
+    std::vector<double> values;
+    bool array = false;
+};
+std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
+
 // The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = 0).
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});

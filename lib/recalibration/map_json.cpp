@@ -2,6 +2,7 @@
 // written in the shortest form that reads back bitwise, so a map read back is the map written.
 #include <calib/recalibration.hpp>
 #include <calib/tool/json.hpp>
+#include <calib/tool/recalibration_json.hpp>
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
@@ -73,11 +74,23 @@ void only_keys(const JsonValue& object, const std::vector<std::string>& keys, co
 
 }  // namespace
 
-std::string to_json(const RecalibrationMap& map) {
-    JsonObject parameters;
+std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
+    std::vector<NamedParameter> named;
     for (const Slot& slot : slots(map.method, map.num_classes))
-        if (slot.array) parameters.set(slot.name, values(map.parameters, slot.start, slot.count));
-        else parameters.set(slot.name, map.parameters[slot.start]);
+        named.push_back({slot.name, values(map.parameters, slot.start, slot.count), slot.array});
+    return named;
+}
+
+JsonObject parameters_json(const RecalibrationMap& map) {
+    JsonObject parameters;
+    for (const NamedParameter& p : named_parameters(map))
+        if (p.array) parameters.set(p.name, p.values);
+        else parameters.set(p.name, p.values.front());
+    return parameters;
+}
+
+std::string to_json(const RecalibrationMap& map) {
+    const JsonObject parameters = parameters_json(map);
     JsonObject out;
     out.set("method", to_string(map.method));
     out.set("family", is_categorical(map.method) ? "categorical" : "normal");
