@@ -9,7 +9,6 @@
 #include "engine/count_forms.hpp"
 #include "kernels/family_ops.hpp"
 
-#include <calib/tool/random.hpp>
 
 #include <numeric>
 
@@ -74,13 +73,12 @@ BootstrapInterval resample_interval(std::size_t n, const std::function<double(co
     std::iota(all.begin(), all.end(), std::size_t{0});
     const double estimate = statistic(all);
     std::vector<double> replicates(options.replicates);
-    // Replicate r: the counts of detail::resampling_counts' column r (stream r + 1), expanded in order.
+    // Replicate r: the resample of stream r + 1, as resampling_counts' column r, expanded in order.
     detail::parallel_for(
         options.replicates, options.parallel,
         [&](std::size_t r) {
-            Rng rng = make_stream(options.seed, r + 1);
             std::vector<std::size_t> counts(n, 0), indices;
-            for (std::size_t i = 0; i < n; ++i) ++counts[uniform_index(rng, n)];
+            detail::add_resample_counts(options.seed, r + 1, n, counts);
             indices.reserve(n);
             for (std::size_t a = 0; a < n; ++a) indices.insert(indices.end(), counts[a], a);
             replicates[r] = statistic(indices);

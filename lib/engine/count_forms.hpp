@@ -30,16 +30,22 @@ namespace calib::detail {
 // products efficient and the counts of one pass at 2 KiB per observation.
 inline constexpr std::size_t replicates_per_pass = 256;
 
+// Adds to counts[0 … n) the multiplicities of one resample with replacement of n observations, whose
+// n indices are drawn from stream `stream` of the seed: the one definition of a replicate's resample.
+template <class Counts>
+void add_resample_counts(std::uint64_t seed, std::uint64_t stream, std::size_t n, Counts&& counts) {
+    Rng rng = make_stream(seed, stream);
+    for (std::size_t i = 0; i < n; ++i) counts[static_cast<Eigen::Index>(uniform_index(rng, n))] += 1;
+}
+
 // Writes the multinomial counts of resamples with replacement of n = out.rows() observations into
-// the columns of `out`: column k draws its n indices from stream first_stream + k of the seed.
+// the columns of `out`: column k is the resample of stream first_stream + k of the seed.
 template <class Out>
 void resampling_counts(std::uint64_t seed, std::uint64_t first_stream, Out&& out, const ParallelOptions& parallel) {
     const auto n = static_cast<std::size_t>(out.rows());
     out.setZero();
     parallel_for(static_cast<std::size_t>(out.cols()), ParallelOptions{parallel.num_threads}, [&](std::size_t k) {
-        Rng rng = make_stream(seed, first_stream + k);
-        for (std::size_t i = 0; i < n; ++i)
-            out(static_cast<Eigen::Index>(uniform_index(rng, n)), static_cast<Eigen::Index>(k)) += 1;
+        add_resample_counts(seed, first_stream + k, n, out.col(static_cast<Eigen::Index>(k)));
     });
 }
 
