@@ -55,49 +55,58 @@ ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
 
 struct Inputs {
     const FamilyInfo* family;
+    ClassOptions reading;
     AnyData data;
     std::optional<AnyData> locations;
 };
 
-// The data set, its family (given or inferred from the arrays), and the test locations when given
-// (the same arrays, in the same family).
+// Further arrays of the data's family (test locations, a training set): a tuple of them in the
+// family's order or a dict by name.
+AnyData more_data(const FamilyInfo& family, const ClassOptions& options, const std::string& argument,
+                  const py::object& value) {
+    py::dict given;
+    const std::vector<std::string> names = array_names(family);
+    if (py::isinstance<py::dict>(value)) {
+        given = value.cast<py::dict>();
+    } else if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+        const py::sequence s = value.cast<py::sequence>();
+        if (s.size() != names.size())
+            throw invalid_argument(argument + " must hold " + std::to_string(names.size()) + " arrays (" +
+                                   family_arrays(family) + "), got " + std::to_string(s.size()));
+        for (std::size_t k = 0; k < names.size(); ++k) given[names[k].c_str()] = s[k];
+    } else {
+        throw invalid_argument(argument + " must be a tuple (" + family_arrays(family) +
+                               ") or a dict of arrays like the data's");
+    }
+    return make_data(family, given, options);
+}
+
+// The data set, its family (given or inferred from the arrays), the reading options, and the test
+// locations when given (the same arrays, in the same family).
 Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
                    const py::object& locations) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
     const ClassOptions options = class_options(family, reading);
-    Inputs in{&family, make_data(family, arrays, options), std::nullopt};
-    if (!locations.is_none()) {
-        py::dict given;
-        const std::vector<std::string> names = array_names(family);
-        if (py::isinstance<py::dict>(locations)) {
-            given = locations.cast<py::dict>();
-        } else if (py::isinstance<py::tuple>(locations) || py::isinstance<py::list>(locations)) {
-            const py::sequence s = locations.cast<py::sequence>();
-            if (s.size() != names.size())
-                throw invalid_argument("test_locations must hold " + std::to_string(names.size()) + " arrays (" +
-                                       family_arrays(family) + "), got " + std::to_string(s.size()));
-            for (std::size_t k = 0; k < names.size(); ++k) given[names[k].c_str()] = s[k];
-        } else {
-            throw invalid_argument("test_locations must be a tuple (" + family_arrays(family) +
-                                   ") or a dict of arrays like the data's");
-        }
-        in.locations = make_data(family, given, options);
-    }
+    Inputs in{&family, options, make_data(family, arrays, options), std::nullopt};
+    if (!locations.is_none()) in.locations = more_data(family, options, "test_locations", locations);
     return in;
 }
 
 // One estimator or test from its name and keyword options: the method's options and, when it uses
-// the SKCE's kernel, the kernel's, assigned in the registry's order.
+// the SKCE's kernel, the kernel's, assigned in the registry's order; an estimator's further data sets
+// (ce-*: train, validation), which the command line reads from files, as arrays of the data's family.
 template <class MethodSetup>
 struct Configured {
     MethodSetup setup;
     std::optional<KernelSetup> kernel;
+    DataSets data_sets;
 };
 
 template <class MethodSetup>
-Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, py::dict options,
-                                  bool has_locations, const std::string& context) {
+Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict options, const std::string& context) {
     const MethodInfo& info = setup.info();
+    const FamilyInfo& family = *in.family;
+    const bool has_locations = in.locations.has_value();
     if (info.classes_only && !family.classes)
         throw invalid_argument(info.name + " applies only to class predictions (categorical or binary), not to family " +
                                family.name);
@@ -108,13 +117,29 @@ Configured<MethodSetup> configure(MethodSetup setup, const FamilyInfo& family, p
     if (!has_locations && setup.locations_use() == LocationsUse::required)
         throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + family_arrays(family) +
                                ")");
-    Configured<MethodSetup> c{std::move(setup), std::nullopt};
+    // So are the data sets (options whose value is a FILE on the command line): recorded as "arrays".
+    py::dict given_sets;
+    for (const auto& item : options) {
+        const py::handle v = item.second;
+        const std::string name = py::str(item.first);
+        const OptionInfo* option = setup.option(name);
+        if (!option || !(py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v) || py::isinstance<py::dict>(v)))
+            continue;
+        if (option->metavar != "FILE") throw invalid_argument(info.name + ": " + name + " takes a value, not arrays");
+        given_sets[item.first] = v;
+    }
+    for (const auto& item : given_sets) options[item.first] = "arrays";
+    Configured<MethodSetup> c{std::move(setup), std::nullopt, {}};
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
-    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
-        for (const std::string& name : c.setup.data_set_options())  // files, which only the command line reads
-            throw invalid_argument(info.name + ": " + name + " names a file of the command line (calib estimate --" + name +
-                                   " FILE); the Python module does not take it");
+    std::vector<std::string> data_sets;
+    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = c.setup.data_set_options();
+    for (const std::string& name : data_sets) {
+        if (!given_sets.contains(name.c_str()))
+            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + family_arrays(family) +
+                                   ") as a tuple or a dict, not a file name");
+        c.data_sets.emplace(name, more_data(family, in.reading, name, given_sets[name.c_str()]));
+    }
     if (c.setup.kernel_use() == KernelUse::skce) {
         c.kernel.emplace(family);
         set_options(*c.kernel, options);
@@ -143,7 +168,11 @@ py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fi
             kernel = c.kernel->resolve(in.data, parallel);
             kernel_record = c.kernel->record(*kernel);
         }
-        result = c.setup.run(in.data, kernel ? &*kernel : nullptr, in.locations ? &*in.locations : nullptr, parallel);
+        const AnyData* locations = in.locations ? &*in.locations : nullptr;
+        if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
+            result = c.setup.run(in.data, kernel ? &*kernel : nullptr, locations, parallel, c.data_sets);
+        else
+            result = c.setup.run(in.data, kernel ? &*kernel : nullptr, locations, parallel);
         compute_seconds = seconds_since(start);
     }
     py::dict out;
@@ -159,8 +188,7 @@ py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fi
 py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
                   const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_estimator(estimator), *in.family, options, in.locations.has_value(),
-                             "estimator " + estimator);
+    const auto c = configure(make_estimator(estimator), in, options, "estimator " + estimator);
     return run(c, in, threads, [](py::dict& out, const EstimateResult& r) {
         out["estimator"] = r.estimator;
         out["estimate"] = r.estimate;
@@ -171,7 +199,7 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
 py::dict test(const std::string& family, const py::dict& arrays, const py::dict& reading, const py::object& locations,
               const std::string& method, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_test(method), *in.family, options, in.locations.has_value(), "method " + method);
+    const auto c = configure(make_test(method), in, options, "method " + method);
     return run(c, in, threads, [](py::dict& out, const TestResult& r) {
         out["method"] = r.method;
         out["null"] = r.null_approximation;

@@ -76,6 +76,34 @@ def test_estimate_matches_cli(family, estimator, options):
     same_fields(python.to_dict(), cli)
 
 
+FIXED = [
+    ("ce-bins", {"bins": 10}),
+    ("ce-kde", {"bandwidth": 0.1, "notion": "canonical"}),
+    ("ce-kkr", {"ridge_constant": 1e-3}),
+    ("ce-ukkr", {"ridge_constant": 0.01, "notion": "class-wise"}),
+]
+
+
+@pytest.mark.parametrize("estimator,options", FIXED)
+def test_fixed_hyperparameter_mode_matches_cli(estimator, options, tmp_path):
+    """train= and validation= take arrays where the command line takes --train and --validation files."""
+    rng = np.random.default_rng(5)
+    sets = {}
+    for name, n in (("train", 120), ("validation", 80), ("data", 100)):
+        probs = rng.dirichlet(np.ones(4), size=n)
+        labels = np.array([rng.choice(4, p=q) for q in probs])
+        np.savetxt(tmp_path / f"{name}.csv", np.column_stack([probs, labels]), delimiter=",", fmt="%.17g")
+        sets[name] = (probs, labels)
+    python = calib.estimate(*sets["data"], estimator=estimator, train=sets["train"],
+                            validation=dict(zip(("probs", "labels"), sets["validation"])), **options)
+    cli = run_cli("estimate", "--family", "categorical", "--input", str(tmp_path / "data.csv"), "--estimator",
+                  estimator, "--train", str(tmp_path / "train.csv"), "--validation",
+                  str(tmp_path / "validation.csv"), *cli_args(options))
+    assert (python.estimate, python.details["validation_risk"]) == (cli["estimate"], cli["validation_risk"])
+    assert python.options["train"] == python.options["validation"] == "arrays"
+    same_fields({k: v for k, v in python.to_dict().items() if k not in ("train", "validation")}, cli)
+
+
 def test_ucme_with_test_locations_matches_cli():
     file, arrays = family_arrays("normal")
     loc = np.loadtxt(data_path("locations.csv"), delimiter=",", skiprows=1)

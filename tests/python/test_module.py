@@ -75,6 +75,14 @@ def test_bad_options(data):
         calib.test(probs, labels, replicates=True)
     with pytest.raises(ValueError, match="features applies only with `ckce_method` rff, not exact"):
         calib.ckce(probs, labels, features=10)
+    with pytest.raises(ValueError, match="train takes the arrays of a data set .* not a file name"):
+        calib.estimate(probs, labels, estimator="ce-kkr", train="train.csv", ridge_constant=1e-3)
+    with pytest.raises(ValueError, match="train must hold 2 arrays"):
+        calib.estimate(probs, labels, estimator="ce-kkr", train=(probs,), ridge_constant=1e-3)
+    with pytest.raises(ValueError, match="seed takes a value, not arrays"):
+        calib.estimate(probs, labels, estimator="ce-kkr", seed=(1, 2))
+    with pytest.raises(ValueError, match="train has 2 classes but data has"):
+        calib.estimate(probs, labels, estimator="ce-bins", train=(np.full((4, 2), 0.5), [0, 1, 0, 1]), bins=3)
     with pytest.raises(ValueError, match="missing option block_size"):
         calib.test(probs, labels, method="block")
     with pytest.raises(ValueError, match="unknown"):
