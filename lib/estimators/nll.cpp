@@ -53,6 +53,13 @@ double mean_nll(const MixtureNormalData& d) {
     });
 }
 
+// −log p_i(y_i) of the true class: +inf when the label's probability is 0, which is the value.
+double mean_nll(const CategoricalData& d) {
+    return mean_of(d.size(), [&](Eigen::Index i) {
+        return -std::log(d.probabilities()(i, d.labels()[static_cast<std::size_t>(i)]));
+    });
+}
+
 double mean_nll(const MvNormalData& d) {
     const double dim = d.dimension();
     return mean_of(d.size(), [&](Eigen::Index i) {
