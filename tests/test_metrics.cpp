@@ -470,3 +470,21 @@ TEST_CASE("metrics: evaluation_metrics lists each family's metrics, equal to the
     no_bins.bins = 0;
     CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(normal), no_bins), doctest::Contains("bins = 0"), invalid_argument);
 }
+
+TEST_CASE("metrics: the descriptions of the help text name the record's metrics, in its order") {
+    test::Rng rng(310);
+    const NormalData normal = test::normal_data(20, rng);
+    const Matrix x = Matrix(normal.mean());
+    MetricsOptions with_features;
+    with_features.features = &x;
+    for (const bool classes : {true, false}) {
+        const Record r = classes ? evaluation_metrics(AnyData(random_classes(20, 3, rng)))
+                                 : evaluation_metrics(AnyData(normal), with_features);
+        std::vector<std::string> described, listed;
+        for (const MetricInfo& m : metric_descriptions())
+            if (m.classes == classes) described.push_back(m.name);
+        for (const Field& f : r)
+            if (std::find(described.begin(), described.end(), f.name) != described.end()) listed.push_back(f.name);
+        CHECK(listed == described);  // every described metric is in the record, in the same order
+    }
+}
