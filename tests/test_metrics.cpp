@@ -411,6 +411,9 @@ TEST_CASE("metrics: LCE limits, other families, n = 1 and errors") {
     LceOptions negative;
     negative.lengthscale = -1;
     CHECK_THROWS_WITH_AS(local_calibration_error(d, x, negative), doctest::Contains("lengthscale = -1"), invalid_argument);
+    LceOptions tiny;
+    tiny.lengthscale = 1e-200;
+    CHECK_THROWS_WITH_AS(local_calibration_error(d, x, tiny), doctest::Contains("is too small"), invalid_argument);
     CHECK_THROWS_WITH_AS(median_feature_distance(Matrix::Zero(5, 2)), doctest::Contains("median distance between feature rows is 0"),
                          invalid_argument);
 }

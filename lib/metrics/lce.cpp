@@ -72,6 +72,8 @@ LceResult lce(const Data& data, const Matrix& features, const LceOptions& option
             indicators(r, static_cast<Eigen::Index>(j)) = u[i] <= static_cast<double>(j) / static_cast<double>(B) ? 1 : 0;
     }
     const double gamma = 1 / (2 * result.lengthscale * result.lengthscale);
+    if (!std::isfinite(gamma))  // the own weight exp(−γ·0) would be NaN
+        fail(fn, "lengthscale = ", detail::format_value(result.lengthscale), " is too small: 1/(2 lengthscale^2) overflows");
     const Eigen::MatrixXd weighted =
         detail::gram_product(detail::RbfTerm{points, points, gamma}, indicators, nullptr, options.parallel);
 
