@@ -19,6 +19,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage = Stage::run
 int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_recalibrate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+int run_metrics(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
 extern const std::string main_help;
@@ -28,5 +29,6 @@ std::string test_help();
 std::string rank_help();
 std::string report_help();
 std::string recalibrate_help();
+std::string metrics_help();
 
 }  // namespace calib::cli

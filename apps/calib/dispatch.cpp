@@ -28,6 +28,7 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     if (command == "rank") return run_rank(rest, stage);
     if (command == "report") return run_report(rest, stage);
     if (command == "recalibrate") return run_recalibrate(rest, stage);
+    if (command == "metrics") return run_metrics(rest, stage);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }
 

@@ -3,6 +3,7 @@
 // prose around them is written here once. docs/cli.md has the long version.
 #include "commands.hpp"
 
+#include <calib/metrics.hpp>
 #include <calib/registry.hpp>
 
 #include <algorithm>
@@ -18,6 +19,7 @@ const char* const main_usage = R"(Usage:
   calib report   --family F --input FILE [MODEL2 ...] [--output report.html] [options]
   calib recalibrate fit   --family F --input FILE --method M --out map.json [options]
   calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
+  calib metrics  --family F --input FILE [--features FILE] [--threshold C] [options]
   calib --help | --version
   calib COMMAND --help
 )";
@@ -36,6 +38,8 @@ Commands:
   recalibrate
              fit a recalibration map (temperature, vector or matrix scaling; affine Gaussian)
              by NLL and write it as JSON; apply a map file to new predictions
+  metrics    the evaluation metrics of Marx et al. (2023): accuracy, top-label ECE, entropy and
+             NLL of class predictions; NLL, QCE, DCE and LCE of univariate distributions
 
 Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
 on this data (the message says what to change), 1 internal failure.
@@ -339,6 +343,42 @@ calib_version.
 Examples:
   calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --holdout 0.3 --out map.json
   calib recalibrate apply --map map.json --input preds.npy --output recal.npy
+)";
+}
+
+std::string metrics_help() {
+    std::string classes, univariate;
+    for (const MetricInfo& m : metric_descriptions()) (m.classes ? classes : univariate) += entry(m.name, m.summary);
+    return R"(calib metrics - the evaluation metrics of Marx, Zalouk & Ermon (NeurIPS 2023)
+
+Usage:
+  calib metrics --family F --input FILE [--labels FILE] [--features FILE] [--threshold C]
+                [--qce-binning floor|round] [--bins B] [--lce-lengthscale L] [--format json|table]
+
+Prints every metric that applies to the family as one JSON object (docs/metrics.md has the formulas).
+Class predictions (--family categorical, binary):
+)" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
+Options:
+  --features FILE       n rows of features x_i (text or .npy): adds the LCE, whose kernel is
+                        exp(-|x - x'|^2 / (2 l^2)) (univariate families)
+  --lce-lengthscale L   the LCE's l > 0 (default: the median of the pairwise feature distances)
+  --threshold C         the DCE's decision threshold c (default: the median of the targets)
+  --qce-binning floor|round
+                        the PIT's bin: floor(u B) (default), or round(u B) clamped to B - 1 as
+                        the paper's code (whose QCE is about 0.025, not 0, when calibrated)
+  --bins B              bins of the QCE and the ECE, levels of the LCE (default 20, the paper's)
+  --format json|table   one JSON object (default) or a readable table
+  --threads N           threads of the LCE (the result does not depend on it)
+  The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
+  --logits, --simplex-tolerance, --renormalize) apply.
+
+Output fields: command, n, the metrics above, threshold and threshold_rule (median or given), bins,
+qce_binning, with features lce_lengthscale, lce_lengthscale_rule and features, then family, input,
+files, threads, compute_seconds, wall_time_seconds, calib_version. An infinite NLL is null.
+
+Examples:
+  calib metrics --family categorical --input preds.npy --labels labels.npy
+  calib metrics --family normal --input forecasts.csv --features x.csv --format table
 )";
 }
 

@@ -113,8 +113,9 @@ CoverageCurve ellipsoid_coverage(const std::vector<double>& u, const std::vector
 // (1/n) Σ_i −log p_i(y_i), p_i the predicted density (natural log; lower is better, but it mixes
 // calibration with sharpness): normal ½log(2π) + log σ + ½z², Laplace log(2β) + |y − μ|/β, mixtures
 // −log Σ_k π_k N(y; μ_k, σ_k²) (through log-sum-exp), multivariate normal ½(d·log(2π) + log det Σ + ‖L⁻¹(y − μ)‖²)
-// (log det from the Cholesky factor). O(n) (O(n d³) for full covariances); throws calib::numerical_error
-// as mahalanobis_pit.
+// (log det from the Cholesky factor), class predictions −log p_i(y_i) (+inf when a label has
+// probability 0). O(n) (O(n d³) for full covariances); throws calib::numerical_error as mahalanobis_pit.
+double mean_nll(const CategoricalData& data);
 double mean_nll(const NormalData& data);
 double mean_nll(const LaplaceData& data);
 double mean_nll(const MixtureNormalData& data);

@@ -53,6 +53,15 @@ double mean_nll(const MixtureNormalData& d) {
     });
 }
 
+// −log p_i(y_i) of the true class: +inf when the label's probability is 0, which is the value.
+double mean_nll(const CategoricalData& d) {
+    for (std::size_t i = 0; i < d.size(); ++i)  // the compensated sum would turn +inf into inf − inf = NaN
+        if (d.probabilities()(static_cast<Eigen::Index>(i), d.labels()[i]) == 0) return HUGE_VAL;
+    return mean_of(d.size(), [&](Eigen::Index i) {
+        return -std::log(d.probabilities()(i, d.labels()[static_cast<std::size_t>(i)]));
+    });
+}
+
 double mean_nll(const MvNormalData& d) {
     const double dim = d.dimension();
     return mean_of(d.size(), [&](Eigen::Index i) {

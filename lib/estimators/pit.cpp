@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "estimators/binning.hpp"
+#include "estimators/forecast_cdf.hpp"
 #include "estimators/mahalanobis.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
@@ -14,9 +15,6 @@
 namespace calib {
 
 namespace {
-
-// Φ(z) through erfc, accurate in both tails (1 − Φ would lose the upper tail to cancellation).
-double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 void check_level(const char* fn, double level) {
     if (!(level > 0 && level < 1)) detail::fail(fn, "level = ", detail::format_value(level), ", must be in (0, 1)");
@@ -29,38 +27,22 @@ void check_u(const char* fn, const std::vector<double>& u) {
             detail::fail(fn, "u[", i, "] = ", detail::format_value(u[i]), ", must be in [0, 1]");
 }
 
+// u_i = F_i(y_i).
+template <class Data>
+std::vector<double> pit_of(const Data& data) {
+    std::vector<double> u(data.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        u[i] = detail::forecast_cdf(data, r, data.targets()(r));
+    }
+    return u;
+}
+
 }  // namespace
 
-std::vector<double> pit(const NormalData& data) {
-    std::vector<double> u(data.size());
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        u[i] = normal_cdf((data.targets()(r) - data.mean()(r)) / data.stddev()(r));
-    }
-    return u;
-}
-
-std::vector<double> pit(const LaplaceData& data) {
-    std::vector<double> u(data.size());
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        const double z = (data.targets()(r) - data.mean()(r)) / data.scale()(r);
-        u[i] = z < 0 ? 0.5 * std::exp(z) : 1 - 0.5 * std::exp(-z);
-    }
-    return u;
-}
-
-std::vector<double> pit(const MixtureNormalData& data) {
-    std::vector<double> u(data.size());
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        const auto r = static_cast<Eigen::Index>(i);
-        double sum = 0;
-        for (Eigen::Index k = 0; k < data.weights().cols(); ++k)
-            sum += data.weights()(r, k) * normal_cdf((data.targets()(r) - data.means()(r, k)) / data.stddevs()(r, k));
-        u[i] = std::min(1.0, sum);  // weights sum to 1 only within the simplex tolerance
-    }
-    return u;
-}
+std::vector<double> pit(const NormalData& data) { return pit_of(data); }
+std::vector<double> pit(const LaplaceData& data) { return pit_of(data); }
+std::vector<double> pit(const MixtureNormalData& data) { return pit_of(data); }
 
 PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins, double level) {
     const char* fn = "pit_histogram";

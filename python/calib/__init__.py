@@ -258,6 +258,21 @@ def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None,
     return numpy.asarray(_calib.pit(family or "", arrays, {}))
 
 
+def metrics(probs=None, labels=None, *, family=None, features=None, threshold=None, qce_binning="floor", bins=20,
+            lce_lengthscale=None, threads=None, **arrays):
+    """The evaluation metrics of Marx, Zalouk & Ermon (2023), as `calib metrics` prints them (a dict;
+    docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll.
+    Univariate distributions (normal: mean, std, y; laplace: mean, scale, y; mixture-normal: weights,
+    means, stds, y): nll, qce, qce_squared, dce with its threshold (default: the median of y), and with
+    features (an (n, d) array) lce_total_mean with its lengthscale (default: median heuristic).
+    qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf")."""
+    given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
+    if rest:
+        raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
+    return _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
+                          _threads(threads))
+
+
 def pit_histogram(u, bins=10, level=0.95):
     """The PIT's counts in `bins` equal bins of [0, 1] with the tightest band [band_lower, band_upper]
     that holds each bin's count with probability >= level under uniformity (bin by bin): a dict with

@@ -218,6 +218,11 @@ std::string family_arrays(const FamilyInfo& family) {
     return names;
 }
 
+Matrix feature_matrix(const py::handle& object) {
+    const py::array probe = py::module_::import("numpy").attr("asarray")(object);
+    return to_matrix(as_array(object, "features", probe.ndim() == 1 ? 1 : 2));
+}
+
 AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOptions& options) {
     const FamilyArrays& spec = arrays_of(family);
     for (const auto& item : given) {

@@ -24,6 +24,10 @@ struct ClassOptions {
 // misshapen array, with the argument's name.
 AnyData make_data(const FamilyInfo& family, const pybind11::dict& arrays, const ClassOptions& options);
 
+// Features x_i: an (n, d) array, or (n,) as (n, 1), as an n×d matrix (a copy). Throws for another
+// shape or a dtype that does not hold numbers, naming `features`.
+Matrix feature_matrix(const pybind11::handle& object);
+
 // The family the given arrays belong to: probs (2-d: categorical, 1-d: binary), weights/means/stds
 // (mixture-normal), cov (mvnormal), scale (laplace), mean (2-d: mvnormal-diag, 1-d: normal).
 const FamilyInfo& infer_family(const pybind11::dict& arrays);

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <calib/metrics.hpp>
 #include <calib/registry.hpp>
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
@@ -300,6 +301,41 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
                            family.name);
 }
 
+// The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
+py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
+                 const py::object& threshold, const std::string& qce_binning, std::size_t bins, const py::object& lce_lengthscale,
+                 int threads) {
+    const Inputs in = read_inputs(family_name, arrays, reading, py::none());
+    MetricsOptions o;
+    o.bins = bins;
+    o.qce_binning = parse_qce_binning(qce_binning);
+    if (!threshold.is_none()) o.threshold = threshold.cast<double>();
+    std::optional<Matrix> x;
+    if (!features.is_none()) {
+        x = feature_matrix(features);
+        o.features = &*x;
+    }
+    if (!lce_lengthscale.is_none()) {
+        if (!x) throw invalid_argument("lce_lengthscale applies only with features");
+        o.lce_lengthscale = lce_lengthscale.cast<double>();
+        if (!(o.lce_lengthscale > 0)) throw invalid_argument("lce_lengthscale = " + std::to_string(o.lce_lengthscale) + ", must be > 0");
+    }
+    o.parallel = ParallelOptions{threads};
+    Record record;
+    double compute_seconds = 0;
+    {
+        py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
+        record = evaluation_metrics(in.data, o);
+        compute_seconds = seconds_since(start);
+    }
+    py::dict out = to_dict(record);
+    out["n"] = data_size(in.data);
+    out["family"] = in.family->name;
+    out["compute_seconds"] = compute_seconds;
+    return out;
+}
+
 py::dict pit_histogram_dict(const std::vector<double>& u, std::size_t bins, double level) {
     const PitHistogram h = pit_histogram(u, bins, level);
     return py::dict(py::arg("n") = h.n, py::arg("level") = h.level, py::arg("counts") = h.counts,
@@ -357,6 +393,8 @@ PYBIND11_MODULE(_calib, m) {
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
           py::arg("binning"), py::arg("bins"), py::arg("level"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
+    m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("features"),
+          py::arg("threshold"), py::arg("qce_binning"), py::arg("bins"), py::arg("lce_lengthscale"), py::arg("threads"));
     m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("bins"), py::arg("level"));
     m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("nominal"), py::arg("level"));
     m.def("methods", &methods, py::arg("kind"));

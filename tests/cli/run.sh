@@ -29,6 +29,13 @@ import json, math, sys
 
 def check(j, expression):
     assert isinstance(j, dict), "not an object"
+    if j.get("command") == "metrics":  # calib metrics: the run fields, then the case's check
+        need = ["command", "n", "bins", "family", "input", "files", "threads", "compute_seconds", "wall_time_seconds",
+                "calib_version"]
+        missing = [k for k in need if k not in j]
+        assert not missing, "missing keys %s" % missing
+        assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
+        return
     if j.get("command") in ("recalibrate fit", "recalibrate apply"):  # calib recalibrate: the case's check only
         assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
         return
@@ -1062,6 +1069,83 @@ expect_error "--bins 0" "bins = 0" -- \
     estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 0
 expect_error "--train missing file" "nope.csv" -- \
     estimate --family binary --input bin.csv --estimator ce-bins --train nope.csv --bins 2
+
+# ---------------------------------------------------------------------------------------------
+# calib metrics (docs/metrics.md). Normal forecasts N(0, 1) whose targets are the quantiles
+# (i + 1/2)/40: the PIT is that grid, so the floor QCE is 0 and the round QCE 1/40 (its first bin
+# holds 1 target, its last 3, the others 2); Kuleshov's squared form is 0 on the grid.
+python3 - <<'EOF'
+import math, statistics, struct
+z = [statistics.NormalDist().inv_cdf((i + 0.5) / 40) for i in range(40)]
+with open("grid.csv", "w") as f:
+    for v in z: f.write("0,1,%.17g\n" % v)
+with open("grid_nll.txt", "w") as f:  # 1/2 log(2 pi) + z^2/2 averaged
+    f.write("%.17g" % (sum(0.5 * math.log(2 * math.pi) + 0.5 * v * v for v in z) / 40))
+with open("grid_x.csv", "w") as f:
+    for i, v in enumerate(z): f.write("%d,%.17g\n" % (i % 3, v))
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (40, 3), }"
+header += ' ' * ((64 - (10 + len(header) + 1) % 64) % 64) + '\n'
+with open("grid32.npy", "wb") as f:  # the same forecasts as float32
+    f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() +
+            b''.join(struct.pack('<3f', 0, 1, v) for v in z))
+with open("grid32.csv", "w") as f:  # the float32 values exactly, in double precision
+    for v in z: f.write("0,1,%.17g\n" % struct.unpack('<f', struct.pack('<f', v))[0])
+EOF
+expect_json "metrics normal grid" 'j["qce"] == 0 and abs(j["qce_squared"]) < 1e-30 and j["threshold_rule"] == "median" and abs(j["threshold"]) < 1e-15 and j["dce"] < 1e-15 and j["qce_binning"] == "floor" and j["bins"] == 20 and abs(j["nll"] - float(open("grid_nll.txt").read())) < 1e-14 and "lce_total_mean" not in j' \
+    metrics --family normal --input grid.csv
+expect_json "metrics normal grid, round binning" 'abs(j["qce"] - 0.025) < 1e-15 and j["qce_binning"] == "round"' \
+    metrics --family normal --input grid.csv --qce-binning round
+# Every target above c = -50 while the forecasts put all mass below it (mu = -100): DCE = sqrt(2).
+awk -F, '{ printf "-100,1,%s\n", $3 }' grid.csv >far.csv
+expect_json "metrics DCE bound" 'abs(j["dce"] - math.sqrt(2)) < 1e-15 and j["threshold"] == -50 and j["threshold_rule"] == "given"' \
+    metrics --family normal --input far.csv --threshold -50
+# Features: a huge lengthscale weighs every observation alike, and the PIT grid is then exactly
+# uniform at every level c_j, so each LCE is 0.
+expect_json "metrics LCE" 'j["lce_total_mean"] < 1e-25 and j["lce_lengthscale"] == 1e9 and j["lce_lengthscale_rule"] == "given" and j["features"] == "grid_x.csv"' \
+    metrics --family normal --input grid.csv --features grid_x.csv --lce-lengthscale 1e9
+expect_json "metrics LCE median heuristic" 'j["lce_total_mean"] > 0 and j["lce_lengthscale_rule"] == "median"' \
+    metrics --family normal --input grid.csv --features grid_x.csv --threads 1
+expect_close "metrics LCE 1 thread = 2 threads (bitwise)" \
+    "$(field_of lce_total_mean metrics --family normal --input grid.csv --features grid_x.csv --threads 1)" \
+    "$(field_of lce_total_mean metrics --family normal --input grid.csv --features grid_x.csv --threads 2)" 0
+expect_close "metrics float32 normal npy = its doubles in CSV (bitwise)" \
+    "$(field_of nll metrics --family normal --input grid32.npy)" "$(field_of nll metrics --family normal --input grid32.csv)" 0
+expect_json "metrics laplace" '"dce" in j and "qce" in j and j["family"] == "laplace"' metrics --family laplace --input grid.csv
+# Class predictions: the hand file of the estimators ([1, 0] with label 1, [0, 1] with label 0):
+# accuracy 0, entropy 0, every label of probability 0 (NLL +inf, printed as null), ECE 1.
+expect_json "metrics categorical hand" 'j["accuracy"] == 0 and j["entropy"] == 0 and j["nll"] is None and j["ece_top_label"] == 1 and "qce" not in j' \
+    metrics --family categorical --input hand.csv
+# The 3-class file: accuracy 6/10 (rows 1, 2, 3, 6, 8, 10).
+expect_json "metrics categorical" 'j["accuracy"] == 0.6 and j["n"] == 10 and 0 < j["entropy"] < math.log(3)' \
+    metrics --family categorical --input cat.csv
+expect_close "metrics ECE = calib estimate --estimator ece (top-label, tv, 20 bins)" \
+    "$(field_of ece_top_label metrics --family categorical --input preds.npy --labels labels.npy --one-based-labels)" \
+    "$(estimate_of estimate --family categorical --input preds.npy --labels labels.npy --one-based-labels --estimator ece --mode top-label --binning uniform:20)" 0
+expect_close "metrics float32 categorical npy = its doubles in CSV (bitwise)" \
+    "$(field_of entropy metrics --family categorical --input preds.npy --labels labels.npy --one-based-labels)" \
+    "$(field_of entropy metrics --family categorical --input preds_f64.csv --labels labels.csv --one-based-labels)" 0
+expect_json "metrics binary" '"accuracy" in j and j["family"] == "binary"' metrics --family binary --input bin.csv
+if "$bin" metrics --family normal --input grid.csv --features grid_x.csv --format table >out 2>err &&
+    grep -q "lce_total_mean" out && grep -q "qce" out && [ ! -s err ]; then ok
+else bad "metrics --format table: $(head -c 300 err) $(head -c 300 out)"; fi
+printf '0,1,0.5\n0,-1,0.5\n' >negative_sigma.csv
+printf '0,1,nan\n' >nan_target.csv
+expect_error "metrics sigma < 0" "negative_sigma.csv" -- metrics --family normal --input negative_sigma.csv
+expect_error "metrics NaN target" "nan_target.csv" -- metrics --family normal --input nan_target.csv
+expect_error "metrics --threshold for classes" "--threshold does not apply to --family categorical" -- \
+    metrics --family categorical --input cat.csv --threshold 0
+expect_error "metrics --threshold inf" "--threshold" -- metrics --family normal --input grid.csv --threshold inf
+expect_error "metrics unknown binning" "must be one of: floor, round" -- metrics --family normal --input grid.csv --qce-binning ceil
+expect_error "metrics features rows" "cat.csv: 10 rows, but the input has 40 observations" -- \
+    metrics --family normal --input grid.csv --features cat.csv
+expect_error "metrics --lce-lengthscale without features" "--lce-lengthscale applies only with --features" -- \
+    metrics --family normal --input grid.csv --lce-lengthscale 1
+expect_error "metrics mvnormal" "not for multivariate normals" -- metrics --family mvnormal-diag --input grid.csv
+expect_error "metrics unknown option" "--alpha" -- metrics --family normal --input grid.csv --alpha 0.05
+head -n 1 grid.csv >one.csv
+expect_json "metrics n = 1" 'j["n"] == 1 and j["qce"] == 0.95' metrics --family normal --input one.csv
+expect_error "metrics n = 1 with the median heuristic" "give a lengthscale" -- \
+    metrics --family normal --input one.csv --features one.csv
 
 # The queued JSON checks.
 read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)

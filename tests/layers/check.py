@@ -12,7 +12,7 @@ import re
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-LAYERS = ["core", "data", "engine", "io", "kernels", "estimators", "hypothesis", "ridge", "squared_ce", "ckce", "compare", "recalibration",
+LAYERS = ["core", "data", "engine", "io", "kernels", "estimators", "hypothesis", "ridge", "squared_ce", "metrics", "ckce", "compare", "recalibration",
           "registry"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 violations = []

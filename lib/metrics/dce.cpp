@@ -1,0 +1,58 @@
+// The decision calibration error of eq. (19) for a threshold decision, and its default threshold,
+// the median of the targets (metrics.hpp; digest §5.5, A9, A10).
+#include <calib/metrics.hpp>
+
+#include "core/check.hpp"
+#include "core/compensated_sum.hpp"
+#include "estimators/forecast_cdf.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace calib {
+
+namespace {
+
+template <class Data>
+double dce(const Data& data, double c) {
+    if (!std::isfinite(c)) detail::fail("decision_calibration_error", "threshold = ", detail::format_value(c), ", must be finite");
+    // The losses of a = +1 (wrong when y < c) and a = −1 (wrong when y > c), under the data and under
+    // the forecasts; a target at c costs ½ under each.
+    detail::CompensatedSum data_plus, data_minus, forecast_plus, forecast_minus;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        const double y = data.targets()(r);
+        data_plus.add(y < c ? 1 : y == c ? 0.5 : 0);
+        data_minus.add(y > c ? 1 : y == c ? 0.5 : 0);
+        const double below = detail::forecast_cdf(data, r, c);  // Q_i(Ŷ ≤ c) = Q_i(Ŷ < c): continuous
+        forecast_plus.add(below);
+        forecast_minus.add(1 - below);
+    }
+    const double n = static_cast<double>(data.size());
+    const double plus = (data_plus.value() - forecast_plus.value()) / n;
+    const double minus = (data_minus.value() - forecast_minus.value()) / n;
+    return std::sqrt(plus * plus + minus * minus);
+}
+
+template <class Data>
+double median_of_targets(const Data& data) {
+    std::vector<double> y;
+    y.reserve(data.size());
+    for (std::size_t i = 0; i < data.size(); ++i) y.push_back(data.targets()(static_cast<Eigen::Index>(i)));
+    const auto middle = y.begin() + static_cast<std::ptrdiff_t>(y.size() / 2);
+    std::nth_element(y.begin(), middle, y.end());
+    if (y.size() % 2 == 1) return *middle;
+    return 0.5 * (*std::max_element(y.begin(), middle) + *middle);  // the two middle values
+}
+
+}  // namespace
+
+double decision_calibration_error(const NormalData& data, double threshold) { return dce(data, threshold); }
+double decision_calibration_error(const LaplaceData& data, double threshold) { return dce(data, threshold); }
+double decision_calibration_error(const MixtureNormalData& data, double threshold) { return dce(data, threshold); }
+
+double median_target(const NormalData& data) { return median_of_targets(data); }
+double median_target(const LaplaceData& data) { return median_of_targets(data); }
+double median_target(const MixtureNormalData& data) { return median_of_targets(data); }
+
+}  // namespace calib

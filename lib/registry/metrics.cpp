@@ -1,0 +1,85 @@
+// Every evaluation metric of the paper that applies to a data set, in one record, and their
+// descriptions (metrics.hpp): what `calib metrics` and the Python module's calib.metrics return.
+#include <calib/metrics.hpp>
+#include <calib/reliability.hpp>
+
+#include "core/check.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+namespace calib {
+
+using detail::fail;
+
+const std::vector<MetricInfo>& metric_descriptions() {
+    static const std::vector<MetricInfo> all = {
+        {"accuracy", "fraction of labels equal to the predicted class (argmax, first on ties)", true},
+        {"ece_top_label", "top-label ECE over equal-width confidence bins: sum_b (n_b/n)|mean confidence - accuracy|", true},
+        {"entropy", "mean Shannon entropy of the predictions (natural log; the paper's sharpness)", true},
+        {"nll", "mean negative log-likelihood of the true class (natural log; null when a label has probability 0)", true},
+        {"nll", "mean negative log-likelihood of the targets (natural log)", false},
+        {"qce", "quantile calibration error: (1/2) sum_b |f_b - 1/B| over B bins of the PIT (--qce-binning)", false},
+        {"qce_squared", "Kuleshov et al.'s sum_j (j/B - fraction of PIT <= j/B)^2, j = 1..B", false},
+        {"dce", "decision calibration error, eq. (19), of the decision sign(y - c): in [0, sqrt 2]", false},
+        {"lce_total_mean", "mean over the observations of LCE_total, the local calibration error (with --features)", false},
+    };
+    return all;
+}
+
+namespace {
+
+Record class_metrics(const CategoricalData& d, const MetricsOptions& o) {
+    if (o.features) fail("evaluation_metrics", "features apply only to univariate predictions (the LCE), not to class predictions");
+    return {{"accuracy", accuracy(d)},
+            {"ece_top_label", top_label_ece(d, static_cast<int>(o.bins))},
+            {"entropy", mean_entropy(d)},
+            {"nll", mean_nll(d)},
+            {"bins", static_cast<std::uint64_t>(o.bins)}};
+}
+
+template <class Data>
+Record univariate_metrics(const Data& d, const MetricsOptions& o) {
+    if (!std::isnan(o.threshold) && !std::isfinite(o.threshold))
+        fail("evaluation_metrics", "threshold = ", detail::format_value(o.threshold), ", must be finite");
+    const bool median = std::isnan(o.threshold);
+    const double c = median ? median_target(d) : o.threshold;
+    const std::vector<double> u = pit(d);
+    Record r{{"nll", mean_nll(d)},
+             {"qce", quantile_calibration_error(u, o.bins, o.qce_binning)},
+             {"qce_squared", quantile_calibration_error_squared(u, o.bins)},
+             {"dce", decision_calibration_error(d, c)},
+             {"threshold", c},
+             {"threshold_rule", std::string(median ? "median" : "given")}};
+    if (o.features) {
+        LceOptions lce_options;
+        lce_options.levels = o.bins;
+        lce_options.lengthscale = o.lce_lengthscale;
+        lce_options.parallel = o.parallel;
+        const LceResult lce = local_calibration_error(d, *o.features, lce_options);
+        r.push_back({"lce_total_mean", lce.mean});
+        r.push_back({"lce_lengthscale", lce.lengthscale});
+        r.push_back({"lce_lengthscale_rule", std::string(lce.median_heuristic ? "median" : "given")});
+    }
+    r.push_back({"bins", static_cast<std::uint64_t>(o.bins)});
+    r.push_back({"qce_binning", to_string(o.qce_binning)});
+    return r;
+}
+
+}  // namespace
+
+Record evaluation_metrics(const AnyData& data, const MetricsOptions& options) {
+    if (options.bins < 1 || options.bins > 100000) fail("evaluation_metrics", "bins = ", options.bins, ", must be in [1, 100000]");
+    return std::visit(
+        [&](const auto& d) -> Record {
+            using Data = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<Data, CategoricalData>) return class_metrics(d, options);
+            else if constexpr (std::is_same_v<Data, MvNormalData>)
+                fail("evaluation_metrics", "the paper's metrics are defined for class predictions and univariate "
+                     "distributions (normal, laplace, mixture-normal), not for multivariate normals");
+            else return univariate_metrics(d, options);
+        },
+        data);
+}
+
+}  // namespace calib
