@@ -63,7 +63,7 @@ FoldScores score_fold(const CeProblem& train, const CeProblem* validation, const
         return scores;
     }
     // One eigendecomposition and one projection of the validation and test inputs serve the whole grid.
-    const KrrCeFit fit(train, o.rbf_gamma, o.parallel);
+    const KrrCeFit fit(train, o.rbf_gamma, o.parallel, o.krr_tolerance);
     const Eigen::Index mv = validation ? validation->inputs.rows() : 0, mt = test.inputs.rows();
     Matrix inputs(mv + mt, train.inputs.cols());
     if (validation) inputs.topRows(mv) = validation->inputs;
@@ -98,6 +98,9 @@ void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::
     }
     if (!(std::isfinite(o.rbf_gamma) && o.rbf_gamma > 0))
         detail::fail("squared_ce", "rbf_gamma = ", detail::format_value(o.rbf_gamma), ", must be finite and > 0");
+    if (!(o.krr_tolerance >= 0 && o.krr_tolerance < 1))
+        detail::fail("squared_ce", "krr_tolerance = ", detail::format_value(o.krr_tolerance),
+                     ", must be in [0, 1) (0: the exact dense path)");
 }
 
 std::size_t argmin(const std::vector<double>& x) {
