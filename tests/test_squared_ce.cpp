@@ -160,7 +160,7 @@ TEST_CASE("risk and KRR: bitwise the same for 1 and 2 threads") {
 TEST_CASE("KRR low-rank path: bitwise the same for 1 and 2 threads, exact path too") {
     const CeProblem p = calib::ce_problems(tempered_data(700, 4, 13), CeNotion::canonical)[0];
     const CeProblem train = rows_of(p, 0, 400), eval = rows_of(p, 400, 300);  // 300 > one strip of 256
-    for (double tolerance : {0.0, 1e-6}) {
+    for (double tolerance : {0.0, 1e-6, -1.0}) {
         CAPTURE(tolerance);
         const calib::KrrCeFit one(train, 1.0, {1}, tolerance), two(train, 1.0, {2}, tolerance);
         CHECK((one.eigenvalues().array() == two.eigenvalues().array()).all());
@@ -213,7 +213,7 @@ TEST_CASE("KRR low-rank pipeline: the same choices and estimates as the exact pa
             o.notion = notion;
             o.krr_tolerance = 0;
             const calib::SquaredCeResult exact = calib::squared_ce(data, e, o);
-            o.krr_tolerance = calib::default_krr_tolerance;
+            o.krr_tolerance = -1;  // the default: 1e-6 canonical, 1e-10 top-label
             const calib::SquaredCeResult low = calib::squared_ce(data, e, o);
             CHECK(low.problems[0].chosen == exact.problems[0].chosen);
             // docs/squared_ce.md: measured 4e-7 (canonical) and 5e-6 (top-label) at n = 2 000, m = 10.
@@ -339,7 +339,7 @@ TEST_CASE("squared_ce: every bad input is a clear error") {
     CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 0.0), "calib::KrrCeFit: gamma = 0, must be finite and > 0",
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 1.0, {}, 1.0),
-                         "calib::KrrCeFit: tolerance = 1, must be in [0, 1) (0: the exact dense path)",
+                         "calib::KrrCeFit: tolerance = 1, must be < 1 (0: the exact dense path, < 0: the default)",
                          calib::invalid_argument);
     const calib::KrrCeFit fit(c, 1.0);
     const Matrix b = fit.project(c.inputs);
@@ -509,11 +509,11 @@ TEST_CASE("pipeline: bad options are clear errors") {
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
                          "calib::squared_ce: rbf_gamma = -1, must be finite and > 0", calib::invalid_argument);
     o.rbf_gamma = 1;
-    o.krr_tolerance = -1e-3;
+    o.krr_tolerance = std::numeric_limits<double>::quiet_NaN();
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
-                         "calib::squared_ce: krr_tolerance = -0.001, must be in [0, 1) (0: the exact dense path)",
+                         "calib::squared_ce: krr_tolerance = nan, must be < 1 (0: the exact dense path, < 0: the default)",
                          calib::invalid_argument);
-    o.krr_tolerance = calib::default_krr_tolerance;
+    o.krr_tolerance = -1;
     o.notion = CeNotion::canonical;
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), doctest::Contains("binning needs a scalar notion"),
                          calib::invalid_argument);

@@ -93,13 +93,18 @@ double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning 
 // tolerance > 0, the low-rank path: K ≈ G Gᵀ by the pivoted incomplete Cholesky factorisation
 // stopped when tr(K − G Gᵀ) ≤ tolerance · tr K, and Q (n×r), ℓ the r nonzero eigenpairs of G Gᵀ; the
 // formulas below then hold with r in place of n (the directions beyond the factor are dropped).
-// O(n r²) time, O(n r) memory. The agreement with the exact path is measured in docs/squared_ce.md.
-// Every result is bitwise the same for any thread count.
-inline constexpr double default_krr_tolerance = 1e-6;
+// O(n r²) time, O(n r) memory. tolerance < 0: default_krr_tolerance of the inputs' dimension. The
+// agreement with the exact path is measured in docs/squared_ce.md. Every result is bitwise the same for
+// any thread count.
+// The default tolerance for inputs of dimension q (docs/squared_ce.md, measured agreement): 1e-10 for
+// scalar inputs (top-label, class-wise: ranks below 10, so its cost is negligible; 1e-6 changed a
+// class's chosen ridge), 1e-6 for probability vectors (canonical: rank ≈ 1 200 at n = 6 400, where
+// 1e-8 needs ≈ 2 900 and minutes).
+double default_krr_tolerance(Eigen::Index input_dimension);
+
 class KrrCeFit {
 public:
-    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {},
-             double tolerance = default_krr_tolerance);
+    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {}, double tolerance = -1);
 
     // B = Qᵀ K× (r×m) of an evaluation set: every evaluation below starts from it. O(n r m).
     Matrix project(const Matrix& inputs) const;
@@ -189,7 +194,7 @@ struct SquaredCeOptions {
     CeBinning binning = CeBinning::equal_width;
     RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
     double rbf_gamma = 1;
-    double krr_tolerance = default_krr_tolerance;  // kkr, ukkr: KrrCeFit's low-rank tolerance, 0 = exact
+    double krr_tolerance = -1;  // kkr, ukkr: KrrCeFit's tolerance; < 0: default_krr_tolerance, 0: exact, < 1
     CeSelection selection = CeSelection::mean_risk;
     ParallelOptions parallel;
 };

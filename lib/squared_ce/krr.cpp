@@ -52,13 +52,17 @@ detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tol
 
 }  // namespace
 
+double default_krr_tolerance(Eigen::Index input_dimension) { return input_dimension == 1 ? 1e-10 : 1e-6; }
+
 KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel, double tolerance)
     : points_(train.inputs.transpose()), gamma_(gamma), parallel_(parallel) {
     detail::check_problem("KrrCeFit", "train", train, 1);
     if (!(std::isfinite(gamma) && gamma > 0))
         detail::fail("KrrCeFit", "gamma = ", detail::format_value(gamma), ", must be finite and > 0");
-    if (!(tolerance >= 0 && tolerance < 1))
-        detail::fail("KrrCeFit", "tolerance = ", detail::format_value(tolerance), ", must be in [0, 1) (0: the exact dense path)");
+    if (!(tolerance < 1))
+        detail::fail("KrrCeFit", "tolerance = ", detail::format_value(tolerance),
+                     ", must be < 1 (0: the exact dense path, < 0: the default)");
+    if (tolerance < 0) tolerance = default_krr_tolerance(train.inputs.cols());
     const double n = static_cast<double>(train.inputs.rows());
     // Exact: K, the eigensolver's workspace and Q, then S of kronecker_apply, about three n×n matrices.
     // Low rank: at worst (rank n) the factor's columns, its QR and Q.

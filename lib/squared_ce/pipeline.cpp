@@ -98,9 +98,9 @@ void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::
     }
     if (!(std::isfinite(o.rbf_gamma) && o.rbf_gamma > 0))
         detail::fail("squared_ce", "rbf_gamma = ", detail::format_value(o.rbf_gamma), ", must be finite and > 0");
-    if (!(o.krr_tolerance >= 0 && o.krr_tolerance < 1))
+    if (!(o.krr_tolerance < 1))
         detail::fail("squared_ce", "krr_tolerance = ", detail::format_value(o.krr_tolerance),
-                     ", must be in [0, 1) (0: the exact dense path)");
+                     ", must be < 1 (0: the exact dense path, < 0: the default)");
 }
 
 std::size_t argmin(const std::vector<double>& x) {
