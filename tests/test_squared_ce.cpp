@@ -167,7 +167,23 @@ TEST_CASE("KRR low-rank path: bitwise the same for 1 and 2 threads, exact path t
         const Matrix b1 = one.project(eval.inputs), b2 = two.project(eval.inputs);
         CHECK((b1.array() == b2.array()).all());
         CHECK((one.kronecker_apply(b1, 1e-3).array() == two.kronecker_apply(b2, 1e-3).array()).all());
+        CHECK((one.kronecker_pairs(b1, 1e-3).array() == two.kronecker_pairs(b2, 1e-3).array()).all());
         CHECK((one.two_step_factor(b1, 1e-3).array() == two.two_step_factor(b2, 1e-3).array()).all());
+    }
+}
+
+TEST_CASE("pipeline: bitwise the same for 1 and 2 threads (folds in parallel)") {
+    const calib::CategoricalData data = tempered_data(500, 4, 16);
+    for (calib::CeEstimator e : {calib::CeEstimator::kde, calib::CeEstimator::kkr, calib::CeEstimator::ukkr}) {
+        calib::SquaredCeOptions o;
+        o.notion = CeNotion::canonical;
+        o.parallel = {1};
+        const calib::SquaredCeResult one = calib::squared_ce(data, e, o);
+        o.parallel = {2};
+        const calib::SquaredCeResult two = calib::squared_ce(data, e, o);
+        CHECK(one.estimate == two.estimate);
+        CHECK(one.problems[0].mean_validation_risk == two.problems[0].mean_validation_risk);
+        CHECK(one.fold_estimate == two.fold_estimate);
     }
 }
 

@@ -186,8 +186,8 @@ CeEstimator ce_estimator(const std::string& name) {
 }
 
 // Issue 12's speed targets: the squared-CE pipeline (5 folds of 6 400, default grids) at n = 10 000,
-// m = 10, 2 threads; `only` = one estimator name (or "brier"), for a process of its own under
-// /usr/bin/time -v (peak memory per estimator, docs/performance.md).
+// m = 10, 2 threads; `only` = one estimator name, "NAME:NOTION" or "brier", for a process of its own
+// under /usr/bin/time -v (peak memory per estimator, docs/performance.md).
 void squared_ce_scale(const std::string& only) {
     std::printf("-- squared CE pipeline (n = 10 000, m = 10, 5 folds, default grids, 2 threads)\n");
     const CategoricalData data = tempered_dirichlet(10000, 10, 12);
@@ -203,7 +203,7 @@ void squared_ce_scale(const std::string& only) {
         report("brier (calibration by canonical ce-kde) n=1e4", 2, s, 0, b.calibration);
     }
     for (const auto& [name, notion] : cases) {
-        if (!only.empty() && only != name) continue;
+        if (!only.empty() && only != name && only != std::string(name) + ":" + to_string(notion)) continue;
         o.notion = notion;
         SquaredCeResult r;
         const double s = seconds([&] { r = squared_ce(data, ce_estimator(name), o); }, 1);

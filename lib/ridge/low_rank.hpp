@@ -46,7 +46,7 @@ public:
         const std::size_t n = term_.size(), rank_limit = std::min(max_rank, n);
         const std::size_t chunks = (n + chunk_width - 1) / chunk_width;
         // A parallel region per pivot pays off only for long columns.
-        const int step_threads = n >= 4096 ? threads_ : 1;
+        const int step_threads = n >= 8192 ? threads_ : 1;
         while (columns_.size() < rank_limit && residual_trace_ > tolerance * trace_) {
             Eigen::Index j = 0;
             for (Eigen::Index i = 1; i < size(); ++i)

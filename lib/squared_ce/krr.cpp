@@ -45,9 +45,16 @@ detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tol
     const Eigen::SelfAdjointEigenSolver<Matrix> es(upper * upper.transpose());
     if (es.info() != Eigen::Success)
         throw numerical_error("calib::KrrCeFit: the eigendecomposition of the low-rank factor did not converge");
-    Matrix basis = Matrix::Identity(n, r);
-    basis.applyOnTheLeft(qr.householderQ());  // Q₁, n×r
-    return {es.eigenvalues().cwiseMax(0.0), basis * es.eigenvectors()};
+    // Q = Q₁W = H₁⋯H_r [W; 0], the reflections applied to fixed strips of columns in parallel.
+    Matrix q = Matrix::Zero(n, r);
+    q.topRows(r) = es.eigenvectors();
+    const auto reflections = qr.householderQ();
+    column_strips(r, threads, [&](Eigen::Index c0, Eigen::Index width) {
+        Matrix strip = q.middleCols(c0, width);
+        strip.applyOnTheLeft(reflections);
+        q.middleCols(c0, width) = strip;
+    });
+    return {es.eigenvalues().cwiseMax(0.0), std::move(q)};
 }
 
 }  // namespace
@@ -118,8 +125,11 @@ Matrix KrrCeFit::kronecker_apply(const Matrix& projected, double rho) const {
 
 Matrix KrrCeFit::kronecker_pairs(const Matrix& projected, double rho) const {
     const Matrix weighted = kronecker_apply(projected, rho);
-    const detail::SerialEigenScope serial;
-    return projected.transpose() * weighted;
+    Matrix h(projected.cols(), projected.cols());
+    column_strips(h.cols(), resolve_num_threads(parallel_.num_threads), [&](Eigen::Index c0, Eigen::Index width) {
+        h.middleCols(c0, width).noalias() = projected.transpose() * weighted.middleCols(c0, width);
+    });
+    return h;
 }
 
 Vector KrrCeFit::kronecker_diagonal(const Matrix& projected, double rho) const {
