@@ -214,13 +214,15 @@ void squared_ce_scale(const std::string& only) {
 // The low-rank KRR path against the exact one (KrrCeFit tolerance 0) on the same pipeline: for each
 // tolerance, the largest relative difference of a grid value's fold-mean validation risk, whether the
 // chosen ridge is the same (every problem), and the relative difference of the estimate; the rank of
-// the first training fold's factor. Both ridge presets, the three notions.
-void krr_agreement(std::size_t n) {
+// the first training fold's factor, and the grid value of the largest difference. Both ridge presets,
+// the three notions (or the one named by `only`).
+void krr_agreement(std::size_t n, const std::string& only) {
     std::printf("-- KRR low rank vs exact (n = %zu, m = 10, 5 folds, default grids, 2 threads)\n", n);
     const CategoricalData data = tempered_dirichlet(n, 10, 21);
     const double tolerances[] = {1e-6, 1e-8, 1e-10, 1e-12};
     for (CeNotion notion : {CeNotion::canonical, CeNotion::top_label, CeNotion::class_wise})
         for (const char* name : {"ce-kkr", "ce-ukkr"})
+            if (only.empty() || only == to_string(notion))
             for (RidgePreset preset : {RidgePreset::reference_code, RidgePreset::paper_text}) {
                 SquaredCeOptions o;
                 o.parallel = ParallelOptions{2};
@@ -246,19 +248,21 @@ void krr_agreement(std::size_t n) {
                     o.krr_tolerance = tolerance;
                     SquaredCeResult low;
                     const double low_seconds = seconds([&] { low = squared_ce(data, ce_estimator(name), o); }, 1);
-                    double risk = 0;
+                    double risk = 0, where = 0;
                     bool same = true;
                     for (std::size_t c = 0; c < exact.problems.size(); ++c) {
                         const CeProblemResult &e = exact.problems[c], &l = low.problems[c];
                         same = same && e.chosen == l.chosen;
-                        for (std::size_t g = 0; g < e.mean_validation_risk.size(); ++g)
-                            risk = std::max(risk, std::abs(l.mean_validation_risk[g] - e.mean_validation_risk[g]) /
-                                                      e.mean_validation_risk[g]);
+                        for (std::size_t g = 0; g < e.mean_validation_risk.size(); ++g) {
+                            const double d =
+                                std::abs(l.mean_validation_risk[g] - e.mean_validation_risk[g]) / e.mean_validation_risk[g];
+                            if (d > risk) risk = d, where = exact.grid[g];
+                        }
                     }
                     const KrrCeFit fit(train, o.rbf_gamma, o.parallel, tolerance);
-                    std::printf("  tol %.0e: rank %4ld  %.2f s  max risk rel diff %.2e  same choice %s  estimate rel "
-                                "diff %.2e\n",
-                                tolerance, static_cast<long>(fit.rank()), low_seconds, risk, same ? "yes" : "NO",
+                    std::printf("  tol %.0e: rank %4ld  %.2f s  max risk rel diff %.2e (at c = %.0e)  same choice %s  "
+                                "estimate rel diff %.2e\n",
+                                tolerance, static_cast<long>(fit.rank()), low_seconds, risk, where, same ? "yes" : "NO",
                                 std::abs(low.estimate - exact.estimate) / std::abs(exact.estimate));
                     std::fflush(stdout);
                 }
@@ -315,7 +319,7 @@ void recalibration() {
 }
 
 // With an argument, only that section: "recalibration"; "squared-ce [ESTIMATOR|brier]";
-// "krr-agreement [N]" (not in the full run: the exact paths take minutes).
+// "krr-agreement [N [NOTION]]" (not in the full run: the exact paths take minutes).
 int main(int argc, char** argv) {
     std::printf("calib %s benchmark\n", version);
     const std::string section = argc > 1 ? argv[1] : "";
@@ -325,7 +329,7 @@ int main(int argc, char** argv) {
     }
     if (section == "squared-ce" || section == "krr-agreement") {
         if (section == "squared-ce") squared_ce_scale(argc > 2 ? argv[2] : "");
-        else krr_agreement(argc > 2 ? std::stoul(argv[2]) : 2000);
+        else krr_agreement(argc > 2 ? std::stoul(argv[2]) : 2000, argc > 3 ? argv[3] : "");
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
         std::printf("peak resident memory: %.1f MiB\n", usage.ru_maxrss / 1024.0);
