@@ -157,11 +157,95 @@ TEST_CASE("risk and KRR: bitwise the same for 1 and 2 threads") {
     CHECK((one.two_step_factor(b1, 0.1).array() == two.two_step_factor(b2, 0.1).array()).all());
 }
 
+TEST_CASE("KRR low-rank path: bitwise the same for 1 and 2 threads, exact path too") {
+    const CeProblem p = calib::ce_problems(tempered_data(700, 4, 13), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 400), eval = rows_of(p, 400, 300);  // 300 > one strip of 256
+    for (double tolerance : {0.0, 1e-6, -1.0}) {
+        CAPTURE(tolerance);
+        const calib::KrrCeFit one(train, 1.0, {1}, tolerance), two(train, 1.0, {2}, tolerance);
+        CHECK((one.eigenvalues().array() == two.eigenvalues().array()).all());
+        const Matrix b1 = one.project(eval.inputs), b2 = two.project(eval.inputs);
+        CHECK((b1.array() == b2.array()).all());
+        CHECK((one.kronecker_apply(b1, 1e-3).array() == two.kronecker_apply(b2, 1e-3).array()).all());
+        CHECK((one.kronecker_pairs(b1, 1e-3).array() == two.kronecker_pairs(b2, 1e-3).array()).all());
+        CHECK((one.two_step_factor(b1, 1e-3).array() == two.two_step_factor(b2, 1e-3).array()).all());
+    }
+}
+
+TEST_CASE("pipeline: bitwise the same for 1 and 2 threads (folds in parallel)") {
+    const calib::CategoricalData data = tempered_data(500, 4, 16);
+    for (calib::CeEstimator e : {calib::CeEstimator::kde, calib::CeEstimator::kkr, calib::CeEstimator::ukkr}) {
+        calib::SquaredCeOptions o;
+        o.notion = CeNotion::canonical;
+        o.parallel = {1};
+        const calib::SquaredCeResult one = calib::squared_ce(data, e, o);
+        o.parallel = {2};
+        const calib::SquaredCeResult two = calib::squared_ce(data, e, o);
+        CHECK(one.estimate == two.estimate);
+        CHECK(one.problems[0].mean_validation_risk == two.problems[0].mean_validation_risk);
+        CHECK(one.fold_estimate == two.fold_estimate);
+    }
+}
+
+TEST_CASE("KRR low-rank path: K's leading eigenvalues (Weyl), and functions approaching the exact path's") {
+    const CeProblem p = calib::ce_problems(tempered_data(500, 4, 14), CeNotion::canonical)[0];
+    const CeProblem train = rows_of(p, 0, 300), eval = rows_of(p, 300, 200);
+    const calib::KrrCeFit exact(train, 1.0, {}, 0.0);
+    const Vector& all = exact.eigenvalues();  // ascending
+    const double trace = all.sum();
+    CHECK(trace == doctest::Approx(300).epsilon(1e-12));  // k(z, z) = 1
+    const Matrix b_exact = exact.project(eval.inputs);
+    const double mu = calib::two_step_ridge(1e-3, 300, calib::RidgePreset::reference_code);
+    const Matrix u_exact = exact.two_step_factor(b_exact, mu);
+    const Matrix h_exact = u_exact * u_exact.transpose();
+    double previous_error = 1e300;
+    for (double tolerance : {1e-3, 1e-5, 1e-7, 1e-9}) {
+        CAPTURE(tolerance);
+        const calib::KrrCeFit low(train, 1.0, {}, tolerance);
+        const Eigen::Index r = low.rank();
+        CHECK(r < 300);
+        CHECK(low.training_size() == 300);
+        // K − G Gᵀ is PSD with trace ≤ tolerance · tr K, so (Weyl) 0 ≤ ℓ_i(K) − ℓ_i(G Gᵀ) ≤ tolerance · tr K
+        // for the r largest, and Σ ℓ(G Gᵀ) ≥ (1 − tolerance) tr K; up to rounding.
+        const Eigen::ArrayXd gap = all.tail(r).array() - low.eigenvalues().array();
+        CHECK(gap.minCoeff() > -1e-10 * trace);
+        CHECK(gap.maxCoeff() <= tolerance * trace + 1e-10 * trace);
+        CHECK(low.eigenvalues().sum() >= (1 - tolerance) * trace - 1e-10 * trace);
+        // h_ukkr at a moderate ridge: the low-rank function approaches the exact one as the tolerance falls.
+        const Matrix u_low = low.two_step_factor(low.project(eval.inputs), mu);
+        const double error = max_abs(u_low * u_low.transpose() - h_exact);
+        CHECK(error <= previous_error);
+        previous_error = error;
+    }
+    CHECK(previous_error < 1e-4 * max_abs(h_exact));
+}
+
+TEST_CASE("KRR low-rank pipeline: the same choices and estimates as the exact path (n = 400)") {
+    const calib::CategoricalData data = tempered_data(400, 4, 15);
+    for (CeNotion notion : {CeNotion::canonical, CeNotion::top_label})
+        for (calib::CeEstimator e : {calib::CeEstimator::kkr, calib::CeEstimator::ukkr}) {
+            CAPTURE(calib::to_string(notion));
+            calib::SquaredCeOptions o;
+            o.notion = notion;
+            o.krr_tolerance = 0;
+            const calib::SquaredCeResult exact = calib::squared_ce(data, e, o);
+            o.krr_tolerance = -1;  // the default: 1e-6 canonical, 1e-10 top-label
+            const calib::SquaredCeResult low = calib::squared_ce(data, e, o);
+            CHECK(low.problems[0].chosen == exact.problems[0].chosen);
+            // docs/squared_ce.md: measured ≤ 4.4e-7 (canonical, t = 1e-6) and ≤ 4.2e-10 (top-label, t = 1e-10)
+            // at n = 2 000, m = 10.
+            CHECK(low.estimate == doctest::Approx(exact.estimate).epsilon(1e-4));
+            const std::size_t c = exact.problems[0].chosen;
+            CHECK(low.problems[0].mean_validation_risk[c] ==
+                  doctest::Approx(exact.problems[0].mean_validation_risk[c]).epsilon(1e-4));
+        }
+}
+
 TEST_CASE("h_kkr: the eigen form (29)/(31) equals the naive Kronecker solve (28)") {
     const CeProblem p = calib::ce_problems(tempered_data(11, 3, 4), CeNotion::canonical)[0];
     const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 5);
     const double gamma = 1.0;
-    const calib::KrrCeFit fit(train, gamma);
+    const calib::KrrCeFit fit(train, gamma, {}, 0.0);  // the exact path
     const Matrix b = fit.project(eval.inputs);
     const Matrix k = rbf_gram(train.inputs, train.inputs, gamma), cross = rbf_gram(train.inputs, eval.inputs, gamma);
     for (double rho : {1e-3, 0.1, 10.0}) {
@@ -180,7 +264,7 @@ TEST_CASE("h_kkr: the eigen form (29)/(31) equals the naive Kronecker solve (28)
 TEST_CASE("h_ukkr: Kronecker KRR with kernel K + mu I and zero ridge equals two-step KRR with mu") {
     const CeProblem p = calib::ce_problems(tempered_data(12, 3, 5), CeNotion::canonical)[0];
     const CeProblem train = rows_of(p, 0, 6), eval = rows_of(p, 6, 6);
-    const calib::KrrCeFit fit(train, 1.0);
+    const calib::KrrCeFit fit(train, 1.0, {}, 0.0);
     const Matrix b = fit.project(eval.inputs);
     const Matrix k = rbf_gram(train.inputs, train.inputs, 1.0), cross = rbf_gram(train.inputs, eval.inputs, 1.0);
     for (double mu : {1e-2, 0.5, 3.0}) {
@@ -195,7 +279,7 @@ TEST_CASE("h_ukkr: Kronecker KRR with kernel K + mu I and zero ridge equals two-
 TEST_CASE("h_ukkr equals h_kkr at zero ridge, and h_ukkr(p, p) >= 0") {
     const CeProblem p = calib::ce_problems(tempered_data(14, 3, 6), CeNotion::canonical)[0];
     const CeProblem train = rows_of(p, 0, 7), eval = rows_of(p, 7, 7);
-    const calib::KrrCeFit fit(train, 4.0);  // a larger γ keeps K well conditioned for the exact inverse
+    const calib::KrrCeFit fit(train, 4.0, {}, 0.0);  // exact path; a larger γ keeps K well conditioned for the exact inverse
     const Matrix b = fit.project(eval.inputs);
     const Matrix kkr = fit.kronecker_pairs(b, 0.0), u = fit.two_step_factor(b, 0.0);
     CHECK(max_abs(kkr - u * u.transpose()) < 1e-7 * max_abs(kkr));
@@ -209,7 +293,7 @@ TEST_CASE("low-rank risk of h_ukkr and h_bin equals the full risk") {
     const calib::CategoricalData data = tempered_data(400, 4, 7);
     const CeProblem p = calib::ce_problems(data, CeNotion::canonical)[0];
     const CeProblem train = rows_of(p, 0, 250), eval = rows_of(p, 250, 150);
-    const calib::KrrCeFit fit(train, 1.0);
+    const calib::KrrCeFit fit(train, 1.0, {}, 0.0);
     const Matrix u = fit.two_step_factor(fit.project(eval.inputs), calib::two_step_ridge(1e-3, 250, calib::RidgePreset::reference_code));
     const Matrix h = u * u.transpose();
     CHECK(calib::ce_risk_low_rank(eval.residuals, u) == doctest::Approx(naive_risk(eval.residuals, h)).epsilon(1e-12));
@@ -270,6 +354,9 @@ TEST_CASE("squared_ce: every bad input is a clear error") {
     CHECK_THROWS_WITH_AS(calib::BinCeFunction(CeProblem{Matrix{{1.5}}, Matrix{{0.5}}}, 5),
                          "calib::BinCeFunction: inputs(0, 0) = 1.5, must be in [0, 1]", calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 0.0), "calib::KrrCeFit: gamma = 0, must be finite and > 0",
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::KrrCeFit(c, 1.0, {}, 1.0),
+                         "calib::KrrCeFit: tolerance = 1, must be < 1 (0: the exact dense path, < 0: the default)",
                          calib::invalid_argument);
     const calib::KrrCeFit fit(c, 1.0);
     const Matrix b = fit.project(c.inputs);
@@ -439,6 +526,11 @@ TEST_CASE("pipeline: bad options are clear errors") {
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
                          "calib::squared_ce: rbf_gamma = -1, must be finite and > 0", calib::invalid_argument);
     o.rbf_gamma = 1;
+    o.krr_tolerance = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::kkr, o),
+                         "calib::squared_ce: krr_tolerance = nan, must be < 1 (0: the exact dense path, < 0: the default)",
+                         calib::invalid_argument);
+    o.krr_tolerance = -1;
     o.notion = CeNotion::canonical;
     CHECK_THROWS_WITH_AS(calib::squared_ce(data, calib::CeEstimator::bins, o), doctest::Contains("binning needs a scalar notion"),
                          calib::invalid_argument);

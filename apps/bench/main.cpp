@@ -167,6 +167,108 @@ void real_data_scale() {
     std::printf("%-48s %.2f (target <= 3)\n", "  median / skce pass", exact_median / pass);
 }
 
+// Issue 12: a miscalibrated model of Dirichlet truths: P ~ Dir(0.3·1_m), Y ~ P, predictions f ∝ P^0.6
+// (underconfident), so CCE₂² = E‖f − P‖² > 0.
+CategoricalData tempered_dirichlet(std::size_t n, int m, std::uint64_t seed) {
+    Rng rng = make_stream(seed, 0);
+    const Matrix p = synthetic::dirichlet(n, m, 0.3, rng, 1e-300);
+    const std::vector<int> y = synthetic::draw_labels(p, rng);
+    Matrix f = p.array().pow(0.6);
+    for (Eigen::Index i = 0; i < f.rows(); ++i) f.row(i) /= f.row(i).sum();
+    return CategoricalData(f, y);
+}
+
+CeEstimator ce_estimator(const std::string& name) {
+    return name == "ce-bins" ? CeEstimator::bins
+         : name == "ce-kde"  ? CeEstimator::kde
+         : name == "ce-kkr"  ? CeEstimator::kkr
+                             : CeEstimator::ukkr;
+}
+
+// Issue 12's speed targets: the squared-CE pipeline (5 folds of 6 400, default grids) at n = 10 000,
+// m = 10, 2 threads; `only` = one estimator name, "NAME:NOTION" or "brier", for a process of its own
+// under /usr/bin/time -v (peak memory per estimator, docs/performance.md).
+void squared_ce_scale(const std::string& only) {
+    std::printf("-- squared CE pipeline (n = 10 000, m = 10, 5 folds, default grids, 2 threads)\n");
+    const CategoricalData data = tempered_dirichlet(10000, 10, 12);
+    SquaredCeOptions o;
+    o.parallel = ParallelOptions{2};
+    const std::pair<const char*, CeNotion> cases[] = {
+        {"ce-bins", CeNotion::top_label},  {"ce-kde", CeNotion::top_label},   {"ce-kde", CeNotion::canonical},
+        {"ce-kkr", CeNotion::top_label},   {"ce-kkr", CeNotion::canonical},   {"ce-ukkr", CeNotion::top_label},
+        {"ce-ukkr", CeNotion::canonical},  {"ce-kkr", CeNotion::class_wise},  {"ce-ukkr", CeNotion::class_wise}};
+    if (only.empty() || only == "brier") {
+        BrierDecomposition b;
+        const double s = seconds([&] { b = brier_decomposition(data, o); }, 1);
+        report("brier (calibration by canonical ce-kde) n=1e4", 2, s, 0, b.calibration);
+    }
+    for (const auto& [name, notion] : cases) {
+        if (!only.empty() && only != name && only != std::string(name) + ":" + to_string(notion)) continue;
+        o.notion = notion;
+        SquaredCeResult r;
+        const double s = seconds([&] { r = squared_ce(data, ce_estimator(name), o); }, 1);
+        report(std::string(name) + " " + to_string(notion) + " n=1e4", 2, s, 0, r.estimate);
+    }
+}
+
+// The low-rank KRR path against the exact one (KrrCeFit tolerance 0) on the same pipeline: for each
+// tolerance, the largest relative difference of a grid value's fold-mean validation risk, whether the
+// chosen ridge is the same (every problem), and the relative difference of the estimate; the rank of
+// the first training fold's factor, and the grid value of the largest difference. Both ridge presets,
+// the three notions (or the one named by `only`).
+void krr_agreement(std::size_t n, const std::string& only) {
+    std::printf("-- KRR low rank vs exact (n = %zu, m = 10, 5 folds, default grids, 2 threads)\n", n);
+    const CategoricalData data = tempered_dirichlet(n, 10, 21);
+    const double tolerances[] = {1e-6, 1e-8, 1e-10, 1e-12};
+    for (CeNotion notion : {CeNotion::canonical, CeNotion::top_label, CeNotion::class_wise})
+        for (const char* name : {"ce-kkr", "ce-ukkr"})
+            if (only.empty() || only == to_string(notion))
+            for (RidgePreset preset : {RidgePreset::reference_code, RidgePreset::paper_text}) {
+                SquaredCeOptions o;
+                o.parallel = ParallelOptions{2};
+                o.notion = notion;
+                o.ridge_preset = preset;
+                o.krr_tolerance = 0;
+                SquaredCeResult exact;
+                const double exact_seconds = seconds([&] { exact = squared_ce(data, ce_estimator(name), o); }, 1);
+                std::printf("%s %s %s: exact %.2f s, estimate %.6g (sqrt sd over folds %.3g)\n", name,
+                            to_string(notion).c_str(),
+                            preset == RidgePreset::reference_code ? "reference-code" : "paper-text", exact_seconds,
+                            exact.estimate, exact.sqrt_std);
+                const CeSplit split = ce_split(n, o.folds, o.test_fraction, o.seed);
+                const CeProblem first = ce_problems(data, notion)[0];
+                CeProblem train{Matrix(split.train[0].size(), first.inputs.cols()),
+                                Matrix(split.train[0].size(), first.residuals.cols())};
+                for (std::size_t i = 0; i < split.train[0].size(); ++i) {
+                    const auto r = static_cast<Eigen::Index>(i), s = static_cast<Eigen::Index>(split.train[0][i]);
+                    train.inputs.row(r) = first.inputs.row(s);
+                    train.residuals.row(r) = first.residuals.row(s);
+                }
+                for (double tolerance : tolerances) {
+                    o.krr_tolerance = tolerance;
+                    SquaredCeResult low;
+                    const double low_seconds = seconds([&] { low = squared_ce(data, ce_estimator(name), o); }, 1);
+                    double risk = 0, where = 0;
+                    bool same = true;
+                    for (std::size_t c = 0; c < exact.problems.size(); ++c) {
+                        const CeProblemResult &e = exact.problems[c], &l = low.problems[c];
+                        same = same && e.chosen == l.chosen;
+                        for (std::size_t g = 0; g < e.mean_validation_risk.size(); ++g) {
+                            const double d =
+                                std::abs(l.mean_validation_risk[g] - e.mean_validation_risk[g]) / e.mean_validation_risk[g];
+                            if (d > risk) risk = d, where = exact.grid[g];
+                        }
+                    }
+                    const KrrCeFit fit(train, o.rbf_gamma, o.parallel, tolerance);
+                    std::printf("  tol %.0e: rank %4ld  %.2f s  max risk rel diff %.2e (at c = %.0e)  same choice %s  "
+                                "estimate rel diff %.2e\n",
+                                tolerance, static_cast<long>(fit.rank()), low_seconds, risk, where, same ? "yes" : "NO",
+                                std::abs(low.estimate - exact.estimate) / std::abs(exact.estimate));
+                    std::fflush(stdout);
+                }
+            }
+}
+
 }  // namespace
 
 // The C++ calls that bench/python_overhead.py makes through the Python module, for its overhead: the
@@ -216,11 +318,21 @@ void recalibration() {
     std::fflush(stdout);
 }
 
-// With an argument: only that section ("recalibration").
+// With an argument, only that section: "recalibration"; "squared-ce [ESTIMATOR|brier]";
+// "krr-agreement [N [NOTION]]" (not in the full run: the exact paths take minutes).
 int main(int argc, char** argv) {
     std::printf("calib %s benchmark\n", version);
-    if (argc > 1 && std::string(argv[1]) == "recalibration") {
+    const std::string section = argc > 1 ? argv[1] : "";
+    if (section == "recalibration") {
         recalibration();
+        return 0;
+    }
+    if (section == "squared-ce" || section == "krr-agreement") {
+        if (section == "squared-ce") squared_ce_scale(argc > 2 ? argv[2] : "");
+        else krr_agreement(argc > 2 ? std::stoul(argv[2]) : 2000, argc > 3 ? argv[3] : "");
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        std::printf("peak resident memory: %.1f MiB\n", usage.ru_maxrss / 1024.0);
         return 0;
     }
     const Kernel kc = default_kernel<CategoricalData>();
@@ -284,6 +396,7 @@ int main(int argc, char** argv) {
     }
     recalibration();
     real_data_scale();
+    squared_ce_scale("");
     python_reference();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

@@ -87,25 +87,39 @@ double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning 
 
 // The ridge-independent part of Kronecker KRR h_kkr (28–29) and two-step KRR h_ukkr (32) with the
 // RBF kernel k(z, z') = exp(−γ‖z − z'‖²) fitted on n training points: K = Q diag(ℓ) Qᵀ (eigenvalues
-// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge. O(n³) time, O(n²) memory (about
-// 24 n² bytes; more than the machine's memory throws invalid_argument before anything is allocated).
+// clipped at 0) and R = Qᵀ Δ, computed once and shared by every ridge.
+// tolerance = 0, the exact path: the dense eigendecomposition of K, Q n×n; O(n³) time, O(n²) memory
+// (about 24 n² bytes; more than the machine's memory throws invalid_argument before allocation).
+// tolerance > 0, the low-rank path: K ≈ G Gᵀ by the pivoted incomplete Cholesky factorisation
+// stopped when tr(K − G Gᵀ) ≤ tolerance · tr K, and Q (n×r), ℓ the r nonzero eigenpairs of G Gᵀ; the
+// formulas below then hold with r in place of n (the directions beyond the factor are dropped).
+// O(n r²) time, O(n r) memory. tolerance < 0: default_krr_tolerance of the inputs' dimension. The
+// agreement with the exact path is measured in docs/squared_ce.md. Every result is bitwise the same for
+// any thread count.
+// The default tolerance for inputs of dimension q (docs/squared_ce.md, measured agreement): 1e-10 for
+// scalar inputs (top-label, class-wise: ranks below 10, so its cost is negligible; 1e-6 changed a
+// class's chosen ridge), 1e-6 for probability vectors (canonical: rank ≈ 1 200 at n = 6 400, where
+// 1e-8 needs ≈ 2 900 and minutes).
+double default_krr_tolerance(Eigen::Index input_dimension);
+
 class KrrCeFit {
 public:
-    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {});
+    KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel = {}, double tolerance = -1);
 
-    // B = Qᵀ K× (n×m) of an evaluation set: every evaluation below starts from it. O(n² m).
+    // B = Qᵀ K× (r×m) of an evaluation set: every evaluation below starts from it. O(n r m).
     Matrix project(const Matrix& inputs) const;
 
     // h_kkr: H = Bᵀ S B with S = Λ̃ ⊙ R Rᵀ, Λ̃_ij = 1/(ℓ_i ℓ_j + ρ) (0 where ℓ_i ℓ_j + ρ = 0: the
-    // pseudo-inverse). ρ ≥ 0 is the effective ridge λn² of (28). kronecker_apply gives S B (n×m), from
-    // which any block of H and its diagonal follow. O(n² m).
+    // pseudo-inverse). ρ ≥ 0 is the effective ridge λn² of (28). kronecker_apply gives S B (r×m), from
+    // which any block of H and its diagonal follow. O(r² m).
     Matrix kronecker_apply(const Matrix& projected, double rho) const;
     Matrix kronecker_pairs(const Matrix& projected, double rho) const;
     Vector kronecker_diagonal(const Matrix& projected, double rho) const;  // b_aᵀ S b_a, may be < 0
     // h_ukkr = U Uᵀ with U = Bᵀ diag(1/(ℓ + μ)) R (m×d'); μ ≥ 0 is the effective ridge λn of (32).
     Matrix two_step_factor(const Matrix& projected, double mu) const;
 
-    std::size_t size() const { return static_cast<std::size_t>(eigenvalues_.size()); }
+    std::size_t training_size() const { return static_cast<std::size_t>(points_.cols()); }  // n
+    Eigen::Index rank() const { return eigenvalues_.size(); }  // r (n on the exact path)
     const Vector& eigenvalues() const { return eigenvalues_; }
 
 private:
@@ -180,6 +194,7 @@ struct SquaredCeOptions {
     CeBinning binning = CeBinning::equal_width;
     RidgePreset ridge_preset = RidgePreset::reference_code;  // c → ρ, μ with n the training-fold size
     double rbf_gamma = 1;
+    double krr_tolerance = -1;  // kkr, ukkr: KrrCeFit's tolerance; < 0: default_krr_tolerance, 0: exact, < 1
     CeSelection selection = CeSelection::mean_risk;
     ParallelOptions parallel;
 };

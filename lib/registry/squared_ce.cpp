@@ -86,6 +86,18 @@ OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
         list.push_back(real_option(&SquaredCeOptions::rbf_gamma,
                                    info("rbf_gamma", "G", "1", "gamma of the RBF kernel exp(-gamma |z - z'|^2)"),
                                    [](double x) { return x > 0; }, "a number > 0"));
+        list.push_back(custom_option<SquaredCeOptions>(
+            info("krr_tolerance", "T|auto", "auto",
+                 "the low-rank factorisation of the kernel matrix stops at a residual trace of T times its trace; "
+                 "0 = the exact dense eigendecomposition (O(n^3)); auto = 1e-10 (top-label, class-wise) or 1e-6 "
+                 "(canonical)"),
+            [](SquaredCeOptions& o, const Value& v) {
+                o.krr_tolerance = text_value(v) == "auto"
+                                      ? -1
+                                      : real_value("krr_tolerance", v, [](double x) { return x >= 0 && x < 1; },
+                                                   "a number in [0, 1), or auto");
+            },
+            [](const SquaredCeOptions& o) { return o.krr_tolerance < 0 ? Value("auto") : Value(o.krr_tolerance); }));
     }
     return list;
 }

@@ -1,14 +1,16 @@
 // The kernel-density (Nadaraya–Watson) estimation function h_kde (25) and the in-sample estimator
 // (11) (squared_ce.hpp; digest §6.2).
 #include "core/compensated_sum.hpp"
-#include "core/parallel.hpp"
 #include "core/serial_eigen.hpp"
 #include "squared_ce/checks.hpp"
 
 #include <calib/squared_ce.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 namespace calib {
 
@@ -82,21 +84,37 @@ Matrix KdeCeFunction::factor_excluding(const Matrix& inputs, bool leave_one_out)
     const Eigen::Index blocks = (inputs.rows() + query_block - 1) / query_block;
     const int threads = resolve_num_threads(parallel_.num_threads);
     const detail::SerialEigenScope serial;
-    detail::parallel_for(static_cast<std::size_t>(blocks), ParallelOptions{threads}, [&](std::size_t block) {
-        const Eigen::Index a0 = static_cast<Eigen::Index>(block) * query_block;
-        const Eigen::Index len = std::min(query_block, inputs.rows() - a0);
-        // log k(z_a; z_i) = log normaliser_i + Σ_k (α_ik − 1) log z_ak, α_ik − 1 = z_ik / b: one product.
-        Matrix log_weight = (centres_ * log_query.middleRows(a0, len).transpose()) * inverse_bandwidth;
-        log_weight.colwise() += log_normaliser_;
-        for (Eigen::Index c = 0; c < len; ++c) {
-            const Eigen::Index a = a0 + c;
-            if (leave_one_out) log_weight(a, c) = -INFINITY;
-            // Nadaraya–Watson in log space: weights shifted by their maximum, so the denominator is ≥ 1.
-            const double top = log_weight.col(c).maxCoeff();
-            const Vector w = (log_weight.col(c).array() - top).exp().matrix();
-            u.row(a) = inputs.row(a) - (labels_.transpose() * w).transpose() / w.sum();
+    std::exception_ptr error;
+#pragma omp parallel num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    {
+        // One workspace per thread for all its blocks: a fresh n×256 matrix per block cost more in page
+        // faults (system time) than its product (issue 12's n = 10 000 benchmark, docs/performance.md).
+        Matrix log_weight(centres_.rows(), query_block);
+        Vector w(centres_.rows());
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index block = 0; block < blocks; ++block) {
+            try {
+                const Eigen::Index a0 = block * query_block, len = std::min(query_block, inputs.rows() - a0);
+                // log k(z_a; z_i) = log normaliser_i + Σ_k (α_ik − 1) log z_ak, α_ik − 1 = z_ik / b: one product.
+                auto weights = log_weight.leftCols(len);
+                weights.noalias() = centres_ * log_query.middleRows(a0, len).transpose();
+                weights *= inverse_bandwidth;
+                weights.colwise() += log_normaliser_;
+                for (Eigen::Index c = 0; c < len; ++c) {
+                    const Eigen::Index a = a0 + c;
+                    if (leave_one_out) weights(a, c) = -INFINITY;
+                    // Nadaraya–Watson in log space: weights shifted by their maximum, so the denominator is ≥ 1.
+                    const double top = weights.col(c).maxCoeff();
+                    w = (weights.col(c).array() - top).exp().matrix();
+                    u.row(a) = inputs.row(a) - (labels_.transpose() * w).transpose() / w.sum();
+                }
+            } catch (...) {
+#pragma omp critical(calib_kde_error)
+                if (!error) error = std::current_exception();
+            }
         }
-    });
+    }
+    if (error) std::rethrow_exception(error);
     if (!u.allFinite())
         throw numerical_error("calib::KdeCeFunction::factor: a kernel-density estimate is not finite");
     return u;

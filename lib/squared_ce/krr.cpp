@@ -3,28 +3,83 @@
 #include "core/memory_guard.hpp"
 #include "core/serial_eigen.hpp"
 #include "ridge/dense.hpp"
+#include "ridge/low_rank.hpp"
 #include "squared_ce/checks.hpp"
 #include "squared_ce/rbf_term.hpp"
 
 #include <calib/squared_ce.hpp>
 
+#include <Eigen/QR>
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 
 namespace calib {
 
-KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel)
+namespace {
+
+// f(c0, width) on the strips of 256 columns of a matrix with `cols` columns, one thread per strip in
+// parallel. The strips depend on `cols` only and Eigen runs serially inside each, so a product
+// computed strip by strip is bitwise the same for any thread count.
+template <class F>
+void column_strips(Eigen::Index cols, int threads, F f) {
+    constexpr Eigen::Index strip = 256;
+    const Eigen::Index strips = (cols + strip - 1) / strip;
+    const detail::SerialEigenScope serial;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (Eigen::Index s = 0; s < strips; ++s) f(s * strip, std::min(strip, cols - s * strip));
+}
+
+// K ≈ G Gᵀ by the pivoted incomplete Cholesky factorisation (ridge/low_rank.hpp) to the relative
+// residual trace `tolerance`; G = Q₁R by Householder QR and R Rᵀ = W diag(ℓ) Wᵀ, so G Gᵀ = (Q₁W) diag(ℓ)
+// (Q₁W)ᵀ with orthonormal columns Q₁W to rounding (the QR avoids forming GᵀG, whose eigenvectors
+// would lose accuracy with its squared condition number). Eigen serial (the caller's scope).
+detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tolerance, int threads) {
+    detail::PivotedCholesky<detail::RbfTerm> cholesky(term, threads);
+    cholesky.grow(tolerance, term.size());
+    const Matrix g = cholesky.factor(cholesky.rank());
+    const Eigen::Index n = g.rows(), r = g.cols();
+    const Eigen::HouseholderQR<Matrix> qr(g);
+    const Matrix upper = qr.matrixQR().topRows(r).triangularView<Eigen::Upper>();
+    const Eigen::SelfAdjointEigenSolver<Matrix> es(upper * upper.transpose());
+    if (es.info() != Eigen::Success)
+        throw numerical_error("calib::KrrCeFit: the eigendecomposition of the low-rank factor did not converge");
+    // Q = Q₁W = H₁⋯H_r [W; 0], the reflections applied to fixed strips of columns in parallel.
+    Matrix q = Matrix::Zero(n, r);
+    q.topRows(r) = es.eigenvectors();
+    const auto reflections = qr.householderQ();
+    column_strips(r, threads, [&](Eigen::Index c0, Eigen::Index width) {
+        Matrix strip = q.middleCols(c0, width);
+        strip.applyOnTheLeft(reflections);
+        q.middleCols(c0, width) = strip;
+    });
+    return {es.eigenvalues().cwiseMax(0.0), std::move(q)};
+}
+
+}  // namespace
+
+double default_krr_tolerance(Eigen::Index input_dimension) { return input_dimension == 1 ? 1e-10 : 1e-6; }
+
+KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel, double tolerance)
     : points_(train.inputs.transpose()), gamma_(gamma), parallel_(parallel) {
     detail::check_problem("KrrCeFit", "train", train, 1);
     if (!(std::isfinite(gamma) && gamma > 0))
         detail::fail("KrrCeFit", "gamma = ", detail::format_value(gamma), ", must be finite and > 0");
+    if (!(tolerance < 1))
+        detail::fail("KrrCeFit", "tolerance = ", detail::format_value(tolerance),
+                     ", must be < 1 (0: the exact dense path, < 0: the default)");
+    if (tolerance < 0) tolerance = default_krr_tolerance(train.inputs.cols());
     const double n = static_cast<double>(train.inputs.rows());
-    // K, the eigensolver's workspace and Q, then S of kronecker_apply: about three n×n matrices.
-    detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix, its eigenvectors and the Kronecker weights",
+    // Exact: K, the eigensolver's workspace and Q, then S of kronecker_apply, about three n×n matrices.
+    // Low rank: at worst (rank n) the factor's columns, its QR and Q.
+    detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix (or its factor), its eigenvectors and the Kronecker weights",
                          "fit on fewer observations (ce-bins and ce-kde need O(n) memory)");
     const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
-    detail::KernelSpectrum spectrum =
-        detail::kernel_spectrum("KrrCeFit", detail::RbfTerm{points_, points_, gamma}, threads);
+    const detail::RbfTerm term{points_, points_, gamma};
+    detail::KernelSpectrum spectrum = tolerance > 0 ? low_rank_spectrum(term, tolerance, threads)
+                                                    : detail::kernel_spectrum("KrrCeFit", term, threads);
     eigenvalues_ = std::move(spectrum.eigenvalues);
     eigenvectors_ = std::move(spectrum.eigenvectors);
     projected_residuals_ = eigenvectors_.transpose() * train.residuals;  // R = Qᵀ Δ, so Qᵀ T Q = R Rᵀ
@@ -39,9 +94,12 @@ Matrix KrrCeFit::project(const Matrix& inputs) const {
     const auto m = static_cast<std::size_t>(inputs.rows());
     // K×ᵀ (m×n) is the column-major view of the row-major n×m cross matrix.
     Matrix cross_t(inputs.rows(), points_.cols());
-    detail::cross_rows(detail::RbfTerm{points_, query, gamma_}, size(), m, cross_t.data(), parallel_);
-    const detail::SerialEigenScope serial;
-    return eigenvectors_.transpose() * cross_t.transpose();
+    detail::cross_rows(detail::RbfTerm{points_, query, gamma_}, training_size(), m, cross_t.data(), parallel_);
+    Matrix b(rank(), inputs.rows());
+    column_strips(b.cols(), resolve_num_threads(parallel_.num_threads), [&](Eigen::Index c0, Eigen::Index width) {
+        b.middleCols(c0, width).noalias() = eigenvectors_.transpose() * cross_t.middleRows(c0, width).transpose();
+    });
+    return b;
 }
 
 Matrix KrrCeFit::kronecker_weights(double rho) const {
@@ -57,14 +115,21 @@ Matrix KrrCeFit::kronecker_weights(double rho) const {
 }
 
 Matrix KrrCeFit::kronecker_apply(const Matrix& projected, double rho) const {
-    const detail::SerialEigenScope serial;
-    return kronecker_weights(rho) * projected;
+    const Matrix s = kronecker_weights(rho);
+    Matrix out(s.rows(), projected.cols());
+    column_strips(out.cols(), resolve_num_threads(parallel_.num_threads), [&](Eigen::Index c0, Eigen::Index width) {
+        out.middleCols(c0, width).noalias() = s * projected.middleCols(c0, width);
+    });
+    return out;
 }
 
 Matrix KrrCeFit::kronecker_pairs(const Matrix& projected, double rho) const {
     const Matrix weighted = kronecker_apply(projected, rho);
-    const detail::SerialEigenScope serial;
-    return projected.transpose() * weighted;
+    Matrix h(projected.cols(), projected.cols());
+    column_strips(h.cols(), resolve_num_threads(parallel_.num_threads), [&](Eigen::Index c0, Eigen::Index width) {
+        h.middleCols(c0, width).noalias() = projected.transpose() * weighted.middleCols(c0, width);
+    });
+    return h;
 }
 
 Vector KrrCeFit::kronecker_diagonal(const Matrix& projected, double rho) const {

@@ -1053,6 +1053,12 @@ expect_json "ce-bins --train without --validation" '"validation_risk" not in j a
     estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 1
 expect_json "ce-ukkr --train" 'j["estimate"] >= 0 and j["ridge_constant"] == 0.001' \
     estimate --family binary --input bin.csv --estimator ce-ukkr --notion canonical --train train.csv --ridge-constant 1e-3
+expect_json "ce-ukkr --krr-tolerance 0 (the exact path)" 'j["estimate"] >= 0 and j["krr_tolerance"] == 0' \
+    estimate --family binary --input bin.csv --estimator ce-ukkr --train train.csv --ridge-constant 1e-3 --krr-tolerance 0
+expect_json "ce-kkr --krr-tolerance default" 'j["krr_tolerance"] == "auto"' \
+    estimate --family binary --input bin.csv --estimator ce-kkr --train train.csv --ridge-constant 1e-3
+expect_error "--krr-tolerance 1" "--krr-tolerance" "in [0, 1), or auto" -- \
+    estimate --family binary --input bin.csv --estimator ce-kkr --train train.csv --ridge-constant 1e-3 --krr-tolerance 1
 expect_json "ce-kde --train class-wise" 'len(j["class_estimates"]) == 2' \
     estimate --family binary --input bin.csv --estimator ce-kde --notion class-wise --train train.csv --bandwidth 0.1
 expect_error "--train without its hyperparameter" "missing option --bins" -- \
