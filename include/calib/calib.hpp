@@ -9,6 +9,7 @@
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
 #include <calib/kernels.hpp>
+#include <calib/mmd.hpp>
 #include <calib/recalibration.hpp>
 #include <calib/reliability.hpp>
 #include <calib/seed.hpp>
