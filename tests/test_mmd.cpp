@@ -314,7 +314,7 @@ TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration
             const Problem p = problem(80, rng);
             const MmdSpec s = spec_for(notion, p);
             BootstrapOptions o;
-            o.replicates = 200;
+            o.replicates = 100;
             o.seed = t;
             bootstrap += mmd_bootstrap_test(p.data, s, o).p_value < 0.05;
             gamma += mmd_gamma_test(p.data, s).p_value < 0.05;
