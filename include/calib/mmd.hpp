@@ -56,8 +56,8 @@ std::size_t mmd_components(const CategoricalData& data, const MmdSpec& spec);
 // notion's size.
 void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* function);
 
-// The unbiased estimate (can be negative) and, for class-wise, the estimate of each class (their sum
-// is the estimate up to rounding; the estimate is the U-statistic of the summed h that the tests use).
+// The unbiased estimate (can be negative) and, for class-wise, the estimate of each class (the
+// estimate is their compensated sum: the U-statistic of the summed h that the tests use, up to rounding).
 struct MmdEstimate {
     double estimate = 0;
     std::vector<double> per_class;  // class-wise only

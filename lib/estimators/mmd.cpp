@@ -2,6 +2,7 @@
 #include <calib/mmd.hpp>
 
 #include "core/check.hpp"
+#include "core/compensated_sum.hpp"
 #include "estimators/block_estimates.hpp"
 #include "kernels/mmd_ops.hpp"
 
@@ -16,11 +17,19 @@ MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
     MmdEstimate result;
     result.n = n;
-    result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
-    if (spec.notion == MmdNotion::class_wise)
-        for (std::size_t c = 0; c < mmd_components(data, spec); ++c)
-            result.per_class.push_back(
-                detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, c).unbiased()));
+    if (spec.notion != MmdNotion::class_wise) {
+        result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+        return result;
+    }
+    // Class-wise: one pass per class; the sum of the classes' U-statistics is the U-statistic of the
+    // summed h (the tests' statistic), without a further pass.
+    detail::CompensatedSum total;
+    for (std::size_t c = 0; c < mmd_components(data, spec); ++c) {
+        result.per_class.push_back(
+            detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, c).unbiased()));
+        total.add(result.per_class.back());
+    }
+    result.estimate = total.value();
     return result;
 }
 
