@@ -44,7 +44,11 @@ OptionList<Estimated<O>> with_estimator(const OptionList<O>& own) {
             if (name != "skce" && name != "mmd") throw option_error("estimator", "'" + name + "'", "one of skce or mmd");
             e.estimator = name;
         },
-        [](const Estimated<O>& e) { return Value(e.estimator); }));
+        [](const Estimated<O>& e) { return Value(e.estimator); },
+        // Recorded only for the MMD: the SKCE's outputs stay as they were (their estimator field names it).
+        [](Record& r, const Estimated<O>& e, std::size_t) {
+            if (e.estimator == "mmd") r.push_back({"estimator", e.estimator});
+        }));
     return list + nested(&Estimated<O>::mmd, mmd_options({"estimator", {"mmd"}}));
 }
 
