@@ -444,3 +444,40 @@ TEST_CASE("mmd: bad specs and inputs give clear errors") {
     t.set("notion", "group");
     CHECK(t.kernel_use() == KernelUse::own);
 }
+
+TEST_CASE("mmd: the registry's estimator and tests equal the library calls, bitwise") {
+    test::Rng rng(40);
+    const Problem p = problem(90, rng, true);
+    const AnyData any = p.data;
+    MmdSpec s;
+    s.notion = MmdNotion::top_label;
+    s.conditioning.shape = PredictionKernelShape::exp;
+    s.conditioning.lengthscale = mmd_median_lengthscales(p.data, s)[0];
+    EstimatorSetup e = make_estimator("mmd");
+    e.set("notion", "top-label");
+    e.set("kernel_p", "exp");
+    CHECK(e.run(any, nullptr, nullptr).estimate == mmd_unbiased(p.data, s).estimate);
+
+    const auto configured = [](const std::string& method) {
+        TestSetup t = make_test(method);
+        t.set("estimator", "mmd");
+        t.set("notion", "top-label");
+        t.set("kernel_p", "exp");
+        return t;
+    };
+    TestSetup b = configured("bootstrap");
+    b.set("replicates", "150");
+    BootstrapOptions o;
+    o.replicates = 150;
+    const TestResult rb = b.run(any, nullptr, nullptr), lb = mmd_bootstrap_test(p.data, s, o);
+    CHECK(rb.p_value == lb.p_value);
+    CHECK(rb.statistic == lb.statistic);
+    CHECK(rb.estimator == "mmd-unbiased");
+    CHECK(std::get<std::string>(find(rb.estimator_details, "notion")) == "top-label");
+    CHECK(configured("gamma").run(any, nullptr, nullptr).p_value == mmd_gamma_test(p.data, s).p_value);
+    TestSetup k = configured("block");
+    k.set("block_size", "sqrt");
+    BlockTestOptions bo;
+    bo.block_size = BlockSize::sqrt();
+    CHECK(k.run(any, nullptr, nullptr).p_value == mmd_block_test(p.data, s, bo).p_value);
+}
