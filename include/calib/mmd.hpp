@@ -32,7 +32,9 @@
 
 namespace calib {
 
-enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal };
+// group and the three class notions apply to class predictions, distribution to Gaussian forecasts,
+// individual and marginal to both.
+enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal, distribution };
 
 struct MmdSpec {
     MmdNotion notion = MmdNotion::canonical;
@@ -86,7 +88,34 @@ TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, 
 TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
 TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
 
-// "canonical", "top-label", "class-wise", "group", "individual", "marginal", and the parser (throws
+// ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1, §6.4 (digest)] ----
+// T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out in closed form for the target kernel:
+//   rbf     k_T = exp(−(y − y')²/(2ℓ²))        the expectations of the SKCE's normal family [W21 App. D]
+//   sign    k_T = sign(y − c) sign(y' − c)    r_i = sign(y_i − c) − (2Φ((μ_i − c)/σ_i) − 1): decision
+//                                             calibration for the threshold c (Marx §5.5); rank 1
+//   moment  k_T = y y' + y² y'²              r_i = (y_i − μ_i, y_i² − μ_i² − σ_i²) (Marx §5.3); rank 2
+//   pit     k_T = exp(−(t − t')²/(2ℓ²)) on the PIT t_i = Φ((y_i − μ_i)/σ_i) against U ~ Unif[0, 1]:
+//           h_Y = k(t_i, t_j) − g(t_i) − g(t_j) + E k(U, U'), g(t) = E_U k(t, U) (quantile calibration)
+// Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
+// so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z).
+enum class GaussianTarget { rbf, sign, moment, pit };
+struct GaussianMmdSpec {
+    MmdNotion notion = MmdNotion::distribution;
+    PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
+    GaussianTarget target = GaussianTarget::rbf;
+    double target_lengthscale = 1.0;  // rbf, pit
+    double threshold = 0.0;           // sign: c
+    Matrix features;                  // individual
+};
+void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
+MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
+TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+// E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
+double expected_rbf_uniform(double t, double lengthscale);
+double expected_rbf_uniform_pair(double lengthscale);
+
+// "canonical", "top-label", "class-wise", "group", "individual", "marginal", "distribution", and the parser (throws
 // calib::invalid_argument for another name).
 std::string to_string(MmdNotion notion);
 MmdNotion parse_mmd_notion(const std::string& name);

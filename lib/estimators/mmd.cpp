@@ -33,6 +33,17 @@ MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const
     return result;
 }
 
+MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    MmdEstimate result;
+    result.n = n;
+    result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+    return result;
+}
+
 BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
                     const ParallelOptions& parallel) {
     const char* fn = "mmd_block";

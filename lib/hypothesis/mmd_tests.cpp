@@ -35,4 +35,22 @@ TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, cons
                               "mmd-block");
 }
 
+TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options) {
+    validate_mmd(data, spec, "bootstrap_test");
+    return detail::bootstrap_from(
+        data.size(), options,
+        [&](std::size_t R, const detail::CountSource& counts, bool cache) {
+            return detail::MmdOps::count_forms(data, spec, R, counts, cache, options.parallel);
+        },
+        "mmd-unbiased");
+}
+
+TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "gamma_test";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    return detail::gamma_from(detail::MmdOps::quadratic_sums(data, spec, parallel), "mmd-biased");
+}
+
 }  // namespace calib

@@ -25,6 +25,11 @@ struct MmdOps {
     static CountForms count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
                                   const CountSource& counts, bool cache, const ParallelOptions& parallel);
     static double pair(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
+    // Gaussian forecasts.
+    static QuadraticSums quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                        const ParallelOptions& parallel);
+    static CountForms count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
+                                  const CountSource& counts, bool cache, const ParallelOptions& parallel);
 };
 
 }  // namespace calib::detail
