@@ -121,71 +121,10 @@ detail::MmdTerm make_mmd_term(const CategoricalData& d, const MmdSpec& s, std::s
     return detail::MmdTerm(n, std::move(blocks));
 }
 
-// ---- Gaussian forecasts ------------------------------------------------------------------------
-
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-detail::MmdTerm make_mmd_term(const NormalData& d, const GaussianMmdSpec& s, std::size_t) {
-    const std::size_t n = d.size();
-    const Vector mu = d.mean(), sigma = d.stddev(), y = d.targets();  // own copies
-    detail::MmdComponent c;
-    const double l = s.conditioning.lengthscale;
-    const PredictionKernel kz{s.conditioning.shape, Metric::euclidean, l};
-    if (s.notion == MmdNotion::distribution) {
-        Matrix z(mu.size(), 2);
-        z << mu, sigma;  // ‖(μ, σ) − (μ', σ')‖ = W2 [W21 App. D]
-        c.kz = detail::EmbeddedPredictionKernel(z, Matrix(), false, 1.0, kz);
-    } else if (s.notion == MmdNotion::individual) {
-        c.kz = detail::EmbeddedPredictionKernel(s.features, Matrix(), s.conditioning.metric == Metric::l1, 1.0, kz);
-    }
-    const double lt = s.target_lengthscale;
-    switch (s.target) {
-        case GaussianTarget::rbf:
-            c.gaussian = detail::GaussianDiagonalTarget(Matrix(mu), Matrix(sigma), Matrix(y), 0.5 / (lt * lt));
-            break;
-        case GaussianTarget::sign: {
-            Matrix r(mu.size(), 1);
-            for (Eigen::Index i = 0; i < mu.size(); ++i) {
-                const double u = y(i) - s.threshold;
-                r(i, 0) = double((u > 0) - (u < 0)) - (2 * normal_cdf((mu(i) - s.threshold) / sigma(i)) - 1);
-            }
-            c.left = c.right = r;
-            break;
-        }
-        case GaussianTarget::moment: {
-            Matrix r(mu.size(), 2);
-            r.col(0) = y - mu;
-            r.col(1) = y.array().square() - mu.array().square() - sigma.array().square();
-            c.left = c.right = r;
-            break;
-        }
-        case GaussianTarget::pit: {
-            detail::PitUniformTarget pit;
-            pit.t.resize(mu.size());
-            pit.g.resize(mu.size());
-            for (Eigen::Index i = 0; i < mu.size(); ++i) {
-                pit.t(i) = normal_cdf((y(i) - mu(i)) / sigma(i));
-                pit.g(i) = expected_rbf_uniform(pit.t(i), lt);
-            }
-            pit.gamma = 0.5 / (lt * lt);
-            pit.c = expected_rbf_uniform_pair(lt);
-            c.pit = std::move(pit);
-            break;
-        }
-    }
-    std::vector<detail::MmdComponent> blocks;
-    blocks.push_back(std::move(c));
-    return detail::MmdTerm(n, std::move(blocks));
-}
-
-template <class Data, class Spec, class F>
-decltype(auto) with_mmd_term(const Data& d, const Spec& s, std::size_t component, F&& f) {
+template <class F>
+decltype(auto) with_mmd_term(const CategoricalData& d, const MmdSpec& s, std::size_t component, F&& f) {
     const detail::MmdTerm term = make_mmd_term(d, s, component);
     return f(term);
-}
-
-void check_lengthscale(const char* fn, const char* what, double l) {
-    if (!(std::isfinite(l) && l > 0)) fail(fn, what, " = ", detail::format_value(l), ", must be finite and > 0");
 }
 
 }  // namespace
@@ -202,14 +141,14 @@ void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* 
     const bool conditioned = notion != MmdNotion::group && notion != MmdNotion::marginal;
     if (notion == MmdNotion::distribution)
         fail(fn, "the distribution notion applies to Gaussian forecasts (NormalData); class predictions take canonical");
-    if (conditioned) check_lengthscale(fn, "the conditioning kernel's lengthscale", spec.conditioning.lengthscale);
+    if (conditioned) detail::check_mmd_lengthscale(fn, "the conditioning kernel's lengthscale", spec.conditioning.lengthscale);
     if (!spec.class_lengthscales.empty()) {
         if (notion != MmdNotion::class_wise)
             fail(fn, "class_lengthscales apply only to the class-wise notion, not ", name);
         if (spec.class_lengthscales.size() != static_cast<std::size_t>(m))
             fail(fn, "class_lengthscales has ", spec.class_lengthscales.size(), " values for m = ", m,
                  " classes; give one per class");
-        for (double l : spec.class_lengthscales) check_lengthscale(fn, "a class lengthscale", l);
+        for (double l : spec.class_lengthscales) detail::check_mmd_lengthscale(fn, "a class lengthscale", l);
     }
     const Metric metric = spec.conditioning.metric;
     if (notion == MmdNotion::canonical && metric == Metric::w2)
@@ -218,12 +157,7 @@ void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* 
         fail(fn, "metric ", to_string(metric), " does not apply to features; the individual notion takes l1 or euclidean");
     if (spec.target_gram.size()) detail::check_class_gram(fn, spec.target_gram, binary_targets(notion) ? 2 : m);
     if (notion == MmdNotion::individual) {
-        if (spec.features.rows() != static_cast<Eigen::Index>(n) || spec.features.cols() < 1)
-            fail(fn, "the individual notion needs features of n = ", n, " rows (one per observation) and at least one "
-                 "column; got ", spec.features.rows(), " x ", spec.features.cols());
-        for (Eigen::Index j = 0; j < spec.features.cols(); ++j)
-            for (Eigen::Index i = 0; i < spec.features.rows(); ++i)
-                detail::check_finite(fn, "features", static_cast<long>(i), static_cast<long>(j), spec.features(i, j));
+        detail::check_mmd_features(fn, spec.features, n);
     } else if (spec.features.size()) {
         fail(fn, "features apply only to the individual notion, not ", name);
     }
@@ -233,48 +167,6 @@ void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* 
     } else if (!spec.groups.empty()) {
         fail(fn, "groups apply only to the group notion, not ", name);
     }
-}
-
-void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* fn) {
-    const std::size_t n = data.size();
-    const MmdNotion notion = spec.notion;
-    if (notion != MmdNotion::distribution && notion != MmdNotion::individual && notion != MmdNotion::marginal)
-        fail(fn, "the ", to_string(notion), " notion applies to class predictions; Gaussian forecasts take "
-             "distribution, individual or marginal");
-    if (notion != MmdNotion::marginal)
-        check_lengthscale(fn, "the conditioning kernel's lengthscale", spec.conditioning.lengthscale);
-    const Metric metric = spec.conditioning.metric;
-    if (notion == MmdNotion::distribution && metric != Metric::w2)
-        fail(fn, "metric ", to_string(metric), " does not apply to Gaussian forecasts; the distribution notion takes w2");
-    if (notion == MmdNotion::individual && metric != Metric::l1 && metric != Metric::euclidean)
-        fail(fn, "metric ", to_string(metric), " does not apply to features; the individual notion takes l1 or euclidean");
-    if (spec.target == GaussianTarget::rbf || spec.target == GaussianTarget::pit)
-        check_lengthscale(fn, "the target kernel's lengthscale", spec.target_lengthscale);
-    if (!std::isfinite(spec.threshold)) fail(fn, "threshold = ", detail::format_value(spec.threshold), ", must be finite");
-    if (notion == MmdNotion::individual) {
-        if (spec.features.rows() != static_cast<Eigen::Index>(n) || spec.features.cols() < 1)
-            fail(fn, "the individual notion needs features of n = ", n, " rows (one per observation) and at least one "
-                 "column; got ", spec.features.rows(), " x ", spec.features.cols());
-        for (Eigen::Index j = 0; j < spec.features.cols(); ++j)
-            for (Eigen::Index i = 0; i < spec.features.rows(); ++i)
-                detail::check_finite(fn, "features", static_cast<long>(i), static_cast<long>(j), spec.features(i, j));
-    } else if (spec.features.size()) {
-        fail(fn, "features apply only to the individual notion, not ", to_string(notion));
-    }
-}
-
-// ∫₀¹ exp(−(t − u)²/(2ℓ²)) du = ℓ√(π/2) [erf((1 − t)/(ℓ√2)) + erf(t/(ℓ√2))]   (digest §6.4).
-double expected_rbf_uniform(double t, double lengthscale) {
-    check_lengthscale("expected_rbf_uniform", "lengthscale", lengthscale);
-    const double s = lengthscale * std::sqrt(2.0);
-    return lengthscale * std::sqrt(M_PI / 2) * (std::erf((1 - t) / s) + std::erf(t / s));
-}
-
-// ∫₀¹∫₀¹ exp(−(u − v)²/(2ℓ²)) du dv = ℓ√(2π) erf(1/(ℓ√2)) − 2ℓ²(1 − exp(−1/(2ℓ²)))   (digest §6.4).
-double expected_rbf_uniform_pair(double lengthscale) {
-    check_lengthscale("expected_rbf_uniform_pair", "lengthscale", lengthscale);
-    const double l = lengthscale;
-    return l * std::sqrt(2 * M_PI) * std::erf(1 / (l * std::sqrt(2.0))) + 2 * l * l * std::expm1(-1 / (2 * l * l));
 }
 
 std::vector<double> mmd_median_lengthscales(const CategoricalData& data, const MmdSpec& spec,
@@ -325,7 +217,7 @@ double rbf_lengthscale_from_bandwidth(double bandwidth) {
 }
 
 double rbf_bandwidth_from_lengthscale(double lengthscale) {
-    check_lengthscale("rbf_bandwidth_from_lengthscale", "lengthscale", lengthscale);
+    detail::check_mmd_lengthscale("rbf_bandwidth_from_lengthscale", "lengthscale", lengthscale);
     return 2 * lengthscale * lengthscale;
 }
 
@@ -365,18 +257,6 @@ std::vector<PairSums> MmdOps::block_pair_sums(const CategoricalData& data, const
 }
 
 CountForms MmdOps::count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
-                               const CountSource& counts, bool cache, const ParallelOptions& parallel) {
-    return with_mmd_term(data, spec, all, [&](const auto& term) {
-        return detail::count_forms(term, replicates, counts, cache, parallel);
-    });
-}
-
-QuadraticSums MmdOps::quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
-                                     const ParallelOptions& parallel) {
-    return with_mmd_term(data, spec, all, [&](const auto& term) { return detail::quadratic_sums(term, parallel); });
-}
-
-CountForms MmdOps::count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
                                const CountSource& counts, bool cache, const ParallelOptions& parallel) {
     return with_mmd_term(data, spec, all, [&](const auto& term) {
         return detail::count_forms(term, replicates, counts, cache, parallel);

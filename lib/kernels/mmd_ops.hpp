@@ -1,5 +1,5 @@
 // The engine passes over the conditional MMD's pair term (mmd_term.hpp), compiled once in
-// mmd_ops.cpp, as FamilyOps are for the SKCE's terms: the estimators and tests call these. The spec
+// mmd_ops.cpp (class predictions) and mmd_gaussian.cpp (Gaussian forecasts), as FamilyOps are for the SKCE's terms: the estimators and tests call these. The spec
 // must have been validated (validate_mmd) first; every result is bitwise independent of the thread
 // count (pairwise.hpp).
 #pragma once
@@ -8,12 +8,30 @@
 #include "engine/pairwise.hpp"
 #include "engine/quadratic_sums.hpp"
 
+#include "core/check.hpp"
+
 #include <calib/mmd.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
 namespace calib::detail {
+
+// Throws (naming `function`) unless the lengthscale `what` is finite and > 0.
+inline void check_mmd_lengthscale(const char* function, const char* what, double l) {
+    if (!(std::isfinite(l) && l > 0)) fail(function, what, " = ", format_value(l), ", must be finite and > 0");
+}
+
+// Throws unless the individual notion's features have n rows, a column at least, and finite values.
+inline void check_mmd_features(const char* function, const Matrix& features, std::size_t n) {
+    if (features.rows() != static_cast<Eigen::Index>(n) || features.cols() < 1)
+        fail(function, "the individual notion needs features of n = ", n, " rows (one per observation) and at least "
+             "one column; got ", features.rows(), " x ", features.cols());
+    for (Eigen::Index j = 0; j < features.cols(); ++j)
+        for (Eigen::Index i = 0; i < features.rows(); ++i)
+            check_finite(function, "features", static_cast<long>(i), static_cast<long>(j), features(i, j));
+}
 
 // `component`: the sums of one conditioning block (a class of class-wise), or of all (npos).
 struct MmdOps {
