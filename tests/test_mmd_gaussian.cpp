@@ -221,6 +221,17 @@ TEST_CASE("mmd gaussian: bitwise identical for 1 and 2 threads; errors") {
         o.parallel = {2};
         CHECK(p1 == mmd_bootstrap_test(d, s, o).p_value);
     }
+    for (const GaussianTarget target : {GaussianTarget::rbf, GaussianTarget::sign}) {
+        BlockTestOptions b;
+        b.block_size = BlockSize::sqrt();
+        b.parallel = {1};
+        const double p1 = mmd_block_test(d, gaussian_spec(MmdNotion::distribution, target), b).p_value;
+        b.parallel = {2};
+        CHECK(p1 == mmd_block_test(d, gaussian_spec(MmdNotion::distribution, target), b).p_value);
+    }
+    // The median heuristic of the distribution notion is the SKCE's exact median of W2.
+    CHECK(mmd_median_lengthscales(d, gaussian_spec(MmdNotion::distribution, GaussianTarget::rbf))[0] ==
+          doctest::Approx(median_distance(d, Metric::w2)).epsilon(1e-15));
     GaussianMmdSpec s = gaussian_spec(MmdNotion::canonical, GaussianTarget::rbf);
     CHECK_THROWS_WITH_AS(mmd_unbiased(d, s), doctest::Contains("applies to class predictions"), invalid_argument);
     s = gaussian_spec(MmdNotion::distribution, GaussianTarget::rbf);

@@ -109,8 +109,15 @@ struct GaussianMmdSpec {
 };
 void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
 MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel = {});
+// The median heuristic of k_Z (one value): the exact median of W2 between the forecasts
+// (distribution) or of the feature distances (individual); throws for marginal.
+std::vector<double> mmd_median_lengthscales(const NormalData& data, const GaussianMmdSpec& spec,
+                                            const MedianOptions& options = {});
 TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
 TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
 // E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);

@@ -53,6 +53,15 @@ BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_
     return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
 }
 
+BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel) {
+    const char* fn = "mmd_block";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+    return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
+}
+
 double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j) {
     const char* fn = "mmd_core";
     validate_mmd(data, spec, fn);

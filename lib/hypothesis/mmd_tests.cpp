@@ -53,4 +53,11 @@ TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, c
     return detail::gamma_from(detail::MmdOps::quadratic_sums(data, spec, parallel), "mmd-biased");
 }
 
+TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options) {
+    const std::size_t n = data.size();
+    validate(options, n);
+    return detail::block_from(n, mmd_block(data, spec, options.block_size.resolve(n), options.parallel), options,
+                              "mmd-block");
+}
+
 }  // namespace calib

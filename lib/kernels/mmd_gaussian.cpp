@@ -93,6 +93,23 @@ void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const cha
     }
 }
 
+std::vector<double> mmd_median_lengthscales(const NormalData& data, const GaussianMmdSpec& spec,
+                                            const MedianOptions& options) {
+    const char* fn = "mmd_median_lengthscales";
+    if (spec.notion == MmdNotion::marginal) fail(fn, "the marginal notion has no conditioning lengthscale");
+    if (data.size() < 2) fail(fn, "n = ", data.size(), ", needs at least 2 observations for pairwise distances");
+    if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
+    GaussianMmdSpec unit = spec;
+    unit.conditioning.lengthscale = 1;
+    validate_mmd(data, unit, fn);
+    if (spec.notion == MmdNotion::distribution) {
+        Matrix z(static_cast<Eigen::Index>(data.size()), 2);
+        z << Vector(data.mean()), Vector(data.stddev());
+        return {detail::median_of_rows(fn, z, false, 1.0, options)};
+    }
+    return {detail::median_of_rows(fn, spec.features, spec.conditioning.metric == Metric::l1, 1.0, options)};
+}
+
 // ∫₀¹ exp(−(t − u)²/(2ℓ²)) du = ℓ√(π/2) [erf((1 − t)/(ℓ√2)) + erf(t/(ℓ√2))]   (digest §6.4).
 double expected_rbf_uniform(double t, double lengthscale) {
     detail::check_mmd_lengthscale("expected_rbf_uniform", "lengthscale", lengthscale);
@@ -117,6 +134,11 @@ QuadraticSums MmdOps::quadratic_sums(const NormalData& data, const GaussianMmdSp
 CountForms MmdOps::count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
                                const CountSource& counts, bool cache, const ParallelOptions& parallel) {
     return detail::count_forms(make_mmd_term(data, spec), replicates, counts, cache, parallel);
+}
+
+std::vector<PairSums> MmdOps::block_pair_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                              std::size_t block_size, const ParallelOptions& parallel) {
+    return detail::block_pair_sums(make_mmd_term(data, spec), block_size, parallel);
 }
 
 }  // namespace detail

@@ -181,31 +181,10 @@ std::vector<double> mmd_median_lengthscales(const CategoricalData& data, const M
     unit.conditioning.lengthscale = 1;
     unit.class_lengthscales.clear();
     validate_mmd(data, unit, fn);
-    std::vector<std::size_t> rows;
-    if (options.subsample != 0 && n > options.subsample) {
-        Rng rng(options.seed);
-        rows = sample_without_replacement(n, options.subsample, rng);
-    }
     std::vector<double> medians;
-    for (Embedding e : conditioning_embeddings(data, unit)) {
-        if (!rows.empty()) {
-            Matrix z(static_cast<Eigen::Index>(rows.size()), e.z.cols());
-            for (std::size_t r = 0; r < rows.size(); ++r) z.row(static_cast<Eigen::Index>(r)) = e.z.row(static_cast<Eigen::Index>(rows[r]));
-            e.z = std::move(z);
-        }
-        const auto kernel = embedded_kernel(e, PredictionKernelShape::exp);
-        const auto term = detail::function_term(
-            [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { kernel.distances(i, j0, j1, out); },
-            static_cast<std::size_t>(e.z.rows()));
-        const double median = detail::exact_median_of(term.size(), options.variant, [&](const std::vector<std::uint64_t>& r) {
-            return detail::select_pair_ranks(term, r, options.parallel);
-        });
+    for (const Embedding& e : conditioning_embeddings(data, unit)) {
         const std::string where = spec.notion == MmdNotion::class_wise ? detail::concat(" of class ", medians.size()) : "";
-        if (!(median > 0 && std::isfinite(median)))
-            fail(fn, "the median distance between the conditioning values", where, " is ", detail::format_value(median),
-                 " (most of them coincide, or they are too far apart), so it cannot serve as a lengthscale; give the "
-                 "lengthscale explicitly");
-        medians.push_back(median);
+        medians.push_back(detail::median_of_rows(fn, e.z, e.l1, e.scale, options, where));
     }
     return medians;
 }
@@ -261,6 +240,31 @@ CountForms MmdOps::count_forms(const CategoricalData& data, const MmdSpec& spec,
     return with_mmd_term(data, spec, all, [&](const auto& term) {
         return detail::count_forms(term, replicates, counts, cache, parallel);
     });
+}
+
+double median_of_rows(const char* fn, const Matrix& points, bool l1, double scale, const MedianOptions& options,
+                      const std::string& where) {
+    const std::size_t n = static_cast<std::size_t>(points.rows());
+    Matrix z = points;
+    if (options.subsample != 0 && n > options.subsample) {
+        Rng rng(options.seed);
+        const std::vector<std::size_t> rows = sample_without_replacement(n, options.subsample, rng);
+        z.resize(static_cast<Eigen::Index>(rows.size()), points.cols());
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            z.row(static_cast<Eigen::Index>(r)) = points.row(static_cast<Eigen::Index>(rows[r]));
+    }
+    const auto kernel = embedded_kernel({z, l1, scale, 1.0}, PredictionKernelShape::exp);
+    const auto term = function_term(
+        [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { kernel.distances(i, j0, j1, out); },
+        static_cast<std::size_t>(z.rows()));
+    const double median = exact_median_of(term.size(), options.variant, [&](const std::vector<std::uint64_t>& r) {
+        return select_pair_ranks(term, r, options.parallel);
+    });
+    if (!(median > 0 && std::isfinite(median)))
+        fail(fn, "the median distance between the conditioning values", where, " is ", format_value(median),
+             " (most of them coincide, or they are too far apart), so it cannot serve as a lengthscale; give the "
+             "lengthscale explicitly");
+    return median;
 }
 
 // The whole term for one pair: O(n m) to bind, meant for checks.

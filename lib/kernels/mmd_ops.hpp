@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace calib::detail {
@@ -33,6 +34,12 @@ inline void check_mmd_features(const char* function, const Matrix& features, std
             check_finite(function, "features", static_cast<long>(i), static_cast<long>(j), features(i, j));
 }
 
+// The exact median of the distances between the rows of `points` (L1 or Euclidean, times scale) over
+// the pairs i < j or all n² pairs (options.variant), on a subsample when asked: the median heuristic of
+// k_Z. Throws (naming fn, and `where` the block) for a median of 0 or ∞.
+double median_of_rows(const char* fn, const Matrix& points, bool l1, double scale, const MedianOptions& options,
+                      const std::string& where = "");
+
 // `component`: the sums of one conditioning block (a class of class-wise), or of all (npos).
 struct MmdOps {
     static constexpr std::size_t all = static_cast<std::size_t>(-1);
@@ -48,6 +55,8 @@ struct MmdOps {
                                         const ParallelOptions& parallel);
     static CountForms count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
                                   const CountSource& counts, bool cache, const ParallelOptions& parallel);
+    static std::vector<PairSums> block_pair_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                                 std::size_t block_size, const ParallelOptions& parallel);
 };
 
 }  // namespace calib::detail

@@ -118,25 +118,26 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
          }},
         check_ckce_spec));
     all.push_back(estimator_entry<MmdChoice>(
-        method("mmd", "conditional MMD^2 of a notion of calibration (Marx et al. 2023), unbiased, O(n^2 m)",
-               "the unbiased conditional MMD^2 of a notion of calibration (Marx, Zalouk & Ermon 2023)", true),
+        method("mmd",
+               "conditional MMD^2 of a notion of calibration (Marx et al. 2023), unbiased, O(n^2 m); categorical, "
+               "binary and normal",
+               "the unbiased conditional MMD^2 of a notion of calibration (Marx, Zalouk & Ermon 2023)"),
         mmd_options(), {},
         {always<MmdChoice>(KernelUse::own), nullptr,
          [](const MmdChoice&, std::size_t n, std::size_t) {
              if (n < 2) fail("mmd_unbiased", "n = ", n, ", needs at least 2 observations");
          },
          [](const AnyData& data, const Kernel*, const AnyData*, const MmdChoice& c, const ParallelOptions& p) {
-             const CategoricalData& d = classes_of("mmd", data);
              Record details;
-             const MmdSpec spec = resolve_mmd(c, d, p, details);
-             const MmdEstimate e = mmd_unbiased(d, spec, p);
+             const MmdEstimate e =
+                 with_mmd(data, c, p, details, [&](const auto& d, const auto& spec) { return mmd_unbiased(d, spec, p); });
              if (!e.per_class.empty()) {
                  Record per_class;
                  for (std::size_t k = 0; k < e.per_class.size(); ++k)
                      per_class.push_back({"class_" + std::to_string(k), e.per_class[k]});
                  details.push_back({"per_class", per_class});
              }
-             return estimate("mmd", e.estimate, d.size(), details);
+             return estimate("mmd", e.estimate, e.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;

@@ -9,8 +9,19 @@ namespace calib::detail {
 
 namespace {
 
-const std::vector<std::string> conditioned_notions = {"canonical", "top-label", "class-wise", "individual"};
-const std::vector<std::string> all_notions = {"canonical", "top-label", "class-wise", "group", "individual", "marginal"};
+const std::vector<std::string> conditioned_notions = {"canonical", "top-label", "class-wise", "individual",
+                                                      "distribution"};
+const std::vector<std::string> all_notions = {"canonical", "top-label", "class-wise", "group", "individual", "marginal",
+                                              "distribution"};
+const std::vector<std::pair<MmdTargetChoice, std::string>> target_names = {
+    {MmdTargetChoice::white, "white"}, {MmdTargetChoice::sqexp, "sqexp"}, {MmdTargetChoice::sign, "sign"},
+    {MmdTargetChoice::moment, "moment"}, {MmdTargetChoice::pit, "pit"}};
+
+std::string target_name(MmdTargetChoice t) {
+    for (const auto& [v, name] : target_names)
+        if (v == t) return name;
+    return "?";
+}
 
 OptionInfo required(OptionInfo i) {
     i.required = true;
@@ -34,7 +45,8 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                     info("notion", "", "canonical",
                          "the notion of calibration: Y given Z = q (canonical), 1{Y = argmax q} given max q "
                          "(top-label), 1{Y = c} given q_c for every class c (class-wise, their sum), Y given a group "
-                         "(group), Y given features x (individual), or Y alone (marginal)",
+                         "(group), Y given features x (individual), Y alone (marginal); for normal forecasts Y given "
+                         "(mu, sigma) (distribution), individual or marginal",
                          std::move(notion_condition)),
                     notions),
         enum_option(&MmdChoice::shape,
@@ -44,11 +56,13 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                          {"notion", conditioned_notions}),
                     {{PredictionKernelShape::exp, "exp"}, {PredictionKernelShape::sqexp, "sqexp"}}),
         enum_option(&MmdChoice::metric,
-                    info("metric", "tv|l1|euclidean", "euclidean",
+                    info("metric", "tv|l1|euclidean|w2", "euclidean",
                          "the distance d between the conditioning values: tv (half L1), l1 or euclidean between "
-                         "predictions (canonical), l1 or euclidean between features (individual)",
-                         {"notion", {"canonical", "individual"}}),
-                    {{Metric::tv, "tv"}, {Metric::l1, "l1"}, {Metric::euclidean, "euclidean"}}),
+                         "predictions (canonical), l1 or euclidean between features (individual), w2 (or "
+                         "euclidean, the same: |(mu, sigma) - (mu', sigma')|) between normal forecasts "
+                         "(distribution)",
+                         {"notion", {"canonical", "individual", "distribution"}}),
+                    {{Metric::tv, "tv"}, {Metric::l1, "l1"}, {Metric::euclidean, "euclidean"}, {Metric::w2, "w2"}}),
         lengthscale_option(&MmdChoice::lengthscale,
                            info("lengthscale", "", "median",
                                 "l > 0 of k_Z, or the exact median of the distances d(z_i, z_j) over the pairs i < j "
@@ -65,15 +79,20 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                             {"median_subsample", {}}),
                        0),
         enum_option(&MmdChoice::target,
-                    info("kernel_y", "white|sqexp", "white",
-                         "the target kernel: white (delta) on the labels, or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 "
-                         "l^2)) on one-hot labels (the paper's code); binary targets for top-label and class-wise",
+                    info("kernel_y", "white|sqexp|sign|moment|pit", "white",
+                         "the target kernel: for labels white (delta) or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 l^2)) "
+                         "on one-hot labels (the paper's code; binary targets for top-label and class-wise); for "
+                         "normal forecasts sqexp exp(-(y - y')^2/(2 l^2)), sign sign(y - c) sign(y' - c) (decision), "
+                         "moment y y' + y^2 y'^2, or pit, the RBF on the PIT against Unif[0, 1] (quantile)",
                          {"notion", all_notions}),
-                    {{TargetKernelType::white, "white"}, {TargetKernelType::sqexp, "sqexp"}}),
+                    target_names),
         real_option(&MmdChoice::target_lengthscale,
-                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp target kernel",
-                         {"kernel_y", {"sqexp"}}),
+                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp and pit target kernels",
+                         {"kernel_y", {"sqexp", "pit"}}),
                     [](double x) { return x > 0; }, "a number > 0"),
+        real_option(&MmdChoice::threshold,
+                    info("threshold", "C", "0", "the threshold c of the sign target kernel", {"kernel_y", {"sign"}}),
+                    [](double) { return true; }, "a finite number"),
         custom_option<MmdChoice>(
             required(info("features", "FILE", "",
                           "the features x_i of the individual notion, one row per observation (.npy or delimited "
@@ -97,7 +116,10 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
     spec.notion = choice.notion;
     spec.conditioning = {choice.shape, choice.metric, choice.lengthscale.value};
     const bool binary = spec.notion == MmdNotion::top_label || spec.notion == MmdNotion::class_wise;
-    if (choice.target == TargetKernelType::sqexp)
+    if (choice.target != MmdTargetChoice::white && choice.target != MmdTargetChoice::sqexp)
+        throw invalid_argument("`kernel_y` " + target_name(choice.target) +
+                               " applies to normal forecasts; class predictions take white or sqexp");
+    if (choice.target == MmdTargetChoice::sqexp)
         spec.target_gram = one_hot_rbf_gram(binary ? 2 : data.num_classes(), choice.target_lengthscale);
     const auto check_rows = [&](const std::string& option, const std::string& path, std::size_t rows) {
         if (rows != n)
@@ -150,8 +172,74 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
     } else {
         conditioning.push_back({"shape", spec.notion == MmdNotion::group ? "delta" : "none"});
     }
-    Record target{{"type", to_string(choice.target)}};
-    if (choice.target == TargetKernelType::sqexp) target.push_back({"lengthscale", choice.target_lengthscale});
+    Record target{{"type", target_name(choice.target)}};
+    if (choice.target == MmdTargetChoice::sqexp) target.push_back({"lengthscale", choice.target_lengthscale});
+    record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
+    return spec;
+}
+
+GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, const ParallelOptions& parallel,
+                            Record& record) {
+    const std::size_t n = data.size();
+    GaussianMmdSpec spec;
+    spec.notion = choice.notion;
+    if (spec.notion != MmdNotion::distribution && spec.notion != MmdNotion::individual &&
+        spec.notion != MmdNotion::marginal)
+        throw invalid_argument("`notion` " + to_string(spec.notion) +
+                               " applies to class predictions; normal forecasts take distribution, individual or "
+                               "marginal");
+    // The Euclidean distance of (μ, σ) is W2: for the distribution notion both names mean it.
+    const bool distribution = spec.notion == MmdNotion::distribution;
+    if (distribution && choice.metric != Metric::euclidean && choice.metric != Metric::w2)
+        throw invalid_argument("`metric` " + to_string(choice.metric) +
+                               " does not apply to normal forecasts; the distribution notion takes w2");
+    spec.conditioning = {choice.shape, distribution ? Metric::w2 : choice.metric, choice.lengthscale.value};
+    switch (choice.target) {
+        case MmdTargetChoice::white:
+            throw invalid_argument("`kernel_y` white applies to class predictions; normal forecasts take sqexp, sign, "
+                                   "moment or pit");
+        case MmdTargetChoice::sqexp: spec.target = GaussianTarget::rbf; break;
+        case MmdTargetChoice::sign: spec.target = GaussianTarget::sign; break;
+        case MmdTargetChoice::moment: spec.target = GaussianTarget::moment; break;
+        case MmdTargetChoice::pit: spec.target = GaussianTarget::pit; break;
+    }
+    spec.target_lengthscale = choice.target_lengthscale;
+    spec.threshold = choice.threshold;
+    if (spec.notion == MmdNotion::individual) {
+        spec.features = read_features(choice.features);
+        if (static_cast<std::size_t>(spec.features.rows()) != n)
+            throw invalid_argument("`features` " + choice.features + " has " + std::to_string(spec.features.rows()) +
+                                   " rows, but the input has n = " + std::to_string(n) +
+                                   " observations; give one row per observation");
+    }
+    const bool conditioned = spec.notion != MmdNotion::marginal;
+    if (conditioned && !choice.lengthscale.given()) {
+        MedianOptions median;
+        median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
+        median.subsample = choice.median_subsample;
+        median.seed = choice.median_seed;
+        median.parallel = parallel;
+        try {
+            spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec, median)[0];
+        } catch (const invalid_argument& e) {
+            throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
+        }
+    }
+    validate_mmd(data, spec, "mmd");
+
+    record.push_back({"notion", to_string(spec.notion)});
+    Record conditioning;
+    if (conditioned) {
+        conditioning = {{"shape", to_string(spec.conditioning.shape)},
+                        {"metric", to_string(spec.conditioning.metric)},
+                        {"lengthscale", spec.conditioning.lengthscale}};
+    } else {
+        conditioning.push_back({"shape", "none"});
+    }
+    Record target{{"type", target_name(choice.target)}};
+    if (choice.target == MmdTargetChoice::sqexp || choice.target == MmdTargetChoice::pit)
+        target.push_back({"lengthscale", spec.target_lengthscale});
+    if (choice.target == MmdTargetChoice::sign) target.push_back({"threshold", spec.threshold});
     record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
     return spec;
 }

@@ -60,10 +60,8 @@ KernelUse estimated_kernel_use(const Estimated<O>& e) {
 // test(d, spec) on the MMD spec resolved on the data; the result records the notion and kernel used.
 template <class F>
 TestResult on_mmd(const AnyData& data, const MmdChoice& choice, const ParallelOptions& parallel, F&& test) {
-    const CategoricalData& d = classes_of("the estimator mmd", data);
     Record used;
-    const MmdSpec spec = resolve_mmd(choice, d, parallel, used);
-    TestResult result = test(d, spec);
+    TestResult result = with_mmd(data, choice, parallel, used, std::forward<F>(test));
     result.estimator_details = std::move(used);
     return result;
 }
@@ -222,7 +220,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
              BlockTestOptions run = o.options;
              run.parallel = p;
              if (o.estimator == "mmd")
-                 return on_mmd(data, o.mmd, p, [&](const auto& d, const MmdSpec& s) { return mmd_block_test(d, s, run); });
+                 return on_mmd(data, o.mmd, p, [&](const auto& d, const auto& s) { return mmd_block_test(d, s, run); });
              return on_data(data, [&](const auto& d) { return block_test(d, *k, run); });
          }}));
 
@@ -238,7 +236,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
              run.parallel = p;
              if (o.estimator == "mmd")
                  return on_mmd(data, o.mmd, p,
-                               [&](const auto& d, const MmdSpec& s) { return mmd_bootstrap_test(d, s, run); });
+                               [&](const auto& d, const auto& s) { return mmd_bootstrap_test(d, s, run); });
              return on_data(data, [&](const auto& d) { return bootstrap_test(d, *k, run); });
          }}));
 
@@ -254,7 +252,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          },
          [](const AnyData& data, const Kernel* k, const AnyData*, const GammaRun& o, const ParallelOptions& p) {
              if (o.estimator == "mmd")
-                 return on_mmd(data, o.mmd, p, [&](const auto& d, const MmdSpec& s) { return mmd_gamma_test(d, s, p); });
+                 return on_mmd(data, o.mmd, p, [&](const auto& d, const auto& s) { return mmd_gamma_test(d, s, p); });
              return on_data(data, [&](const auto& d) { return gamma_test(d, *k, p); });
          }}));
 

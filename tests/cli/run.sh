@@ -330,6 +330,7 @@ expect_json "mmd one-hot rbf target" 'j["kernel"]["target"] == {"type": "sqexp",
 printf 'g\n1\n1\n2\n2\n1\n2\n1\n1\n2\n2\n' >groups.csv
 tail -n +2 groups.csv >groups_plain.csv
 printf 'x1,x2\n0,1\n1,0\n2,2\n3,1\n4,0\n5,2\n6,1\n0,0\n1,2\n2,1\n' >features.csv
+head -n 6 features.csv >features5.csv
 python3 - <<'EOF'
 import struct
 rows = [l.split(',') for l in open('features.csv').read().split('\n')[1:] if l]
@@ -366,8 +367,23 @@ expect_error "mmd features for another notion" "--features applies only with --n
 expect_error "mmd unknown notion" "--notion = canon" -- "${mmd[@]}" --notion canon
 expect_error "mmd notion without estimator mmd" "--notion" -- \
     test --family categorical --input cat.csv --method gamma --notion group
-expect_error "mmd for a normal family" "--estimator mmd applies only to --family categorical or binary" -- \
-    estimate --family normal --input normal.csv --estimator mmd
+# Normal forecasts: the distribution notion with the sqexp target is the SKCE with exp(-W2^2/(2 l^2)) x Gaussian.
+expect_close "mmd normal distribution equals skce-unbiased" \
+    "$(estimate_of estimate --family normal --input normal.csv --estimator skce-unbiased --kernel-p sqexp --metric w2 --lengthscale 0.8 --kernel-y sqexp --lengthscale-y 1.5)" \
+    "$(estimate_of estimate --family normal --input normal.csv --estimator mmd --notion distribution --lengthscale 0.8 --kernel-y sqexp --lengthscale-y 1.5)"
+expect_json "mmd normal sign" 'j["kernel"]["target"] == {"type": "sign", "threshold": 0.5} and j["notion"] == "marginal"' \
+    test --family normal --input normal.csv --method gamma --estimator mmd --notion marginal --kernel-y sign --threshold 0.5
+expect_json "mmd normal pit individual" 'j["kernel"]["target"]["type"] == "pit" and j["kernel"]["conditioning"]["metric"] == "euclidean"' \
+    estimate --family normal --input normal.csv --estimator mmd --notion individual --features features5.csv --kernel-y pit
+expect_error "mmd normal default notion" "--notion canonical applies to class predictions" -- \
+    estimate --family normal --input normal.csv --estimator mmd --kernel-y sqexp
+expect_error "mmd normal white target" "--kernel-y white applies to class predictions" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution
+expect_error "mmd pit for labels" "--kernel-y pit applies to normal forecasts" -- "${mmd[@]}" --kernel-y pit
+expect_error "mmd threshold without sign" "--threshold applies only with --kernel-y sign" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --threshold 1
+expect_error "mmd laplace" "applies to class predictions (categorical, binary) and Gaussian forecasts (normal) only" -- \
+    estimate --family laplace --input normal.csv --estimator mmd --kernel-y sqexp
 
 # ---------------------------------------------------------------------------------------------
 # Bad files: exit 2 and one line naming the file, the line and the column.
