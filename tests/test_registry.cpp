@@ -1,5 +1,6 @@
 // The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
 // direct library call, option values and errors, typed results and their records.
+#include <calib/mmd.hpp>
 #include <calib/registry.hpp>
 #include <calib/squared_ce.hpp>
 
@@ -287,6 +288,10 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             CHECK(r.estimate == reference.brier);
             CHECK(std::get<double>(find(r.details, "calibration")) == reference.calibration);
             CHECK(std::get<double>(find(r.details, "uncertainty")) == reference.uncertainty);
+        } else if (m.name == "mmd") {  // the default notion: canonical, RBF on q with the median lengthscale
+            MmdSpec spec;
+            spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec)[0];
+            CHECK(r.estimate == mmd_unbiased(data, spec).estimate);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

@@ -87,6 +87,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     Report report("calib test: " + setup.info().title);
     report.line("data", describe_data(input, data) + (result.n != n ? " (" + std::to_string(result.n) + " used)" : ""));
     if (kernel) report.line("kernel", describe_kernel(*kernel_setup, *kernel));
+    if (!result.estimator_details.empty()) report.line("kernel", describe_record(result.estimator_details));
     const Record details = std::visit([](const auto& d) { return d.record(); }, result.details);
     Record options;  // those the details do not report already
     for (const Field& f : setup.record(n))

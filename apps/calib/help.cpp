@@ -108,14 +108,33 @@ std::string methods_text(const std::vector<MethodInfo>& methods) {
     return out;
 }
 
-// The options of each method, under its name.
+// Whether the option applies only when a chain of conditions reaches `option` = `value` (the MMD's
+// options in a test apply only with --estimator mmd).
+bool only_with(const std::vector<OptionInfo>& options, const OptionInfo& o, const std::string& option,
+               const std::string& value) {
+    for (const OptionInfo* at = &o; !at->condition.option.empty();) {
+        const Condition& c = at->condition;
+        if (c.option == option) return c.values == std::vector<std::string>{value};
+        const auto next = std::find_if(options.begin(), options.end(),
+                                       [&](const OptionInfo& i) { return i.name == c.option; });
+        if (next == options.end()) return false;
+        at = &*next;
+    }
+    return false;
+}
+
+// The options of each method, under its name; the MMD's options of the tests are listed once, as
+// those of 'calib estimate --estimator mmd'.
 template <class Make>
 std::string method_options_text(const std::vector<MethodInfo>& methods, Make make) {
     std::string out;
     for (const MethodInfo& m : methods) {
         const auto setup = make(m.name);
-        if (setup.options().empty()) continue;
-        out += "\nOptions of " + m.name + ":\n" + options_text(setup.options());
+        std::vector<OptionInfo> shown;
+        for (const OptionInfo& o : setup.options())
+            if (!only_with(setup.options(), o, "estimator", "mmd")) shown.push_back(o);
+        if (shown.empty()) continue;
+        out += "\nOptions of " + m.name + ":\n" + options_text(shown);
     }
     return out;
 }
@@ -184,7 +203,10 @@ Usage:
              [--alpha A] [--threads N]
 
 Input and kernel options are those of 'calib estimate' (see 'calib estimate --help'); every
-method uses the kernel except consistency with ece.
+method uses the kernel except consistency with ece. With --estimator mmd (block, bootstrap, gamma)
+the test is of the conditional MMD of a notion of calibration and takes the options of 'calib
+estimate --estimator mmd' (--notion, --kernel-p, --metric, --lengthscale, --kernel-y, --features,
+--groups, ...) instead of the kernel options.
 
 Methods (--method M; every test is right-tailed: a small p-value speaks against calibration):
 )" + methods_text(test_methods()) +

@@ -10,6 +10,7 @@
 #include <calib/io.hpp>
 #include <calib/kernels.hpp>
 #include <calib/metrics.hpp>
+#include <calib/mmd.hpp>
 #include <calib/recalibration.hpp>
 #include <calib/reliability.hpp>
 #include <calib/seed.hpp>

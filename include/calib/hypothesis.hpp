@@ -107,11 +107,12 @@ struct TestResult {
     double p_value = 1;
     std::size_t n = 0;               // observations used by the test
     TestDetails details;             // the method's own numbers
+    Record estimator_details;        // what the estimator chose on the data (the MMD: its notion and kernel); else empty
 
     // The details of the method; throws calib::invalid_argument for another method's type.
     template <class Details>
     const Details& details_as() const;
-    // method, null, estimator, estimate, statistic, p_value, n, then the details' fields.
+    // method, null, estimator, estimate, statistic, p_value, n, then the details' and estimator_details' fields.
     Record record() const;
     std::string to_json() const;     // record() as one JSON object
 };

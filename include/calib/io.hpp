@@ -95,6 +95,12 @@ MvNormalData read_mvnormal(const std::string& path, const ReadOptions& options =
 MixtureNormalData read_mixture_normal(const std::string& path, const ReadOptions& options = {},
                                       std::vector<FileSummary>* files = nullptr);
 
+// The conditioning data of the conditional MMD (mmd.hpp), one row per observation, in the formats
+// above: features (any number of columns of finite numbers) and group ids (one column of integers).
+// `summary`, when given, receives how the file was read.
+Matrix read_features(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
+std::vector<int> read_groups(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
+
 // Names used by the CLI ("auto", "yes", "no"; "auto", "comma", "tab", "semicolon", "whitespace") and
 // their parsers, which throw calib::invalid_argument on an unknown name.
 std::string to_string(HeaderMode mode);

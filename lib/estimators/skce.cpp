@@ -3,6 +3,7 @@
 
 #include "core/check.hpp"
 #include "data/families.hpp"
+#include "estimators/block_estimates.hpp"
 #include "kernels/family_ops.hpp"
 
 #include <cmath>
@@ -33,19 +34,8 @@ BlockSkce skce_block(const Data& data, const Kernel& kernel, std::size_t block_s
     const std::size_t n = data.size();
     if (block_size < 2 || block_size > n)
         fail("skce_block", "block_size = ", block_size, ", must be in [2, n = ", n, "]");
-    const auto blocks = detail::FamilyOps<Data>::block_pair_sums(data, kernel, block_size, parallel);
-    const double pairs = 0.5 * static_cast<double>(block_size) * static_cast<double>(block_size - 1);
-    BlockSkce result;
-    result.block_size = block_size;
-    detail::CompensatedSum total;
-    for (const detail::PairSums& b : blocks) {
-        result.block_estimates.push_back(b.sum.value() / pairs);
-        result.block_mean_squares.push_back(b.sum_squares.value() / pairs);
-        total.add(result.block_estimates.back());
-    }
-    result.estimate = detail::check_result("skce_block", total.value() / static_cast<double>(blocks.size()));
-    for (double q : result.block_mean_squares) detail::check_result("skce_block", q);
-    return result;
+    return detail::block_estimates("skce_block", detail::FamilyOps<Data>::block_pair_sums(data, kernel, block_size, parallel),
+                                   block_size);
 }
 
 std::size_t sqrt_block_size(std::size_t n) {

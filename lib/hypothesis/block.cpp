@@ -5,6 +5,7 @@
 #include "core/check.hpp"
 #include "data/families.hpp"
 #include "hypothesis/p_values.hpp"
+#include "hypothesis/statistic_tests.hpp"
 #include "engine/pairwise.hpp"
 
 #include <boost/math/distributions/normal.hpp>
@@ -29,12 +30,11 @@ void validate(const BlockTestOptions& options, std::size_t n) {
         fail(fn, "confidence_level = ", detail::format_value(options.confidence_level), ", must be in (0, 1)");
 }
 
-template <class Data>
-TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOptions& options) {
-    const std::size_t n = data.size();
-    validate(options, n);
-    const std::size_t b = options.block_size.resolve(n), s = n / b;
-    const BlockSkce block = skce_block(data, kernel, b, options.parallel);
+namespace detail {
+
+TestResult block_from(std::size_t n, const BlockSkce& block, const BlockTestOptions& options,
+                      const std::string& estimator) {
+    const std::size_t b = block.block_size, s = n / b;
     const double sd = double(s), estimate = block.estimate;
 
     double std_error;
@@ -61,7 +61,7 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
     TestResult result;
     result.method = "block";
     result.null_approximation = "normal";
-    result.estimator = "skce-block";
+    result.estimator = estimator;
     result.estimate = estimate;
     result.statistic = z;
     result.p_value = degenerate ? (estimate > 0 ? 0.0 : 1.0) : boost::math::cdf(boost::math::complement(standard, z));
@@ -78,6 +78,16 @@ TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOpt
     details.degenerate = degenerate;
     result.details = details;
     return detail::checked_test_result("block_test", std::move(result));
+}
+
+}  // namespace detail
+
+template <class Data>
+TestResult block_test(const Data& data, const Kernel& kernel, const BlockTestOptions& options) {
+    const std::size_t n = data.size();
+    validate(options, n);
+    return detail::block_from(n, skce_block(data, kernel, options.block_size.resolve(n), options.parallel), options,
+                              "skce-block");
 }
 
 namespace {

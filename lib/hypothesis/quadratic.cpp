@@ -7,6 +7,7 @@
 #include "data/families.hpp"
 #include "core/memory_guard.hpp"
 #include "hypothesis/p_values.hpp"
+#include "hypothesis/statistic_tests.hpp"
 #include "kernels/family_ops.hpp"
 #include "core/parallel.hpp"
 #include "engine/quadratic_sums.hpp"
@@ -34,11 +35,12 @@ void validate(const BootstrapOptions& options, std::size_t n) {
              " of working memory, more than `memory_budget` = ", detail::format_bytes(budget), "; raise the budget");
 }
 
-template <class Data>
-TestResult bootstrap_test(const Data& data, const Kernel& kernel, const BootstrapOptions& options) {
+namespace detail {
+
+TestResult bootstrap_from(std::size_t n, const BootstrapOptions& options, const CountFormsPass& forms,
+                          const std::string& estimator) {
     const char* fn = "bootstrap_test";
-    validate_kernel(data, kernel, fn);
-    const std::size_t n = data.size(), R = options.replicates;
+    const std::size_t R = options.replicates;
     validate(options, n);
     // The cached triangle of H only when it fits the budget too.
     const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
@@ -47,7 +49,7 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     const auto counts = [&](std::size_t r0, std::size_t, auto&& out) {
         detail::resampling_counts(options.seed, r0, out, options.parallel);
     };
-    const detail::CountForms f = detail::FamilyOps<Data>::count_forms(data, kernel, R, counts, cache, options.parallel);
+    const detail::CountForms f = forms(R, counts, cache);
     // T'_r = n⁻² [α c_rᵀ H c_r − α Σ_a c_ar H_aa − 2 c_rᵀ H 1], α = n/(n−1)   (julia-reference §2.5).
     const double alpha = double(n) / double(n - 1), n2 = double(n) * double(n);
     std::vector<double> replicate_statistics(R);
@@ -58,7 +60,7 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     TestResult result;
     result.method = "bootstrap";
     result.null_approximation = "bootstrap";
-    result.estimator = "skce-unbiased";
+    result.estimator = estimator;
     result.estimate = f.sums.unbiased();
     result.statistic = statistic;
     result.p_value = detail::resampling_p_value(fn, replicate_statistics, statistic, options.rule);
@@ -74,13 +76,9 @@ TestResult bootstrap_test(const Data& data, const Kernel& kernel, const Bootstra
     return detail::checked_test_result(fn, std::move(result));
 }
 
-template <class Data>
-TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
+TestResult gamma_from(const QuadraticSums& s, const std::string& estimator) {
     const char* fn = "gamma_test";
-    validate_kernel(data, kernel, fn);
-    const std::size_t n = data.size();
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    const detail::QuadraticSums s = detail::FamilyOps<Data>::quadratic_sums(data, kernel, parallel);
+    const std::size_t n = s.n;
     const double nd = double(n);
     const double mean = s.diagonal / nd;                                          // E h(W, W)
     const double second_moment = 2 * s.off_diagonal_squares / (nd * (nd - 1));   // mean_{i≠j} h_ij²
@@ -90,7 +88,7 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
     TestResult result;
     result.method = "gamma";
     result.null_approximation = "gamma";
-    result.estimator = "skce-biased";
+    result.estimator = estimator;
     result.estimate = s.biased();
     result.statistic = statistic;
     result.n = n;
@@ -111,6 +109,28 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
         boost::math::complement(boost::math::gamma_distribution<double>(details.shape, details.scale), statistic));
     result.details = details;
     return detail::checked_test_result(fn, std::move(result));
+}
+
+}  // namespace detail
+
+template <class Data>
+TestResult bootstrap_test(const Data& data, const Kernel& kernel, const BootstrapOptions& options) {
+    validate_kernel(data, kernel, "bootstrap_test");
+    return detail::bootstrap_from(
+        data.size(), options,
+        [&](std::size_t R, const detail::CountSource& counts, bool cache) {
+            return detail::FamilyOps<Data>::count_forms(data, kernel, R, counts, cache, options.parallel);
+        },
+        "skce-unbiased");
+}
+
+template <class Data>
+TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
+    const char* fn = "gamma_test";
+    validate_kernel(data, kernel, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    return detail::gamma_from(detail::FamilyOps<Data>::quadratic_sums(data, kernel, parallel), "skce-biased");
 }
 
 void validate(const SpectralOptions& options, std::size_t n) {

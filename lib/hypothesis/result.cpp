@@ -67,6 +67,7 @@ Record TestResult::record() const {
              {"n", static_cast<std::uint64_t>(n)}};
     const Record own = std::visit([](const auto& d) { return d.record(); }, details);
     r.insert(r.end(), own.begin(), own.end());
+    r.insert(r.end(), estimator_details.begin(), estimator_details.end());
     return r;
 }
 

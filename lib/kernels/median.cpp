@@ -5,6 +5,7 @@
 #include "data/families.hpp"
 #include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
+#include "kernels/median_ranks.hpp"
 
 #include <calib/tool/random.hpp>
 
@@ -20,23 +21,9 @@ namespace {
 // with the zero diagonal (full).
 template <class Data>
 double exact_median(const Data& data, Metric metric, MedianVariant variant, const ParallelOptions& parallel) {
-    const std::uint64_t n = data.size();
-    // The ranks of the median's one or two middle values, then where they fall among the i < j pairs:
-    // in the full n×n matrix the n zeros come first and every off-diagonal distance twice, so rank
-    // r ≥ n holds the ((r − n)/2)-th smallest pair distance.
-    const std::uint64_t count = variant == MedianVariant::pairs ? n * (n - 1) / 2 : n * n;
-    std::vector<std::uint64_t> middle{count / 2};
-    if (count % 2 == 0) middle.insert(middle.begin(), count / 2 - 1);
-    std::vector<std::uint64_t> pair_ranks;
-    for (const std::uint64_t r : middle)
-        if (variant == MedianVariant::pairs || r >= n) pair_ranks.push_back(variant == MedianVariant::pairs ? r : (r - n) / 2);
-    std::vector<double> pair_values;
-    if (!pair_ranks.empty())
-        pair_values = detail::FamilyOps<Data>::distance_ranks(data, metric, pair_ranks, parallel);
-    // The middle values in order: zeros of the diagonal (full, r < n) first.
-    std::vector<double> values(middle.size() - pair_values.size(), 0.0);
-    values.insert(values.end(), pair_values.begin(), pair_values.end());
-    return values.size() == 1 ? values[0] : 0.5 * (values[0] + values[1]);
+    return detail::exact_median_of(data.size(), variant, [&](const std::vector<std::uint64_t>& ranks) {
+        return detail::FamilyOps<Data>::distance_ranks(data, metric, ranks, parallel);
+    });
 }
 
 }  // namespace

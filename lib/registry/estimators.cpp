@@ -1,10 +1,12 @@
 // The registered estimators (registry.hpp): one entry each, with its options and its library call.
 #include "registry/common_options.hpp"
+#include "registry/mmd.hpp"
 #include "registry/models.hpp"
 #include "registry/squared_ce.hpp"
 
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
+#include <calib/mmd.hpp>
 
 namespace calib::detail {
 
@@ -115,6 +117,28 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
              return estimate("ckce", result.estimate, d.size(), ckce_details(spec, resolved, &result));
          }},
         check_ckce_spec));
+    all.push_back(estimator_entry<MmdChoice>(
+        method("mmd",
+               "conditional MMD^2 of a notion of calibration (Marx et al. 2023), unbiased, O(n^2 m); categorical, "
+               "binary and normal",
+               "the unbiased conditional MMD^2 of a notion of calibration (Marx, Zalouk & Ermon 2023)"),
+        mmd_options(), {},
+        {always<MmdChoice>(KernelUse::own), nullptr,
+         [](const MmdChoice&, std::size_t n, std::size_t) {
+             if (n < 2) fail("mmd_unbiased", "n = ", n, ", needs at least 2 observations");
+         },
+         [](const AnyData& data, const Kernel*, const AnyData*, const MmdChoice& c, const ParallelOptions& p) {
+             Record details;
+             const MmdEstimate e =
+                 with_mmd(data, c, p, details, [&](const auto& d, const auto& spec) { return mmd_unbiased(d, spec, p); });
+             if (!e.per_class.empty()) {
+                 Record per_class;
+                 for (std::size_t k = 0; k < e.per_class.size(); ++k)
+                     per_class.push_back({"class_" + std::to_string(k), e.per_class[k]});
+                 details.push_back({"per_class", per_class});
+             }
+             return estimate("mmd", e.estimate, e.n, details);
+         }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;
 }

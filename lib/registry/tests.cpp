@@ -1,10 +1,12 @@
 // The registered calibration tests (registry.hpp): one entry each, with its options, its validation
 // against n and its library call.
 #include "registry/common_options.hpp"
+#include "registry/mmd.hpp"
 #include "registry/models.hpp"
 
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
+#include <calib/mmd.hpp>
 
 namespace calib::detail {
 
@@ -19,6 +21,49 @@ TestResult on_data(const AnyData& data, F&& test) {
 OptionInfo required(OptionInfo i) {
     i.required = true;
     return i;
+}
+
+// ---- the statistic of a quadratic or block test: the SKCE (with the kernel options) or the MMD ---------------
+
+template <class O>
+struct Estimated {
+    O options;
+    std::string estimator = "skce";
+    MmdChoice mmd;
+};
+
+template <class O>
+OptionList<Estimated<O>> with_estimator(const OptionList<O>& own) {
+    OptionList<Estimated<O>> list = nested(&Estimated<O>::options, own);
+    list.push_back(custom_option<Estimated<O>>(
+        info("estimator", "skce|mmd", "skce",
+             "the statistic tested: the SKCE (with the kernel options) or the conditional MMD of a notion of "
+             "calibration (with the options of the estimator mmd)"),
+        [](Estimated<O>& e, const Value& v) {
+            const std::string name = text_value(v);
+            if (name != "skce" && name != "mmd") throw option_error("estimator", "'" + name + "'", "one of skce or mmd");
+            e.estimator = name;
+        },
+        [](const Estimated<O>& e) { return Value(e.estimator); },
+        // Recorded only for the MMD: the SKCE's outputs stay as they were (their estimator field names it).
+        [](Record& r, const Estimated<O>& e, std::size_t) {
+            if (e.estimator == "mmd") r.push_back({"estimator", e.estimator});
+        }));
+    return list + nested(&Estimated<O>::mmd, mmd_options({"estimator", {"mmd"}}));
+}
+
+template <class O>
+KernelUse estimated_kernel_use(const Estimated<O>& e) {
+    return e.estimator == "mmd" ? KernelUse::own : KernelUse::skce;
+}
+
+// test(d, spec) on the MMD spec resolved on the data; the result records the notion and kernel used.
+template <class F>
+TestResult on_mmd(const AnyData& data, const MmdChoice& choice, const ParallelOptions& parallel, F&& test) {
+    Record used;
+    TestResult result = with_mmd(data, choice, parallel, used, std::forward<F>(test));
+    result.estimator_details = std::move(used);
+    return result;
 }
 
 // ---- the options of each test ---------------------------------------------------------------------------
@@ -164,38 +209,50 @@ OptionList<Cme> cme_options() {
 std::vector<Registered<MethodModel<TestResult>>> make_tests() {
     std::vector<Registered<MethodModel<TestResult>>> all;
 
-    all.push_back(test_entry<BlockTestOptions>(
-        method("block", "z-test of the block SKCE, O(nB): the fastest, asymptotically valid",
+    using BlockRun = Estimated<BlockTestOptions>;
+    all.push_back(test_entry<BlockRun>(
+        method("block", "z-test of the block SKCE (or MMD), O(nB): the fastest, asymptotically valid",
                "block test: z-test of the SKCE over blocks (normal null)"),
-        block_options(), {},
-        {nullptr, nullptr, [](const BlockTestOptions& o, std::size_t n, std::size_t) { validate(o, n); },
-         [](const AnyData& data, const Kernel* k, const AnyData*, const BlockTestOptions& o, const ParallelOptions& p) {
-             BlockTestOptions run = o;
+        with_estimator(block_options()), {},
+        {estimated_kernel_use<BlockTestOptions>, nullptr,
+         [](const BlockRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const BlockRun& o, const ParallelOptions& p) {
+             BlockTestOptions run = o.options;
              run.parallel = p;
+             if (o.estimator == "mmd")
+                 return on_mmd(data, o.mmd, p, [&](const auto& d, const auto& s) { return mmd_block_test(d, s, run); });
              return on_data(data, [&](const auto& d) { return block_test(d, *k, run); });
          }}));
 
-    all.push_back(test_entry<BootstrapOptions>(
-        method("bootstrap", "quadratic SKCE with a bootstrap null, O(n^2 R): the most powerful, the reference",
+    using BootstrapRun = Estimated<BootstrapOptions>;
+    all.push_back(test_entry<BootstrapRun>(
+        method("bootstrap", "quadratic SKCE (or MMD) with a bootstrap null, O(n^2 R): the most powerful, the reference",
                "quadratic test with a bootstrap null"),
-        bootstrap_options(), {},
-        {nullptr, nullptr, [](const BootstrapOptions& o, std::size_t n, std::size_t) { validate(o, n); },
-         [](const AnyData& data, const Kernel* k, const AnyData*, const BootstrapOptions& o, const ParallelOptions& p) {
-             BootstrapOptions run = o;
+        with_estimator(bootstrap_options()), {},
+        {estimated_kernel_use<BootstrapOptions>, nullptr,
+         [](const BootstrapRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
+         [](const AnyData& data, const Kernel* k, const AnyData*, const BootstrapRun& o, const ParallelOptions& p) {
+             BootstrapOptions run = o.options;
              run.parallel = p;
+             if (o.estimator == "mmd")
+                 return on_mmd(data, o.mmd, p,
+                               [&](const auto& d, const auto& s) { return mmd_bootstrap_test(d, s, run); });
              return on_data(data, [&](const auto& d) { return bootstrap_test(d, *k, run); });
          }}));
 
     struct NoOptions {};
-    all.push_back(test_entry<NoOptions>(
-        method("gamma", "quadratic SKCE with a moment-matched Gamma null, one O(n^2) pass: a heuristic",
+    using GammaRun = Estimated<NoOptions>;
+    all.push_back(test_entry<GammaRun>(
+        method("gamma", "quadratic SKCE (or MMD) with a moment-matched Gamma null, one O(n^2) pass: a heuristic",
                "quadratic test with a moment-matched Gamma null"),
-        {}, {},
-        {nullptr, nullptr,
-         [](const NoOptions&, std::size_t n, std::size_t) {
+        with_estimator(OptionList<NoOptions>{}), {},
+        {estimated_kernel_use<NoOptions>, nullptr,
+         [](const GammaRun&, std::size_t n, std::size_t) {
              if (n < 2) fail("gamma_test", "n = ", n, ", needs at least 2 observations");
          },
-         [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
+         [](const AnyData& data, const Kernel* k, const AnyData*, const GammaRun& o, const ParallelOptions& p) {
+             if (o.estimator == "mmd")
+                 return on_mmd(data, o.mmd, p, [&](const auto& d, const auto& s) { return mmd_gamma_test(d, s, p); });
              return on_data(data, [&](const auto& d) { return gamma_test(d, *k, p); });
          }}));
 

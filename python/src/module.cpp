@@ -208,7 +208,9 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
         out["estimate"] = r.estimate;
         out["statistic"] = r.statistic;
         out["p_value"] = r.p_value;
-        out["details"] = to_dict(std::visit([](const auto& d) { return d.record(); }, r.details));
+        Record details = std::visit([](const auto& d) { return d.record(); }, r.details);
+        details.insert(details.end(), r.estimator_details.begin(), r.estimator_details.end());  // the MMD's notion, kernel
+        out["details"] = to_dict(details);
     });
 }
 

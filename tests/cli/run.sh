@@ -64,8 +64,9 @@ def check(j, expression):
                "consistency": resampling + ["estimator"], "dfree-block": ["block_size"],
                "cme": ["num_locations", "reference", "ridge"]}
         uses_kernel = not (j["method"] == "consistency" and j["estimator"] == "ece")
+        mmd = j["estimator"].startswith("mmd-")  # the MMD's kernel: its notion and kernel, no top-level lengthscale
         need = (["method", "null", "estimate", "statistic", "p_value"] + run +
-                (kernel if uses_kernel else []) + own.get(j["method"], []))
+                (["notion", "kernel"] if mmd else kernel if uses_kernel else []) + own.get(j["method"], []))
         p = j.get("p_value")
         assert isinstance(p, (int, float)) and 0 <= p <= 1, "p_value not in [0, 1]"
         # An infinite statistic (a degenerate block test, zero standard error) is written as null.
@@ -76,8 +77,8 @@ def check(j, expression):
         own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
                "ece": ["binning", "distance", "mode"]}
         no_kernel = ["ece", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"]
-        need = ["estimator", "estimate"] + run + (kernel if j["estimator"] not in no_kernel else []) + \
-            own.get(j["estimator"], [])
+        need = ["estimator", "estimate"] + run + (kernel if j["estimator"] not in no_kernel + ["mmd"] else []) + \
+            own.get(j["estimator"], []) + (["notion", "kernel"] if j["estimator"] == "mmd" else [])
     missing = [k for k in need if k not in j]
     assert not missing, "missing keys %s" % missing
     assert isinstance(j["estimate"], (int, float)), "estimate is not a number"
@@ -314,6 +315,82 @@ expect_error "mixture sigma zero" "mixsd.csv: line 2, column 6:" "stddevs(0, 1) 
     estimate --family mixture-normal --input mixsd.csv --estimator skce-biased --lengthscale 1
 expect_error "mixture column count" "normal.csv: found 3 columns" "3K + 1" -- \
     estimate --family mixture-normal --input normal.csv --estimator skce-biased --lengthscale 1
+
+# ---------------------------------------------------------------------------------------------
+# The conditional MMD (docs/mmd.md). On hand.csv (above), with k_Z = exp(-d^2/2) and the delta
+# target kernel: canonical is the SKCE, -2e^{-1}; marginal: h_12 = r_1'r_2 = (-1, 1).(1, -1) = -2;
+# top-label: Y* = 0 and 1, both labels wrong, q(Y*) = 1 for both, h_12 = k_Z(1, 1) * 2 * (0 - 1)(0 - 1) = 2.
+mmd=(estimate --family categorical --input hand.csv --estimator mmd)
+expect_json "mmd hand canonical" 'abs(j["estimate"] - (-0.7357588823428847)) < 1e-12 and j["notion"] == "canonical" and j["kernel"]["conditioning"] == {"shape": "sqexp", "metric": "euclidean", "lengthscale": 1}' \
+    "${mmd[@]}" --lengthscale 1
+expect_json "mmd hand marginal" 'j["estimate"] == -2 and j["kernel"]["conditioning"]["shape"] == "none"' \
+    "${mmd[@]}" --notion marginal
+expect_json "mmd hand top-label" 'j["estimate"] == 2' "${mmd[@]}" --notion top-label --lengthscale 1
+expect_close "mmd canonical equals skce-unbiased" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator skce-unbiased --kernel-p exp --metric tv --lengthscale 0.7)" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator mmd --kernel-p exp --metric tv --lengthscale 0.7)"
+expect_json "mmd class-wise per class" 'len(j["per_class"]) == 3 and abs(sum(j["per_class"].values()) - j["estimate"]) < 1e-12 and len(j["kernel"]["conditioning"]["lengthscales"]) == 3' \
+    estimate --family categorical --input cat.csv --estimator mmd --notion class-wise
+expect_json "mmd one-hot rbf target" 'j["kernel"]["target"] == {"type": "sqexp", "lengthscale": 0.1}' \
+    estimate --family categorical --input cat.csv --estimator mmd --kernel-y sqexp --lengthscale-y 0.1
+# Conditioning files: a header or none, text or .npy, the same values give the same estimate.
+printf 'g\n1\n1\n2\n2\n1\n2\n1\n1\n2\n2\n' >groups.csv
+tail -n +2 groups.csv >groups_plain.csv
+printf 'x1,x2\n0,1\n1,0\n2,2\n3,1\n4,0\n5,2\n6,1\n0,0\n1,2\n2,1\n' >features.csv
+head -n 6 features.csv >features5.csv
+python3 - <<'EOF'
+import struct
+rows = [l.split(',') for l in open('features.csv').read().split('\n')[1:] if l]
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (10, 2), }"
+header += ' ' * ((64 - (10 + len(header) + 1) % 64) % 64) + '\n'
+with open('features.npy', 'wb') as f:
+    f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() +
+            b''.join(struct.pack('<2d', float(a), float(b)) for a, b in rows))
+EOF
+group=(estimate --family categorical --input cat.csv --estimator mmd --notion group)
+expect_close "mmd groups with or without a header" "$(estimate_of "${group[@]}" --groups groups.csv)" \
+    "$(estimate_of "${group[@]}" --groups groups_plain.csv)" 0
+individual=(estimate --family categorical --input cat.csv --estimator mmd --notion individual)
+expect_close "mmd features csv or npy" "$(estimate_of "${individual[@]}" --features features.csv)" \
+    "$(estimate_of "${individual[@]}" --features features.npy)" 0
+expect_json "mmd test bootstrap" 'j["estimator"] == "mmd-unbiased" and j["notion"] == "group" and j["kernel"]["conditioning"]["shape"] == "delta"' \
+    test --family categorical --input cat.csv --method bootstrap --estimator mmd --notion group --groups groups.csv
+expect_json "mmd test gamma" 'j["estimator"] == "mmd-biased" and j["notion"] == "individual"' \
+    test --family categorical --input cat.csv --method gamma --estimator mmd --notion individual --features features.npy
+expect_json "mmd test block" 'j["estimator"] == "mmd-block" and j["block_size"] == 2' \
+    test --family categorical --input cat.csv --method block --block-size 2 --estimator mmd --notion top-label
+expect_error "mmd group without groups" "missing option --groups FILE" -- "${group[@]}"
+expect_error "mmd individual without features" "missing option --features FILE" -- "${individual[@]}"
+head -n 6 groups.csv >groups_short.csv
+expect_error "mmd groups row count" "--groups groups_short.csv has 5 rows" "n = 10" -- "${group[@]}" --groups groups_short.csv
+printf '1\n1.5\n2\n2\n1\n2\n1\n1\n2\n2\n' >groups_real.csv
+expect_error "mmd groups not integers" "groups_real.csv: line 2" "must be an integer" -- \
+    "${group[@]}" --groups groups_real.csv
+expect_error "mmd features file missing" "nofile.npy" -- "${individual[@]}" --features nofile.npy
+expect_error "mmd metric for top-label" "--metric applies only with --notion canonical|individual" -- \
+    "${mmd[@]}" --notion top-label --metric l1
+expect_error "mmd features for another notion" "--features applies only with --notion individual" -- \
+    "${mmd[@]}" --features features.csv
+expect_error "mmd unknown notion" "--notion = canon" -- "${mmd[@]}" --notion canon
+expect_error "mmd notion without estimator mmd" "--notion" -- \
+    test --family categorical --input cat.csv --method gamma --notion group
+# Normal forecasts: the distribution notion with the sqexp target is the SKCE with exp(-W2^2/(2 l^2)) x Gaussian.
+expect_close "mmd normal distribution equals skce-unbiased" \
+    "$(estimate_of estimate --family normal --input normal.csv --estimator skce-unbiased --kernel-p sqexp --metric w2 --lengthscale 0.8 --kernel-y sqexp --lengthscale-y 1.5)" \
+    "$(estimate_of estimate --family normal --input normal.csv --estimator mmd --notion distribution --lengthscale 0.8 --kernel-y sqexp --lengthscale-y 1.5)"
+expect_json "mmd normal sign" 'j["kernel"]["target"] == {"type": "sign", "threshold": 0.5} and j["notion"] == "marginal"' \
+    test --family normal --input normal.csv --method gamma --estimator mmd --notion marginal --kernel-y sign --threshold 0.5
+expect_json "mmd normal pit individual" 'j["kernel"]["target"]["type"] == "pit" and j["kernel"]["conditioning"]["metric"] == "euclidean"' \
+    estimate --family normal --input normal.csv --estimator mmd --notion individual --features features5.csv --kernel-y pit
+expect_error "mmd normal default notion" "--notion canonical applies to class predictions" -- \
+    estimate --family normal --input normal.csv --estimator mmd --kernel-y sqexp
+expect_error "mmd normal white target" "--kernel-y white applies to class predictions" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution
+expect_error "mmd pit for labels" "--kernel-y pit applies to normal forecasts" -- "${mmd[@]}" --kernel-y pit
+expect_error "mmd threshold without sign" "--threshold applies only with --kernel-y sign" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --threshold 1
+expect_error "mmd laplace" "applies to class predictions (categorical, binary) and Gaussian forecasts (normal) only" -- \
+    estimate --family laplace --input normal.csv --estimator mmd --kernel-y sqexp
 
 # ---------------------------------------------------------------------------------------------
 # Bad files: exit 2 and one line naming the file, the line and the column.

@@ -55,9 +55,15 @@ ESTIMATES = [
     ("categorical", "ce-kde", {"notion": "canonical", "grid": "0.01,0.1", "seed": 3}),
     ("categorical", "ce-kkr", {"grid": "1e-3,1e-1", "ridge_preset": "paper-text"}),
     ("categorical", "ce-ukkr", {"notion": "class-wise", "class_aggregation": "mean", "folds": 3}),
+    ("categorical", "mmd", {}),
+    ("categorical", "mmd", {"notion": "class-wise"}),
+    ("categorical", "mmd", {"notion": "top-label", "kernel_p": "exp", "lengthscale": 0.2}),
+    ("categorical", "mmd", {"notion": "marginal", "kernel_y": "sqexp", "lengthscale_y": 0.5}),
     ("binary", "skce-unbiased", {}),
     ("binary", "ckce", {"lengthscale": 0.3}),
     ("normal", "skce-unbiased", {}),
+    ("normal", "mmd", {"notion": "distribution", "kernel_y": "sqexp", "lengthscale_y": 2}),
+    ("normal", "mmd", {"notion": "marginal", "kernel_y": "sign", "threshold": 0.3}),
     ("normal", "skce-unbiased", {"kernel_y": "sqexp", "lengthscale_y": 2}),
     ("laplace", "skce-block", {"block_size": 4}),
     ("mvnormal-diag", "skce-unbiased", {}),
@@ -127,9 +133,13 @@ TESTS = [
     ("categorical", "dfree-block", {"block_size": "sqrt"}),
     ("categorical", "consistency", {"estimator": "ece", "replicates": 200}),
     ("categorical", "consistency", {"estimator": "skce-block", "block_size": 4, "replicates": 100}),
+    ("categorical", "bootstrap", {"estimator": "mmd", "notion": "top-label", "replicates": 100}),
+    ("categorical", "gamma", {"estimator": "mmd", "notion": "class-wise"}),
+    ("categorical", "block", {"estimator": "mmd", "block_size": "sqrt", "metric": "tv"}),
     ("binary", "bootstrap", {"replicates": 100}),
     ("normal", "cme", {"locations": 5, "seed": 11}),
     ("normal", "gamma", {}),
+    ("normal", "gamma", {"estimator": "mmd", "notion": "distribution", "kernel_y": "pit"}),
     ("laplace", "block", {"block_size": "sqrt"}),
     ("mvnormal-diag", "bootstrap", {"replicates": 100}),
     ("mvnormal", "block", {"block_size": 2}),
@@ -145,6 +155,26 @@ def test_test_matches_cli(family, method, options):
                   *cli_args(options))
     assert (python.statistic, python.p_value) == (cli["statistic"], cli["p_value"])
     same_fields(python.to_dict(), cli)
+
+
+def test_mmd_conditioning_files_match_cli(tmp_path):
+    """The MMD's --features and --groups files: Python passes their paths through the registry too."""
+    file, arrays = family_arrays("categorical")
+    n = len(arrays["labels"])
+    rng = np.random.default_rng(5)
+    np.save(tmp_path / "x.npy", rng.normal(size=(n, 2)))
+    np.savetxt(tmp_path / "g.csv", rng.integers(0, 3, size=n), fmt="%d")
+    for options in ({"notion": "individual", "features": str(tmp_path / "x.npy")},
+                    {"notion": "group", "groups": str(tmp_path / "g.csv")}):
+        python = calib.estimate(estimator="mmd", family="categorical", **arrays, **options)
+        cli = run_cli("estimate", "--family", "categorical", "--input", data_path(file), "--estimator", "mmd",
+                      *cli_args(options))
+        assert python.estimate == cli["estimate"]
+        same_fields(python.to_dict(), cli)
+        test = calib.test(method="gamma", estimator="mmd", family="categorical", **arrays, **options)
+        cli = run_cli("test", "--family", "categorical", "--input", data_path(file), "--method", "gamma",
+                      "--estimator", "mmd", *cli_args(options))
+        assert (test.statistic, test.p_value) == (cli["statistic"], cli["p_value"])
 
 
 def test_cme_with_test_locations_matches_cli():

@@ -1,0 +1,130 @@
+// The conditional MMD of Marx, Zalouk & Ermon (NeurIPS 2023) for class predictions, and its tests
+// (docs/mmd.md). A notion of calibration is "the label Y and a label Ŷ drawn from the forecast are
+// equal in distribution given a conditioning variable Z" (their Table 2); its squared MMD with a
+// product kernel k((t, z), (t', z')) = k_T(t, t') · k_Z(z, z') is estimated without bias by
+//   MMD² = 1/(n(n−1)) Σ_{i≠j} h_ij,   h_ij = k_Z(z_i, z_j) · r_iᵀ K_T r_j,
+// with Ŷ marginalised analytically: r_i = e_{t_i} − (forecast pmf of t_i), K_T the Gram matrix of k_T
+// on the target's values [marx-2023 eq. 3, §3.4; the symmetric four-term h, i ≠ j only]. The notions:
+//   notion       target T                  forecast of T          Z                 k_Z
+//   canonical    Y                         q_i                    q_i               exp/sqexp of a metric on q
+//   top-label    1{Y = Y*}, Y* = argmax q  q_i(Y*)                q_i(Y*)           exp/sqexp of |q − q'|
+//   class-wise   1{Y = c}, for each class c q_i(c)                 q_i(c)            exp/sqexp of |q − q'|
+//                (the sum over c; per-class values reported)
+//   group        Y                         q_i                    group id g_i      δ(g, g')
+//   individual   Y                         q_i                    features x_i      exp/sqexp of a metric on x
+//   marginal     Y                         q_i                    none              1
+// K_T is δ (the default, K = I) or any symmetric PSD Gram matrix: m×m on the labels, 2×2 on the
+// binary targets of top-label and class-wise (index 0 = "no", 1 = "yes"). With Z = q and these
+// kernels the canonical MMD² is exactly the SKCE's unbiased estimator. Every h is degenerate under
+// H0: "(Y, Z) and (Ŷ, Z) are equal in distribution", so the SKCE's quadratic and block tests apply
+// (an extension of the paper, which proposes no test; invalid on the data a model was fitted on).
+#pragma once
+
+#include <calib/data.hpp>
+#include <calib/estimators.hpp>
+#include <calib/hypothesis.hpp>
+#include <calib/kernels.hpp>
+#include <calib/parallel.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace calib {
+
+// group and the three class notions apply to class predictions, distribution to Gaussian forecasts,
+// individual and marginal to both.
+enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal, distribution };
+
+struct MmdSpec {
+    MmdNotion notion = MmdNotion::canonical;
+    // k_Z = exp(−d/ℓ) or exp(−d²/(2ℓ²)): its metric applies to canonical (tv, l1, euclidean on q) and
+    // individual (l1, euclidean on x); top-label and class-wise take |q − q'|; group and marginal none.
+    PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::euclidean, 1.0};
+    // class-wise: the lengthscale of each class's k_Z (empty: conditioning.lengthscale for every class).
+    std::vector<double> class_lengthscales;
+    // K_T: empty for δ; else m×m (canonical, group, individual, marginal) or 2×2 (top-label, class-wise).
+    Matrix target_gram;
+    Matrix features;          // individual: n×d, row i the features x_i of observation i
+    std::vector<int> groups;  // group: n group ids (any integers)
+};
+
+// The number of conditioning blocks: m for class-wise, else 1.
+std::size_t mmd_components(const CategoricalData& data, const MmdSpec& spec);
+
+// Throws calib::invalid_argument (naming `function`) unless the spec fits the data: features of n
+// finite rows for individual, n groups for group, positive finite lengthscales (m of them when
+// class_lengthscales is given), a metric the notion takes, a symmetric PSD Gram matrix of the
+// notion's size.
+void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* function);
+
+// The unbiased estimate (can be negative) and, for class-wise, the estimate of each class (the
+// estimate is their compensated sum: the U-statistic of the summed h that the tests use, up to rounding).
+struct MmdEstimate {
+    double estimate = 0;
+    std::vector<double> per_class;  // class-wise only
+    std::size_t n = 0;
+};
+MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
+// The mean of the unbiased estimates on consecutive blocks of B observations (as skce_block).
+BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel = {});
+// h_ij of one pair (i == j allowed).
+double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
+
+// The median heuristic for k_Z: the exact median of the conditioning distances d(z_i, z_j) over the
+// pairs i < j (or all n² ordered pairs, MedianVariant::full), as median_distance; one value per class
+// for class-wise, else one value. Throws for group and marginal (no lengthscale) and for a median of 0.
+std::vector<double> mmd_median_lengthscales(const CategoricalData& data, const MmdSpec& spec,
+                                            const MedianOptions& options = {});
+
+// The paper's code writes the RBF as exp(−d²/bandwidth): bandwidth = 2ℓ² in calib's exp(−d²/(2ℓ²)).
+double rbf_lengthscale_from_bandwidth(double bandwidth);
+double rbf_bandwidth_from_lengthscale(double lengthscale);
+
+// The tests of bootstrap_test, gamma_test and block_test (hypothesis.hpp) on the MMD's h; their
+// estimator is "mmd-unbiased", "mmd-biased" and "mmd-block".
+TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, const BootstrapOptions& options);
+TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
+
+// ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1, §6.4 (digest)] ----
+// T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out in closed form for the target kernel:
+//   rbf     k_T = exp(−(y − y')²/(2ℓ²))        the expectations of the SKCE's normal family [W21 App. D]
+//   sign    k_T = sign(y − c) sign(y' − c)    r_i = sign(y_i − c) − (2Φ((μ_i − c)/σ_i) − 1): decision
+//                                             calibration for the threshold c (Marx §5.5); rank 1
+//   moment  k_T = y y' + y² y'²              r_i = (y_i − μ_i, y_i² − μ_i² − σ_i²) (Marx §5.3); rank 2
+//   pit     k_T = exp(−(t − t')²/(2ℓ²)) on the PIT t_i = Φ((y_i − μ_i)/σ_i) against U ~ Unif[0, 1]:
+//           h_Y = k(t_i, t_j) − g(t_i) − g(t_j) + E k(U, U'), g(t) = E_U k(t, U) (quantile calibration)
+// Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
+// so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z).
+enum class GaussianTarget { rbf, sign, moment, pit };
+struct GaussianMmdSpec {
+    MmdNotion notion = MmdNotion::distribution;
+    PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
+    GaussianTarget target = GaussianTarget::rbf;
+    double target_lengthscale = 1.0;  // rbf, pit
+    double threshold = 0.0;           // sign: c
+    Matrix features;                  // individual
+};
+void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
+MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel = {});
+// The median heuristic of k_Z (one value): the exact median of W2 between the forecasts
+// (distribution) or of the feature distances (individual); throws for marginal.
+std::vector<double> mmd_median_lengthscales(const NormalData& data, const GaussianMmdSpec& spec,
+                                            const MedianOptions& options = {});
+TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
+TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
+// E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
+double expected_rbf_uniform(double t, double lengthscale);
+double expected_rbf_uniform_pair(double lengthscale);
+
+// "canonical", "top-label", "class-wise", "group", "individual", "marginal", "distribution", and the parser (throws
+// calib::invalid_argument for another name).
+std::string to_string(MmdNotion notion);
+MmdNotion parse_mmd_notion(const std::string& name);
+
+}  // namespace calib

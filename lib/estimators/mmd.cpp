@@ -1,0 +1,73 @@
+// The conditional MMD's estimators (calib/mmd.hpp): sums over pairs come from the pairwise engine.
+#include <calib/mmd.hpp>
+
+#include "core/check.hpp"
+#include "core/compensated_sum.hpp"
+#include "estimators/block_estimates.hpp"
+#include "kernels/mmd_ops.hpp"
+
+namespace calib {
+
+using detail::fail;
+
+MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    MmdEstimate result;
+    result.n = n;
+    if (spec.notion != MmdNotion::class_wise) {
+        result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+        return result;
+    }
+    // Class-wise: one pass per class; the sum of the classes' U-statistics is the U-statistic of the
+    // summed h (the tests' statistic), without a further pass.
+    detail::CompensatedSum total;
+    for (std::size_t c = 0; c < mmd_components(data, spec); ++c) {
+        result.per_class.push_back(
+            detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, c).unbiased()));
+        total.add(result.per_class.back());
+    }
+    result.estimate = total.value();
+    return result;
+}
+
+MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    MmdEstimate result;
+    result.n = n;
+    result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+    return result;
+}
+
+BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel) {
+    const char* fn = "mmd_block";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+    return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
+}
+
+BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel) {
+    const char* fn = "mmd_block";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+    return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
+}
+
+double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j) {
+    const char* fn = "mmd_core";
+    validate_mmd(data, spec, fn);
+    if (i >= data.size() || j >= data.size())
+        fail(fn, "index (", i, ", ", j, ") out of range for n = ", data.size());
+    return detail::MmdOps::pair(data, spec, i, j);
+}
+
+}  // namespace calib

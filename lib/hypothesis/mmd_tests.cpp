@@ -1,0 +1,63 @@
+// The tests of the conditional MMD (calib/mmd.hpp): the SKCE's quadratic and block tests on the MMD's
+// h, which is degenerate under H0 as the SKCE's is [marx-2023 §3.6 (digest's derivation)].
+#include <calib/mmd.hpp>
+
+#include "core/check.hpp"
+#include "hypothesis/statistic_tests.hpp"
+#include "kernels/mmd_ops.hpp"
+
+namespace calib {
+
+using detail::fail;
+
+TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, const BootstrapOptions& options) {
+    validate_mmd(data, spec, "bootstrap_test");
+    return detail::bootstrap_from(
+        data.size(), options,
+        [&](std::size_t R, const detail::CountSource& counts, bool cache) {
+            return detail::MmdOps::count_forms(data, spec, R, counts, cache, options.parallel);
+        },
+        "mmd-unbiased");
+}
+
+TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "gamma_test";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    return detail::gamma_from(detail::MmdOps::quadratic_sums(data, spec, parallel), "mmd-biased");
+}
+
+TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options) {
+    const std::size_t n = data.size();
+    validate(options, n);
+    return detail::block_from(n, mmd_block(data, spec, options.block_size.resolve(n), options.parallel), options,
+                              "mmd-block");
+}
+
+TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options) {
+    validate_mmd(data, spec, "bootstrap_test");
+    return detail::bootstrap_from(
+        data.size(), options,
+        [&](std::size_t R, const detail::CountSource& counts, bool cache) {
+            return detail::MmdOps::count_forms(data, spec, R, counts, cache, options.parallel);
+        },
+        "mmd-unbiased");
+}
+
+TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "gamma_test";
+    validate_mmd(data, spec, fn);
+    const std::size_t n = data.size();
+    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    return detail::gamma_from(detail::MmdOps::quadratic_sums(data, spec, parallel), "mmd-biased");
+}
+
+TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options) {
+    const std::size_t n = data.size();
+    validate(options, n);
+    return detail::block_from(n, mmd_block(data, spec, options.block_size.resolve(n), options.parallel), options,
+                              "mmd-block");
+}
+
+}  // namespace calib

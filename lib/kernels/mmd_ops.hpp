@@ -1,0 +1,62 @@
+// The engine passes over the conditional MMD's pair term (mmd_term.hpp), compiled once in
+// mmd_ops.cpp (class predictions) and mmd_gaussian.cpp (Gaussian forecasts), as FamilyOps are for the SKCE's terms: the estimators and tests call these. The spec
+// must have been validated (validate_mmd) first; every result is bitwise independent of the thread
+// count (pairwise.hpp).
+#pragma once
+
+#include "engine/count_forms.hpp"
+#include "engine/pairwise.hpp"
+#include "engine/quadratic_sums.hpp"
+
+#include "core/check.hpp"
+
+#include <calib/mmd.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace calib::detail {
+
+// Throws (naming `function`) unless the lengthscale `what` is finite and > 0.
+inline void check_mmd_lengthscale(const char* function, const char* what, double l) {
+    if (!(std::isfinite(l) && l > 0)) fail(function, what, " = ", format_value(l), ", must be finite and > 0");
+}
+
+// Throws unless the individual notion's features have n rows, a column at least, and finite values.
+inline void check_mmd_features(const char* function, const Matrix& features, std::size_t n) {
+    if (features.rows() != static_cast<Eigen::Index>(n) || features.cols() < 1)
+        fail(function, "the individual notion needs features of n = ", n, " rows (one per observation) and at least "
+             "one column; got ", features.rows(), " x ", features.cols());
+    for (Eigen::Index j = 0; j < features.cols(); ++j)
+        for (Eigen::Index i = 0; i < features.rows(); ++i)
+            check_finite(function, "features", static_cast<long>(i), static_cast<long>(j), features(i, j));
+}
+
+// The exact median of the distances between the rows of `points` (L1 or Euclidean, times scale) over
+// the pairs i < j or all n² pairs (options.variant), on a subsample when asked: the median heuristic of
+// k_Z. Throws (naming fn, and `where` the block) for a median of 0 or ∞.
+double median_of_rows(const char* fn, const Matrix& points, bool l1, double scale, const MedianOptions& options,
+                      const std::string& where = "");
+
+// `component`: the sums of one conditioning block (a class of class-wise), or of all (npos).
+struct MmdOps {
+    static constexpr std::size_t all = static_cast<std::size_t>(-1);
+    static QuadraticSums quadratic_sums(const CategoricalData& data, const MmdSpec& spec,
+                                        const ParallelOptions& parallel, std::size_t component = all);
+    static std::vector<PairSums> block_pair_sums(const CategoricalData& data, const MmdSpec& spec,
+                                                 std::size_t block_size, const ParallelOptions& parallel);
+    static CountForms count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
+                                  const CountSource& counts, bool cache, const ParallelOptions& parallel);
+    static double pair(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
+    // Gaussian forecasts.
+    static QuadraticSums quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                        const ParallelOptions& parallel);
+    static CountForms count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
+                                  const CountSource& counts, bool cache, const ParallelOptions& parallel);
+    static std::vector<PairSums> block_pair_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                                 std::size_t block_size, const ParallelOptions& parallel);
+};
+
+}  // namespace calib::detail

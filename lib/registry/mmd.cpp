@@ -1,0 +1,247 @@
+// The conditional MMD's options and their resolution on the data (registry/mmd.hpp).
+#include "registry/mmd.hpp"
+
+#include <calib/io.hpp>
+
+#include <cmath>
+
+namespace calib::detail {
+
+namespace {
+
+const std::vector<std::string> conditioned_notions = {"canonical", "top-label", "class-wise", "individual",
+                                                      "distribution"};
+const std::vector<std::string> all_notions = {"canonical", "top-label", "class-wise", "group", "individual", "marginal",
+                                              "distribution"};
+const std::vector<std::pair<MmdTargetChoice, std::string>> target_names = {
+    {MmdTargetChoice::white, "white"}, {MmdTargetChoice::sqexp, "sqexp"}, {MmdTargetChoice::sign, "sign"},
+    {MmdTargetChoice::moment, "moment"}, {MmdTargetChoice::pit, "pit"}};
+
+std::string target_name(MmdTargetChoice t) {
+    for (const auto& [v, name] : target_names)
+        if (v == t) return name;
+    return "?";
+}
+
+OptionInfo required(OptionInfo i) {
+    i.required = true;
+    return i;
+}
+
+// K_T of the RBF exp(−‖e_a − e_b‖²/(2ℓ²)) on one-hot vectors: 1 on the diagonal, exp(−1/ℓ²) off it.
+Matrix one_hot_rbf_gram(Eigen::Index size, double lengthscale) {
+    Matrix k = Matrix::Constant(size, size, std::exp(-1 / (lengthscale * lengthscale)));
+    k.diagonal().setOnes();
+    return k;
+}
+
+}  // namespace
+
+OptionList<MmdChoice> mmd_options(Condition notion_condition) {
+    std::vector<std::pair<MmdNotion, std::string>> notions;
+    for (const std::string& name : all_notions) notions.emplace_back(parse_mmd_notion(name), name);
+    return {
+        enum_option(&MmdChoice::notion,
+                    info("notion", "", "canonical",
+                         "the notion of calibration: Y given Z = q (canonical), 1{Y = argmax q} given max q "
+                         "(top-label), 1{Y = c} given q_c for every class c (class-wise, their sum), Y given a group "
+                         "(group), Y given features x (individual), Y alone (marginal); for normal forecasts Y given "
+                         "(mu, sigma) (distribution), individual or marginal",
+                         std::move(notion_condition)),
+                    notions),
+        enum_option(&MmdChoice::shape,
+                    info("kernel_p", "exp|sqexp", "sqexp",
+                         "the conditioning kernel k_Z = exp(-d/l) or exp(-d^2/(2 l^2)) (the RBF; its bandwidth in "
+                         "the paper's code is 2 l^2)",
+                         {"notion", conditioned_notions}),
+                    {{PredictionKernelShape::exp, "exp"}, {PredictionKernelShape::sqexp, "sqexp"}}),
+        enum_option(&MmdChoice::metric,
+                    info("metric", "tv|l1|euclidean|w2", "euclidean",
+                         "the distance d between the conditioning values: tv (half L1), l1 or euclidean between "
+                         "predictions (canonical), l1 or euclidean between features (individual), w2 (or "
+                         "euclidean, the same: |(mu, sigma) - (mu', sigma')|) between normal forecasts "
+                         "(distribution)",
+                         {"notion", {"canonical", "individual", "distribution"}}),
+                    {{Metric::tv, "tv"}, {Metric::l1, "l1"}, {Metric::euclidean, "euclidean"}, {Metric::w2, "w2"}}),
+        lengthscale_option(&MmdChoice::lengthscale,
+                           info("lengthscale", "", "median",
+                                "l > 0 of k_Z, or the exact median of the distances d(z_i, z_j) over the pairs i < j "
+                                "(median; class-wise: one per class) or over all n^2 ordered pairs (median-full)",
+                                {"notion", conditioned_notions}),
+                           {"median", "median-full"}),
+        integer_option(&MmdChoice::median_subsample,
+                       info("median_subsample", "K", "",
+                            "take the median on K observations drawn without replacement instead of all",
+                            {"lengthscale", {"median", "median-full"}}),
+                       2),
+        integer_option(&MmdChoice::median_seed,
+                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
+                            {"median_subsample", {}}),
+                       0),
+        enum_option(&MmdChoice::target,
+                    info("kernel_y", "white|sqexp|sign|moment|pit", "white",
+                         "the target kernel: for labels white (delta) or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 l^2)) "
+                         "on one-hot labels (the paper's code; binary targets for top-label and class-wise); for "
+                         "normal forecasts sqexp exp(-(y - y')^2/(2 l^2)), sign sign(y - c) sign(y' - c) (decision), "
+                         "moment y y' + y^2 y'^2, or pit, the RBF on the PIT against Unif[0, 1] (quantile)",
+                         {"notion", all_notions}),
+                    target_names),
+        real_option(&MmdChoice::target_lengthscale,
+                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp and pit target kernels",
+                         {"kernel_y", {"sqexp", "pit"}}),
+                    [](double x) { return x > 0; }, "a number > 0"),
+        real_option(&MmdChoice::threshold,
+                    info("threshold", "C", "0", "the threshold c of the sign target kernel", {"kernel_y", {"sign"}}),
+                    [](double) { return true; }, "a finite number"),
+        custom_option<MmdChoice>(
+            required(info("features", "FILE", "",
+                          "the features x_i of the individual notion, one row per observation (.npy or delimited "
+                          "text)",
+                          {"notion", {"individual"}})),
+            [](MmdChoice& c, const Value& v) { c.features = text_value(v); },
+            [](const MmdChoice& c) { return Value(c.features); }),
+        custom_option<MmdChoice>(
+            required(info("groups", "FILE", "",
+                          "the group id (an integer) of each observation for the group notion, one per row",
+                          {"notion", {"group"}})),
+            [](MmdChoice& c, const Value& v) { c.groups = text_value(v); },
+            [](const MmdChoice& c) { return Value(c.groups); }),
+    };
+}
+
+MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const ParallelOptions& parallel,
+                    Record& record) {
+    const std::size_t n = data.size();
+    MmdSpec spec;
+    spec.notion = choice.notion;
+    spec.conditioning = {choice.shape, choice.metric, choice.lengthscale.value};
+    const bool binary = spec.notion == MmdNotion::top_label || spec.notion == MmdNotion::class_wise;
+    if (choice.target != MmdTargetChoice::white && choice.target != MmdTargetChoice::sqexp)
+        throw invalid_argument("`kernel_y` " + target_name(choice.target) +
+                               " applies to normal forecasts; class predictions take white or sqexp");
+    if (choice.target == MmdTargetChoice::sqexp)
+        spec.target_gram = one_hot_rbf_gram(binary ? 2 : data.num_classes(), choice.target_lengthscale);
+    const auto check_rows = [&](const std::string& option, const std::string& path, std::size_t rows) {
+        if (rows != n)
+            throw invalid_argument("`" + option + "` " + path + " has " + std::to_string(rows) +
+                                   " rows, but the input has n = " + std::to_string(n) +
+                                   " observations; give one row per observation");
+    };
+    if (spec.notion == MmdNotion::individual) {
+        spec.features = read_features(choice.features);
+        check_rows("features", choice.features, static_cast<std::size_t>(spec.features.rows()));
+    }
+    if (spec.notion == MmdNotion::group) {
+        spec.groups = read_groups(choice.groups);
+        check_rows("groups", choice.groups, spec.groups.size());
+    }
+    const bool conditioned = spec.notion != MmdNotion::group && spec.notion != MmdNotion::marginal;
+    std::vector<double> lengthscales;
+    if (conditioned && !choice.lengthscale.given()) {
+        MedianOptions median;
+        median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
+        median.subsample = choice.median_subsample;
+        median.seed = choice.median_seed;
+        median.parallel = parallel;
+        try {
+            lengthscales = mmd_median_lengthscales(data, spec, median);
+        } catch (const invalid_argument& e) {
+            throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
+        }
+        if (spec.notion == MmdNotion::class_wise)
+            spec.class_lengthscales = lengthscales;
+        else
+            spec.conditioning.lengthscale = lengthscales[0];
+    }
+    validate_mmd(data, spec, "mmd");
+
+    record.push_back({"notion", to_string(spec.notion)});
+    Record conditioning;
+    if (conditioned) {
+        conditioning.push_back({"shape", to_string(spec.conditioning.shape)});
+        if (spec.notion == MmdNotion::canonical || spec.notion == MmdNotion::individual)
+            conditioning.push_back({"metric", to_string(spec.conditioning.metric)});
+        if (spec.class_lengthscales.empty()) {
+            conditioning.push_back({"lengthscale", spec.conditioning.lengthscale});
+        } else {
+            Record per_class;
+            for (std::size_t c = 0; c < spec.class_lengthscales.size(); ++c)
+                per_class.push_back({"class_" + std::to_string(c), spec.class_lengthscales[c]});
+            conditioning.push_back({"lengthscales", per_class});
+        }
+    } else {
+        conditioning.push_back({"shape", spec.notion == MmdNotion::group ? "delta" : "none"});
+    }
+    Record target{{"type", target_name(choice.target)}};
+    if (choice.target == MmdTargetChoice::sqexp) target.push_back({"lengthscale", choice.target_lengthscale});
+    record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
+    return spec;
+}
+
+GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, const ParallelOptions& parallel,
+                            Record& record) {
+    const std::size_t n = data.size();
+    GaussianMmdSpec spec;
+    spec.notion = choice.notion;
+    if (spec.notion != MmdNotion::distribution && spec.notion != MmdNotion::individual &&
+        spec.notion != MmdNotion::marginal)
+        throw invalid_argument("`notion` " + to_string(spec.notion) +
+                               " applies to class predictions; normal forecasts take distribution, individual or "
+                               "marginal");
+    // The Euclidean distance of (μ, σ) is W2: for the distribution notion both names mean it.
+    const bool distribution = spec.notion == MmdNotion::distribution;
+    if (distribution && choice.metric != Metric::euclidean && choice.metric != Metric::w2)
+        throw invalid_argument("`metric` " + to_string(choice.metric) +
+                               " does not apply to normal forecasts; the distribution notion takes w2");
+    spec.conditioning = {choice.shape, distribution ? Metric::w2 : choice.metric, choice.lengthscale.value};
+    switch (choice.target) {
+        case MmdTargetChoice::white:
+            throw invalid_argument("`kernel_y` white applies to class predictions; normal forecasts take sqexp, sign, "
+                                   "moment or pit");
+        case MmdTargetChoice::sqexp: spec.target = GaussianTarget::rbf; break;
+        case MmdTargetChoice::sign: spec.target = GaussianTarget::sign; break;
+        case MmdTargetChoice::moment: spec.target = GaussianTarget::moment; break;
+        case MmdTargetChoice::pit: spec.target = GaussianTarget::pit; break;
+    }
+    spec.target_lengthscale = choice.target_lengthscale;
+    spec.threshold = choice.threshold;
+    if (spec.notion == MmdNotion::individual) {
+        spec.features = read_features(choice.features);
+        if (static_cast<std::size_t>(spec.features.rows()) != n)
+            throw invalid_argument("`features` " + choice.features + " has " + std::to_string(spec.features.rows()) +
+                                   " rows, but the input has n = " + std::to_string(n) +
+                                   " observations; give one row per observation");
+    }
+    const bool conditioned = spec.notion != MmdNotion::marginal;
+    if (conditioned && !choice.lengthscale.given()) {
+        MedianOptions median;
+        median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
+        median.subsample = choice.median_subsample;
+        median.seed = choice.median_seed;
+        median.parallel = parallel;
+        try {
+            spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec, median)[0];
+        } catch (const invalid_argument& e) {
+            throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
+        }
+    }
+    validate_mmd(data, spec, "mmd");
+
+    record.push_back({"notion", to_string(spec.notion)});
+    Record conditioning;
+    if (conditioned) {
+        conditioning = {{"shape", to_string(spec.conditioning.shape)},
+                        {"metric", to_string(spec.conditioning.metric)},
+                        {"lengthscale", spec.conditioning.lengthscale}};
+    } else {
+        conditioning.push_back({"shape", "none"});
+    }
+    Record target{{"type", target_name(choice.target)}};
+    if (choice.target == MmdTargetChoice::sqexp || choice.target == MmdTargetChoice::pit)
+        target.push_back({"lengthscale", spec.target_lengthscale});
+    if (choice.target == MmdTargetChoice::sign) target.push_back({"threshold", spec.threshold});
+    record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
+    return spec;
+}
+
+}  // namespace calib::detail
