@@ -95,10 +95,10 @@ MvNormalData read_mvnormal(const std::string& path, const ReadOptions& options =
 MixtureNormalData read_mixture_normal(const std::string& path, const ReadOptions& options = {},
                                       std::vector<FileSummary>* files = nullptr);
 
-// The conditioning data of the conditional MMD (mmd.hpp), one row per observation, in the formats
-// above: features (any number of columns of finite numbers) and group ids (one column of integers).
-// `summary`, when given, receives how the file was read.
-Matrix read_features(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
+// Any table of finite numbers in the formats above: the features of the conditional MMD (mmd.hpp) and
+// of the LCE (metrics.hpp), one row per observation, and the predictions `calib recalibrate apply` maps.
+// Group ids: one column of integers. `summary`, when given, receives how the file was read.
+Matrix read_table(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
 std::vector<int> read_groups(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
 
 // Names used by the CLI ("auto", "yes", "no"; "auto", "comma", "tab", "semicolon", "whitespace") and

@@ -104,8 +104,6 @@ RecalibrationMap recalibration_map_from_json(const std::string& text);
 // after the same checks, which needs a second read of the file (so not standard input).
 CategoricalScores read_categorical_scores(const std::string& path, const ReadOptions& options = {},
                                           std::vector<FileSummary>* files = nullptr);
-// Any table of finite numbers (the input of `apply`: predictions, possibly followed by targets).
-Matrix read_table(const std::string& path, const TextFormat& format = {});
 // Writes a matrix as .npy (version 1.0, little-endian float64, C order) when the path ends in ".npy",
 // else as CSV with the header line `names` and doubles in shortest round-trip form.
 void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names);

@@ -65,14 +65,6 @@ CategoricalScores read_categorical_scores(const std::string& path, const ReadOpt
     return out;
 }
 
-Matrix read_table(const std::string& path, const TextFormat& format) {
-    const detail::NumericTable table = detail::read_numeric_table(path, format);
-    Matrix out(table.rows, table.columns);
-    for (long i = 0; i < table.rows; ++i)
-        for (long k = 0; k < table.columns; ++k) out(i, k) = table.at(i, k);
-    return out;
-}
-
 void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names) {
     const std::string bytes = ends_with(path, ".npy") ? npy_bytes(values) : csv_text(values, names);
     std::ofstream file(path, std::ios::binary);

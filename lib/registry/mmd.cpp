@@ -128,7 +128,7 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
                                    " observations; give one row per observation");
     };
     if (spec.notion == MmdNotion::individual) {
-        spec.features = read_features(choice.features);
+        spec.features = read_table(choice.features);
         check_rows("features", choice.features, static_cast<std::size_t>(spec.features.rows()));
     }
     if (spec.notion == MmdNotion::group) {
@@ -206,7 +206,7 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     spec.target_lengthscale = choice.target_lengthscale;
     spec.threshold = choice.threshold;
     if (spec.notion == MmdNotion::individual) {
-        spec.features = read_features(choice.features);
+        spec.features = read_table(choice.features);
         if (static_cast<std::size_t>(spec.features.rows()) != n)
             throw invalid_argument("`features` " + choice.features + " has " + std::to_string(spec.features.rows()) +
                                    " rows, but the input has n = " + std::to_string(n) +

@@ -1,5 +1,5 @@
-// Readers of the conditioning data of the conditional MMD (io.hpp): features and group ids, in the
-// input formats of the family readers, one row per observation.
+// Readers of plain tables (io.hpp): any table of finite numbers (features, predictions to recalibrate)
+// and group ids, in the input formats of the family readers, one row per observation.
 #include <calib/io.hpp>
 
 #include "core/check.hpp"
@@ -10,7 +10,7 @@
 
 namespace calib {
 
-Matrix read_features(const std::string& path, const TextFormat& text, FileSummary* summary) {
+Matrix read_table(const std::string& path, const TextFormat& text, FileSummary* summary) {
     const detail::NumericTable table = detail::read_numeric_table(path, text);
     if (summary) *summary = table.files[0].summary;
     Matrix x(table.rows, table.columns);
