@@ -40,11 +40,14 @@ TEST_OPT ?= -O1
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
 BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS) tests: $(TEST_OPT)
 
-LIB_SRC   := $(wildcard lib/*/*.cpp)
+# *_mpi.cpp: the MPI layer, compiled only by `make mpi` (below).
+LIB_SRC   := $(filter-out %_mpi.cpp,$(wildcard lib/*/*.cpp))
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/lib/libcalib.a
-CLI_SRC   := $(wildcard apps/calib/*.cpp)
-CLI_OBJ   := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o)
+# The CLI's objects but its process layer (processes_local.cpp here, processes_mpi.cpp in `make mpi`).
+CLI_SRC   := $(filter-out apps/calib/processes_%,$(wildcard apps/calib/*.cpp))
+CLI_COMMON_OBJ := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_COMMON_OBJ) $(BUILD)/obj/apps/calib/processes_local.o
 TEST_SRC  := $(wildcard tests/*.cpp)
 TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC := $(wildcard apps/bench/*.cpp)
@@ -192,13 +195,19 @@ MPICXX       ?= mpicxx
 # Open MPI's C++ bindings (deprecated, and not warning-free) are left out.
 MPI_CPPFLAGS  = $(patsubst -I%,-isystem %,$(shell $(MPICXX) --showme:compile)) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 MPI_LDFLAGS   = $(filter-out -lmpi_cxx,$(shell $(MPICXX) --showme:link))
-MPI_BINS     := $(REPRO_APPS:%=$(MPI_DIR)/bin/repro-%) $(MPI_DIR)/bin/repro-ckce
-MPI_OBJ      := $(MPI_DIR)/obj/apps/harness/cluster_mpi.o
+MPI_BINS     := $(MPI_DIR)/bin/calib $(REPRO_APPS:%=$(MPI_DIR)/bin/repro-%) $(MPI_DIR)/bin/repro-ckce
+MPI_OBJ      := $(MPI_DIR)/obj/apps/harness/cluster_mpi.o $(MPI_DIR)/obj/apps/calib/processes_mpi.o \
+                $(MPI_DIR)/obj/lib/core/processes_mpi.o
 
 $(MPI_DIR)/obj/%.o: %.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call step,MPICXX,$<)
 	$(Q)$(CXX) $(CPPFLAGS) $(MPI_CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(MPI_DIR)/bin/calib: $(CLI_COMMON_OBJ) $(MPI_DIR)/obj/apps/calib/processes_mpi.o $(MPI_DIR)/obj/lib/core/processes_mpi.o $(LIB)
+	@mkdir -p $(@D)
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $^ $(LDFLAGS) $(MPI_LDFLAGS) -o $@
 
 define MPI_REPRO_RULE
 $(MPI_DIR)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(MPI_DIR)/obj/apps/harness/cluster_mpi.o $(LIB)

@@ -6,11 +6,12 @@
 # and its CSVs (timing files excepted) must be byte-identical to the plain build's. Then --resume
 # across process counts: cells of a run with P = 2 deleted and recomputed with P = 3; a task journal
 # of an interrupted run (part of the tasks, one value altered, a task cut short) resumed with P = 3
-# keeps its tasks and reruns the others. Usage errors under mpirun: one line, exit 2.
+# keeps its tasks and reruns the others. Usage errors under mpirun: one line, exit 2. Then calib
+# estimate / calib test under mpirun -np 1, 2, 3 against the plain calib (JSON without its timings).
 # Ends with "N passed, M failed" and fails if M > 0.
 set -u
 if [ $# -ne 2 ] || [ ! -d "$1" ] || [ ! -d "$2" ]; then
-    echo "usage: bash tests/mpi/run.sh MPI_BINDIR PLAIN_BINDIR" >&2
+    echo "usage: bash tests/mpi/run.sh MPI_BINDIR PLAIN_BINDIR (from the top of the repository)" >&2
     exit 2
 fi
 mpi=$(cd "$1" && pwd)
@@ -124,6 +125,47 @@ done
 run 3 "$mpi/repro-iclr2021-ols" --help >"$tmp/help" 2>"$tmp/help.err"
 code=$?
 [ $code -eq 0 ] && [ "$(grep -c '^usage:' "$tmp/help")" -eq 1 ] && [ ! -s "$tmp/help.err" ] && ok || bad "mpirun -np 3 --help: exit $code, $(grep -c '^usage:' "$tmp/help") usage lines"
+
+# calib estimate / calib test: the engine's pairwise sums split over the ranks; the JSON must be the
+# plain build's, bytes and all, but for the timing fields. preds.csv: n = 800 (13 strips of 64
+# rows), gauss.csv: n = 1500. The bootstrap with a fixed memory budget (auto follows the free
+# memory), once with its Gram matrix cached and once recomputing tiles.
+strip_times() { python3 -c 'import json, sys
+for line in sys.stdin:
+    o = json.loads(line); o.pop("compute_seconds", None); o.pop("wall_time_seconds", None); print(json.dumps(o))'; }
+cat_data="--family categorical --input examples/data/preds.csv"
+calls=("estimate $cat_data --estimator skce-unbiased"
+       "estimate $cat_data --estimator skce-biased"
+       "estimate $cat_data --estimator skce-block --block-size 2"
+       "estimate $cat_data --estimator skce-block --block-size 100"
+       "estimate --family normal --input examples/data/gauss.csv --estimator skce-unbiased"
+       "test $cat_data --method gamma"
+       "test $cat_data --method block"
+       "test $cat_data --method spectral --replicates 200 --seed 3"
+       "test $cat_data --method bootstrap --replicates 200 --seed 3 --memory-budget 1G"
+       "test $cat_data --method bootstrap --replicates 200 --seed 3 --memory-budget 4M"
+       "test --family normal --input examples/data/gauss.csv --method gamma")
+for call in "${calls[@]}"; do
+    "$plain/calib" $call 2>"$tmp/err" | strip_times >"$tmp/calib.plain" || { bad "calib $call (plain) failed: $(head -c 300 "$tmp/err")"; continue; }
+    for np in 1 2 3; do
+        if run "$np" "$mpi/calib" $call 2>"$tmp/err" | strip_times >"$tmp/calib.np$np"; then
+            cmp -s "$tmp/calib.plain" "$tmp/calib.np$np" && ok || bad "mpirun -np $np calib $call differs: $(diff "$tmp/calib.plain" "$tmp/calib.np$np" | head -c 400)"
+        else
+            bad "mpirun -np $np calib $call failed: $(head -c 300 "$tmp/err")"
+        fi
+    done
+done
+# The input through stdin, which reaches rank 0 only: it reads it and sends it on.
+call="test --family categorical --input - --method gamma"
+"$plain/calib" $call <examples/data/preds.csv | strip_times >"$tmp/stdin.plain"
+run 3 "$mpi/calib" $call <examples/data/preds.csv 2>"$tmp/err" | strip_times >"$tmp/stdin.np3"
+cmp -s "$tmp/stdin.plain" "$tmp/stdin.np3" && [ -s "$tmp/stdin.plain" ] && ok || bad "mpirun -np 3 calib $call <preds.csv differs: $(head -c 300 "$tmp/err")"
+# Errors: one line from rank 0, exit 2 (a missing file, a bad option).
+for call in "test --family categorical --input $tmp/missing.csv --method gamma" "test --family categorical --input examples/data/preds.csv --method nonsense"; do
+    run 3 "$mpi/calib" $call >/dev/null 2>"$tmp/err"
+    code=$?
+    [ $code -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "mpirun -np 3 calib $call: exit $code, stderr: $(head -c 400 "$tmp/err")"
+done
 
 echo "mpi: $passed passed, $failed failed"
 [ $failed -eq 0 ]
