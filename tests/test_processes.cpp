@@ -94,7 +94,7 @@ TEST_CASE("pair sums split over processes are bitwise those of one process") {
     const CategoricalData data = synthetic::dirichlet_data(700, 4, 0.5, rng);  // 11 strips of 64 rows
     const Kernel kernel = default_kernel<CategoricalData>();
     const NormalData normal = test::normal_data(300, rng);
-    const std::vector<std::pair<std::string, std::function<double(const ParallelOptions&)>>> calls = {
+    std::vector<std::pair<std::string, std::function<double(const ParallelOptions&)>>> calls = {
         {"unbiased", [&](const ParallelOptions& p) { return skce_unbiased(data, kernel, p); }},
         {"biased", [&](const ParallelOptions& p) { return skce_biased(data, kernel, p); }},
         {"block 2", [&](const ParallelOptions& p) { return skce_block(data, kernel, 2, p).estimate; }},
@@ -102,6 +102,23 @@ TEST_CASE("pair sums split over processes are bitwise those of one process") {
         {"gamma", [&](const ParallelOptions& p) { return gamma_test(data, kernel, p).p_value; }},
         {"normal unbiased", [&](const ParallelOptions& p) { return skce_unbiased(normal, default_kernel<NormalData>(), p); }},
     };
+    // The bootstrap: 600 replicates are 3 passes of 256, spread over the processes; Hᵤ cached or not.
+    for (const auto& [budget, bytes] : {std::pair{"cached", std::size_t{1} << 30}, std::pair{"recomputed", std::size_t{4} << 20}}) {
+        BootstrapOptions options;
+        options.replicates = 600;
+        options.seed = 5;
+        options.memory_budget = bytes;
+        calls.emplace_back(std::string("bootstrap p, H ") + budget, [&data, &kernel, options](const ParallelOptions& p) {
+            BootstrapOptions o = options;
+            o.parallel = p;
+            return bootstrap_test(data, kernel, o).p_value;
+        });
+        calls.emplace_back(std::string("bootstrap statistic, H ") + budget, [&data, &kernel, options](const ParallelOptions& p) {
+            BootstrapOptions o = options;
+            o.parallel = p;
+            return bootstrap_test(data, kernel, o).statistic;
+        });
+    }
     for (const auto& [name, call] : calls)
         for (int size : {1, 2, 3, 5}) {
             CAPTURE(name);

@@ -21,11 +21,12 @@ public:
 
 // The processes one call is spread over (the ranks of an MPI job: calib/mpi.hpp, `make mpi`). Every
 // process makes the same call on the same data. The engine's pairwise sums (the SKCE estimates,
-// the Gamma and block tests, the spectral test's sums) split their fixed work items over the
-// processes, item k on process k mod size (items late in the triangle are smaller, so neighbours go
-// to different processes), gather every item's partial sums on every process and combine them in
-// item order: every process gets the bits of a one-process call. Other work of the call is done by
-// every process alike.
+// the Gamma and block tests, the sums of the spectral and bootstrap tests) split their fixed work
+// items over the processes, item k on process k mod size (items late in the triangle are smaller,
+// so neighbours go to different processes), gather every item's partial sums on every process and
+// combine them in item order; the bootstrap's passes of 256 replicates are split the same way and
+// each replicate's forms gathered. Every process gets the bits of a one-process call. Other work
+// of the call (the median heuristic, the spectral test's matrix) is done by every process alike.
 class Processes {
 public:
     virtual ~Processes() = default;

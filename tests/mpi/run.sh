@@ -129,7 +129,7 @@ code=$?
 # calib estimate / calib test: the engine's pairwise sums split over the ranks; the JSON must be the
 # plain build's, bytes and all, but for the timing fields. preds.csv: n = 800 (13 strips of 64
 # rows), gauss.csv: n = 1500. The bootstrap with a fixed memory budget (auto follows the free
-# memory), once with its Gram matrix cached and once recomputing tiles.
+# memory), once with its Gram matrix cached and once recomputing tiles over 3 passes of replicates.
 strip_times() { python3 -c 'import json, sys
 for line in sys.stdin:
     o = json.loads(line); o.pop("compute_seconds", None); o.pop("wall_time_seconds", None); print(json.dumps(o))'; }
@@ -143,7 +143,7 @@ calls=("estimate $cat_data --estimator skce-unbiased"
        "test $cat_data --method block"
        "test $cat_data --method spectral --replicates 200 --seed 3"
        "test $cat_data --method bootstrap --replicates 200 --seed 3 --memory-budget 1G"
-       "test $cat_data --method bootstrap --replicates 200 --seed 3 --memory-budget 4M"
+       "test $cat_data --method bootstrap --replicates 600 --seed 3 --memory-budget 4M"
        "test --family normal --input examples/data/gauss.csv --method gamma")
 for call in "${calls[@]}"; do
     "$plain/calib" $call 2>"$tmp/err" | strip_times >"$tmp/calib.plain" || { bad "calib $call (plain) failed: $(head -c 300 "$tmp/err")"; continue; }
