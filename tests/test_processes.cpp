@@ -1,5 +1,5 @@
-// ParallelOptions::processes (calib/parallel.hpp): the engine's pair sums split over processes give
-// every process the bits of a one-process call. The processes here are threads of this test, each
+// ParallelOptions::processes (calib/parallel.hpp): the engine's pair sums, the bootstrap's passes and
+// the exact median's selection split over processes give every process the bits of a one-process call. The processes here are threads of this test, each
 // making the same call with its own rank; their all_gather meets at a barrier (what MPI_Allgatherv
 // does between the ranks of `make mpi`, whose own checks are tests/mpi/run.sh).
 #include <calib/estimators.hpp>
@@ -89,7 +89,7 @@ std::vector<double> on_processes(int size, const std::function<double(const Para
 
 }  // namespace
 
-TEST_CASE("pair sums split over processes are bitwise those of one process") {
+TEST_CASE("pair sums and the exact median split over processes are bitwise those of one process") {
     test::Rng rng(14);
     const CategoricalData data = synthetic::dirichlet_data(700, 4, 0.5, rng);  // 11 strips of 64 rows
     const Kernel kernel = default_kernel<CategoricalData>();
@@ -102,6 +102,16 @@ TEST_CASE("pair sums split over processes are bitwise those of one process") {
         {"gamma", [&](const ParallelOptions& p) { return gamma_test(data, kernel, p).p_value; }},
         {"normal unbiased", [&](const ParallelOptions& p) { return skce_unbiased(normal, default_kernel<NormalData>(), p); }},
     };
+    // The exact median heuristic: at n = 3000 (4.5·10⁶ pairs, above the 2²² it collects at once) a
+    // histogram pass, then a collecting pass; the median over all n² ordered pairs too.
+    const CategoricalData large = synthetic::dirichlet_data(3000, 4, 0.5, rng);
+    for (const MedianVariant variant : {MedianVariant::pairs, MedianVariant::full})
+        calls.emplace_back(std::string("median ") + (variant == MedianVariant::pairs ? "pairs" : "full"),
+                           [&large, variant](const ParallelOptions& p) {
+                               MedianOptions o = test::median_options(variant);
+                               o.parallel = p;
+                               return median_distance(large, Metric::tv, o);
+                           });
     // The bootstrap: 600 replicates are 3 passes of 256, spread over the processes; Hᵤ cached or not.
     for (const auto& [budget, bytes] : {std::pair{"cached", std::size_t{1} << 30}, std::pair{"recomputed", std::size_t{4} << 20}}) {
         BootstrapOptions options;

@@ -25,8 +25,9 @@ public:
 // items over the processes, item k on process k mod size (items late in the triangle are smaller,
 // so neighbours go to different processes), gather every item's partial sums on every process and
 // combine them in item order; the bootstrap's passes of 256 replicates are split the same way and
-// each replicate's forms gathered. Every process gets the bits of a one-process call. Other work
-// of the call (the median heuristic, the spectral test's matrix) is done by every process alike.
+// each replicate's forms gathered; the exact median heuristic's passes over the pairs sum their
+// histograms over the processes. Every process gets the bits of a one-process call. Other work of
+// the call (the spectral test's matrix, a cached Gram matrix) is done by every process alike.
 class Processes {
 public:
     virtual ~Processes() = default;

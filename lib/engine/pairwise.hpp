@@ -83,27 +83,6 @@ inline std::uint64_t pairs_of_strip(std::size_t r0, std::size_t r1, std::size_t 
     return pairs;
 }
 
-// visit(states[t], values, len) for every pair i < j of the term, each chunk of values once, t the
-// OpenMP thread that computed it (states has one entry per thread of num_threads). For reductions
-// that do not depend on the order in which values arrive (counts, collected multisets): their result
-// is then the same for any thread count.
-template <class Term, class State, class Visit>
-void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
-                         const char* stage, Visit&& visit) {
-    const std::size_t n = term.size();
-    const int threads = resolve_num_threads(parallel.num_threads);
-    if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));
-    const std::size_t strips = (n + strip_rows - 1) / strip_rows;
-    const StageProgress progress(parallel, stage, n * (n - 1) / 2);
-#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
-    for (std::size_t s = 0; s < strips; ++s) {
-        State& state = states[static_cast<std::size_t>(omp_get_thread_num())];
-        const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
-        for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
-        progress.advance(pairs_of_strip(r0, r1, n));
-    }
-}
-
 // The processes a loop of the engine is split over: ParallelOptions::processes, unless the call is
 // inside a parallel region (then this thread computes every item: other threads may be in other
 // engine calls, and the processes' collectives must be called once per process, in the same order).
@@ -115,6 +94,30 @@ inline const Processes* spread_over(const ParallelOptions& parallel) {
 inline bool owns_item(const Processes* processes, std::size_t item) {
     return !processes ||
            item % static_cast<std::size_t>(processes->size()) == static_cast<std::size_t>(processes->rank());
+}
+
+// visit(states[t], values, len) for every pair i < j of the term, each chunk of values once, t the
+// OpenMP thread that computed it (states has one entry per thread of num_threads). For reductions
+// that do not depend on the order in which values arrive (counts, collected multisets): their result
+// is then the same for any thread count. Under ParallelOptions::processes (spread_over) a process
+// visits only its own strips (owns_item); the caller combines the processes' states.
+template <class Term, class State, class Visit>
+void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
+                         const char* stage, Visit&& visit) {
+    const std::size_t n = term.size();
+    const int threads = resolve_num_threads(parallel.num_threads);
+    if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));
+    const std::size_t strips = (n + strip_rows - 1) / strip_rows;
+    const StageProgress progress(parallel, stage, n * (n - 1) / 2);
+    const Processes* processes = spread_over(parallel);
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t s = 0; s < strips; ++s) {
+        State& state = states[static_cast<std::size_t>(omp_get_thread_num())];
+        const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
+        if (owns_item(processes, s))
+            for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
+        progress.advance(pairs_of_strip(r0, r1, n));
+    }
 }
 
 // After each process computed its own items (owns_item) of `sums`, item k being the entries
