@@ -358,12 +358,13 @@ figures: deps
 	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
 
 # The library (built for ARCH), its headers, the CLI, calib.pc and a CMake package (find_package(calib)
-# gives the target calib::calib); builds only what it installs.
+# gives the target calib::calib); builds only what it installs. calib/mpi.hpp is not installed: its
+# definition is in the MPI build's objects, not in libcalib.a (docs/scaling.md).
 install: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(LIB) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/cmake/calib
-	install -m 644 include/calib/*.hpp $(DESTDIR)$(PREFIX)/include/calib/
+	install -m 644 $(filter-out include/calib/mpi.hpp,$(wildcard include/calib/*.hpp)) $(DESTDIR)$(PREFIX)/include/calib/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@EIGEN_ABI@|$(EIGEN_ABI)|' \
