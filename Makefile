@@ -6,6 +6,7 @@
 #   make deps       Debian packages         make clean
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 #   make python     the Python module (build/python; PYTHON=... picks the interpreter)
+#   make mpi        MPI builds of calib and the repro-* apps in build/mpi/bin (docs/scaling.md)
 # Overridable: ARCH (default native, e.g. ARCH=x86-64-v2), CXX, OPT, TEST_OPT, DEFINES, PREFIX, JOBS, PYTHON; V=1
 # prints the full compiler command lines.
 
@@ -39,11 +40,14 @@ TEST_OPT ?= -O1
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
 BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS) tests: $(TEST_OPT)
 
-LIB_SRC   := $(wildcard lib/*/*.cpp)
+# *_mpi.cpp: the MPI layer, compiled only by `make mpi` (below).
+LIB_SRC   := $(filter-out %_mpi.cpp,$(wildcard lib/*/*.cpp))
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/lib/libcalib.a
-CLI_SRC   := $(wildcard apps/calib/*.cpp)
-CLI_OBJ   := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o)
+# The CLI's objects but its process layer (processes_local.cpp here, processes_mpi.cpp in `make mpi`).
+CLI_SRC   := $(filter-out apps/calib/processes_%,$(wildcard apps/calib/*.cpp))
+CLI_COMMON_OBJ := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_COMMON_OBJ) $(BUILD)/obj/apps/calib/processes_local.o
 TEST_SRC  := $(wildcard tests/*.cpp)
 TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 BENCH_SRC := $(wildcard apps/bench/*.cpp)
@@ -56,7 +60,10 @@ BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
 # too, built by the same rule but run by its own targets).
 REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman validity gruber-bach
 REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
-HARNESS_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/harness/*.cpp))
+# The harness without its process-group layer: cluster_local.cpp (one process) in the plain build,
+# cluster_mpi.cpp in the MPI build (below).
+HARNESS_OBJ := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(filter-out apps/harness/cluster_%,$(wildcard apps/harness/*.cpp)))
+HARNESS_LOCAL := $(BUILD)/obj/apps/harness/cluster_local.o
 REPRO_OBJ  := $(foreach a,$(REPRO_APPS),$(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(a)/*.cpp)))
 GIT_REV_H  := $(BUILD)/gen/repro_git_revision.h
 
@@ -68,7 +75,9 @@ BENCH := $(BUILD)/bin/calib-bench
 # Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
 # cmake: the installed-library tests; python3-dev, NumPy, pybind11, pytest and setuptools: the Python
 # module and its tests; chromium: the report's browser test; liblbfgspp-dev: the recalibration's
-# L-BFGS, header-only), each with a file that proves it is installed.
+# L-BFGS, header-only; libopenmpi-dev and openmpi-bin: `make mpi` and its checks), each with a file
+# that proves it is installed.
+MULTIARCH := $(shell $(CXX) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
              libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
@@ -84,7 +93,9 @@ DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
              python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
              python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py \
              chromium:/usr/bin/chromium \
-             liblbfgspp-dev:/usr/include/LBFGS.h
+             liblbfgspp-dev:/usr/include/LBFGS.h \
+             libopenmpi-dev:/usr/lib/$(MULTIARCH)/openmpi/include/mpi.h \
+             openmpi-bin:/usr/bin/ompi_info
 
 .PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
@@ -168,12 +179,48 @@ $(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H)
 	$(Q)$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
 
 define REPRO_RULE
-$(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(LIB)
+$(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(HARNESS_LOCAL) $(LIB)
 	@mkdir -p $$(@D)
 	$$(call step,LINK,$$@)
 	$$(Q)$(CXX) $$^ $(LDFLAGS) -o $$@
 endef
 $(foreach a,$(REPRO_APPS) ckce,$(eval $(call REPRO_RULE,$(a))))
+
+# ---- MPI builds (docs/scaling.md) ----------------------------------------------------------------
+# build/mpi/bin holds the same programs linked with their MPI layer, compiled with the flags of
+# Open MPI's wrapper (mpicxx --showme) into build/mpi/obj; the rest are the plain build's objects,
+# which contain no MPI call.
+MPI_DIR      := $(BUILD)/mpi
+MPICXX       ?= mpicxx
+# Open MPI's C++ bindings (deprecated, and not warning-free) are left out.
+MPI_CPPFLAGS  = $(patsubst -I%,-isystem %,$(shell $(MPICXX) --showme:compile)) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
+MPI_LDFLAGS   = $(filter-out -lmpi_cxx,$(shell $(MPICXX) --showme:link))
+MPI_BINS     := $(MPI_DIR)/bin/calib $(REPRO_APPS:%=$(MPI_DIR)/bin/repro-%) $(MPI_DIR)/bin/repro-ckce
+MPI_OBJ      := $(MPI_DIR)/obj/apps/harness/cluster_mpi.o $(MPI_DIR)/obj/apps/calib/processes_mpi.o \
+                $(MPI_DIR)/obj/lib/core/processes_mpi.o
+
+$(MPI_DIR)/obj/%.o: %.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(call step,MPICXX,$<)
+	$(Q)$(CXX) $(CPPFLAGS) $(MPI_CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(MPI_DIR)/bin/calib: $(CLI_COMMON_OBJ) $(MPI_DIR)/obj/apps/calib/processes_mpi.o $(MPI_DIR)/obj/lib/core/processes_mpi.o $(LIB)
+	@mkdir -p $(@D)
+	$(call step,LINK,$@)
+	$(Q)$(CXX) $^ $(LDFLAGS) $(MPI_LDFLAGS) -o $@
+
+define MPI_REPRO_RULE
+$(MPI_DIR)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(MPI_DIR)/obj/apps/harness/cluster_mpi.o $(LIB)
+	@mkdir -p $$(@D)
+	$$(call step,LINK,$$@)
+	$$(Q)$(CXX) $$^ $(LDFLAGS) $$(MPI_LDFLAGS) -o $$@
+endef
+$(foreach a,$(REPRO_APPS) ckce,$(eval $(call MPI_REPRO_RULE,$(a))))
+
+.PHONY: mpi mpi-built
+mpi: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) mpi-built
+mpi-built: $(MPI_BINS)
 
 $(TESTS): $(TEST_OBJ) $(LIB)
 	@mkdir -p $(@D)
@@ -229,7 +276,7 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 # drive the built binary as a user would. Each check starts as soon as what it runs is built, beside
 # the rest of the build and the other checks (JOBS at a time; each check's output is printed whole
 # when it ends).
-TEST_CHECKS := check-unit check-cli check-repro check-install check-docs check-layers check-python check-report
+TEST_CHECKS := check-unit check-cli check-repro check-mpi check-install check-docs check-layers check-python check-report
 .PHONY: $(TEST_CHECKS)
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_CHECKS)
@@ -241,6 +288,9 @@ check-cli: $(CLI)
 check-repro: $(REPRO_BINS) $(REPRO_CKCE)
 	bash tests/repro/run.sh $(BUILD)/bin
 	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
+# The MPI builds against the plain ones under mpirun -np 1, 2, 3 (docs/scaling.md).
+check-mpi: $(MPI_BINS) $(REPRO_BINS) $(REPRO_CKCE)
+	bash tests/mpi/run.sh $(MPI_DIR)/bin $(BUILD)/bin
 check-install: $(LIB) $(CLI)
 	bash tests/install/run.sh
 check-docs: $(CLI)
@@ -308,12 +358,13 @@ figures: deps
 	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
 
 # The library (built for ARCH), its headers, the CLI, calib.pc and a CMake package (find_package(calib)
-# gives the target calib::calib); builds only what it installs.
+# gives the target calib::calib); builds only what it installs. calib/mpi.hpp is not installed: its
+# definition is in the MPI build's objects, not in libcalib.a (docs/scaling.md).
 install: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(LIB) $(CLI)
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/cmake/calib
-	install -m 644 include/calib/*.hpp $(DESTDIR)$(PREFIX)/include/calib/
+	install -m 644 $(filter-out include/calib/mpi.hpp,$(wildcard include/calib/*.hpp)) $(DESTDIR)$(PREFIX)/include/calib/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@EIGEN_ABI@|$(EIGEN_ABI)|' \
@@ -339,8 +390,8 @@ sanitize: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(PY_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
-         $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d)
+-include $(MPI_OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(PY_OBJ:.o=.d) $(BUILD)/obj/apps/demo/main.d \
+         $(REPRO_CKCE_OBJ:.o=.d) $(BUILD)/obj/apps/bench-ckce/main.d $(REPRO_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(HARNESS_LOCAL:.o=.d)
 
 # libFuzzer harnesses (fuzz/*.cpp) built with clang, ASan and UBSan in $(BUILD)/fuzz, each run for
 # FUZZ_SECONDS on its seed corpus fuzz/corpus/NAME; new inputs go to $(BUILD)/fuzz/corpus/NAME and a

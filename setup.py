@@ -19,7 +19,8 @@ with open("include/calib/version.hpp") as f:
 arch = os.environ.get("CALIB_ARCH", "native")
 module = Pybind11Extension(
     "calib._calib",
-    sorted(glob.glob("python/src/*.cpp")) + sorted(glob.glob("lib/*/*.cpp")),
+    # *_mpi.cpp: the MPI layer, built only by `make mpi` (docs/scaling.md).
+    sorted(glob.glob("python/src/*.cpp")) + sorted(p for p in glob.glob("lib/*/*.cpp") if not p.endswith("_mpi.cpp")),
     include_dirs=["include", "lib"],
     # NDEBUG: calib checks every size itself; the alignment is part of calib's ABI (Makefile, EIGEN_ABI).
     define_macros=[("NDEBUG", None), ("EIGEN_MAX_ALIGN_BYTES", "64")],

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "args.hpp"
+#include "processes.hpp"
 #include "progress_bar.hpp"
 #include "table_report.hpp"
 #include "run_output.hpp"
@@ -46,7 +47,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);
     ProgressBar bar("calib estimate " + name, !args.take_flag("quiet"));
-    const ParallelOptions parallel{run.threads, &bar};
+    const ParallelOptions parallel{run.threads, &bar, run_processes()};
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));

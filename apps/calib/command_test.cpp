@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "args.hpp"
+#include "processes.hpp"
 #include "progress_bar.hpp"
 #include "table_report.hpp"
 #include "run_output.hpp"
@@ -55,7 +56,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);
     ProgressBar bar("calib test " + name, !args.take_flag("quiet"));
-    const ParallelOptions parallel{run.threads, &bar};
+    const ParallelOptions parallel{run.threads, &bar, run_processes()};
     const std::optional<double> alpha = take_alpha(args);
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;

@@ -1,6 +1,7 @@
 // The input, reading, thread and format options shared by the analysis subcommands (shared_options.hpp).
 #include "shared_options.hpp"
 
+#include "processes.hpp"
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
@@ -121,10 +122,18 @@ void warn_if_one_based(const CategoricalData& data, const std::string& path, con
               << ", pass --one-based-labels (they are read as 0-based: class k is label k)\n";
 }
 
+// The family's reader on `path` and read.labels, from rank 0's bytes under MPI (processes.hpp).
+AnyData read_family(const FamilyInfo& family, const std::string& path, ReadOptions read,
+                    std::vector<FileSummary>* files) {
+    const SharedInput input(path), labels(read.labels);
+    read.labels = labels.path();
+    return family.read(input.path(), read, files);
+}
+
 }  // namespace
 
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
-    AnyData data = input.family->read(input.path, input.read, files);
+    AnyData data = read_family(*input.family, input.path, input.read, files);
     if (input.family->labels_options) warn_if_one_based(std::get<CategoricalData>(data), input.path, input.read);
     return data;
 }
@@ -133,7 +142,7 @@ AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
 AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data) {
     ReadOptions own = input.read;
     own.labels.clear();
-    AnyData locations = input.family->read(path, own, nullptr);
+    AnyData locations = read_family(*input.family, path, own, nullptr);
     const auto fail = [&](const std::string& what, long of_locations, long of_data) {
         throw invalid_argument(path + ": the test locations have " + what + " " + std::to_string(of_locations) +
                                " but " + input.path + " has " + std::to_string(of_data));
@@ -152,7 +161,7 @@ AnyData read_data_set(const InputOptions& input, const std::string& path, const 
                       std::vector<FileSummary>* files) {
     ReadOptions own = input.read;
     own.labels.clear();  // --labels belongs to --input: a further data set has its labels in its last column
-    AnyData set = input.family->read(path, own, files);
+    AnyData set = read_family(*input.family, path, own, files);
     if (const auto* c = std::get_if<CategoricalData>(&data)) {
         const int m = std::get<CategoricalData>(set).num_classes();
         if (m != c->num_classes())

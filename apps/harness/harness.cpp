@@ -25,6 +25,10 @@ namespace repro {
 
 namespace {
 
+// Thrown by parse_options after --help printed the usage: run_app returns 0 (every rank ends
+// through MPI_Finalize, not exit()).
+struct HelpShown {};
+
 std::string usage(const AppInfo& info) {
     std::ostringstream s;
     s << "usage: " << info.name << " [--reps N] [--seed S] [--quick] [--out DIR] [--threads N] [--resume] [--quiet]";
@@ -119,8 +123,8 @@ Options parse_options(int argc, char** argv, const AppInfo& info) {
             return argv[++i];
         };
         if (a == "--help" || a == "-h") {
-            std::fputs(usage(info).c_str(), stdout);
-            std::exit(0);
+            if (cluster::root()) std::fputs(usage(info).c_str(), stdout);
+            throw HelpShown{};
         } else if (a == "--reps") {
             o.reps = parse_unsigned(a, value(), 1, 100000000);
             o.reps_given = true;
@@ -148,25 +152,45 @@ Options parse_options(int argc, char** argv, const AppInfo& info) {
         const std::string short_name = info.name.substr(info.name.find('-') + 1);
         o.out = o.quick ? "results/quick/" + short_name : "results/" + short_name;
     }
-    o.progress = !quiet && ::isatty(STDERR_FILENO);
-    make_directories(o.out);
+    o.progress = !quiet && cluster::root() && ::isatty(STDERR_FILENO);
+    if (cluster::root()) make_directories(o.out);
     return o;
 }
 
 int run_app(int argc, char** argv, const AppInfo& info, const std::function<void(const Options&)>& body) {
+    cluster::Session session(argc, argv);
     try {
         const Options options = parse_options(argc, argv, info);
         body(options);
         return 0;
+    } catch (const HelpShown&) {
+        return 0;
+    } catch (...) {
+        const cluster::Failure failure = failure_of(std::current_exception());
+        if (cluster::root()) std::fprintf(stderr, "%s: %s\n", info.name.c_str(), failure.line.c_str());
+        // A usage or input error is met by every rank alike (they run the same code on the same
+        // options), as is a task's failure (distribute raises it everywhere); another failure of
+        // this rank alone would leave the others waiting in a collective.
+        if (failure.exit_code != 2 && !failure.everywhere) cluster::abort_job(failure.exit_code);
+        return failure.exit_code;
+    }
+}
+
+cluster::Failure failure_of(std::exception_ptr error) {
+    try {
+        std::rethrow_exception(error);
+    } catch (const cluster::RemoteFailure& e) {
+        cluster::Failure f = e.failure;
+        f.everywhere = true;
+        return f;
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "%s: %s\n", info.name.c_str(), e.what());
-        return 2;
+        return {2, e.what()};
     } catch (const calib::invalid_argument& e) {
-        std::fprintf(stderr, "%s: %s\n", info.name.c_str(), e.what());
-        return 2;
+        return {2, e.what()};
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: error: %s\n", info.name.c_str(), e.what());
-        return 1;
+        return {1, std::string("error: ") + e.what()};
+    } catch (...) {
+        return {1, "error: unknown exception"};
     }
 }
 
@@ -244,6 +268,18 @@ void for_each_replicate(std::size_t count, const Options& options, Progress* pro
         if (progress) progress->advance();
     }
     if (error) std::rethrow_exception(error);
+}
+
+void distribute_locally(std::size_t count, const Options& options, Progress* progress,
+                        const std::function<void(std::size_t, Packet&)>& compute,
+                        const std::function<void(std::size_t, Packet&)>& store) {
+    std::mutex mutex;
+    for_each_replicate(count, options, progress, [&](std::size_t r) {
+        Packet result;
+        compute(r, result);
+        const std::lock_guard<std::mutex> lock(mutex);
+        store(r, result);
+    });
 }
 
 // ---- tables --------------------------------------------------------------------------------------
@@ -354,6 +390,7 @@ calib::JsonObject sidecar(const Options& options, const AppInfo& info, const std
         .set("quick", options.quick)
         .set("parameters", parameters)
         .set("threads", options.threads)
+        .set("ranks", cluster::size())
         .set("wall_time_seconds", wall_seconds)
         .set("written", started)
         .set("calib_version", calib::version)
@@ -376,16 +413,21 @@ std::string Output::fingerprint(const std::string& name, const calib::JsonObject
 
 bool Output::done(const std::string& name, const calib::JsonObject& parameters) const {
     if (!options_.resume) return false;
-    const std::string csv = read_file(csv_path(name));
-    const std::string meta = read_file(options_.out + "/" + name + ".meta.json");
-    if (csv.empty() || meta.empty()) return false;
-    const bool same = meta.find(calib::json_string(fingerprint(name, parameters))) != std::string::npos;
+    bool same = false;
+    if (cluster::root()) {
+        const std::string csv = read_file(csv_path(name));
+        const std::string meta = read_file(options_.out + "/" + name + ".meta.json");
+        same = !csv.empty() && !meta.empty() &&
+               meta.find(calib::json_string(fingerprint(name, parameters))) != std::string::npos;
+    }
+    same = cluster::broadcast(same);
     if (same) note("resume: " + name + " is done, skipped");
     return same;
 }
 
 void Output::write(const std::string& name, const Table& table, const calib::JsonObject& parameters,
                    double wall_seconds) const {
+    if (!writer()) return;
     calib::JsonObject meta = sidecar(options_, info_, name, parameters, wall_seconds);
     meta.set("rows", table.rows());
     meta.set("fingerprint", fingerprint(name, parameters));
@@ -394,6 +436,7 @@ void Output::write(const std::string& name, const Table& table, const calib::Jso
 }
 
 void Output::note(const std::string& message) const {
+    if (!cluster::root()) return;
     std::fprintf(stderr, "%s: %s\n", info_.name.c_str(), message.c_str());
 }
 

@@ -4,6 +4,9 @@
 // grids (tasks.cpp) for experiments too long to lose to an interruption. Uses the public calib API
 // only.
 //
+// Under MPI (make mpi, docs/scaling.md) the apps' loops over replicates are spread over the ranks
+// by distribute (cluster.hpp); rank 0 alone decides --resume and writes the files.
+//
 // Determinism: replicate r of cell c draws only from calib::make_stream(seed, stream_id(c, r)) (or
 // stream_id(e, c, r) in an app of several experiments), and writes its own row; rows are written in
 // replicate order after the cell is complete. The CSVs therefore do not depend on the thread count
@@ -13,6 +16,8 @@
 #include <calib/calib.hpp>
 #include <calib/tool/json.hpp>
 #include <calib/tool/random.hpp>
+
+#include "cluster.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -55,7 +60,8 @@ struct Options {
     bool reps_given = false;
     bool quick = false;
     std::string out;      // output directory (created)
-    int threads = 1;      // OpenMP threads over replicates
+    int threads = 1;      // OpenMP threads over replicates (of the one process; under MPI with
+                          // more than one rank, each rank runs one task at a time)
     bool resume = false;  // skip cells whose output exists with the same parameters
     bool progress = false;
     std::vector<std::string> command_line;
@@ -71,8 +77,9 @@ struct UsageError : std::runtime_error {
 // app's own options. Without --reps, reps is paper_reps or quick_reps (0 when the app has none).
 Options parse_options(int argc, char** argv, const AppInfo& info);
 
-// Runs body(options) with the common error policy: a usage error or calib::invalid_argument
-// prints one line and returns 2, any other exception one line and returns 1.
+// Runs body(options) on every rank with the common error policy: a usage error or
+// calib::invalid_argument prints one line (on rank 0) and returns 2, any other exception one line
+// and returns 1. --help prints the usage and returns 0.
 int run_app(int argc, char** argv, const AppInfo& info, const std::function<void(const Options&)>& body);
 
 // The stream id of replicate `replicate` of cell `cell` (cell < 2^24, replicate < 2^40).
@@ -104,11 +111,33 @@ private:
     std::chrono::steady_clock::time_point start_, last_draw_;
 };
 
-// body(r) for r = 0 … count − 1 on options.threads OpenMP threads (dynamic schedule). The library
-// is to be called serially inside (ParallelOptions{1}). The exception of the lowest failing
-// replicate is rethrown after the loop.
+// body(r) for r = 0 … count − 1 on options.threads OpenMP threads of this process (dynamic
+// schedule). The library is to be called serially inside (ParallelOptions{1}). The exception of
+// the lowest failing replicate is rethrown after the loop.
 void for_each_replicate(std::size_t count, const Options& options, Progress* progress,
                         const std::function<void(std::size_t)>& body);
+
+// Who receives the results of distribute: rank 0 (it writes them), or every rank (a later step
+// of every rank needs them, e.g. repro-iclr2021-friedman's trained networks).
+enum class Gather { root, all };
+// The collective loop of the apps: compute(r, result) for r = 0 … count − 1, each task on one
+// rank (assigned dynamically: a free rank asks for the next task), then store(r, result) with the
+// bytes compute put, on rank 0 (Gather::root) or on every rank (Gather::all), one call at a time,
+// in any order of r. In one process, tasks run on options.threads threads and the progress bar
+// advances per task. A task that throws is not stored; after the loop, the failure of the lowest
+// failing task is raised on every rank (as cluster::RemoteFailure when it came from another rank).
+// Defined by cluster_local.cpp and cluster_mpi.cpp.
+void distribute(std::size_t count, const Options& options, Progress* progress,
+                const std::function<void(std::size_t, Packet&)>& compute,
+                const std::function<void(std::size_t, Packet&)>& store, Gather gather = Gather::root);
+
+// distribute within this process alone, on options.threads threads (the one-rank case of both builds).
+void distribute_locally(std::size_t count, const Options& options, Progress* progress,
+                        const std::function<void(std::size_t, Packet&)>& compute,
+                        const std::function<void(std::size_t, Packet&)>& store);
+
+// What run_app prints for an exception, and the exit code (UsageError, calib::invalid_argument: 2).
+cluster::Failure failure_of(std::exception_ptr error);
 
 // Wall time of f() in seconds.
 template <class F>
@@ -169,13 +198,13 @@ private:
 };
 
 // The JSON sidecar of an output file: the app, the experiment, the cell, the options (seed,
-// replicates, quick, threads), the app's parameters, calib's version, the git revision, compiler,
+// replicates, quick, threads, ranks), the app's parameters, calib's version, the git revision, compiler,
 // Eigen and Boost versions, the command line, the wall time, and the resume fingerprint.
 calib::JsonObject sidecar(const Options& options, const AppInfo& info, const std::string& cell,
                           const calib::JsonObject& parameters, double wall_seconds);
 
 // Output files: <out>/<name>.csv and <out>/<name>.meta.json, each written atomically (a temporary
-// file renamed into place, the CSV last but one and the sidecar last).
+// file renamed into place, the CSV last but one and the sidecar last), by rank 0 only.
 class Output {
 public:
     Output(const Options& options, const AppInfo& info);
@@ -183,11 +212,15 @@ public:
     std::string csv_path(const std::string& name) const;
     // The fingerprint of a cell: what must match for --resume to skip it.
     std::string fingerprint(const std::string& name, const calib::JsonObject& parameters) const;
-    // With --resume: whether <name>.csv exists and its sidecar carries the same fingerprint.
+    // With --resume: whether <name>.csv exists and its sidecar carries the same fingerprint, as
+    // rank 0 sees it, on every rank (collective).
     bool done(const std::string& name, const calib::JsonObject& parameters) const;
     void write(const std::string& name, const Table& table, const calib::JsonObject& parameters,
                double wall_seconds) const;
-    // One line on stderr ("name: message"), e.g. a cell skipped by --resume.
+    // Whether this rank writes the files and may read them back (rank 0): summaries of finished
+    // cells run there only.
+    bool writer() const { return cluster::root(); }
+    // One line on stderr ("name: message") from rank 0, e.g. a cell skipped by --resume.
     void note(const std::string& message) const;
 
 private:
@@ -222,8 +255,8 @@ struct TaskRow {  // one row of the raw CSV
 };
 using Task = std::function<std::vector<TaskValue>(std::size_t cell, std::size_t replicate, calib::Rng& rng)>;
 
-// Runs the grid's unfinished tasks on options.threads threads (task is called concurrently) and
-// returns every row, ordered by (cell, replicate, the task's order).
+// Runs the grid's unfinished tasks (distribute; task is called concurrently) and returns every row,
+// ordered by (cell, replicate, the task's order), on every rank.
 std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const calib::JsonObject& parameters,
                                const Task& task);
 

@@ -62,6 +62,28 @@ std::string journal_rows(std::size_t cell, std::size_t replicate, const std::vec
     return s.str();
 }
 
+// The rows on every rank: rank 0's, broadcast.
+std::vector<TaskRow> share(std::vector<TaskRow> rows) {
+    if (cluster::size() == 1) return rows;
+    Packet packet;
+    packet.put(static_cast<std::uint64_t>(rows.size()));
+    for (const TaskRow& r : rows) {
+        packet.put(static_cast<std::uint64_t>(r.cell));
+        packet.put(static_cast<std::uint64_t>(r.replicate));
+        packet.put(r.key);
+        packet.put(r.value);
+    }
+    Packet shared(cluster::broadcast(packet.bytes()));
+    rows.resize(shared.get_size());
+    for (TaskRow& r : rows) {
+        r.cell = shared.get_size();
+        r.replicate = shared.get_size();
+        r.key = shared.get_string();
+        r.value = shared.get_double();
+    }
+    return rows;
+}
+
 }  // namespace
 
 std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const calib::JsonObject& parameters,
@@ -72,6 +94,7 @@ std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const
     if (reps == 0) throw std::logic_error("run_tasks: options.reps is 0");
     std::vector<TaskRow> rows;
     if (output.done(name, parameters)) {
+        if (!output.writer()) return share(std::move(rows));
         const CsvFile raw(output.csv_path(name));
         for (std::size_t i = 0; i < raw.rows(); ++i) {
             TaskRow row{std::stoul(raw.cell(i, "cell")), std::stoul(raw.cell(i, "rep")), {}, raw.number(i, "value")};
@@ -80,40 +103,54 @@ std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const
                 row.key += (row.key.empty() ? "" : ",") + raw.cell(i, column);
             rows.push_back(std::move(row));
         }
-        return rows;
+        return share(std::move(rows));
     }
 
+    // Rank 0 keeps the journal: it rewrites it with what is kept, then appends tasks as they finish.
     const std::string journal = options.out + "/" + name + ".journal";
     const std::string fingerprint = output.fingerprint(name, parameters);
     std::vector<Slot> slots(total);
-    if (options.resume) load_journal(journal, fingerprint, reps, slots);
-    // Rewrite the journal with what is kept, then append tasks as they finish.
-    std::ofstream log(journal, std::ios::trunc);
-    log << "fingerprint: " << fingerprint << '\n';
-    std::vector<std::size_t> pending;
-    for (std::size_t t = 0; t < total; ++t)
-        if (slots[t].finished)
-            log << journal_rows(t / reps, t % reps, slots[t].values);
-        else
-            pending.push_back(t);
-    log.flush();
-    if (!log) throw std::runtime_error("cannot write " + journal);
+    std::ofstream log;
+    Packet pending_tasks;
+    if (output.writer()) {
+        if (options.resume) load_journal(journal, fingerprint, reps, slots);
+        log.open(journal, std::ios::trunc);
+        log << "fingerprint: " << fingerprint << '\n';
+        for (std::size_t t = 0; t < total; ++t)
+            if (slots[t].finished)
+                log << journal_rows(t / reps, t % reps, slots[t].values);
+            else
+                pending_tasks.put(static_cast<std::uint64_t>(t));
+        log.flush();
+        if (!log) throw std::runtime_error("cannot write " + journal);
+    }
+    // The unfinished tasks, as rank 0 found them, on every rank.
+    Packet shared_tasks(cluster::broadcast(pending_tasks.bytes()));
+    std::vector<std::size_t> pending(shared_tasks.bytes().size() / sizeof(std::uint64_t));
+    for (std::size_t& t : pending) t = static_cast<std::size_t>(shared_tasks.get_size());
 
-    std::mutex mutex;
     const double wall = time_call([&] {
         Progress progress(options, grid.name, total);
         progress.advance(total - pending.size());
-        for_each_replicate(pending.size(), options, &progress, [&](std::size_t p) {
-            const std::size_t t = pending[p], cell = t / reps, replicate = t % reps;
-            calib::Rng rng = calib::make_stream(options.seed, stream_id(grid.experiment, cell, replicate));
-            std::vector<TaskValue> values = task(cell, replicate, rng);
-            const std::string text = journal_rows(cell, replicate, values);
-            const std::lock_guard<std::mutex> lock(mutex);
-            log << text << std::flush;
-            if (!log) throw std::runtime_error("cannot write " + journal);
-            slots[t] = {true, std::move(values)};
-        });
+        distribute(
+            pending.size(), options, &progress,
+            [&](std::size_t p, Packet& result) {
+                const std::size_t t = pending[p];
+                calib::Rng rng = calib::make_stream(options.seed, stream_id(grid.experiment, t / reps, t % reps));
+                const std::vector<TaskValue> values = task(t / reps, t % reps, rng);
+                result.put(static_cast<std::uint64_t>(values.size()));
+                for (const TaskValue& v : values) result.put(v.key), result.put(v.value);
+            },
+            [&](std::size_t p, Packet& result) {
+                const std::size_t t = pending[p];
+                std::vector<TaskValue> values(result.get_size());
+                for (TaskValue& v : values) v.key = result.get_string(), v.value = result.get_double();
+                log << journal_rows(t / reps, t % reps, values) << std::flush;
+                if (!log) throw std::runtime_error("cannot write " + journal);
+                slots[t] = {true, std::move(values)};
+            });
     });
+    if (!output.writer()) return share(std::move(rows));
     log.close();
 
     Table raw({"cell", "rep", grid.key_columns, "value"});  // the key columns as one cell, commas included
@@ -124,7 +161,7 @@ std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const
         }
     output.write(name, raw, parameters, wall);
     std::remove(journal.c_str());
-    return rows;
+    return share(std::move(rows));
 }
 
 }  // namespace repro

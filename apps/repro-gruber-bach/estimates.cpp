@@ -75,22 +75,28 @@ void run_estimates(const repro::Output& out) {
         table.resize(o.reps * per_rep);
         repro::Progress progress(o, "gruber-bach estimates", o.reps);
         const double wall = repro::time_call([&] {
-            repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-                calib::Rng rng = repro::cell_stream(o, 2, r);
-                const Sample s = draw(sample_size, rng);
-                const std::uint64_t seed = rng();  // the pipeline's split
-                for (std::size_t c = 0; c < per_rep; ++c) {
-                    double chosen = 0;
-                    const double e = estimate(s.data, cases[c], seed, chosen);
-                    const bool canonical = cases[c].notion == calib::CeNotion::canonical;
-                    table.set(r * per_rep + c, repro::Table::row(r, calib::to_string(cases[c].notion), cases[c].name, e,
-                                                                 chosen, canonical ? truth.canonical : truth.top_label));
-                }
-            });
+            repro::distribute(
+                o.reps, o, &progress,
+                [&](std::size_t r, repro::Packet& result) {
+                    calib::Rng rng = repro::cell_stream(o, 2, r);
+                    const Sample s = draw(sample_size, rng);
+                    const std::uint64_t seed = rng();  // the pipeline's split
+                    for (std::size_t c = 0; c < per_rep; ++c) {
+                        double chosen = 0;
+                        const double e = estimate(s.data, cases[c], seed, chosen);
+                        const bool canonical = cases[c].notion == calib::CeNotion::canonical;
+                        result.put(repro::Table::row(r, calib::to_string(cases[c].notion), cases[c].name, e, chosen,
+                                                     canonical ? truth.canonical : truth.top_label));
+                    }
+                },
+                [&](std::size_t r, repro::Packet& result) {
+                    for (std::size_t c = 0; c < per_rep; ++c) table.set(r * per_rep + c, result.get_strings());
+                });
         });
         out.write("estimates", table, parameters, wall);
     }
     // Bias and spread over replicates, on the squared scale and of the root.
+    if (!out.writer()) return;
     const repro::CsvFile raw(out.csv_path("estimates"));
     repro::Table summary({"notion", "estimator", "truth", "estimate_mean", "bias", "estimate_sd", "rmse",
                           "sqrt_truth", "sqrt_mean", "sqrt_sd", "reps"});

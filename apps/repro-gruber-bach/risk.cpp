@@ -24,15 +24,21 @@ void run_risk(const repro::Output& out) {
     std::vector<std::vector<double>> risk(o.reps);  // [replicate][θ index]
     repro::Progress progress(o, "gruber-bach risk", o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, 0, r);
-            const Sample s = draw(sample_size, rng);
-            const calib::Matrix f = s.data.probabilities();
-            const calib::Matrix residuals = calib::ce_problems(s.data, calib::CeNotion::canonical)[0].residuals;
-            for (int k = 0; k < grid_size; ++k)
-                risk[r].push_back(calib::ce_risk_low_rank(residuals, calib::power_ce_factor(f, theta(k) / temperature)));
-        });
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, 0, r);
+                const Sample s = draw(sample_size, rng);
+                const calib::Matrix f = s.data.probabilities();
+                const calib::Matrix residuals = calib::ce_problems(s.data, calib::CeNotion::canonical)[0].residuals;
+                std::vector<double> at;
+                for (int k = 0; k < grid_size; ++k)
+                    at.push_back(calib::ce_risk_low_rank(residuals, calib::power_ce_factor(f, theta(k) / temperature)));
+                result.put(at);
+            },
+            [&](std::size_t r, repro::Packet& result) { risk[r] = result.get_doubles(); });
     });
+    if (!out.writer()) return;  // the risks are on rank 0
     // Per θ: the risk's mean and sd over replicates, and the paired difference R(θ) − R(1) within
     // replicates (its mean, sd and the share of replicates where θ = 1 is better).
     repro::Table table({"theta", "risk_mean", "risk_sd", "diff_mean", "diff_sd", "share_theta1_lower"});

@@ -197,20 +197,37 @@ void run(const repro::Options& o, const repro::Output& out) {
     {
         repro::Progress progress(o, "friedman: training", networks);
         wall += repro::time_call([&] {
-            repro::for_each_replicate(networks, o, &progress, [&](std::size_t k) {
-                calib::Rng rng = repro::cell_stream(o, 2, k);
-                friedman::Network net({int(features), 200, 50, 1}, rng);
-                std::size_t next = 0;
-                for (int t = 0; t <= s.iterations; ++t) {
-                    if (t > 0) net.adam_step(train.x, train.y);
-                    if (next < iterations.size() && iterations[next] == t) {
-                        const friedman::RowVector fit = net.predict(train.x);
-                        const double mse = (fit - train.y).squaredNorm() / double(train_n);
-                        snapshots[k].push_back({t, std::sqrt(mse), fit, net.predict(test.x)});
-                        ++next;
+            // Every rank needs every network's predictions for step 2: Gather::all.
+            repro::distribute(
+                networks, o, &progress,
+                [&](std::size_t k, repro::Packet& result) {
+                    calib::Rng rng = repro::cell_stream(o, 2, k);
+                    friedman::Network net({int(features), 200, 50, 1}, rng);
+                    std::size_t next = 0;
+                    for (int t = 0; t <= s.iterations; ++t) {
+                        if (t > 0) net.adam_step(train.x, train.y);
+                        if (next < iterations.size() && iterations[next] == t) {
+                            const friedman::RowVector fit = net.predict(train.x);
+                            const double mse = (fit - train.y).squaredNorm() / double(train_n);
+                            const friedman::RowVector on_test = net.predict(test.x);
+                            result.put(static_cast<std::uint64_t>(t));
+                            result.put(std::sqrt(mse));
+                            result.put(std::vector<double>(fit.data(), fit.data() + fit.size()));
+                            result.put(std::vector<double>(on_test.data(), on_test.data() + on_test.size()));
+                            ++next;
+                        }
                     }
-                }
-            });
+                },
+                [&](std::size_t k, repro::Packet& result) {
+                    while (snapshots[k].size() < iterations.size()) {
+                        const int t = static_cast<int>(result.get_size());
+                        const double sigma = result.get_double();
+                        const std::vector<double> fit = result.get_doubles(), on_test = result.get_doubles();
+                        snapshots[k].push_back({t, sigma, friedman::RowVector::Map(fit.data(), Eigen::Index(fit.size())),
+                                                friedman::RowVector::Map(on_test.data(), Eigen::Index(on_test.size()))});
+                    }
+                },
+                repro::Gather::all);
         });
     }
 
@@ -220,30 +237,38 @@ void run(const repro::Options& o, const repro::Output& out) {
     {
         repro::Progress progress(o, "friedman: evaluation", tasks);
         wall += repro::time_call([&] {
-            repro::for_each_replicate(tasks, o, &progress, [&](std::size_t task) {
-                const std::size_t it = task / models, model = task % models;
-                calib::Rng rng = repro::cell_stream(o, 3, task);
-                for (int set = 0; set < 2; ++set) {
-                    const friedman::RowVector& y = set == 0 ? train.y : test.y;
-                    Predictions p;
-                    if (model < networks) {
-                        const Snapshot& snap = snapshots[model][it];
-                        p.means = (set == 0 ? snap.train : snap.test).transpose();
-                        p.sigmas = friedman::Vector::Constant(1, snap.sigma);
-                    } else {
-                        p.means.resize(y.size(), static_cast<Eigen::Index>(networks));
-                        p.sigmas.resize(static_cast<Eigen::Index>(networks));
-                        for (std::size_t k = 0; k < networks; ++k) {
-                            const Snapshot& snap = snapshots[k][it];
-                            p.means.col(static_cast<Eigen::Index>(k)) = (set == 0 ? snap.train : snap.test).transpose();
-                            p.sigmas(static_cast<Eigen::Index>(k)) = snap.sigma;
+            repro::distribute(
+                tasks, o, &progress,
+                [&](std::size_t task, repro::Packet& packet) {
+                    const std::size_t it = task / models, model = task % models;
+                    calib::Rng rng = repro::cell_stream(o, 3, task);
+                    for (int set = 0; set < 2; ++set) {
+                        const friedman::RowVector& y = set == 0 ? train.y : test.y;
+                        Predictions p;
+                        if (model < networks) {
+                            const Snapshot& snap = snapshots[model][it];
+                            p.means = (set == 0 ? snap.train : snap.test).transpose();
+                            p.sigmas = friedman::Vector::Constant(1, snap.sigma);
+                        } else {
+                            p.means.resize(y.size(), static_cast<Eigen::Index>(networks));
+                            p.sigmas.resize(static_cast<Eigen::Index>(networks));
+                            for (std::size_t k = 0; k < networks; ++k) {
+                                const Snapshot& snap = snapshots[k][it];
+                                p.means.col(static_cast<Eigen::Index>(k)) = (set == 0 ? snap.train : snap.test).transpose();
+                                p.sigmas(static_cast<Eigen::Index>(k)) = snap.sigma;
+                            }
                         }
+                        Measures m;
+                        scoring(p, y, m);
+                        calibration(p, y, rng(), s.resamples, m);
+                        for (double v : {m.mse, m.nll, m.pinball, m.skce_unbiased, m.skce_biased, m.p_value}) packet.put(v);
                     }
-                    Measures& m = results[task][static_cast<std::size_t>(set)];
-                    scoring(p, y, m);
-                    calibration(p, y, rng(), s.resamples, m);
-                }
-            });
+                },
+                [&](std::size_t task, repro::Packet& packet) {
+                    for (Measures& m : results[task])
+                        for (double* v : {&m.mse, &m.nll, &m.pinball, &m.skce_unbiased, &m.skce_biased, &m.p_value})
+                            *v = packet.get_double();
+                });
         });
     }
 
@@ -323,6 +348,6 @@ int main(int argc, char** argv) {
     return repro::run_app(argc, argv, info, [](const repro::Options& o) {
         const repro::Output out(o, info);
         run(o, out);
-        summarise(out);
+        if (out.writer()) summarise(out);
     });
 }

@@ -185,12 +185,15 @@ void run_repetitions(const repro::Options& o, const repro::Output& out) {
     table.resize(o.reps);
     repro::Progress progress(o, "iclr2021 OLS repetitions", o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, 2, r);
-            const Experiment e = run_once(rng, s.repetition_resamples);
-            table.set(r, repro::Table::row(r, e.fit.intercept, e.fit.slope, e.fit.sigma, e.bootstrap.estimate,
-                                           e.bootstrap.p_value, e.gamma.p_value, e.block2.p_value, e.blocksqrt.p_value));
-        });
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, 2, r);
+                const Experiment e = run_once(rng, s.repetition_resamples);
+                result.put(repro::Table::row(r, e.fit.intercept, e.fit.slope, e.fit.sigma, e.bootstrap.estimate,
+                                             e.bootstrap.p_value, e.gamma.p_value, e.block2.p_value, e.blocksqrt.p_value));
+            },
+            [&](std::size_t r, repro::Packet& result) { table.set(r, result.get_strings()); });
     });
     out.write("repetitions", table, parameters, wall);
 }
@@ -218,6 +221,6 @@ int main(int argc, char** argv) {
         const repro::Output out(o, info);
         run_experiment(o, out);
         run_repetitions(o, out);
-        summarise(out);
+        if (out.writer()) summarise(out);
     });
 }

@@ -179,20 +179,26 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t mod
     const std::size_t cell_id = model * 100 + d_index * 10 + n_index;
     repro::Progress progress(o, "iclr2021 " + name, o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, cell_id, r);
-            const Sample sample = draw(model == 0, d, n, rng);
-            const std::uint64_t bootstrap_seed = rng();
-            const Row row = d == 1 ? evaluate(as_normal(sample), as_normal(where), bootstrap_seed, s.resamples)
-                                   : evaluate(as_mvnormal(sample), as_mvnormal(where), bootstrap_seed, s.resamples);
-            std::vector<std::string> cells{models[model], repro::fmt(d), repro::fmt(n), repro::fmt(r)}, time_cells = cells;
-            for (std::size_t k = 0; k < estimators.size(); ++k)
-                cells.push_back(repro::fmt(row.estimate[k])), time_cells.push_back(repro::fmt(row.estimate_time[k]));
-            for (std::size_t k = 0; k < tests.size(); ++k)
-                cells.push_back(repro::fmt(row.p[k])), time_cells.push_back(repro::fmt(row.test_time[k]));
-            table.set(r, std::move(cells));
-            times.set(r, std::move(time_cells));
-        });
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, cell_id, r);
+                const Sample sample = draw(model == 0, d, n, rng);
+                const std::uint64_t bootstrap_seed = rng();
+                const Row row = d == 1 ? evaluate(as_normal(sample), as_normal(where), bootstrap_seed, s.resamples)
+                                       : evaluate(as_mvnormal(sample), as_mvnormal(where), bootstrap_seed, s.resamples);
+                std::vector<std::string> cells{models[model], repro::fmt(d), repro::fmt(n), repro::fmt(r)}, time_cells = cells;
+                for (std::size_t k = 0; k < estimators.size(); ++k)
+                    cells.push_back(repro::fmt(row.estimate[k])), time_cells.push_back(repro::fmt(row.estimate_time[k]));
+                for (std::size_t k = 0; k < tests.size(); ++k)
+                    cells.push_back(repro::fmt(row.p[k])), time_cells.push_back(repro::fmt(row.test_time[k]));
+                result.put(cells);
+                result.put(time_cells);
+            },
+            [&](std::size_t r, repro::Packet& result) {
+                table.set(r, result.get_strings());
+                times.set(r, result.get_strings());
+            });
     });
     out.write(name + "_times", times, parameters, wall);  // first: the cell counts as done once its CSV exists
     out.write(name, table, parameters, wall);
@@ -214,13 +220,16 @@ void run_truth(const repro::Options& o, const repro::Output& out, std::size_t d_
     const calib::ParallelOptions serial{1};
     repro::Progress progress(o, "iclr2021 " + name, s.truth_sets);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(s.truth_sets, o, &progress, [&](std::size_t k) {
-            calib::Rng rng = repro::cell_stream(o, 800 + d_index, k);
-            const Sample sample = draw(false, d, s.truth_n, rng);
-            const double value = d == 1 ? calib::skce_unbiased(as_normal(sample), kernel, serial)
-                                        : calib::skce_unbiased(as_mvnormal(sample), kernel, serial);
-            table.set(k, repro::Table::row(d, k, value));
-        });
+        repro::distribute(
+            s.truth_sets, o, &progress,
+            [&](std::size_t k, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, 800 + d_index, k);
+                const Sample sample = draw(false, d, s.truth_n, rng);
+                const double value = d == 1 ? calib::skce_unbiased(as_normal(sample), kernel, serial)
+                                            : calib::skce_unbiased(as_mvnormal(sample), kernel, serial);
+                result.put(repro::Table::row(d, k, value));
+            },
+            [&](std::size_t k, repro::Packet& result) { table.set(k, result.get_strings()); });
     });
     out.write(name, table, parameters, wall);
 }
@@ -249,23 +258,30 @@ void run_cme_study(const repro::Options& o, const repro::Output& out, std::size_
         repro::Progress progress(o, "iclr2021 " + name + " n" + std::to_string(n), o.reps);
         std::vector<std::vector<std::array<double, 2>>> p(o.reps, std::vector<std::array<double, 2>>(sets));
         wall += repro::time_call([&] {
-            repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-                calib::Rng rng = repro::cell_stream(o, cell_id, r);
-                const Sample sample = draw(true, d, n, rng);
-                for (std::size_t l = 0; l < sets; ++l) {
-                    const Sample where = locations(o, d_index, l + 1);
-                    auto pv = [&](const calib::CmeOptions& options) {
-                        try {
-                            return d == 1 ? calib::cme_test(as_normal(sample), as_normal(where), kernel, options).p_value
-                                          : calib::cme_test(as_mvnormal(sample), as_mvnormal(where), kernel, options).p_value;
-                        } catch (const calib::numerical_error&) {
-                            return nan;
-                        }
-                    };
-                    p[r][l] = {pv(chi2), pv(f)};
-                }
-            });
+            repro::distribute(
+                o.reps, o, &progress,
+                [&](std::size_t r, repro::Packet& result) {
+                    calib::Rng rng = repro::cell_stream(o, cell_id, r);
+                    const Sample sample = draw(true, d, n, rng);
+                    for (std::size_t l = 0; l < sets; ++l) {
+                        const Sample where = locations(o, d_index, l + 1);
+                        auto pv = [&](const calib::CmeOptions& options) {
+                            try {
+                                return d == 1 ? calib::cme_test(as_normal(sample), as_normal(where), kernel, options).p_value
+                                              : calib::cme_test(as_mvnormal(sample), as_mvnormal(where), kernel, options).p_value;
+                            } catch (const calib::numerical_error&) {
+                                return nan;
+                            }
+                        };
+                        result.put(pv(chi2));
+                        result.put(pv(f));
+                    }
+                },
+                [&](std::size_t r, repro::Packet& result) {
+                    for (std::size_t l = 0; l < sets; ++l) p[r][l] = {result.get_double(), result.get_double()};
+                });
         });
+        if (!out.writer()) continue;  // the p-values are on rank 0
         for (std::size_t r = 0; r < o.reps; ++r)
             for (std::size_t l = 0; l < sets; ++l)
                 if (!std::isnan(p[r][l][0])) {
@@ -389,6 +405,6 @@ int main(int argc, char** argv) {
             for (std::size_t model = 0; model < models.size(); ++model)
                 for (std::size_t n_index = 0; n_index < s.num_sizes; ++n_index) run_cell(o, out, model, d_index, n_index);
         for (std::size_t d_index = 0; d_index < dimensions.size(); ++d_index) run_cme_study(o, out, d_index);
-        summarise(o, out);
+        if (out.writer()) summarise(o, out);
     });
 }

@@ -138,42 +138,45 @@ void run_model(const repro::Options& o, const repro::Output& out, std::size_t in
     const calib::ParallelOptions serial{1};
     repro::Progress progress(o, std::string("neurips2019 ") + model.name, o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, index, r);
-            const calib::CategoricalData data = generate(model, sample_size, rng);
-            const std::uint64_t seed_c = rng(), seed_a = rng();
-            const calib::Kernel kernel = kernel_for(data);
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, index, r);
+                const calib::CategoricalData data = generate(model, sample_size, rng);
+                const std::uint64_t seed_c = rng(), seed_a = rng();
+                const calib::Kernel kernel = kernel_for(data);
 
-            const double ece = calib::ece(data, {});
-            const double skce_b = calib::skce_biased(data, kernel, serial);
-            const double skce_uq = calib::skce_unbiased(data, kernel, serial);
-            const double skce_ul = calib::skce_block(data, kernel, 2, serial).estimate;
+                const double ece = calib::ece(data, {});
+                const double skce_b = calib::skce_biased(data, kernel, serial);
+                const double skce_uq = calib::skce_unbiased(data, kernel, serial);
+                const double skce_ul = calib::skce_block(data, kernel, 2, serial).estimate;
 
-            calib::ConsistencyOptions c;
-            c.replicates = s.resamples;
-            c.seed = seed_c;
-            c.parallel = serial;
-            const double p_c = calib::consistency_test(data, [](const calib::CategoricalData& d) { return calib::ece(d, {}); },
-                                                       "ece", c).p_value;
-            calib::DistributionFreeOptions d;
-            d.parallel = serial;
-            const double p_db = calib::dfree_biased_test(data, kernel, d).p_value;
-            const double p_duq = calib::dfree_unbiased_test(data, kernel, d).p_value;
-            const double p_dul = calib::dfree_block_test(data, kernel, 2, d).p_value;
-            calib::BootstrapOptions a;
-            a.replicates = s.resamples;
-            a.seed = seed_a;
-            a.parallel = serial;
-            const double p_auq = calib::bootstrap_test(data, kernel, a).p_value;
-            calib::BlockTestOptions l;
-            l.block_size = 2;
-            l.divisor = calib::VarianceDivisor::s;
-            l.parallel = serial;
-            const double p_al = calib::block_test(data, kernel, l).p_value;
+                calib::ConsistencyOptions c;
+                c.replicates = s.resamples;
+                c.seed = seed_c;
+                c.parallel = serial;
+                const double p_c = calib::consistency_test(data, [](const calib::CategoricalData& d) { return calib::ece(d, {}); },
+                                                           "ece", c).p_value;
+                calib::DistributionFreeOptions d;
+                d.parallel = serial;
+                const double p_db = calib::dfree_biased_test(data, kernel, d).p_value;
+                const double p_duq = calib::dfree_unbiased_test(data, kernel, d).p_value;
+                const double p_dul = calib::dfree_block_test(data, kernel, 2, d).p_value;
+                calib::BootstrapOptions a;
+                a.replicates = s.resamples;
+                a.seed = seed_a;
+                a.parallel = serial;
+                const double p_auq = calib::bootstrap_test(data, kernel, a).p_value;
+                calib::BlockTestOptions l;
+                l.block_size = 2;
+                l.divisor = calib::VarianceDivisor::s;
+                l.parallel = serial;
+                const double p_al = calib::block_test(data, kernel, l).p_value;
 
-            table.set(r, repro::Table::row(model.name, r, kernel.prediction.lengthscale, ece, skce_b, skce_uq, skce_ul,
-                                           p_c, p_db, p_duq, p_dul, p_auq, p_al));
-        });
+                result.put(repro::Table::row(model.name, r, kernel.prediction.lengthscale, ece, skce_b, skce_uq, skce_ul,
+                                             p_c, p_db, p_duq, p_dul, p_auq, p_al));
+            },
+            [&](std::size_t r, repro::Packet& result) { table.set(r, result.get_strings()); });
     });
     out.write(model.name, table, parameters, wall);
 }
@@ -195,13 +198,16 @@ void run_truth(const repro::Options& o, const repro::Output& out, std::size_t in
     const calib::ParallelOptions serial{1};
     repro::Progress progress(o, "neurips2019 " + name, s.truth_sets);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(s.truth_sets, o, &progress, [&](std::size_t k) {
-            calib::Rng rng = repro::cell_stream(o, 100 + index, k);
-            const calib::Kernel kernel = kernel_for(generate(model, sample_size, rng));
-            const calib::CategoricalData pairs = generate(model, 2 * s.truth_pairs, rng);
-            const double linear = calib::skce_block(pairs, kernel, 2, serial).estimate;
-            table.set(k, repro::Table::row(model.name, k, kernel.prediction.lengthscale, linear));
-        });
+        repro::distribute(
+            s.truth_sets, o, &progress,
+            [&](std::size_t k, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, 100 + index, k);
+                const calib::Kernel kernel = kernel_for(generate(model, sample_size, rng));
+                const calib::CategoricalData pairs = generate(model, 2 * s.truth_pairs, rng);
+                const double linear = calib::skce_block(pairs, kernel, 2, serial).estimate;
+                result.put(repro::Table::row(model.name, k, kernel.prediction.lengthscale, linear));
+            },
+            [&](std::size_t k, repro::Packet& result) { table.set(k, result.get_strings()); });
     });
     out.write(name, table, parameters, wall);
 }
@@ -255,6 +261,6 @@ int main(int argc, char** argv) {
         const repro::Output out(o, info);
         for (std::size_t m = 0; m < models.size(); ++m) run_truth(o, out, m);
         for (std::size_t m = 0; m < models.size(); ++m) run_model(o, out, m);
-        summarise(out);
+        if (out.writer()) summarise(out);
     });
 }

@@ -175,13 +175,16 @@ void run_levels(const repro::Options& o, const repro::Output& out, std::size_t d
     table.resize(o.reps);
     repro::Progress progress(o, "validity " + name, o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, design * 100 + size_index, r);
-            const Data data = generate<Data>(n, rng);
-            std::vector<std::string> row{designs[design], repro::fmt(n), repro::fmt(r)};
-            for (double p : level_p_values(data, rng())) row.push_back(repro::fmt(p));
-            table.set(r, std::move(row));
-        });
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, design * 100 + size_index, r);
+                const Data data = generate<Data>(n, rng);
+                std::vector<std::string> row{designs[design], repro::fmt(n), repro::fmt(r)};
+                for (double p : level_p_values(data, rng())) row.push_back(repro::fmt(p));
+                result.put(row);
+            },
+            [&](std::size_t r, repro::Packet& result) { table.set(r, result.get_strings()); });
     });
     out.write(name, table, parameters, wall);
 }
@@ -198,16 +201,21 @@ void run_cme(const repro::Options& o, const repro::Output& out, std::size_t desi
     table.resize(o.reps * js.size());
     repro::Progress progress(o, "validity " + name, o.reps);
     const double wall = repro::time_call([&] {
-        repro::for_each_replicate(o.reps, o, &progress, [&](std::size_t r) {
-            calib::Rng rng = repro::cell_stream(o, 1000 + design * 100 + size_index, r);
-            const Data data = generate<Data>(n, rng);
-            const calib::Kernel kernel = kernel_for(data);
-            const std::uint64_t seed = rng();
-            for (std::size_t k = 0; k < js.size(); ++k) {
-                const calib::TestResult t = cme_f(data, js[k], seed, kernel);
-                table.set(k * o.reps + r, repro::Table::row(designs[design], n, js[k], r, chi2_p_value(t), t.p_value));
-            }
-        });
+        repro::distribute(
+            o.reps, o, &progress,
+            [&](std::size_t r, repro::Packet& result) {
+                calib::Rng rng = repro::cell_stream(o, 1000 + design * 100 + size_index, r);
+                const Data data = generate<Data>(n, rng);
+                const calib::Kernel kernel = kernel_for(data);
+                const std::uint64_t seed = rng();
+                for (std::size_t k = 0; k < js.size(); ++k) {
+                    const calib::TestResult t = cme_f(data, js[k], seed, kernel);
+                    result.put(repro::Table::row(designs[design], n, js[k], r, chi2_p_value(t), t.p_value));
+                }
+            },
+            [&](std::size_t r, repro::Packet& result) {
+                for (std::size_t k = 0; k < js.size(); ++k) table.set(k * o.reps + r, result.get_strings());
+            });
     });
     out.write(name, table, parameters, wall);
 }
@@ -300,6 +308,6 @@ int main(int argc, char** argv) {
             run_cme<calib::CategoricalData>(o, out, 0, s);
             run_cme<calib::NormalData>(o, out, 1, s);
         }
-        summarise(out);
+        if (out.writer()) summarise(out);
     });
 }

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace calib::detail {
@@ -77,13 +78,63 @@ struct CountForms {
     bool cached = false;             // Hᵤ was held in memory
 };
 
+// Under ParallelOptions::processes (count_forms): Hᵤ1 from process 0 (which computes the first
+// pass) to every process; then each process's linear forms, with the counts of its passes drawn
+// again (the same counts, the same expression as in one process); then every replicate's forms on
+// every process, pass by pass.
+template <class PassCounts>
+void share_replicate_forms(const Processes& processes, std::size_t n, std::size_t passes, const PassCounts& pass_counts,
+                           Eigen::VectorXd& upper_row_sums, const std::vector<double>& column_sums, CountForms& f,
+                           const ParallelOptions& parallel, bool distinct_pairs) {
+    const auto size = static_cast<std::size_t>(processes.size()), rank = static_cast<std::size_t>(processes.rank());
+    const std::size_t R = f.quadratic.size(), width = distinct_pairs ? 5 : 3;
+    std::vector<std::size_t> counts(size);
+    counts[0] = n;
+    const std::vector<double> ones = processes.all_gather(
+        rank == 0 ? std::vector<double>(upper_row_sums.data(), upper_row_sums.data() + n) : std::vector<double>{}, counts);
+    upper_row_sums = Eigen::Map<const Eigen::VectorXd>(ones.data(), static_cast<Eigen::Index>(n));
+    auto pass_range = [&](std::size_t pass) {
+        return std::pair{pass * replicates_per_pass, std::min(R, (pass + 1) * replicates_per_pass)};
+    };
+    std::fill(counts.begin(), counts.end(), 0);
+    std::vector<double> mine;
+    for (std::size_t pass = 0; pass < passes; ++pass) {
+        const auto [r0, r1] = pass_range(pass);
+        counts[pass % size] += width * (r1 - r0);
+        if (pass % size != rank) continue;
+        const Eigen::MatrixXd c = pass_counts(pass, pass == 0);
+        parallel_for(r1 - r0, ParallelOptions{parallel.num_threads}, [&](std::size_t k) {
+            const std::size_t r = r0 + k;
+            f.linear[r] = c.col(static_cast<Eigen::Index>(k)).dot(upper_row_sums) + column_sums[r] - f.diagonal[r];
+        });
+        for (std::size_t r = r0; r < r1; ++r) {
+            mine.insert(mine.end(), {f.quadratic[r], f.diagonal[r], f.linear[r]});
+            if (distinct_pairs) mine.insert(mine.end(), {f.squared_diagonal[r], f.squared_counts[r]});
+        }
+    }
+    const std::vector<double> all = processes.all_gather(mine, counts);
+    std::size_t at = 0;
+    for (std::size_t p = 0; p < size; ++p)
+        for (std::size_t pass = p; pass < passes; pass += size) {
+            const auto [r0, r1] = pass_range(pass);
+            for (std::size_t r = r0; r < r1; ++r, at += width) {
+                f.quadratic[r] = all[at], f.diagonal[r] = all[at + 1], f.linear[r] = all[at + 2];
+                if (distinct_pairs) f.squared_diagonal[r] = all[at + 3], f.squared_counts[r] = all[at + 4];
+            }
+        }
+}
+
 // The forms of R replicates; counts(r0, r1, out) writes the counts of replicates [r0, r1) into the
 // n×(r1 − r0) block `out`. Hᵤ is cached when `cache`; the distinct-pair forms are filled when
-// `distinct_pairs`.
+// `distinct_pairs`. Spread over ParallelOptions::processes by passes (pass k on process k mod P):
+// each process computes its passes whole, the first pass's Hᵤ1 is sent to every process for the
+// linear forms, and every replicate's forms are gathered on every process, each computed exactly as
+// one process computes it.
 template <class Term, class Counts>
 CountForms count_forms(const Term& term, std::size_t replicates, const Counts& counts, bool cache,
                        const ParallelOptions& parallel, bool distinct_pairs = false) {
     const std::size_t n = term.size(), R = replicates;
+    const Processes* processes = spread_over(parallel);
     CountForms f;
     f.cached = cache;
     f.sums = quadratic_sums(term, parallel);
@@ -94,18 +145,27 @@ CountForms count_forms(const Term& term, std::size_t replicates, const Counts& c
         upper.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
         fill_upper_rows(term, upper.data(), parallel);
     }
-    Eigen::VectorXd upper_row_sums;  // Hᵤ1
+    Eigen::VectorXd upper_row_sums;  // Hᵤ1, from the first pass
+    std::vector<double> column_sums(R);  // 1ᵀ(Hᵤc_r)
     f.quadratic.resize(R), f.diagonal.resize(R), f.linear.resize(R);
     if (distinct_pairs) f.squared_diagonal.resize(R), f.squared_counts.resize(R);
-    for (std::size_t r0 = 0; r0 < R; r0 += replicates_per_pass) {
-        const std::size_t r1 = std::min(R, r0 + replicates_per_pass);
+    const std::size_t passes = (R + replicates_per_pass - 1) / replicates_per_pass;
+    auto pass_counts = [&](std::size_t pass, bool with_ones) {
+        const std::size_t r0 = pass * replicates_per_pass, r1 = std::min(R, r0 + replicates_per_pass);
         const auto w = static_cast<Eigen::Index>(r1 - r0);
-        Eigen::MatrixXd c(static_cast<Eigen::Index>(n), w + (r0 == 0 ? 1 : 0));  // the first pass: [C, 1]
+        Eigen::MatrixXd c(static_cast<Eigen::Index>(n), w + (with_ones ? 1 : 0));  // the first pass: [C, 1]
         counts(r0, r1, c.leftCols(w));
-        if (r0 == 0) c.col(w).setOnes();
+        if (with_ones) c.col(w).setOnes();
+        return c;
+    };
+    for (std::size_t pass = 0; pass < passes; ++pass) {
+        if (!owns_item(processes, pass)) continue;
+        const std::size_t r0 = pass * replicates_per_pass;
+        const Eigen::MatrixXd c = pass_counts(pass, pass == 0);
+        const auto w = static_cast<Eigen::Index>(std::min(R, r0 + replicates_per_pass) - r0);
         const Eigen::MatrixXd g = upper_gram_product(term, c, cache ? &upper : nullptr, parallel);  // Hᵤ·c
-        if (r0 == 0) upper_row_sums = g.col(w);
-        parallel_for(r1 - r0, ParallelOptions{parallel.num_threads}, [&](std::size_t k) {
+        if (pass == 0) upper_row_sums = g.col(w);
+        parallel_for(static_cast<std::size_t>(w), ParallelOptions{parallel.num_threads}, [&](std::size_t k) {
             const auto col = static_cast<Eigen::Index>(k);
             const auto cr = c.col(col);
             const auto gr = g.col(col);
@@ -114,9 +174,12 @@ CountForms count_forms(const Term& term, std::size_t replicates, const Counts& c
             const double squared_diagonal = cr.cwiseAbs2().dot(h_diagonal);
             f.quadratic[r] = 2 * cr.dot(gr) - squared_diagonal;
             if (distinct_pairs) f.squared_diagonal[r] = squared_diagonal, f.squared_counts[r] = cr.squaredNorm();
-            f.linear[r] = cr.dot(upper_row_sums) + gr.sum() - f.diagonal[r];
+            column_sums[r] = gr.sum();
+            if (!processes) f.linear[r] = cr.dot(upper_row_sums) + column_sums[r] - f.diagonal[r];
         });
     }
+    if (processes)
+        share_replicate_forms(*processes, n, passes, pass_counts, upper_row_sums, column_sums, f, parallel, distinct_pairs);
     return f;
 }
 

@@ -6,7 +6,8 @@
 // that remain fit in collect_limit, one more pass collects them and nth_element finishes.
 // Typically 2–3 passes (a single pass when all n(n−1)/2 values fit), each O(n²·m) time, O(1) extra
 // memory besides one histogram per thread and the collected values. Counts are integers and the
-// k-th smallest value of a multiset is unique, so the result does not depend on the thread count.
+// k-th smallest value of a multiset is unique, so the result does not depend on the thread count,
+// nor on the processes the passes are split over (ParallelOptions::processes).
 #pragma once
 
 #include "engine/pairwise.hpp"
@@ -31,6 +32,28 @@ inline std::uint64_t order_bits(double value) {
     return bits;
 }
 
+// Under ParallelOptions::processes each process visits its own strips (for_each_pair_chunk); these
+// combine what they found. Counts are summed in process order (exact: a count of pairs is below
+// 2⁵³, so it travels as a double unchanged).
+inline void sum_over_processes(const Processes* processes, std::vector<std::uint64_t>& counts) {
+    if (!processes) return;
+    const auto size = static_cast<std::size_t>(processes->size());
+    const std::vector<double> all = processes->all_gather(std::vector<double>(counts.begin(), counts.end()),
+                                                          std::vector<std::size_t>(size, counts.size()));
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t p = 0; p < size; ++p)
+        for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += static_cast<std::uint64_t>(all[p * counts.size() + b]);
+}
+// Every process's values, concatenated (a multiset: the order does not matter to nth_element's k-th value).
+inline void gather_over_processes(const Processes* processes, std::vector<double>& values) {
+    if (!processes) return;
+    const auto size = static_cast<std::size_t>(processes->size());
+    const std::vector<double> sizes = processes->all_gather({double(values.size())}, std::vector<std::size_t>(size, 1));
+    std::vector<std::size_t> counts(size);
+    for (std::size_t p = 0; p < size; ++p) counts[p] = static_cast<std::size_t>(sizes[p]);
+    values = processes->all_gather(values, counts);
+}
+
 // The values of rank ranks[t] (0-based, ascending) of {v(i, j) : i < j}, for v ≥ 0. Needs n ≥ 2 and
 // every rank < n(n−1)/2.
 template <class Term>
@@ -38,6 +61,7 @@ std::vector<double> select_pair_ranks(const Term& term, const std::vector<std::u
                                       const ParallelOptions& parallel,
                                       std::uint64_t collect_limit = selection_collect_limit) {
     const std::uint64_t n = term.size();
+    const Processes* processes = spread_over(parallel);
     struct Target {
         std::uint64_t rank;        // rank among the values with the prefix
         std::uint64_t prefix = 0;  // the leading `bits` bits of the answer
@@ -85,6 +109,7 @@ std::vector<double> select_pair_ranks(const Term& term, const std::vector<std::u
             Histogram total(1u << 16, 0);
             for (const auto& thread : counts)
                 for (std::size_t b = 0; b < total.size(); ++b) total[b] += thread[g][b];
+            sum_over_processes(processes, total);
             for (Target& t : targets) {
                 if (t.prefix != open[g].first || t.bits != open[g].second) continue;
                 std::uint64_t below = 0, bin = 0;
@@ -109,6 +134,7 @@ std::vector<double> select_pair_ranks(const Term& term, const std::vector<std::u
         for (std::size_t g = 0; g < open.size(); ++g) {
             std::vector<double> values;
             for (const auto& thread : kept) values.insert(values.end(), thread[g].begin(), thread[g].end());
+            gather_over_processes(processes, values);
             for (std::size_t t = 0; t < targets.size(); ++t) {
                 if (targets[t].prefix != open[g].first || targets[t].bits != open[g].second) continue;
                 const auto at = values.begin() + static_cast<std::ptrdiff_t>(targets[t].rank);
@@ -129,9 +155,10 @@ std::uint64_t count_zero_pairs(const Term& term, const ParallelOptions& parallel
     for_each_pair_chunk(term, zeros, parallel, "median", [](std::uint64_t& z, const double* x, std::size_t len) {
         for (std::size_t l = 0; l < len; ++l) z += x[l] == 0;
     });
-    std::uint64_t total = 0;
-    for (const std::uint64_t z : zeros) total += z;
-    return total;
+    std::vector<std::uint64_t> total(1, 0);
+    for (const std::uint64_t z : zeros) total[0] += z;
+    sum_over_processes(spread_over(parallel), total);
+    return total[0];
 }
 
 // A pair term of n observations whose row(i, j0, j1, out) is a function, e.g. a prediction kernel's

@@ -83,10 +83,24 @@ inline std::uint64_t pairs_of_strip(std::size_t r0, std::size_t r1, std::size_t 
     return pairs;
 }
 
+// The processes a loop of the engine is split over: ParallelOptions::processes, unless the call is
+// inside a parallel region (then this thread computes every item: other threads may be in other
+// engine calls, and the processes' collectives must be called once per process, in the same order).
+inline const Processes* spread_over(const ParallelOptions& parallel) {
+    return parallel.processes && parallel.processes->size() > 1 && !omp_in_parallel() ? parallel.processes : nullptr;
+}
+
+// Whether this process computes work item `item`: item k goes to process k mod size.
+inline bool owns_item(const Processes* processes, std::size_t item) {
+    return !processes ||
+           item % static_cast<std::size_t>(processes->size()) == static_cast<std::size_t>(processes->rank());
+}
+
 // visit(states[t], values, len) for every pair i < j of the term, each chunk of values once, t the
 // OpenMP thread that computed it (states has one entry per thread of num_threads). For reductions
 // that do not depend on the order in which values arrive (counts, collected multisets): their result
-// is then the same for any thread count.
+// is then the same for any thread count. Under ParallelOptions::processes (spread_over) a process
+// visits only its own strips (owns_item); the caller combines the processes' states.
 template <class Term, class State, class Visit>
 void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
                          const char* stage, Visit&& visit) {
@@ -95,18 +109,47 @@ void for_each_pair_chunk(const Term& term, std::vector<State>& states, const Par
     if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));
     const std::size_t strips = (n + strip_rows - 1) / strip_rows;
     const StageProgress progress(parallel, stage, n * (n - 1) / 2);
+    const Processes* processes = spread_over(parallel);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t s = 0; s < strips; ++s) {
         State& state = states[static_cast<std::size_t>(omp_get_thread_num())];
         const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
-        for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
+        if (owns_item(processes, s))
+            for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
         progress.advance(pairs_of_strip(r0, r1, n));
     }
 }
 
+// After each process computed its own items (owns_item) of `sums`, item k being the entries
+// [k·per_item, (k + 1)·per_item): every entry on every process, as their values (a sum rebuilt
+// from its value has the same value, so what is combined from them afterwards is bitwise what one
+// process combines).
+inline void share_items(const Processes* processes, std::vector<PairSums>& sums, std::size_t per_item) {
+    if (!processes) return;
+    const auto size = static_cast<std::size_t>(processes->size());
+    const std::size_t items = (sums.size() + per_item - 1) / per_item;
+    auto entries = [&](std::size_t item) { return std::min(sums.size(), (item + 1) * per_item) - item * per_item; };
+    std::vector<std::size_t> counts(size);
+    for (std::size_t k = 0; k < items; ++k) counts[k % size] += 2 * entries(k);
+    std::vector<double> mine;
+    for (std::size_t k = static_cast<std::size_t>(processes->rank()); k < items; k += size)
+        for (std::size_t e = k * per_item; e < k * per_item + entries(k); ++e)
+            mine.push_back(sums[e].sum.value()), mine.push_back(sums[e].sum_squares.value());
+    const std::vector<double> all = processes->all_gather(mine, counts);
+    std::size_t at = 0;
+    for (std::size_t p = 0; p < size; ++p)
+        for (std::size_t k = p; k < items; k += size)
+            for (std::size_t e = k * per_item; e < k * per_item + entries(k); ++e, at += 2) {
+                sums[e] = PairSums{};
+                sums[e].sum.add(all[at]);
+                sums[e].sum_squares.add(all[at + 1]);
+            }
+}
+
 // Per-block sums of h and h² over the pairs i < j inside each block of `block_size` consecutive
 // observations; the last n mod block_size observations are dropped. block_size = n gives the sums
-// over all pairs i < j.
+// over all pairs i < j. Spread over ParallelOptions::processes (items: groups of small blocks, or
+// strips of rows of a large block).
 template <class Term>
 std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, const ParallelOptions& parallel) {
     const std::size_t n = term.size();
@@ -115,6 +158,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
     if (num_blocks == 0) return blocks;
     const int threads = resolve_num_threads(parallel.num_threads);
     const StageProgress progress(parallel, "pairs", num_blocks * (block_size * (block_size - 1) / 2));
+    const Processes* processes = spread_over(parallel);
 
     if (block_size <= strip_rows) {
         // Small blocks: an item is a group of whole blocks, written straight to their slots.
@@ -123,12 +167,14 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
         for (std::size_t item = 0; item < items; ++item) {
             const std::size_t b_end = std::min(num_blocks, (item + 1) * per_item);
-            for (std::size_t b = item * per_item; b < b_end; ++b) {
-                const std::size_t begin = b * block_size, end = begin + block_size;
-                strip_sums(term, begin, end, end, blocks[b]);
-            }
+            if (owns_item(processes, item))
+                for (std::size_t b = item * per_item; b < b_end; ++b) {
+                    const std::size_t begin = b * block_size, end = begin + block_size;
+                    strip_sums(term, begin, end, end, blocks[b]);
+                }
             progress.advance((b_end - item * per_item) * (block_size * (block_size - 1) / 2));
         }
+        share_items(processes, blocks, per_item);
         return blocks;
     }
     // Large blocks: an item is a strip of rows of one block; strips are combined per block in order.
@@ -139,9 +185,10 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
         const std::size_t b = item / strips_per_block, r = item % strips_per_block;
         const std::size_t begin = b * block_size, end = begin + block_size;
         const std::size_t r0 = begin + r * strip_rows, r1 = std::min(end, r0 + strip_rows);
-        strip_sums(term, r0, r1, end, strips[item]);
+        if (owns_item(processes, item)) strip_sums(term, r0, r1, end, strips[item]);
         progress.advance(pairs_of_strip(r0, r1, end));
     }
+    share_items(processes, strips, 1);
     for (std::size_t b = 0; b < num_blocks; ++b)
         for (std::size_t r = 0; r < strips_per_block; ++r) blocks[b].add(strips[b * strips_per_block + r]);
     return blocks;
