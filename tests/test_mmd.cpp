@@ -379,12 +379,14 @@ TEST_CASE("mmd: the median heuristic is the exact median of the conditioning dis
     CHECK(mmd_median_lengthscales(p.data, spec_for(MmdNotion::individual, p))[0] ==
           doctest::Approx(pair_median(
               [&](std::size_t i, std::size_t j) { return (row(p.features, i) - row(p.features, j)).norm(); })));
+    // Class-wise: every class takes the top-label confidences' median.
     const std::vector<double> classes = mmd_median_lengthscales(p.data, spec_for(MmdNotion::class_wise, p));
     REQUIRE(classes.size() == 3);
     for (Eigen::Index c = 0; c < 3; ++c)
         CHECK(classes[static_cast<std::size_t>(c)] ==
               doctest::Approx(pair_median([&](std::size_t i, std::size_t j) {
-                  return std::abs(q(static_cast<Eigen::Index>(i), c) - q(static_cast<Eigen::Index>(j), c));
+                  return std::abs(q.row(static_cast<Eigen::Index>(i)).maxCoeff() -
+                                  q.row(static_cast<Eigen::Index>(j)).maxCoeff());
               })));
     CHECK_THROWS_AS(mmd_median_lengthscales(p.data, spec_for(MmdNotion::group, p)), invalid_argument);
 }
@@ -480,4 +482,32 @@ TEST_CASE("mmd: the registry's estimator and tests equal the library calls, bitw
     BlockTestOptions bo;
     bo.block_size = BlockSize::sqrt();
     CHECK(k.run(any, nullptr, nullptr).p_value == mmd_block_test(p.data, s, bo).p_value);
+}
+
+TEST_CASE("mmd: class-wise median lengthscale of a many-class model, whose class probabilities are mostly near 0") {
+    // Sharp softmax outputs, m = 50, labels from softmax(z / 2): overconfident. Each class's own median
+    // distance collapses (most of its probabilities are near 0), which made the kernel a δ and the test
+    // powerless; the class-wise notion takes the top-label confidences' median instead.
+    test::Rng rng(77);
+    const CategoricalScores logits = synthetic::tempered_logits(400, 50, 6.0, 2.0, rng);
+    const CategoricalData data = CategoricalData::from_logits(logits.scores, logits.labels);
+    const Matrix q = data.probabilities();
+    std::vector<double> class_0;
+    for (Eigen::Index i = 0; i < q.rows(); ++i)
+        for (Eigen::Index j = i + 1; j < q.rows(); ++j) class_0.push_back(std::abs(q(i, 0) - q(j, 0)));
+    std::nth_element(class_0.begin(), class_0.begin() + static_cast<std::ptrdiff_t>(class_0.size() / 2), class_0.end());
+    CHECK(class_0[class_0.size() / 2] < 1e-4);  // the collapse the rule avoids
+    MmdSpec spec;
+    spec.notion = MmdNotion::class_wise;
+    const std::vector<double> classes = mmd_median_lengthscales(data, spec);
+    spec.notion = MmdNotion::top_label;
+    const double top = mmd_median_lengthscales(data, spec)[0];
+    CHECK(top > 0.05);
+    REQUIRE(classes.size() == 50);
+    for (double l : classes) CHECK(l == top);
+    spec.notion = MmdNotion::class_wise;
+    spec.class_lengthscales = classes;
+    BootstrapOptions options;
+    options.replicates = 500;
+    CHECK(mmd_bootstrap_test(data, spec, options).p_value < 0.01);
 }
