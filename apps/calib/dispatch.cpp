@@ -1,5 +1,6 @@
 // The subcommand named by the first argument, or the program's own --help and --version.
 #include "commands.hpp"
+#include "processes.hpp"
 #include "usage_error.hpp"
 
 #include <calib/version.hpp>
@@ -25,6 +26,13 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     }
     if (command == "estimate") return run_estimate(rest, stage);
     if (command == "test") return run_test(rest, stage);
+    // The other commands are not spread over MPI processes: run alike on every rank, each would write
+    // the same output files at once.
+    const Processes* processes = run_processes();
+    if (processes && processes->size() > 1 && (command == "rank" || command == "report" || command == "recalibrate" ||
+                                                command == "metrics"))
+        throw usage_error("calib " + command + " does not run on several MPI processes (only estimate and test are "
+                          "spread over them); run it without mpirun, or with -np 1");
     if (command == "rank") return run_rank(rest, stage);
     if (command == "report") return run_report(rest, stage);
     if (command == "recalibrate") return run_recalibrate(rest, stage);

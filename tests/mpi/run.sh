@@ -144,7 +144,10 @@ calls=("estimate $cat_data --estimator skce-unbiased"
        "test $cat_data --method spectral --replicates 200 --seed 3"
        "test $cat_data --method bootstrap --replicates 200 --seed 3 --memory-budget 1G"
        "test $cat_data --method bootstrap --replicates 600 --seed 3 --memory-budget 4M"
-       "test --family normal --input examples/data/gauss.csv --method gamma")
+       "test --family normal --input examples/data/gauss.csv --method gamma"
+       "estimate $cat_data --estimator mmd --notion class-wise"
+       "test $cat_data --method bootstrap --estimator mmd --notion top-label --replicates 200 --seed 3 --memory-budget 1G"
+       "estimate $cat_data --estimator ce-ukkr --folds 3")
 for call in "${calls[@]}"; do
     "$plain/calib" $call 2>"$tmp/err" | strip_times >"$tmp/calib.plain" || { bad "calib $call (plain) failed: $(head -c 300 "$tmp/err")"; continue; }
     for np in 1 2 3; do
@@ -161,7 +164,9 @@ call="test --family categorical --input - --method gamma"
 run 3 "$mpi/calib" $call <examples/data/preds.csv 2>"$tmp/err" | strip_times >"$tmp/stdin.np3"
 cmp -s "$tmp/stdin.plain" "$tmp/stdin.np3" && [ -s "$tmp/stdin.plain" ] && ok || bad "mpirun -np 3 calib $call <preds.csv differs: $(head -c 300 "$tmp/err")"
 # Errors: one line from rank 0, exit 2 (a missing file, a bad option).
-for call in "test --family categorical --input $tmp/missing.csv --method gamma" "test --family categorical --input examples/data/preds.csv --method nonsense"; do
+# The commands not spread over processes refuse to run on several (each rank would write the same files).
+for call in "test --family categorical --input $tmp/missing.csv --method gamma" "test --family categorical --input examples/data/preds.csv --method nonsense" \
+            "report $cat_data --output $tmp/report.html" "metrics $cat_data"; do
     run 3 "$mpi/calib" $call >/dev/null 2>"$tmp/err"
     code=$?
     [ $code -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "mpirun -np 3 calib $call: exit $code, stderr: $(head -c 400 "$tmp/err")"
