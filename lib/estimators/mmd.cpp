@@ -44,22 +44,24 @@ MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, co
     return result;
 }
 
-BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
-                    const ParallelOptions& parallel) {
+namespace {
+template <class Data, class Spec>
+BlockSkce block(const Data& data, const Spec& spec, std::size_t block_size, const ParallelOptions& parallel) {
     const char* fn = "mmd_block";
     validate_mmd(data, spec, fn);
     const std::size_t n = data.size();
     if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
     return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
 }
+}  // namespace
 
+BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
+                    const ParallelOptions& parallel) {
+    return block(data, spec, block_size, parallel);
+}
 BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
                     const ParallelOptions& parallel) {
-    const char* fn = "mmd_block";
-    validate_mmd(data, spec, fn);
-    const std::size_t n = data.size();
-    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
-    return detail::block_estimates(fn, detail::MmdOps::block_pair_sums(data, spec, block_size, parallel), block_size);
+    return block(data, spec, block_size, parallel);
 }
 
 double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j) {

@@ -109,6 +109,39 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
     };
 }
 
+namespace {
+
+void check_rows(const std::string& option, const std::string& path, std::size_t rows, std::size_t n) {
+    if (rows != n)
+        throw invalid_argument("`" + option + "` " + path + " has " + std::to_string(rows) +
+                               " rows, but the input has n = " + std::to_string(n) +
+                               " observations; give one row per observation");
+}
+
+Matrix read_features(const MmdChoice& choice, std::size_t n) {
+    Matrix x = read_table(choice.features);
+    check_rows("features", choice.features, static_cast<std::size_t>(x.rows()), n);
+    return x;
+}
+
+// The median heuristic's lengthscales (one, or one per class) as the choice asks for them.
+template <class Data, class Spec>
+std::vector<double> median_lengthscales(const MmdChoice& choice, const Data& data, const Spec& spec,
+                                        const ParallelOptions& parallel) {
+    MedianOptions median;
+    median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
+    median.subsample = choice.median_subsample;
+    median.seed = choice.median_seed;
+    median.parallel = parallel;
+    try {
+        return mmd_median_lengthscales(data, spec, median);
+    } catch (const invalid_argument& e) {
+        throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
+    }
+}
+
+}  // namespace
+
 MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const ParallelOptions& parallel,
                     Record& record) {
     const std::size_t n = data.size();
@@ -121,33 +154,15 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
                                " applies to normal forecasts; class predictions take white or sqexp");
     if (choice.target == MmdTargetChoice::sqexp)
         spec.target_gram = one_hot_rbf_gram(binary ? 2 : data.num_classes(), choice.target_lengthscale);
-    const auto check_rows = [&](const std::string& option, const std::string& path, std::size_t rows) {
-        if (rows != n)
-            throw invalid_argument("`" + option + "` " + path + " has " + std::to_string(rows) +
-                                   " rows, but the input has n = " + std::to_string(n) +
-                                   " observations; give one row per observation");
-    };
-    if (spec.notion == MmdNotion::individual) {
-        spec.features = read_table(choice.features);
-        check_rows("features", choice.features, static_cast<std::size_t>(spec.features.rows()));
-    }
+    if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
     if (spec.notion == MmdNotion::group) {
         spec.groups = read_groups(choice.groups);
-        check_rows("groups", choice.groups, spec.groups.size());
+        check_rows("groups", choice.groups, spec.groups.size(), n);
     }
     const bool conditioned = spec.notion != MmdNotion::group && spec.notion != MmdNotion::marginal;
     std::vector<double> lengthscales;
     if (conditioned && !choice.lengthscale.given()) {
-        MedianOptions median;
-        median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
-        median.subsample = choice.median_subsample;
-        median.seed = choice.median_seed;
-        median.parallel = parallel;
-        try {
-            lengthscales = mmd_median_lengthscales(data, spec, median);
-        } catch (const invalid_argument& e) {
-            throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
-        }
+        lengthscales = median_lengthscales(choice, data, spec, parallel);
         if (spec.notion == MmdNotion::class_wise)
             spec.class_lengthscales = lengthscales;
         else
@@ -205,25 +220,10 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     }
     spec.target_lengthscale = choice.target_lengthscale;
     spec.threshold = choice.threshold;
-    if (spec.notion == MmdNotion::individual) {
-        spec.features = read_table(choice.features);
-        if (static_cast<std::size_t>(spec.features.rows()) != n)
-            throw invalid_argument("`features` " + choice.features + " has " + std::to_string(spec.features.rows()) +
-                                   " rows, but the input has n = " + std::to_string(n) +
-                                   " observations; give one row per observation");
-    }
+    if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
     const bool conditioned = spec.notion != MmdNotion::marginal;
     if (conditioned && !choice.lengthscale.given()) {
-        MedianOptions median;
-        median.variant = choice.lengthscale.rule == "median" ? MedianVariant::pairs : MedianVariant::full;
-        median.subsample = choice.median_subsample;
-        median.seed = choice.median_seed;
-        median.parallel = parallel;
-        try {
-            spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec, median)[0];
-        } catch (const invalid_argument& e) {
-            throw invalid_argument("`lengthscale` " + choice.lengthscale.rule + ": " + e.what());
-        }
+        spec.conditioning.lengthscale = median_lengthscales(choice, data, spec, parallel)[0];
     }
     validate_mmd(data, spec, "mmd");
 
