@@ -96,11 +96,13 @@ double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning 
 // O(n r²) time, O(n r) memory. tolerance < 0: default_krr_tolerance of the inputs' dimension. The
 // agreement with the exact path is measured in docs/squared_ce.md. Every result is bitwise the same for
 // any thread count.
-// The default tolerance for inputs of dimension q (docs/squared_ce.md, measured agreement): 1e-10 for
-// scalar inputs (top-label, class-wise: ranks below 10, so its cost is negligible; 1e-6 changed a
-// class's chosen ridge), 1e-6 for probability vectors (canonical: rank ≈ 1 200 at n = 6 400, where
-// 1e-8 needs ≈ 2 900 and minutes).
-double default_krr_tolerance(Eigen::Index input_dimension);
+// The default tolerance for n training inputs of dimension q (docs/squared_ce.md, measured agreement):
+// 1e-10 for scalar inputs (top-label, class-wise: ranks below 10, so its cost is negligible; 1e-6
+// changed a class's chosen ridge); for probability vectors (canonical) 0, the exact path, up to
+// exact_krr_limit training points (a few seconds per fit), and 1e-6 above (rank ≈ 1 200 at n = 6 400,
+// where 1e-8 needs ≈ 2 900 and minutes).
+inline constexpr Eigen::Index exact_krr_limit = 2000;
+double default_krr_tolerance(Eigen::Index n, Eigen::Index input_dimension);
 
 class KrrCeFit {
 public:

@@ -89,8 +89,8 @@ OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
         list.push_back(custom_option<SquaredCeOptions>(
             info("krr_tolerance", "T|auto", "auto",
                  "the low-rank factorisation of the kernel matrix stops at a residual trace of T times its trace; "
-                 "0 = the exact dense eigendecomposition (O(n^3)); auto = 1e-10 (top-label, class-wise) or 1e-6 "
-                 "(canonical)"),
+                 "0 = the exact dense eigendecomposition (O(n^3)); auto = 1e-10 (top-label, class-wise); canonical: "
+                 "exact up to 2000 training points, 1e-6 above"),
             [](SquaredCeOptions& o, const Value& v) {
                 o.krr_tolerance = text_value(v) == "auto"
                                       ? -1

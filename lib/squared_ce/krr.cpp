@@ -59,7 +59,10 @@ detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tol
 
 }  // namespace
 
-double default_krr_tolerance(Eigen::Index input_dimension) { return input_dimension == 1 ? 1e-10 : 1e-6; }
+double default_krr_tolerance(Eigen::Index n, Eigen::Index input_dimension) {
+    if (input_dimension == 1) return 1e-10;
+    return n <= exact_krr_limit ? 0.0 : 1e-6;
+}
 
 KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& parallel, double tolerance)
     : points_(train.inputs.transpose()), gamma_(gamma), parallel_(parallel) {
@@ -69,7 +72,7 @@ KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& 
     if (!(tolerance < 1))
         detail::fail("KrrCeFit", "tolerance = ", detail::format_value(tolerance),
                      ", must be < 1 (0: the exact dense path, < 0: the default)");
-    if (tolerance < 0) tolerance = default_krr_tolerance(train.inputs.cols());
+    if (tolerance < 0) tolerance = default_krr_tolerance(train.inputs.rows(), train.inputs.cols());
     const double n = static_cast<double>(train.inputs.rows());
     // Exact: K, the eigensolver's workspace and Q, then S of kronecker_apply, about three n×n matrices.
     // Low rank: at worst (rank n) the factor's columns, its QR and Q.
