@@ -741,8 +741,8 @@ TEST_CASE("fixed-hyperparameter mode: fit on train, diagonal mean on data, risk 
 }  // TEST_SUITE
 
 TEST_CASE("squared_ce: the default KRR tolerance is the exact path for canonical fits up to exact_krr_limit points") {
-    CHECK(default_krr_tolerance(exact_krr_limit, 10) == 0.0);
-    CHECK(default_krr_tolerance(exact_krr_limit + 1, 10) == 1e-6);
-    CHECK(default_krr_tolerance(5, 1) == 1e-10);
-    CHECK(default_krr_tolerance(100000, 1) == 1e-10);
+    CHECK(calib::default_krr_tolerance(calib::exact_krr_limit, 10) == 0.0);
+    CHECK(calib::default_krr_tolerance(calib::exact_krr_limit + 1, 10) == 1e-6);
+    CHECK(calib::default_krr_tolerance(5, 1) == 1e-10);
+    CHECK(calib::default_krr_tolerance(100000, 1) == 1e-10);
 }
