@@ -24,7 +24,7 @@ namespace {
 
 std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
-                                     {"ridge", true},  {"holdout", true}, {"seed", true},   {"out", true},
+                                     {"ridge", true},  {"lambda", true}, {"notion", true}, {"holdout", true}, {"seed", true},   {"out", true},
                                      {"threads", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
@@ -140,8 +140,25 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     if (is_categorical(request.method) != categorical)
         throw usage_error("--method " + to_string(request.method) + " does not apply to --family " + input.family->name +
                           (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine)"));
-    if (args.take("objective", "nll") != "nll")
-        throw usage_error("--objective must be nll (NLL + lambda MMD^2 needs the conditional MMD, not built yet)");
+    const std::string objective = args.take("objective", "nll");
+    if (objective != "nll" && objective != "nll+mmd") throw usage_error("--objective " + objective + ", must be nll or nll+mmd");
+    request.options.objective = parse_recalibration_objective(objective);
+    if (request.options.objective == RecalibrationObjective::nll_mmd && !categorical)
+        throw usage_error("--objective nll+mmd applies to --family categorical (temperature, temperature-bias, vector, matrix)");
+    const bool mmd = request.options.objective == RecalibrationObjective::nll_mmd;
+    if (const auto lambda = args.take("lambda")) {
+        if (!mmd) throw usage_error("--lambda applies only with --objective nll+mmd");
+        request.options.lambda = parse_double("lambda", *lambda);
+        if (!(request.options.lambda >= 0)) throw usage_error("--lambda " + *lambda + ", must be >= 0");
+    } else if (mmd) {
+        throw usage_error("--objective nll+mmd needs --lambda L (the weight of MMD^2, >= 0)");
+    }
+    if (const auto notion = args.take("notion")) {
+        if (!mmd) throw usage_error("--notion applies only with --objective nll+mmd");
+        if (*notion != "canonical" && *notion != "top-label")
+            throw usage_error("--notion " + *notion + ", must be canonical or top-label");
+        request.options.notion = parse_mmd_notion(*notion);
+    }
     if (const auto ridge = args.take("ridge")) {
         if (request.method != RecalibrationMethod::matrix) throw usage_error("--ridge applies only to --method matrix");
         request.options.ridge = parse_double("ridge", *ridge);
@@ -162,7 +179,8 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     RunRecord run;
     run.threads = request.threads;
     JsonObject out;
-    out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", "nll");
+    out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", to_string(request.options.objective));
+    if (mmd) out.set("lambda", request.options.lambda).set("notion", to_string(request.options.notion));
     const Stopwatch stopwatch;
     RecalibrationMap map;
     if (categorical) {
@@ -181,6 +199,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     if (!file) throw usage_error(map_path + ": cannot be written");
     out.set("parameters", parameters_json(map));  // by name, as in the map file
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
+    if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
     out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
     out.set("map", map_path);
     print_with_run_fields(out, input, run);

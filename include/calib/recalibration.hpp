@@ -10,12 +10,16 @@
 //                        (off-diagonal regularisation, Kull et al. 2019)
 //   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
 //
-// Recalibration by NLL + λ·MMD² (Marx et al. 2023) needs the conditional-MMD estimator and is not here.
+// The categorical maps can instead minimise mean NLL + λ·MMD² (Marx, Zalouk & Ermon 2023, eq. 4 with
+// the mean NLL, digest A24): MMD² is the conditional MMD's block estimate (calib/mmd.hpp) with
+// B = ⌊√n⌋ consecutive blocks, notion canonical or top-label, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
+// the start by the median heuristic on the unrecalibrated predictions.
 #pragma once
 
 #include <calib/data.hpp>
 #include <calib/eigen.hpp>
 #include <calib/io.hpp>
+#include <calib/mmd.hpp>
 
 #include <cstddef>
 #include <string>
@@ -24,6 +28,11 @@
 namespace calib {
 
 enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, affine };
+enum class RecalibrationObjective { nll, nll_mmd };
+
+// "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
+std::string to_string(RecalibrationObjective objective);
+RecalibrationObjective parse_recalibration_objective(const std::string& name);
 
 // "temperature", "temperature-bias", "vector", "matrix", "affine"; the parser throws
 // calib::invalid_argument for an unknown name, listing the known ones.
@@ -45,6 +54,11 @@ struct RecalibrationOptions {
     double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
     std::size_t max_iterations = 1000;  // L-BFGS iterations
     double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
+    // nll_mmd (categorical maps only): mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll),
+    // notion canonical or top-label.
+    RecalibrationObjective objective = RecalibrationObjective::nll;
+    double lambda = 0;
+    MmdNotion notion = MmdNotion::canonical;
 };
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
@@ -56,6 +70,11 @@ struct RecalibrationMap {
     int num_classes = 0;            // categorical: m
     double probability_floor = 1e-12;
     double ridge = 0;               // matrix scaling's λ
+    RecalibrationObjective objective = RecalibrationObjective::nll;
+    double lambda = 0;              // nll_mmd: the weight of MMD², its notion, the block size ⌊√n⌋ and
+    MmdNotion notion = MmdNotion::canonical;  // the k_Z lengthscale fixed at the start of the fit
+    std::size_t mmd_block_size = 0;
+    double mmd_lengthscale = 0;
     Vector parameters;
     double objective_before = 0;    // the objective at the identity map
     double objective_after = 0;     // at the fitted parameters
@@ -77,7 +96,7 @@ std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 
-// Fits a map by mean NLL (+ the ridge for matrix scaling). Throws invalid_argument for a method of the
+// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling). Throws invalid_argument for a method of the
 // other family, bad options or labels out of range.
 RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options = {});

@@ -30,6 +30,33 @@ void check_options(const RecalibrationOptions& options) {
     if (!(options.gradient_tolerance > 0))
         detail::fail("fit_recalibration", "gradient_tolerance = ", detail::format_value(options.gradient_tolerance),
                      ", must be > 0");
+    if (!(options.lambda >= 0 && std::isfinite(options.lambda)))
+        detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda), ", must be finite and >= 0");
+    if (options.objective == RecalibrationObjective::nll && options.lambda != 0)
+        detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda),
+                     " applies only to the objective nll+mmd; it must be 0 for nll");
+    if (options.notion != MmdNotion::canonical && options.notion != MmdNotion::top_label)
+        detail::fail("fit_recalibration", "notion = ", to_string(options.notion),
+                     ", the objective nll+mmd takes canonical or top-label");
+}
+
+// nll+mmd: the block size ⌊√n⌋ and the k_Z lengthscale by the median heuristic on the predictions of
+// the identity map, both fixed for the whole fit (a lengthscale that moved with θ would make the
+// objective discontinuous wherever the median jumps from one pair's distance to another's).
+void set_mmd_term(RecalibrationMap& map, detail::CategoricalProblem& problem) {
+    const auto n = static_cast<std::size_t>(problem.z.cols());
+    map.mmd_block_size = static_cast<std::size_t>(std::floor(std::sqrt(static_cast<double>(n))));
+    while (map.mmd_block_size * map.mmd_block_size > n) --map.mmd_block_size;  // exact ⌊√n⌋ despite rounding
+    if (map.mmd_block_size < 2)
+        detail::fail("fit_recalibration", "n = ", n, ", the objective nll+mmd needs n >= 4 (blocks of floor(sqrt(n)) >= 2)");
+    const Matrix q = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), problem.z);
+    MmdSpec spec;
+    spec.notion = map.notion;
+    map.mmd_lengthscale = mmd_median_lengthscales(CategoricalData(q, problem.labels), spec).front();
+    problem.lambda = map.lambda;
+    problem.notion = map.notion;
+    problem.mmd_lengthscale = map.mmd_lengthscale;
+    problem.mmd_block_size = map.mmd_block_size;
 }
 
 void check_family(const char* function, RecalibrationMethod method, bool categorical) {
@@ -106,6 +133,16 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
                  "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine");
 }
 
+std::string to_string(RecalibrationObjective objective) {
+    return objective == RecalibrationObjective::nll ? "nll" : "nll+mmd";
+}
+
+RecalibrationObjective parse_recalibration_objective(const std::string& name) {
+    if (name == "nll") return RecalibrationObjective::nll;
+    if (name == "nll+mmd") return RecalibrationObjective::nll_mmd;
+    detail::fail("parse_recalibration_objective", "objective = '", name, "' is unknown; the objectives are nll, nll+mmd");
+}
+
 bool is_categorical(RecalibrationMethod method) { return method != RecalibrationMethod::affine; }
 
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
@@ -114,6 +151,11 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
+    if (is_categorical(method)) {
+        map.objective = options.objective;
+        map.lambda = options.lambda;
+        map.notion = options.notion;
+    }
     const Eigen::Index m = num_classes;
     if (!is_categorical(method)) {
         map.parameters = Vector::Zero(3);
@@ -140,7 +182,8 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
     RecalibrationMap map = identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options);
-    const detail::CategoricalProblem problem = make_problem(map, data);
+    detail::CategoricalProblem problem = make_problem(map, data);
+    if (map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(map, problem);
     minimise(map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::categorical_objective(problem, theta, gradient);
     });
@@ -150,6 +193,9 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
+    if (options.objective != RecalibrationObjective::nll)
+        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
+                     " applies to the categorical maps; affine takes nll");
     RecalibrationMap map = identity_map(method, 0, false, options);
     minimise(map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::normal_objective(data, theta, gradient);
@@ -175,12 +221,7 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
         detail::fail("apply_recalibration", "scores has ", scores.cols(), " columns, must have the map's m = ",
                      map.num_classes);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
-    Matrix l = detail::mapped_logits(map.method, detail::to_coordinates(map.method, map.parameters), z);
-    for (Eigen::Index i = 0; i < l.cols(); ++i) {  // softmax, column by column, without overflow
-        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
-        l.col(i) /= l.col(i).sum();
-    }
-    return l.transpose();
+    return detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
 }
 
 Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev) {

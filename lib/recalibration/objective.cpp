@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
+#include "estimators/mmd_gradient.hpp"
 
 #include <cmath>
 
@@ -58,7 +59,31 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
     }
 }
 
+// lambda · MMD² of the recalibrated probabilities; adds its gradient by the chain rule through the
+// softmax (softmax_backward) and the map's Jacobian (add_gradient), as the NLL's.
+double mmd_penalty(const CategoricalProblem& problem, const Vector& theta, Vector* gradient) {
+    const Matrix l = mapped_logits(problem.method, theta, problem.z);
+    const Matrix q = mapped_probabilities(problem.method, theta, problem.z);
+    const MmdValueGradient mmd = mmd_block_value_gradient(
+        q, problem.labels, {problem.notion, problem.mmd_lengthscale, Matrix()}, problem.mmd_block_size);
+    if (gradient) {
+        const Matrix g = problem.lambda * softmax_backward(q, mmd.gradient).transpose();  // m×n, ∂/∂l
+        for (Eigen::Index i = 0; i < problem.z.cols(); ++i)
+            add_gradient(problem.method, theta, problem.z.col(i), l.col(i), g.col(i), *gradient);
+    }
+    return problem.lambda * mmd.value;
+}
+
 }  // namespace
+
+Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, const Matrix& z) {
+    Matrix l = mapped_logits(method, theta, z);
+    for (Eigen::Index i = 0; i < l.cols(); ++i) {  // softmax, column by column, without overflow
+        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
+        l.col(i) /= l.col(i).sum();
+    }
+    return l.transpose();
+}
 
 Matrix input_columns(const Matrix& scores, bool logits, double floor) {
     Matrix z = scores.transpose();
@@ -111,6 +136,7 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     }
     double value = nll.value() / static_cast<double>(n);
     if (gradient) *gradient /= static_cast<double>(n);
+    if (problem.lambda > 0) value += mmd_penalty(problem, theta, gradient);
     if (problem.method == RecalibrationMethod::matrix && problem.ridge > 0)
         for (Eigen::Index k = 0; k < m; ++k)
             for (Eigen::Index j = 0; j < m; ++j) {
