@@ -1083,7 +1083,24 @@ expect_error "recalibrate method of another family" "--method affine does not ap
 expect_error "recalibrate unknown method" "method = 'platt' is unknown" -- "${fit[@]}" --method platt --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
     recalibrate fit --family categorical --input over_bad.csv --logits --method vector --out x.json
-expect_error "recalibrate objective mmd" "--objective must be nll" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+expect_error "recalibrate objective mmd" "--objective mmd, must be nll or nll+mmd" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+# NLL + lambda MMD^2: the map file records the objective's fields; lambda 0 is the NLL fit.
+expect_json "recalibrate nll+mmd" 'j["status"] == "converged" and j["objective"] == "nll+mmd" and j["lambda"] == 2 and j["notion"] == "top-label" and j["mmd_block_size"] == 38 and json.load(open("tm.json"))["mmd_lengthscale"] == j["mmd_lengthscale"] > 0 and 1.7 < j["parameters"]["temperature"] < 2.3' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion top-label --out tm.json
+expect_json "recalibrate nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(open("t.json"))["parameters"]' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 0 --out t0m.json
+expect_json "recalibrate apply nll+mmd map" 'j["columns"] == 4' recalibrate apply --map tm.json --input over_x.csv --output recal_m.npy
+expect_error "recalibrate negative lambda" "--lambda -1, must be >= 0" -- "${fit[@]}" --method temperature --objective nll+mmd --lambda -1 --out x.json
+expect_error "recalibrate unknown notion" "--notion class-wise, must be canonical or top-label" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion class-wise --out x.json
+expect_error "recalibrate lambda without nll+mmd" "--lambda applies only with --objective nll+mmd" -- \
+    "${fit[@]}" --method temperature --lambda 1 --out x.json
+expect_error "recalibrate notion without nll+mmd" "--notion applies only with --objective nll+mmd" -- \
+    "${fit[@]}" --method temperature --notion canonical --out x.json
+expect_error "recalibrate nll+mmd needs lambda" "--objective nll+mmd needs --lambda" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --out x.json
+expect_error "recalibrate nll+mmd for normal" "--objective nll+mmd applies to --family categorical" -- \
+    recalibrate fit --family normal --input narrow.csv --method affine --objective nll+mmd --lambda 1 --out x.json
 expect_error "recalibrate ridge without matrix" "--ridge applies only to --method matrix" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
