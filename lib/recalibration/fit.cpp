@@ -18,7 +18,7 @@ namespace {
 
 constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                               RecalibrationMethod::affine};
+                                               RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 void check_options(const RecalibrationOptions& options) {
     if (!(options.probability_floor > 0 && options.probability_floor < 1))
@@ -78,6 +78,30 @@ detail::CategoricalProblem make_problem(const RecalibrationMap& map, const Categ
     return {map.method, map.ridge, detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
 }
 
+// |x| of the affine-features map's feature column: n rows, one column, finite values.
+Vector feature_magnitudes(const char* function, const Matrix& features, std::size_t n) {
+    if (features.rows() != static_cast<Eigen::Index>(n) || features.cols() != 1)
+        detail::fail(function, "features is ", features.rows(), " x ", features.cols(), ", must be n = ", n,
+                     " x 1 (one feature x per observation: log sigma' = log sigma + s0 + s1 |x|)");
+    Vector abs_x(features.rows());
+    for (Eigen::Index i = 0; i < features.rows(); ++i) {
+        detail::check_finite(function, "features", i, 0, features(i, 0));
+        abs_x[i] = std::abs(features(i, 0));
+    }
+    return abs_x;
+}
+
+// The |x| a normal map needs: those of the features for affine-features (which needs them), none
+// for affine (which refuses them).
+Vector map_features(const char* function, const RecalibrationMap& map, const Matrix& features, std::size_t n) {
+    if (map.method != RecalibrationMethod::affine_features) {
+        if (features.size()) detail::fail(function, "features apply only to method = affine-features, not ", to_string(map.method));
+        return Vector();
+    }
+    if (features.size() == 0) detail::fail(function, "method = affine-features needs the features (n x 1)");
+    return feature_magnitudes(function, features, n);
+}
+
 // Minimises `objective(θ, gradient*)` from the map's parameters; records the result in the map.
 template <class Objective>
 void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const Objective& objective) {
@@ -122,6 +146,7 @@ std::string to_string(RecalibrationMethod method) {
     case RecalibrationMethod::vector: return "vector";
     case RecalibrationMethod::matrix: return "matrix";
     case RecalibrationMethod::affine: return "affine";
+    case RecalibrationMethod::affine_features: return "affine-features";
     }
     return "";
 }
@@ -130,7 +155,7 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
     for (RecalibrationMethod method : all_methods)
         if (to_string(method) == name) return method;
     detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine");
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine, affine-features");
 }
 
 std::string to_string(RecalibrationObjective objective) {
@@ -143,7 +168,9 @@ RecalibrationObjective parse_recalibration_objective(const std::string& name) {
     detail::fail("parse_recalibration_objective", "objective = '", name, "' is unknown; the objectives are nll, nll+mmd");
 }
 
-bool is_categorical(RecalibrationMethod method) { return method != RecalibrationMethod::affine; }
+bool is_categorical(RecalibrationMethod method) {
+    return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
+}
 
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options) {
@@ -158,7 +185,7 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     }
     const Eigen::Index m = num_classes;
     if (!is_categorical(method)) {
-        map.parameters = Vector::Zero(3);
+        map.parameters = Vector::Zero(method == RecalibrationMethod::affine_features ? 4 : 3);
         map.parameters[0] = 1;
         return map;
     }
@@ -173,7 +200,8 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
-    case RecalibrationMethod::affine: break;
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: break;
     }
     return map;
 }
@@ -196,9 +224,27 @@ RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod m
     if (options.objective != RecalibrationObjective::nll)
         detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
                      " applies to the categorical maps; affine takes nll");
+    if (method == RecalibrationMethod::affine_features)
+        detail::fail("fit_recalibration", "method = affine-features needs the features (the overload with features)");
     RecalibrationMap map = identity_map(method, 0, false, options);
     minimise(map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::normal_objective(data, theta, gradient);
+    });
+    return map;
+}
+
+RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features, RecalibrationMethod method,
+                                   const RecalibrationOptions& options) {
+    check_family("fit_recalibration", method, false);
+    if (method != RecalibrationMethod::affine_features)
+        detail::fail("fit_recalibration", "features apply only to method = affine-features, not ", to_string(method));
+    if (options.objective != RecalibrationObjective::nll)
+        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
+                     " applies to the categorical maps; affine-features takes nll");
+    const Vector abs_x = feature_magnitudes("fit_recalibration", features, data.size());
+    RecalibrationMap map = identity_map(method, 0, false, options);
+    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+        return detail::normal_objective(data, theta, gradient, abs_x);
     });
     return map;
 }
@@ -210,9 +256,10 @@ double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& da
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
 }
 
-double recalibrated_nll(const RecalibrationMap& map, const NormalData& data) {
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, const Matrix& features) {
     check_family("recalibrated_nll", map.method, false);
-    return detail::normal_objective(data, map.parameters, nullptr);
+    return detail::normal_objective(data, map.parameters, nullptr,
+                                    map_features("recalibrated_nll", map, features, data.size()));
 }
 
 Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
@@ -224,15 +271,18 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
     return detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
 }
 
-Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev) {
+Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
+                           const Matrix& features) {
     check_family("apply_recalibration", map.method, false);
     detail::check_same_rows("apply_recalibration", "mean", mean.size(), "stddev", stddev.size());
+    const Vector abs_x = map_features("apply_recalibration", map, features, static_cast<std::size_t>(mean.size()));
     Matrix out(mean.size(), 2);
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
         detail::check_finite("apply_recalibration", "mean", i, 0, mean[i]);
         detail::check_positive("apply_recalibration", "stddev", i, 1, stddev[i]);
         out(i, 0) = map.parameters[0] * mean[i] + map.parameters[1];
-        out(i, 1) = std::exp(map.parameters[2]) * stddev[i];
+        const double s = abs_x.size() ? map.parameters[2] + map.parameters[3] * abs_x[i] : map.parameters[2];
+        out(i, 1) = std::exp(s) * stddev[i];
     }
     return out;
 }

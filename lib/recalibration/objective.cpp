@@ -33,7 +33,8 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l += theta.tail(m);
         break;
     }
-    case RecalibrationMethod::affine: fail("recalibration", "affine is not a categorical map");
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
 }
 
@@ -55,7 +56,8 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
         gradient.tail(m) += g;
         break;
-    case RecalibrationMethod::affine: break;
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: break;
     }
 }
 
@@ -148,19 +150,21 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     return value;
 }
 
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient) {
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x) {
     const double a = theta[0], b = theta[1], s = theta[2];
+    const bool features = abs_x.size() > 0;
     const auto mean = data.mean(), stddev = data.stddev(), y = data.targets();
-    if (gradient) gradient->setZero(3);
+    if (gradient) gradient->setZero(theta.size());
     CompensatedSum nll;
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
-        const double sigma = std::exp(s) * stddev[i];
+        const double sigma = std::exp(features ? s + theta[3] * abs_x[i] : s) * stddev[i];
         const double z = (y[i] - a * mean[i] - b) / sigma;  // the standardised residual
         nll.add(half_log_2pi + std::log(sigma) + 0.5 * z * z);
         if (!gradient) continue;
         (*gradient)[0] -= z / sigma * mean[i];
         (*gradient)[1] -= z / sigma;
-        (*gradient)[2] += 1 - z * z;
+        (*gradient)[2] += 1 - z * z;  // ∂/∂log σ′, and ∂log σ′/∂s1 = |x|
+        if (features) (*gradient)[3] += (1 - z * z) * abs_x[i];
     }
     const double n = static_cast<double>(mean.size());
     if (gradient) *gradient /= n;

@@ -39,6 +39,7 @@ Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, con
 
 // Mean NLL (+ lambda · MMD²) (+ ridge) at θ; the gradient is written when `gradient` is not null.
 double categorical_objective(const CategoricalProblem& problem, const Vector& theta, Vector* gradient);
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient);
+// θ = (a, b, s) or, with the column abs_x = |x| (affine-features), (a, b, s0, s1): log σ′ = log σ + s0 + s1|x|.
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x = Vector());
 
 }  // namespace calib::detail
