@@ -334,13 +334,16 @@ fit minimises the mean negative log-likelihood of the recalibrated predictions w
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
                 off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12)
-  normal        affine: N(a mu + b, (e^s sigma)^2)
+  normal        affine: N(a mu + b, (e^s sigma)^2); affine-features: N(a mu + b,
+                (e^(s0 + s1 |x|) sigma)^2) with one feature x per row (--features)
 
 Options of fit:
   --input FILE          the validation predictions with their targets (the formats of
                         'calib estimate'); --labels, --header, --delimiter, --one-based-labels,
                         --logits, --simplex-tolerance, --renormalize as there
-  --method M            temperature, temperature-bias, vector, matrix (categorical); affine (normal)
+  --method M            temperature, temperature-bias, vector, matrix (categorical); affine,
+                        affine-features (normal)
+  --features FILE       affine-features: one column x per row of the input (fit and apply)
   --objective O         nll (default), or nll+mmd (categorical): mean NLL + lambda * MMD^2, the
                         conditional MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al.
                         2023), k_Z = exp(-d^2/(2 l^2)) with l the median heuristic on the

@@ -1051,6 +1051,12 @@ with open("narrow.csv", "w") as f:
     for i in range(1000):
         mu = rng.gauss(0, 1)
         f.write("%.17g,%.17g,%.17g\n" % (mu, 0.5, mu + rng.gauss(0, 1)))
+# Heteroscedastic: sigma = 0.5 e^{0.6 |x|} of a feature x ~ U[-2, 2] (affine-features).
+with open("hetero.csv", "w") as f, open("hetero_x.csv", "w") as g:
+    for i in range(2000):
+        mu, x = rng.gauss(0, 1), rng.uniform(-2, 2)
+        f.write("%.17g,%.17g,%.17g\n" % (mu, 0.5, mu + 0.5 * math.exp(0.6 * abs(x)) * rng.gauss(0, 1)))
+        g.write("%.17g\n" % x)
 EOF
 cut -d, -f5 over.csv >over_labels.csv
 sed 's/,3$/,4/' over.csv >over_bad.csv
@@ -1073,6 +1079,18 @@ expect_close "recalibrated csv and npy agree" "$(estimate_of estimate --family c
 expect_json "recalibrate affine" 'j["status"] == "converged" and abs(j["parameters"]["s"] - math.log(2)) < 0.1 and abs(j["parameters"]["a"] - 1) < 0.1' \
     recalibrate fit --family normal --input narrow.csv --method affine --out affine.json
 expect_json "recalibrate apply affine" 'j["columns"] == 3' recalibrate apply --map affine.json --input narrow.csv --output wide.csv
+expect_json "recalibrate affine-features" 'j["status"] == "converged" and abs(j["parameters"]["s1"] - 0.6) < 0.1 and abs(j["parameters"]["s0"]) < 0.1 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"]' \
+    recalibrate fit --family normal --input hetero.csv --method affine-features --features hetero_x.csv --holdout 0.3 --out hetero.json
+expect_json "recalibrate apply affine-features" 'j["columns"] == 3' \
+    recalibrate apply --map hetero.json --input hetero.csv --features hetero_x.csv --output hetero_out.csv
+expect_error "recalibrate affine-features needs --features" "--method affine-features needs --features" -- \
+    recalibrate fit --family normal --input hetero.csv --method affine-features --out x.json
+expect_error "recalibrate --features without affine-features" "--features applies only to --method affine-features" -- \
+    recalibrate fit --family normal --input hetero.csv --method affine --features hetero_x.csv --out x.json
+expect_error "recalibrate apply affine-features without features" "it needs --features" -- \
+    recalibrate apply --map hetero.json --input hetero.csv --output x.csv
+expect_error "recalibrate features of another length" "hetero_x.csv: 2000 x 1, must be 1000 x 1" -- \
+    recalibrate fit --family normal --input narrow.csv --method affine-features --features hetero_x.csv --out x.json
 sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
 expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_from_json: parameters.temperature = 0, must be > 0" -- \
     recalibrate apply --map t0.json --input over.csv --output x.csv
