@@ -122,3 +122,38 @@ TEST_CASE("mmd_block_gradient: errors") {
     spec.conditioning.metric = Metric::tv;
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("euclidean"), invalid_argument);
 }
+
+TEST_CASE("mmd_unbiased_gradient: equals the one-block gradient (B = n) and central differences in the logits") {
+    const Logits l = random_logits(37, 3, 15);
+    const CategoricalData data = CategoricalData::from_logits(l.z, l.labels);
+    for (const MmdSpec& spec : specs()) {
+        CAPTURE(to_string(spec.notion));
+        const MmdGradient full = mmd_unbiased_gradient(data, spec);
+        const MmdGradient block = mmd_block_gradient(data, spec, 37);  // one block: the same U-statistic
+        CHECK(full.estimate == doctest::Approx(mmd_unbiased(data, spec).estimate).epsilon(1e-15));
+        CHECK(full.estimate == doctest::Approx(block.estimate).epsilon(1e-12));
+        CHECK(test::relative_error(full.probabilities, block.probabilities) < 1e-12);
+        const auto f = [&](const Matrix& z) { return mmd_unbiased(CategoricalData::from_logits(z, l.labels), spec).estimate; };
+        CHECK(test::relative_error(detail::softmax_backward(data.probabilities(), full.probabilities),
+                                   test::central_differences_matrix(f, l.z)) < 1e-6);
+    }
+}
+
+TEST_CASE("mmd_unbiased_gradient: bitwise the same for 1 and 2 threads") {
+    const Logits l = random_logits(700, 4, 16);
+    const CategoricalData data = CategoricalData::from_logits(l.z, l.labels);
+    MmdSpec canonical;
+    canonical.conditioning.lengthscale = 0.5;
+    MmdSpec top = canonical;
+    top.notion = MmdNotion::top_label;
+    for (const MmdSpec& spec : {canonical, top}) {
+        const Matrix one = mmd_unbiased_gradient(data, spec, ParallelOptions{1}).probabilities;
+        const Matrix two = mmd_unbiased_gradient(data, spec, ParallelOptions{2}).probabilities;
+        CHECK(one == two);
+        CHECK(one.cwiseAbs().maxCoeff() > 0);
+    }
+    MmdSpec class_wise;
+    class_wise.notion = MmdNotion::class_wise;
+    CHECK_THROWS_WITH_AS(mmd_unbiased_gradient(data, class_wise), doctest::Contains("mmd_unbiased_gradient"),
+                         invalid_argument);
+}

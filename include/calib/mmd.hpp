@@ -83,6 +83,9 @@ struct MmdGradient {
     Matrix probabilities;  // n×m; zero on the n mod B dropped rows
 };
 MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size);
+// The same for the unbiased estimate over all pairs (mmd_unbiased's), by Gram products of the pairwise
+// engine: O(n² m) time, O(n m) memory, bitwise the same for any thread count.
+MmdGradient mmd_unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
 
 // The median heuristic for k_Z: the exact median of the conditioning distances d(z_i, z_j) over the
 // pairs i < j (or all n² ordered pairs, MedianVariant::full), as median_distance; one value per class

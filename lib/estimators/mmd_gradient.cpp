@@ -6,6 +6,7 @@
 #include "estimators/mmd_gradient.hpp"
 
 #include "core/check.hpp"
+#include "kernels/mmd_ops.hpp"
 
 #include <cmath>
 
@@ -109,8 +110,10 @@ Matrix softmax_backward(const Matrix& q, const Matrix& gq) {
 
 namespace calib {
 
-MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size) {
-    const char* fn = "mmd_block_gradient";
+namespace {
+
+// Throws (naming fn) unless the spec fits the data and has a gradient here.
+void check_gradient_spec(const CategoricalData& data, const MmdSpec& spec, const char* fn) {
     validate_mmd(data, spec, fn);
     if (spec.notion != MmdNotion::canonical && spec.notion != MmdNotion::top_label)
         detail::fail(fn, "notion = ", to_string(spec.notion), ", the gradient is implemented for canonical and top-label");
@@ -118,6 +121,21 @@ MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec,
         (spec.notion == MmdNotion::canonical && spec.conditioning.metric != Metric::euclidean))
         detail::fail(fn, "the conditioning kernel must be sqexp (with metric euclidean for canonical): exp(−d/ℓ) and "
                          "the tv and l1 metrics are not differentiable where two predictions coincide");
+}
+
+}  // namespace
+
+MmdGradient mmd_unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased_gradient";
+    check_gradient_spec(data, spec, fn);
+    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    return {detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased()),
+            detail::MmdOps::unbiased_gradient(data, spec, parallel)};
+}
+
+MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size) {
+    const char* fn = "mmd_block_gradient";
+    check_gradient_spec(data, spec, fn);
     const Matrix q = data.probabilities();  // own column-major copy
     const detail::MmdValueGradient r = detail::mmd_block_value_gradient(
         q, data.labels(), {spec.notion, spec.conditioning.lengthscale, spec.target_gram}, block_size);
