@@ -61,11 +61,20 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
     }
 }
 
+// softmax of each column of l, without overflow, as rows (n×m).
+Matrix softmax_rows(Matrix l) {
+    for (Eigen::Index i = 0; i < l.cols(); ++i) {
+        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
+        l.col(i) /= l.col(i).sum();
+    }
+    return l.transpose();
+}
+
 // lambda · MMD² of the recalibrated probabilities; adds its gradient by the chain rule through the
 // softmax (softmax_backward) and the map's Jacobian (add_gradient), as the NLL's.
 double mmd_penalty(const CategoricalProblem& problem, const Vector& theta, Vector* gradient) {
     const Matrix l = mapped_logits(problem.method, theta, problem.z);
-    const Matrix q = mapped_probabilities(problem.method, theta, problem.z);
+    const Matrix q = softmax_rows(l);
     const MmdValueGradient mmd = mmd_block_value_gradient(
         q, problem.labels, {problem.notion, problem.mmd_lengthscale, Matrix()}, problem.mmd_block_size);
     if (gradient) {
@@ -79,12 +88,7 @@ double mmd_penalty(const CategoricalProblem& problem, const Vector& theta, Vecto
 }  // namespace
 
 Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, const Matrix& z) {
-    Matrix l = mapped_logits(method, theta, z);
-    for (Eigen::Index i = 0; i < l.cols(); ++i) {  // softmax, column by column, without overflow
-        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
-        l.col(i) /= l.col(i).sum();
-    }
-    return l.transpose();
+    return softmax_rows(mapped_logits(method, theta, z));
 }
 
 Matrix input_columns(const Matrix& scores, bool logits, double floor) {
