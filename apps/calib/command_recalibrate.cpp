@@ -24,7 +24,7 @@ namespace {
 
 std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
-                                     {"ridge", true},  {"holdout", true}, {"seed", true},   {"out", true},
+                                     {"ridge", true},  {"lambda", true}, {"notion", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
                                      {"threads", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
@@ -62,6 +62,18 @@ NormalData rows(const NormalData& data, const std::vector<std::size_t>& index) {
     return std::get<NormalData>(subset(AnyData(data), index));
 }
 
+// Normal forecasts with the feature column x of affine-features (--features).
+struct FeatureForecasts {
+    NormalData data;
+    Matrix features;
+};
+
+FeatureForecasts rows(const FeatureForecasts& d, const std::vector<std::size_t>& index) {
+    Matrix x(static_cast<Eigen::Index>(index.size()), d.features.cols());
+    for (std::size_t r = 0; r < index.size(); ++r) x.row(static_cast<Eigen::Index>(r)) = d.features.row(static_cast<Eigen::Index>(index[r]));
+    return {rows(d.data, index), x};
+}
+
 // The p-value of the SKCE bootstrap test with the registry's defaults and the kernel's median rule.
 double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t seed, int threads) {
     TestSetup test = make_test("bootstrap");
@@ -80,14 +92,35 @@ AnyData as_data(const CategoricalScores& held_out, const RecalibrationMap* map) 
     return CategoricalData(held_out.scores, held_out.labels);
 }
 
-AnyData as_data(const NormalData& held_out, const RecalibrationMap* map) {
+AnyData as_data(const NormalData& held_out, const RecalibrationMap* map, const Matrix& features = Matrix()) {
     if (!map) return held_out;
-    const Matrix out = apply_recalibration(*map, held_out.mean(), held_out.stddev());
+    const Matrix out = apply_recalibration(*map, held_out.mean(), held_out.stddev(), features);
     return NormalData(out.col(0), out.col(1), held_out.targets());
+}
+
+AnyData as_data(const FeatureForecasts& held_out, const RecalibrationMap* map) {
+    return as_data(held_out.data, map, held_out.features);
 }
 
 std::size_t size_of(const CategoricalScores& data) { return data.labels.size(); }
 std::size_t size_of(const NormalData& data) { return data.size(); }
+std::size_t size_of(const FeatureForecasts& data) { return data.data.size(); }
+
+// The library's fit and NLL of each kind of data.
+RecalibrationMap fit_map(const CategoricalScores& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+    return fit_recalibration(data, method, options);
+}
+RecalibrationMap fit_map(const NormalData& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+    return fit_recalibration(data, method, options);
+}
+RecalibrationMap fit_map(const FeatureForecasts& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+    return fit_recalibration(data.data, data.features, method, options);
+}
+double nll_of(const RecalibrationMap& map, const CategoricalScores& data) { return recalibrated_nll(map, data); }
+double nll_of(const RecalibrationMap& map, const NormalData& data) { return recalibrated_nll(map, data); }
+double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
+    return recalibrated_nll(map, data.data, data.features);
+}
 
 struct FitRequest {
     const FamilyInfo* family = nullptr;
@@ -102,15 +135,15 @@ struct FitRequest {
 // before and after (under "holdout" in `out`).
 template <class Data>
 RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
-    if (!request.holdout) return fit_recalibration(data, request.method, request.options);
+    if (!request.holdout) return fit_map(data, request.method, request.options);
     const Split parts = split(size_of(data), *request.holdout, request.seed);
     const Data held_out = rows(data, parts.held_out);
-    const RecalibrationMap map = fit_recalibration(rows(data, parts.fit), request.method, request.options);
+    const RecalibrationMap map = fit_map(rows(data, parts.fit), request.method, request.options);
     const RecalibrationMap identity = identity_map(request.method, map.num_classes, map.logits, request.options);
     JsonObject judged;
     judged.set("fraction", *request.holdout).set("seed", request.seed);
     judged.set("n_fit", parts.fit.size()).set("n_held_out", parts.held_out.size());
-    judged.set("nll_before", recalibrated_nll(identity, held_out)).set("nll_after", recalibrated_nll(map, held_out));
+    judged.set("nll_before", nll_of(identity, held_out)).set("nll_after", nll_of(map, held_out));
     for (const char* when : {"before", "after"})
         judged.set(std::string("skce_bootstrap_p_value_") + when,
                    skce_p_value(as_data(held_out, when[0] == 'a' ? &map : nullptr), *request.family, request.seed,
@@ -136,12 +169,34 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     if (!categorical && input.family->name != "normal")
         throw usage_error("calib recalibrate applies to --family categorical or normal, not " + input.family->name);
     request.method = parse_recalibration_method(args.take_required("method", categorical
-        ? "temperature|temperature-bias|vector|matrix" : "affine"));
+        ? "temperature|temperature-bias|vector|matrix" : "affine|affine-features"));
     if (is_categorical(request.method) != categorical)
         throw usage_error("--method " + to_string(request.method) + " does not apply to --family " + input.family->name +
-                          (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine)"));
-    if (args.take("objective", "nll") != "nll")
-        throw usage_error("--objective must be nll (NLL + lambda MMD^2 needs the conditional MMD, not built yet)");
+                          (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine, affine-features)"));
+    const std::optional<std::string> features_path = args.take("features");
+    if (request.method == RecalibrationMethod::affine_features && !features_path)
+        throw usage_error("--method affine-features needs --features FILE (one column x per row)");
+    if (features_path && request.method != RecalibrationMethod::affine_features)
+        throw usage_error("--features applies only to --method affine-features");
+    const std::string objective = args.take("objective", "nll");
+    if (objective != "nll" && objective != "nll+mmd") throw usage_error("--objective " + objective + ", must be nll or nll+mmd");
+    request.options.objective = parse_recalibration_objective(objective);
+    if (request.options.objective == RecalibrationObjective::nll_mmd && !categorical)
+        throw usage_error("--objective nll+mmd applies to --family categorical (temperature, temperature-bias, vector, matrix)");
+    const bool mmd = request.options.objective == RecalibrationObjective::nll_mmd;
+    if (const auto lambda = args.take("lambda")) {
+        if (!mmd) throw usage_error("--lambda applies only with --objective nll+mmd");
+        request.options.lambda = parse_double("lambda", *lambda);
+        if (!(request.options.lambda >= 0)) throw usage_error("--lambda " + *lambda + ", must be >= 0");
+    } else if (mmd) {
+        throw usage_error("--objective nll+mmd needs --lambda L (the weight of MMD^2, >= 0)");
+    }
+    if (const auto notion = args.take("notion")) {
+        if (!mmd) throw usage_error("--notion applies only with --objective nll+mmd");
+        if (*notion != "canonical" && *notion != "top-label")
+            throw usage_error("--notion " + *notion + ", must be canonical or top-label");
+        request.options.notion = parse_mmd_notion(*notion);
+    }
     if (const auto ridge = args.take("ridge")) {
         if (request.method != RecalibrationMethod::matrix) throw usage_error("--ridge applies only to --method matrix");
         request.options.ridge = parse_double("ridge", *ridge);
@@ -162,7 +217,8 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     RunRecord run;
     run.threads = request.threads;
     JsonObject out;
-    out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", "nll");
+    out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", to_string(request.options.objective));
+    if (mmd) out.set("lambda", request.options.lambda).set("notion", to_string(request.options.notion));
     const Stopwatch stopwatch;
     RecalibrationMap map;
     if (categorical) {
@@ -172,7 +228,18 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     } else {
         const NormalData data = std::get<NormalData>(read_input(input, &run.files));
         out.set("n", data.size());
-        map = fit_and_judge(data, request, out);
+        if (features_path) {
+            FileSummary summary;
+            FeatureForecasts with{data, read_features(*features_path, input.read.text, &summary)};
+            run.files.push_back(summary);
+            if (with.features.rows() != static_cast<Eigen::Index>(data.size()) || with.features.cols() != 1)
+                throw usage_error(*features_path + ": " + std::to_string(with.features.rows()) + " x " +
+                                  std::to_string(with.features.cols()) + ", must be " + std::to_string(data.size()) +
+                                  " x 1 (one feature per row of the input)");
+            map = fit_and_judge(with, request, out);
+        } else {
+            map = fit_and_judge(data, request, out);
+        }
     }
     run.compute_seconds = stopwatch.seconds();
     std::ofstream file(map_path, std::ios::binary);
@@ -181,6 +248,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     if (!file) throw usage_error(map_path + ": cannot be written");
     out.set("parameters", parameters_json(map));  // by name, as in the map file
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
+    if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
     out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
     out.set("map", map_path);
     print_with_run_fields(out, input, run);
@@ -189,7 +257,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
 
 int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
     Args args(arguments, {{"map", true}, {"input", true}, {"output", true}, {"header", true}, {"delimiter", true},
-                          {"help", false}},
+                          {"features", true}, {"help", false}},
               "recalibrate apply");
     const std::string map_path = args.take_required("map", "FILE.json");
     const std::string input = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
@@ -197,6 +265,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     TextFormat text;
     text.header = parse_header_mode(args.take("header", "auto"));
     text.delimiter = parse_delimiter(args.take("delimiter", "auto"));
+    const std::optional<std::string> features_path = args.take("features");
     args.reject_unused("calib recalibrate apply");
     if (stage == Stage::options) return 0;
 
@@ -208,7 +277,15 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     } catch (const invalid_argument& e) {  // the file's name before the reader's message
         throw invalid_argument(map_path + ": " + e.what());
     }
+    if (map.method == RecalibrationMethod::affine_features && !features_path)
+        throw usage_error("the map " + map_path + " is affine-features: it needs --features FILE");
+    if (features_path && map.method != RecalibrationMethod::affine_features)
+        throw usage_error("--features applies only to a map of method affine-features, not " + to_string(map.method));
     const Matrix table = read_table(input, text);
+    const Matrix features = features_path ? read_features(*features_path, text) : Matrix();
+    if (features_path && features.rows() != table.rows())
+        throw usage_error(*features_path + ": " + std::to_string(features.rows()) + " rows, but " + input + " has " +
+                          std::to_string(table.rows()));
     const bool categorical = is_categorical(map.method);
     const Eigen::Index width = categorical ? map.num_classes : 2;
     if (table.cols() != width && table.cols() != width + 1)
@@ -220,7 +297,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
         result.leftCols(width) = apply_recalibration(map, Matrix(table.leftCols(width)));
         for (Eigen::Index k = 0; k < width; ++k) names.push_back("p_" + std::to_string(k + 1));
     } else {
-        result.leftCols(2) = apply_recalibration(map, table.col(0), table.col(1));
+        result.leftCols(2) = apply_recalibration(map, table.col(0), table.col(1), features);
         names = {"mu", "sigma"};
     }
     if (table.cols() > width) {

@@ -321,11 +321,12 @@ Examples:
 }
 
 std::string recalibrate_help() {
-    return R"(calib recalibrate - fit a recalibration map by NLL, and apply it
+    return R"(calib recalibrate - fit a recalibration map by NLL (or NLL + lambda MMD^2), and apply it
 
 Usage:
   calib recalibrate fit --family categorical|normal --input FILE [--labels FILE] [--logits]
-                        --method M [--objective nll] [--ridge L] [--holdout F [--seed S]] --out map.json
+                        --method M [--objective nll|nll+mmd [--lambda L] [--notion N]] [--ridge L]
+                        [--holdout F [--seed S]] --out map.json
   calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
 
 fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS
@@ -333,14 +334,22 @@ fit minimises the mean negative log-likelihood of the recalibrated predictions w
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
                 off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12)
-  normal        affine: N(a mu + b, (e^s sigma)^2)
+  normal        affine: N(a mu + b, (e^s sigma)^2); affine-features: N(a mu + b,
+                (e^(s0 + s1 |x|) sigma)^2) with one feature x per row (--features)
 
 Options of fit:
   --input FILE          the validation predictions with their targets (the formats of
                         'calib estimate'); --labels, --header, --delimiter, --one-based-labels,
                         --logits, --simplex-tolerance, --renormalize as there
-  --method M            temperature, temperature-bias, vector, matrix (categorical); affine (normal)
-  --objective nll       the only objective for now (NLL + lambda MMD^2 is not built yet)
+  --method M            temperature, temperature-bias, vector, matrix (categorical); affine,
+                        affine-features (normal)
+  --features FILE       affine-features: one column x per row of the input (fit and apply)
+  --objective O         nll (default), or nll+mmd (categorical): mean NLL + lambda * MMD^2, the
+                        conditional MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al.
+                        2023), k_Z = exp(-d^2/(2 l^2)) with l the median heuristic on the
+                        unrecalibrated predictions, fixed for the fit (docs/recalibration.md)
+  --lambda L            nll+mmd (required): the weight of MMD^2, >= 0
+  --notion N            nll+mmd: canonical (default) or top-label
   --ridge L             matrix: the off-diagonal ridge (default 0.001)
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
                         the NLL and the SKCE bootstrap test's p-value before and after
@@ -357,7 +366,7 @@ Options of apply:
 
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
 n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after), parameters,
-objective_before, objective_after, iterations, evaluations, status (converged, max_iterations,
+objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size, mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
 line_search_failed), map, then family, input, files, threads, compute_seconds,
 wall_time_seconds, calib_version. apply: command, method, map, input, output, n, columns,
 calib_version.

@@ -72,6 +72,21 @@ BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_
 // h_ij of one pair (i == j allowed).
 double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
 
+// The block estimate (mmd_block's) and its analytic gradient with respect to the probabilities, n×m
+// (docs/mmd.md, "Gradients"): canonical with k_Z = exp(−‖q − q'‖²/(2ℓ²)) (sqexp, euclidean) or
+// top-label with sqexp k_Z; K_T δ or a Gram matrix. The k_Z-derivative enters as well as the residual's,
+// since Z moves with q. One serial O(n·B·m) pass: the same for any thread count. The gradient is
+// ∂/∂q of the estimate as a function of the n·m entries (not projected onto the simplex); the chain
+// rule through a softmax gives the gradient in the logits.
+struct MmdGradient {
+    double estimate = 0;
+    Matrix probabilities;  // n×m; zero on the n mod B dropped rows
+};
+MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size);
+// The same for the unbiased estimate over all pairs (mmd_unbiased's), by Gram products of the pairwise
+// engine: O(n² m) time, O(n m) memory, bitwise the same for any thread count.
+MmdGradient mmd_unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
+
 // The median heuristic for k_Z: the exact median of the conditioning distances d(z_i, z_j) over the
 // pairs i < j (or all n² ordered pairs, MedianVariant::full), as median_distance; one value per class
 // for class-wise, else one value. Throws for group and marginal (no lengthscale) and for a median of 0.

@@ -9,13 +9,18 @@
 //     matrix             softmax(W z + b), with the ridge λ Σ_{k≠l} W_kl² added to the objective
 //                        (off-diagonal regularisation, Kull et al. 2019)
 //   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
+//                        affine-features    N(a μ + b, (e^{s₀ + s₁|x|} σ)²), x one feature per observation
 //
-// Recalibration by NLL + λ·MMD² (Marx et al. 2023) needs the conditional-MMD estimator and is not here.
+// The categorical maps can instead minimise mean NLL + λ·MMD² (Marx, Zalouk & Ermon 2023, eq. 4 with
+// the mean NLL, digest A24): MMD² is the conditional MMD's block estimate (calib/mmd.hpp) with
+// B = ⌊√n⌋ consecutive blocks, notion canonical or top-label, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
+// the start by the median heuristic on the unrecalibrated predictions.
 #pragma once
 
 #include <calib/data.hpp>
 #include <calib/eigen.hpp>
 #include <calib/io.hpp>
+#include <calib/mmd.hpp>
 
 #include <cstddef>
 #include <string>
@@ -23,9 +28,14 @@
 
 namespace calib {
 
-enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, affine };
+enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, affine, affine_features };
+enum class RecalibrationObjective { nll, nll_mmd };
 
-// "temperature", "temperature-bias", "vector", "matrix", "affine"; the parser throws
+// "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
+std::string to_string(RecalibrationObjective objective);
+RecalibrationObjective parse_recalibration_objective(const std::string& name);
+
+// "temperature", "temperature-bias", "vector", "matrix", "affine", "affine-features"; the parser throws
 // calib::invalid_argument for an unknown name, listing the known ones.
 std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
@@ -45,17 +55,27 @@ struct RecalibrationOptions {
     double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
     std::size_t max_iterations = 1000;  // L-BFGS iterations
     double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
+    // nll_mmd (categorical maps only): mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll),
+    // notion canonical or top-label.
+    RecalibrationObjective objective = RecalibrationObjective::nll;
+    double lambda = 0;
+    MmdNotion notion = MmdNotion::canonical;
 };
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
-//   matrix: [W row-major (m²), b_1 … b_m]; affine: [a, b, s].
+//   matrix: [W row-major (m²), b_1 … b_m]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
 struct RecalibrationMap {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     bool logits = false;            // categorical: the inputs are logits (else probabilities)
     int num_classes = 0;            // categorical: m
     double probability_floor = 1e-12;
     double ridge = 0;               // matrix scaling's λ
+    RecalibrationObjective objective = RecalibrationObjective::nll;
+    double lambda = 0;              // nll_mmd: the weight of MMD², its notion, the block size ⌊√n⌋ and
+    MmdNotion notion = MmdNotion::canonical;  // the k_Z lengthscale fixed at the start of the fit
+    std::size_t mmd_block_size = 0;
+    double mmd_lengthscale = 0;
     Vector parameters;
     double objective_before = 0;    // the objective at the identity map
     double objective_after = 0;     // at the fitted parameters
@@ -73,26 +93,32 @@ struct NamedParameter {
 };
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
-// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = 0).
+// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = s0 = s1 = 0).
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 
-// Fits a map by mean NLL (+ the ridge for matrix scaling). Throws invalid_argument for a method of the
+// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling). Throws invalid_argument for a method of the
 // other family, bad options or labels out of range.
 RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options = {});
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
                                    const RecalibrationOptions& options = {});
+// affine-features: `features` holds x, one finite value per observation (n×1).
+RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features,
+                                   RecalibrationMethod method = RecalibrationMethod::affine_features,
+                                   const RecalibrationOptions& options = {});
 
 // The mean NLL of the recalibrated predictions (without matrix scaling's ridge), by the stable
 // log-softmax: finite however small a recalibrated probability is.
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data);
-double recalibrated_nll(const RecalibrationMap& map, const NormalData& data);
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, const Matrix& features = Matrix());
 
 // The map applied: n×m probabilities; n×2 columns μ′, σ′. Throws invalid_argument when the map is of
-// the other family or the input has another number of classes.
+// the other family or the input has another number of classes. The features (n×1) are needed by
+// affine-features, and refused by the other maps.
 Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores);
-Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev);
+Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
+                           const Matrix& features = Matrix());
 
 // The map as a JSON object (doubles in shortest round-trip form) and back: the reader is strict
 // (exactly this schema) and checks the parameters (T > 0, finite values, sizes).

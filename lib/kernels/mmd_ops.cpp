@@ -271,6 +271,50 @@ double median_of_rows(const char* fn, const Matrix& points, bool l1, double scal
     return median;
 }
 
+Matrix MmdOps::unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+    const Matrix q = probabilities_copy(data);
+    const Eigen::Index n = q.rows(), m = q.cols();
+    const double scale = -2.0 / (static_cast<double>(n) * static_cast<double>(n - 1));  // −2c
+    const double inv_l2 = 1 / (spec.conditioning.lengthscale * spec.conditioning.lengthscale);
+    const Embedding embedding = conditioning_embeddings(data, spec).front();
+    const EmbeddedPredictionKernel kz = embedded_kernel(embedding, spec.conditioning.shape);
+    const auto kz_term = function_term(
+        [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { kz.values(i, j0, j1, out); },
+        static_cast<std::size_t>(n));
+    Matrix gradient = Matrix::Zero(n, m);
+    if (spec.notion == MmdNotion::canonical) {
+        // Residual term Σ_{j≠i} k_ij K r_j = (K_Z·RK)_i − (RK)_i (k_ii = 1); k_Z term
+        // Σ_j h_ij (q_i − q_j) = (H·1)_i q_i − (H·Q)_i (the j = i summand is 0).
+        Matrix r = -q;
+        for (Eigen::Index i = 0; i < n; ++i) r(i, data.labels()[static_cast<std::size_t>(i)]) += 1;
+        const Matrix rk = spec.target_gram.size() ? Matrix(r * spec.target_gram) : r;
+        const Matrix residual = gram_product(kz_term, rk, nullptr, parallel) - rk;
+        Matrix ones_q(n, m + 1);
+        ones_q.col(0).setOnes();
+        ones_q.rightCols(m) = q;
+        const Matrix hq = gram_product(make_mmd_term(data, spec, all), ones_q, nullptr, parallel);
+        for (Eigen::Index i = 0; i < n; ++i)
+            for (Eigen::Index c = 0; c < m; ++c)
+                gradient(i, c) = scale * (residual(i, c) + inv_l2 * (hq(i, 0) * q(i, c) - hq(i, 1 + c)));
+        return gradient;
+    }
+    // Top-label: with ρ = o − p and weight w, Σ_{j≠i} k_ij w [ρ_j + ρ_i ρ_j (p_i − p_j)/ℓ²]
+    // = w [(K_Z ρ)_i − ρ_i + ρ_i (p_i (K_Z ρ)_i − (K_Z (ρ ⊙ p))_i)/ℓ²], at the entry q_i(Y*_i).
+    const std::vector<int> top = top_labels(q);
+    const Vector p = embedding.z.col(0);
+    Matrix rho(n, 2);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        rho(i, 0) = (data.labels()[static_cast<std::size_t>(i)] == top[static_cast<std::size_t>(i)] ? 1.0 : 0.0) - p[i];
+        rho(i, 1) = rho(i, 0) * p[i];
+    }
+    const Matrix kr = gram_product(kz_term, rho, nullptr, parallel);
+    const double w = binary_weight(spec.target_gram);
+    for (Eigen::Index i = 0; i < n; ++i)
+        gradient(i, top[static_cast<std::size_t>(i)]) =
+            scale * w * (kr(i, 0) - rho(i, 0) + rho(i, 0) * inv_l2 * (p[i] * kr(i, 0) - kr(i, 1)));
+    return gradient;
+}
+
 // The whole term for one pair: O(n m) to bind, meant for checks.
 double MmdOps::pair(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j) {
     return with_mmd_term(data, spec, all, [&](const auto& term) { return single_pair(term, i, j); });

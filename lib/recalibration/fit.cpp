@@ -18,7 +18,7 @@ namespace {
 
 constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                               RecalibrationMethod::affine};
+                                               RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 void check_options(const RecalibrationOptions& options) {
     if (!(options.probability_floor > 0 && options.probability_floor < 1))
@@ -30,6 +30,33 @@ void check_options(const RecalibrationOptions& options) {
     if (!(options.gradient_tolerance > 0))
         detail::fail("fit_recalibration", "gradient_tolerance = ", detail::format_value(options.gradient_tolerance),
                      ", must be > 0");
+    if (!(options.lambda >= 0 && std::isfinite(options.lambda)))
+        detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda), ", must be finite and >= 0");
+    if (options.objective == RecalibrationObjective::nll && options.lambda != 0)
+        detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda),
+                     " applies only to the objective nll+mmd; it must be 0 for nll");
+    if (options.notion != MmdNotion::canonical && options.notion != MmdNotion::top_label)
+        detail::fail("fit_recalibration", "notion = ", to_string(options.notion),
+                     ", the objective nll+mmd takes canonical or top-label");
+}
+
+// nll+mmd: the block size ⌊√n⌋ and the k_Z lengthscale by the median heuristic on the predictions of
+// the identity map, both fixed for the whole fit (a lengthscale that moved with θ would make the
+// objective discontinuous wherever the median jumps from one pair's distance to another's).
+void set_mmd_term(RecalibrationMap& map, detail::CategoricalProblem& problem) {
+    const auto n = static_cast<std::size_t>(problem.z.cols());
+    map.mmd_block_size = static_cast<std::size_t>(std::floor(std::sqrt(static_cast<double>(n))));
+    while (map.mmd_block_size * map.mmd_block_size > n) --map.mmd_block_size;  // exact ⌊√n⌋ despite rounding
+    if (map.mmd_block_size < 2)
+        detail::fail("fit_recalibration", "n = ", n, ", the objective nll+mmd needs n >= 4 (blocks of floor(sqrt(n)) >= 2)");
+    const Matrix q = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), problem.z);
+    MmdSpec spec;
+    spec.notion = map.notion;
+    map.mmd_lengthscale = mmd_median_lengthscales(CategoricalData(q, problem.labels), spec).front();
+    problem.lambda = map.lambda;
+    problem.notion = map.notion;
+    problem.mmd_lengthscale = map.mmd_lengthscale;
+    problem.mmd_block_size = map.mmd_block_size;
 }
 
 void check_family(const char* function, RecalibrationMethod method, bool categorical) {
@@ -49,6 +76,30 @@ detail::CategoricalProblem make_problem(const RecalibrationMap& map, const Categ
             detail::fail_at(static_cast<long>(i), -1, function, "labels[", i, "] = ", data.labels[i], ", must be in [0, ",
                             m, ")");
     return {map.method, map.ridge, detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
+}
+
+// |x| of the affine-features map's feature column: n rows, one column, finite values.
+Vector feature_magnitudes(const char* function, const Matrix& features, std::size_t n) {
+    if (features.rows() != static_cast<Eigen::Index>(n) || features.cols() != 1)
+        detail::fail(function, "features is ", features.rows(), " x ", features.cols(), ", must be n = ", n,
+                     " x 1 (one feature x per observation: log sigma' = log sigma + s0 + s1 |x|)");
+    Vector abs_x(features.rows());
+    for (Eigen::Index i = 0; i < features.rows(); ++i) {
+        detail::check_finite(function, "features", i, 0, features(i, 0));
+        abs_x[i] = std::abs(features(i, 0));
+    }
+    return abs_x;
+}
+
+// The |x| a normal map needs: those of the features for affine-features (which needs them), none
+// for affine (which refuses them).
+Vector map_features(const char* function, const RecalibrationMap& map, const Matrix& features, std::size_t n) {
+    if (map.method != RecalibrationMethod::affine_features) {
+        if (features.size()) detail::fail(function, "features apply only to method = affine-features, not ", to_string(map.method));
+        return Vector();
+    }
+    if (features.size() == 0) detail::fail(function, "method = affine-features needs the features (n x 1)");
+    return feature_magnitudes(function, features, n);
 }
 
 // Minimises `objective(θ, gradient*)` from the map's parameters; records the result in the map.
@@ -95,6 +146,7 @@ std::string to_string(RecalibrationMethod method) {
     case RecalibrationMethod::vector: return "vector";
     case RecalibrationMethod::matrix: return "matrix";
     case RecalibrationMethod::affine: return "affine";
+    case RecalibrationMethod::affine_features: return "affine-features";
     }
     return "";
 }
@@ -103,10 +155,22 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
     for (RecalibrationMethod method : all_methods)
         if (to_string(method) == name) return method;
     detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine");
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine, affine-features");
 }
 
-bool is_categorical(RecalibrationMethod method) { return method != RecalibrationMethod::affine; }
+std::string to_string(RecalibrationObjective objective) {
+    return objective == RecalibrationObjective::nll ? "nll" : "nll+mmd";
+}
+
+RecalibrationObjective parse_recalibration_objective(const std::string& name) {
+    if (name == "nll") return RecalibrationObjective::nll;
+    if (name == "nll+mmd") return RecalibrationObjective::nll_mmd;
+    detail::fail("parse_recalibration_objective", "objective = '", name, "' is unknown; the objectives are nll, nll+mmd");
+}
+
+bool is_categorical(RecalibrationMethod method) {
+    return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
+}
 
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options) {
@@ -114,9 +178,14 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
+    if (is_categorical(method)) {
+        map.objective = options.objective;
+        map.lambda = options.lambda;
+        map.notion = options.notion;
+    }
     const Eigen::Index m = num_classes;
     if (!is_categorical(method)) {
-        map.parameters = Vector::Zero(3);
+        map.parameters = Vector::Zero(method == RecalibrationMethod::affine_features ? 4 : 3);
         map.parameters[0] = 1;
         return map;
     }
@@ -131,7 +200,8 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
-    case RecalibrationMethod::affine: break;
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: break;
     }
     return map;
 }
@@ -140,7 +210,8 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
     RecalibrationMap map = identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options);
-    const detail::CategoricalProblem problem = make_problem(map, data);
+    detail::CategoricalProblem problem = make_problem(map, data);
+    if (map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(map, problem);
     minimise(map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::categorical_objective(problem, theta, gradient);
     });
@@ -150,9 +221,30 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
+    if (options.objective != RecalibrationObjective::nll)
+        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
+                     " applies to the categorical maps; affine takes nll");
+    if (method == RecalibrationMethod::affine_features)
+        detail::fail("fit_recalibration", "method = affine-features needs the features (the overload with features)");
     RecalibrationMap map = identity_map(method, 0, false, options);
     minimise(map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::normal_objective(data, theta, gradient);
+    });
+    return map;
+}
+
+RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features, RecalibrationMethod method,
+                                   const RecalibrationOptions& options) {
+    check_family("fit_recalibration", method, false);
+    if (method != RecalibrationMethod::affine_features)
+        detail::fail("fit_recalibration", "features apply only to method = affine-features, not ", to_string(method));
+    if (options.objective != RecalibrationObjective::nll)
+        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
+                     " applies to the categorical maps; affine-features takes nll");
+    const Vector abs_x = feature_magnitudes("fit_recalibration", features, data.size());
+    RecalibrationMap map = identity_map(method, 0, false, options);
+    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+        return detail::normal_objective(data, theta, gradient, abs_x);
     });
     return map;
 }
@@ -164,9 +256,10 @@ double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& da
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
 }
 
-double recalibrated_nll(const RecalibrationMap& map, const NormalData& data) {
+double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, const Matrix& features) {
     check_family("recalibrated_nll", map.method, false);
-    return detail::normal_objective(data, map.parameters, nullptr);
+    return detail::normal_objective(data, map.parameters, nullptr,
+                                    map_features("recalibrated_nll", map, features, data.size()));
 }
 
 Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
@@ -175,23 +268,21 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
         detail::fail("apply_recalibration", "scores has ", scores.cols(), " columns, must have the map's m = ",
                      map.num_classes);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
-    Matrix l = detail::mapped_logits(map.method, detail::to_coordinates(map.method, map.parameters), z);
-    for (Eigen::Index i = 0; i < l.cols(); ++i) {  // softmax, column by column, without overflow
-        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
-        l.col(i) /= l.col(i).sum();
-    }
-    return l.transpose();
+    return detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
 }
 
-Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev) {
+Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
+                           const Matrix& features) {
     check_family("apply_recalibration", map.method, false);
     detail::check_same_rows("apply_recalibration", "mean", mean.size(), "stddev", stddev.size());
+    const Vector abs_x = map_features("apply_recalibration", map, features, static_cast<std::size_t>(mean.size()));
     Matrix out(mean.size(), 2);
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
         detail::check_finite("apply_recalibration", "mean", i, 0, mean[i]);
         detail::check_positive("apply_recalibration", "stddev", i, 1, stddev[i]);
         out(i, 0) = map.parameters[0] * mean[i] + map.parameters[1];
-        out(i, 1) = std::exp(map.parameters[2]) * stddev[i];
+        const double s = abs_x.size() ? map.parameters[2] + map.parameters[3] * abs_x[i] : map.parameters[2];
+        out(i, 1) = std::exp(s) * stddev[i];
     }
     return out;
 }

@@ -35,6 +35,8 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
     case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
+    case RecalibrationMethod::affine_features:
+        return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s0", 2, 1, false}, {"s1", 3, 1, false}};
     }
     return {};
 }
@@ -101,7 +103,11 @@ std::string to_json(const RecalibrationMap& map) {
     }
     if (map.method == RecalibrationMethod::matrix) out.set("ridge", map.ridge);
     out.set("parameters", parameters);
-    out.set("objective", "nll");
+    out.set("objective", to_string(map.objective));
+    if (map.objective == RecalibrationObjective::nll_mmd) {
+        out.set("lambda", map.lambda).set("notion", to_string(map.notion));
+        out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
+    }
     out.set("objective_before", map.objective_before);
     out.set("objective_after", map.objective_after);
     out.set("iterations", map.iterations);
@@ -139,8 +145,25 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         if (map.ridge < 0) detail::fail(function, "ridge = ", detail::format_value(map.ridge), ", must be >= 0");
         keys.push_back("ridge");
     }
+    const std::string objective = text(root, "objective");
+    if (objective != "nll" && !(categorical && objective == "nll+mmd"))
+        detail::fail(function, "objective = '", objective, "', must be nll", categorical ? " or nll+mmd" : "");
+    map.objective = parse_recalibration_objective(objective);
+    if (map.objective == RecalibrationObjective::nll_mmd) {
+        map.lambda = number(root, "lambda");
+        if (map.lambda < 0) detail::fail(function, "lambda = ", detail::format_value(map.lambda), ", must be >= 0");
+        const std::string notion = text(root, "notion");
+        if (notion != "canonical" && notion != "top-label")
+            detail::fail(function, "notion = '", notion, "', must be canonical or top-label");
+        map.notion = parse_mmd_notion(notion);
+        map.mmd_block_size = count(root, "mmd_block_size");
+        if (map.mmd_block_size < 2) detail::fail(function, "mmd_block_size = ", map.mmd_block_size, ", must be >= 2");
+        map.mmd_lengthscale = number(root, "mmd_lengthscale");
+        if (!(map.mmd_lengthscale > 0))
+            detail::fail(function, "mmd_lengthscale = ", detail::format_value(map.mmd_lengthscale), ", must be > 0");
+        keys.insert(keys.end(), {"lambda", "notion", "mmd_block_size", "mmd_lengthscale"});
+    }
     only_keys(root, keys, "the map");
-    if (text(root, "objective") != "nll") detail::fail(function, "objective = '", text(root, "objective"), "', must be nll");
     map.objective_before = number(root, "objective_before");
     map.objective_after = number(root, "objective_after");
     map.iterations = count(root, "iterations");

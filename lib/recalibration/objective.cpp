@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
+#include "estimators/mmd_gradient.hpp"
 
 #include <cmath>
 
@@ -32,7 +33,8 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l += theta.tail(m);
         break;
     }
-    case RecalibrationMethod::affine: fail("recalibration", "affine is not a categorical map");
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
 }
 
@@ -54,11 +56,40 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
         gradient.tail(m) += g;
         break;
-    case RecalibrationMethod::affine: break;
+    case RecalibrationMethod::affine:
+    case RecalibrationMethod::affine_features: break;
     }
 }
 
+// softmax of each column of l, without overflow, as rows (n×m).
+Matrix softmax_rows(Matrix l) {
+    for (Eigen::Index i = 0; i < l.cols(); ++i) {
+        l.col(i) = (l.col(i).array() - l.col(i).maxCoeff()).exp();
+        l.col(i) /= l.col(i).sum();
+    }
+    return l.transpose();
+}
+
+// lambda · MMD² of the recalibrated probabilities; adds its gradient by the chain rule through the
+// softmax (softmax_backward) and the map's Jacobian (add_gradient), as the NLL's.
+double mmd_penalty(const CategoricalProblem& problem, const Vector& theta, Vector* gradient) {
+    const Matrix l = mapped_logits(problem.method, theta, problem.z);
+    const Matrix q = softmax_rows(l);
+    const MmdValueGradient mmd = mmd_block_value_gradient(
+        q, problem.labels, {problem.notion, problem.mmd_lengthscale, Matrix()}, problem.mmd_block_size);
+    if (gradient) {
+        const Matrix g = problem.lambda * softmax_backward(q, mmd.gradient).transpose();  // m×n, ∂/∂l
+        for (Eigen::Index i = 0; i < problem.z.cols(); ++i)
+            add_gradient(problem.method, theta, problem.z.col(i), l.col(i), g.col(i), *gradient);
+    }
+    return problem.lambda * mmd.value;
+}
+
 }  // namespace
+
+Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, const Matrix& z) {
+    return softmax_rows(mapped_logits(method, theta, z));
+}
 
 Matrix input_columns(const Matrix& scores, bool logits, double floor) {
     Matrix z = scores.transpose();
@@ -111,6 +142,7 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     }
     double value = nll.value() / static_cast<double>(n);
     if (gradient) *gradient /= static_cast<double>(n);
+    if (problem.lambda > 0) value += mmd_penalty(problem, theta, gradient);
     if (problem.method == RecalibrationMethod::matrix && problem.ridge > 0)
         for (Eigen::Index k = 0; k < m; ++k)
             for (Eigen::Index j = 0; j < m; ++j) {
@@ -122,19 +154,21 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     return value;
 }
 
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient) {
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x) {
     const double a = theta[0], b = theta[1], s = theta[2];
+    const bool features = abs_x.size() > 0;
     const auto mean = data.mean(), stddev = data.stddev(), y = data.targets();
-    if (gradient) gradient->setZero(3);
+    if (gradient) gradient->setZero(theta.size());
     CompensatedSum nll;
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
-        const double sigma = std::exp(s) * stddev[i];
+        const double sigma = std::exp(features ? s + theta[3] * abs_x[i] : s) * stddev[i];
         const double z = (y[i] - a * mean[i] - b) / sigma;  // the standardised residual
         nll.add(half_log_2pi + std::log(sigma) + 0.5 * z * z);
         if (!gradient) continue;
         (*gradient)[0] -= z / sigma * mean[i];
         (*gradient)[1] -= z / sigma;
-        (*gradient)[2] += 1 - z * z;
+        (*gradient)[2] += 1 - z * z;  // ∂/∂log σ′, and ∂log σ′/∂s1 = |x|
+        if (features) (*gradient)[3] += (1 - z * z) * abs_x[i];
     }
     const double n = static_cast<double>(mean.size());
     if (gradient) *gradient /= n;

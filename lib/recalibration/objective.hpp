@@ -16,6 +16,11 @@ struct CategoricalProblem {
     double ridge = 0;
     Matrix z;
     std::vector<int> labels;
+    // + lambda · MMD² (block estimate, blocks of mmd_block_size) when lambda > 0.
+    double lambda = 0;
+    MmdNotion notion = MmdNotion::canonical;
+    double mmd_lengthscale = 1;
+    std::size_t mmd_block_size = 0;
 };
 
 // z of each observation: the logits, or log max(p, floor); transposed. Throws for labels out of range
@@ -29,8 +34,12 @@ Vector to_parameters(RecalibrationMethod method, const Vector& theta);
 // The mapped logits l = f_θ(z) of every column of z.
 Matrix mapped_logits(RecalibrationMethod method, const Vector& theta, const Matrix& z);
 
-// Mean NLL (+ ridge) at θ; the gradient is written when `gradient` is not null.
+// The recalibrated probabilities, n×m (softmax of mapped_logits, transposed).
+Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, const Matrix& z);
+
+// Mean NLL (+ lambda · MMD²) (+ ridge) at θ; the gradient is written when `gradient` is not null.
 double categorical_objective(const CategoricalProblem& problem, const Vector& theta, Vector* gradient);
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient);
+// θ = (a, b, s) or, with the column abs_x = |x| (affine-features), (a, b, s0, s1): log σ′ = log σ + s0 + s1|x|.
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x = Vector());
 
 }  // namespace calib::detail

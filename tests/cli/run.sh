@@ -1051,6 +1051,12 @@ with open("narrow.csv", "w") as f:
     for i in range(1000):
         mu = rng.gauss(0, 1)
         f.write("%.17g,%.17g,%.17g\n" % (mu, 0.5, mu + rng.gauss(0, 1)))
+# Heteroscedastic: sigma = 0.5 e^{0.6 |x|} of a feature x ~ U[-2, 2] (affine-features).
+with open("hetero.csv", "w") as f, open("hetero_x.csv", "w") as g:
+    for i in range(2000):
+        mu, x = rng.gauss(0, 1), rng.uniform(-2, 2)
+        f.write("%.17g,%.17g,%.17g\n" % (mu, 0.5, mu + 0.5 * math.exp(0.6 * abs(x)) * rng.gauss(0, 1)))
+        g.write("%.17g\n" % x)
 EOF
 cut -d, -f5 over.csv >over_labels.csv
 sed 's/,3$/,4/' over.csv >over_bad.csv
@@ -1073,6 +1079,18 @@ expect_close "recalibrated csv and npy agree" "$(estimate_of estimate --family c
 expect_json "recalibrate affine" 'j["status"] == "converged" and abs(j["parameters"]["s"] - math.log(2)) < 0.1 and abs(j["parameters"]["a"] - 1) < 0.1' \
     recalibrate fit --family normal --input narrow.csv --method affine --out affine.json
 expect_json "recalibrate apply affine" 'j["columns"] == 3' recalibrate apply --map affine.json --input narrow.csv --output wide.csv
+expect_json "recalibrate affine-features" 'j["status"] == "converged" and abs(j["parameters"]["s1"] - 0.6) < 0.1 and abs(j["parameters"]["s0"]) < 0.1 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"]' \
+    recalibrate fit --family normal --input hetero.csv --method affine-features --features hetero_x.csv --holdout 0.3 --out hetero.json
+expect_json "recalibrate apply affine-features" 'j["columns"] == 3' \
+    recalibrate apply --map hetero.json --input hetero.csv --features hetero_x.csv --output hetero_out.csv
+expect_error "recalibrate affine-features needs --features" "--method affine-features needs --features" -- \
+    recalibrate fit --family normal --input hetero.csv --method affine-features --out x.json
+expect_error "recalibrate --features without affine-features" "--features applies only to --method affine-features" -- \
+    recalibrate fit --family normal --input hetero.csv --method affine --features hetero_x.csv --out x.json
+expect_error "recalibrate apply affine-features without features" "it needs --features" -- \
+    recalibrate apply --map hetero.json --input hetero.csv --output x.csv
+expect_error "recalibrate features of another length" "hetero_x.csv: 2000 x 1, must be 1000 x 1" -- \
+    recalibrate fit --family normal --input narrow.csv --method affine-features --features hetero_x.csv --out x.json
 sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
 expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_from_json: parameters.temperature = 0, must be > 0" -- \
     recalibrate apply --map t0.json --input over.csv --output x.csv
@@ -1083,7 +1101,24 @@ expect_error "recalibrate method of another family" "--method affine does not ap
 expect_error "recalibrate unknown method" "method = 'platt' is unknown" -- "${fit[@]}" --method platt --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
     recalibrate fit --family categorical --input over_bad.csv --logits --method vector --out x.json
-expect_error "recalibrate objective mmd" "--objective must be nll" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+expect_error "recalibrate objective mmd" "--objective mmd, must be nll or nll+mmd" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+# NLL + lambda MMD^2: the map file records the objective's fields; lambda 0 is the NLL fit.
+expect_json "recalibrate nll+mmd" 'j["status"] == "converged" and j["objective"] == "nll+mmd" and j["lambda"] == 2 and j["notion"] == "top-label" and j["mmd_block_size"] == 38 and json.load(open("tm.json"))["mmd_lengthscale"] == j["mmd_lengthscale"] > 0 and 1.7 < j["parameters"]["temperature"] < 2.3' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion top-label --out tm.json
+expect_json "recalibrate nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(open("t.json"))["parameters"]' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 0 --out t0m.json
+expect_json "recalibrate apply nll+mmd map" 'j["columns"] == 4' recalibrate apply --map tm.json --input over_x.csv --output recal_m.npy
+expect_error "recalibrate negative lambda" "--lambda -1, must be >= 0" -- "${fit[@]}" --method temperature --objective nll+mmd --lambda -1 --out x.json
+expect_error "recalibrate unknown notion" "--notion class-wise, must be canonical or top-label" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion class-wise --out x.json
+expect_error "recalibrate lambda without nll+mmd" "--lambda applies only with --objective nll+mmd" -- \
+    "${fit[@]}" --method temperature --lambda 1 --out x.json
+expect_error "recalibrate notion without nll+mmd" "--notion applies only with --objective nll+mmd" -- \
+    "${fit[@]}" --method temperature --notion canonical --out x.json
+expect_error "recalibrate nll+mmd needs lambda" "--objective nll+mmd needs --lambda" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --out x.json
+expect_error "recalibrate nll+mmd for normal" "--objective nll+mmd applies to --family categorical" -- \
+    recalibrate fit --family normal --input narrow.csv --method affine --objective nll+mmd --lambda 1 --out x.json
 expect_error "recalibrate ridge without matrix" "--ridge applies only to --method matrix" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
