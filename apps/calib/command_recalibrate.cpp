@@ -230,7 +230,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
         out.set("n", data.size());
         if (features_path) {
             FileSummary summary;
-            FeatureForecasts with{data, read_features(*features_path, input.read.text, &summary)};
+            FeatureForecasts with{data, read_table(*features_path, input.read.text, &summary)};
             run.files.push_back(summary);
             if (with.features.rows() != static_cast<Eigen::Index>(data.size()) || with.features.cols() != 1)
                 throw usage_error(*features_path + ": " + std::to_string(with.features.rows()) + " x " +
@@ -282,7 +282,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     if (features_path && map.method != RecalibrationMethod::affine_features)
         throw usage_error("--features applies only to a map of method affine-features, not " + to_string(map.method));
     const Matrix table = read_table(input, text);
-    const Matrix features = features_path ? read_features(*features_path, text) : Matrix();
+    const Matrix features = features_path ? read_table(*features_path, text) : Matrix();
     if (features_path && features.rows() != table.rows())
         throw usage_error(*features_path + ": " + std::to_string(features.rows()) + " rows, but " + input + " has " +
                           std::to_string(table.rows()));
