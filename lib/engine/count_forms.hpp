@@ -99,7 +99,8 @@ void share_replicate_forms(const Processes& processes, std::size_t n, std::size_
     std::fill(counts.begin(), counts.end(), 0);
     std::vector<double> mine;
     for (std::size_t pass = 0; pass < passes; ++pass) {
-        const auto [r0, r1] = pass_range(pass);
+        // Plain variables: a lambda may not capture a structured binding in C++17 (clang refuses).
+        const std::size_t r0 = pass_range(pass).first, r1 = pass_range(pass).second;
         counts[pass % size] += width * (r1 - r0);
         if (pass % size != rank) continue;
         const Eigen::MatrixXd c = pass_counts(pass, pass == 0);
