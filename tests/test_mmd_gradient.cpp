@@ -58,7 +58,43 @@ std::vector<MmdSpec> specs() {
     top.conditioning.lengthscale = 0.2;
     MmdSpec top_gram = top;
     top_gram.target_gram = gram2();
-    return {canonical, canonical_gram, top, top_gram};
+    MmdSpec class_wise = top;
+    class_wise.notion = MmdNotion::class_wise;
+    class_wise.class_lengthscales = {0.15, 0.3, 0.25};
+    MmdSpec class_wise_gram = top_gram;
+    class_wise_gram.notion = MmdNotion::class_wise;
+    MmdSpec marginal;
+    marginal.notion = MmdNotion::marginal;
+    MmdSpec marginal_gram = marginal;
+    marginal_gram.target_gram = gram3();
+    return {canonical, canonical_gram, top, top_gram, class_wise, class_wise_gram, marginal, marginal_gram};
+}
+
+// The notions whose Z is given with the data (groups, features) for n observations: group (three
+// groups), individual with k_Z = exp(−‖x − x'‖₁/ℓ) (not differentiable in x, which does not move) and
+// with sqexp Euclidean and a Gram K_T.
+std::vector<MmdSpec> data_specs(std::size_t n, std::uint64_t seed) {
+    test::Rng rng(seed);
+    boost::random::normal_distribution<double> normal;
+    MmdSpec group;
+    group.notion = MmdNotion::group;
+    for (std::size_t i = 0; i < n; ++i) group.groups.push_back(static_cast<int>(i * 7 % 3));
+    MmdSpec individual;
+    individual.notion = MmdNotion::individual;
+    individual.conditioning = {PredictionKernelShape::exp, Metric::l1, 1.5};
+    individual.features.resize(static_cast<Eigen::Index>(n), 2);
+    for (Eigen::Index i = 0; i < individual.features.rows(); ++i)
+        individual.features(i, 0) = normal(rng), individual.features(i, 1) = normal(rng);
+    MmdSpec individual_gram = individual;
+    individual_gram.conditioning = {PredictionKernelShape::sqexp, Metric::euclidean, 0.8};
+    individual_gram.target_gram = gram3();
+    return {group, individual, individual_gram};
+}
+
+std::vector<MmdSpec> all_specs(std::size_t n, std::uint64_t seed) {
+    std::vector<MmdSpec> out = specs();
+    for (const MmdSpec& s : data_specs(n, seed)) out.push_back(s);
+    return out;
 }
 
 }  // namespace
@@ -66,7 +102,7 @@ std::vector<MmdSpec> specs() {
 TEST_CASE("mmd_block_gradient: the value is mmd_block's, for every notion and block size") {
     const Logits l = random_logits(23, 3, 11);
     const CategoricalData data = CategoricalData::from_logits(l.z, l.labels);
-    for (const MmdSpec& spec : specs())
+    for (const MmdSpec& spec : all_specs(23, 21))
         for (std::size_t b : {2u, 4u, 7u, 23u}) {
             CAPTURE(to_string(spec.notion));
             CAPTURE(b);
@@ -79,12 +115,11 @@ TEST_CASE("mmd_block_gradient: the gradient in q equals central differences (k_Z
     const Logits l = random_logits(20, 3, 12);
     const CategoricalData data = CategoricalData::from_logits(l.z, l.labels);
     const Matrix q = data.probabilities();
-    for (const MmdSpec& spec : specs())
+    for (const MmdSpec& spec : all_specs(20, 22))
         for (std::size_t b : {4u, 6u, 20u}) {
             CAPTURE(to_string(spec.notion));
             CAPTURE(b);
-            const detail::MmdGradientSpec g{spec.notion, spec.conditioning.lengthscale, spec.target_gram};
-            const auto f = [&](const Matrix& x) { return detail::mmd_block_value_gradient(x, l.labels, g, b).value; };
+            const auto f = [&](const Matrix& x) { return detail::mmd_block_value_gradient(x, l.labels, spec, b).value; };
             const Matrix analytic = mmd_block_gradient(data, spec, b).probabilities;
             const Matrix numeric = test::central_differences_matrix(f, q);
             CHECK(test::relative_error(analytic, numeric) < 1e-6);
@@ -95,7 +130,7 @@ TEST_CASE("mmd_block_gradient: the gradient in q equals central differences (k_Z
 
 TEST_CASE("mmd_block_gradient: through the softmax, the gradient in the logits equals central differences of mmd_block") {
     const Logits l = random_logits(18, 3, 13);
-    for (const MmdSpec& spec : specs()) {
+    for (const MmdSpec& spec : all_specs(18, 23)) {
         CAPTURE(to_string(spec.notion));
         const std::size_t b = 6;
         const auto f = [&](const Matrix& z) {
@@ -114,9 +149,11 @@ TEST_CASE("mmd_block_gradient: errors") {
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 1), doctest::Contains("block_size = 1"), invalid_argument);
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 11), doctest::Contains("block_size = 11"), invalid_argument);
     spec.notion = MmdNotion::class_wise;
-    CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("class-wise"), invalid_argument);
-    spec.notion = MmdNotion::canonical;
     spec.conditioning.shape = PredictionKernelShape::exp;
+    CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("class-wise gradients need k_Z sqexp"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(mmd_unbiased_gradient(data, spec), doctest::Contains("sqexp"), invalid_argument);
+    spec.notion = MmdNotion::canonical;
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("sqexp"), invalid_argument);
     spec.conditioning.shape = PredictionKernelShape::sqexp;
     spec.conditioning.metric = Metric::tv;
@@ -126,7 +163,7 @@ TEST_CASE("mmd_block_gradient: errors") {
 TEST_CASE("mmd_unbiased_gradient: equals the one-block gradient (B = n) and central differences in the logits") {
     const Logits l = random_logits(37, 3, 15);
     const CategoricalData data = CategoricalData::from_logits(l.z, l.labels);
-    for (const MmdSpec& spec : specs()) {
+    for (const MmdSpec& spec : all_specs(37, 24)) {
         CAPTURE(to_string(spec.notion));
         const MmdGradient full = mmd_unbiased_gradient(data, spec);
         const MmdGradient block = mmd_block_gradient(data, spec, 37);  // one block: the same U-statistic
@@ -146,14 +183,18 @@ TEST_CASE("mmd_unbiased_gradient: bitwise the same for 1 and 2 threads") {
     canonical.conditioning.lengthscale = 0.5;
     MmdSpec top = canonical;
     top.notion = MmdNotion::top_label;
-    for (const MmdSpec& spec : {canonical, top}) {
+    MmdSpec class_wise = top;
+    class_wise.notion = MmdNotion::class_wise;
+    std::vector<MmdSpec> all = {canonical, top, class_wise};
+    for (MmdSpec s : data_specs(700, 25)) {
+        s.target_gram = Matrix();  // m = 4 here
+        all.push_back(s);
+    }
+    for (const MmdSpec& spec : all) {
+        CAPTURE(to_string(spec.notion));
         const Matrix one = mmd_unbiased_gradient(data, spec, ParallelOptions{1}).probabilities;
         const Matrix two = mmd_unbiased_gradient(data, spec, ParallelOptions{2}).probabilities;
         CHECK(one == two);
         CHECK(one.cwiseAbs().maxCoeff() > 0);
     }
-    MmdSpec class_wise;
-    class_wise.notion = MmdNotion::class_wise;
-    CHECK_THROWS_WITH_AS(mmd_unbiased_gradient(data, class_wise), doctest::Contains("mmd_unbiased_gradient"),
-                         invalid_argument);
 }

@@ -73,11 +73,12 @@ BlockSkce mmd_block(const CategoricalData& data, const MmdSpec& spec, std::size_
 double mmd_core(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
 
 // The block estimate (mmd_block's) and its analytic gradient with respect to the probabilities, n×m
-// (docs/mmd.md, "Gradients"): canonical with k_Z = exp(−‖q − q'‖²/(2ℓ²)) (sqexp, euclidean) or
-// top-label with sqexp k_Z; K_T δ or a Gram matrix. The k_Z-derivative enters as well as the residual's,
-// since Z moves with q. One serial O(n·B·m) pass: the same for any thread count. The gradient is
-// ∂/∂q of the estimate as a function of the n·m entries (not projected onto the simplex); the chain
-// rule through a softmax gives the gradient in the logits.
+// (docs/mmd.md, "Gradients"), for every notion of class predictions. Where Z moves with q (canonical,
+// top-label, class-wise) its k_Z-derivative enters as well as the residual's, and k_Z must be
+// differentiable: sqexp (with metric euclidean for canonical); group, individual and marginal take
+// any k_Z. K_T δ or a Gram matrix. One serial O(n·B·m) pass: the same for any thread count. The
+// gradient is ∂/∂q of the estimate as a function of the n·m entries (not projected onto the simplex);
+// the chain rule through a softmax gives the gradient in the logits.
 struct MmdGradient {
     double estimate = 0;
     Matrix probabilities;  // n×m; zero on the n mod B dropped rows

@@ -275,43 +275,66 @@ Matrix MmdOps::unbiased_gradient(const CategoricalData& data, const MmdSpec& spe
     const Matrix q = probabilities_copy(data);
     const Eigen::Index n = q.rows(), m = q.cols();
     const double scale = -2.0 / (static_cast<double>(n) * static_cast<double>(n - 1));  // −2c
-    const double inv_l2 = 1 / (spec.conditioning.lengthscale * spec.conditioning.lengthscale);
-    const Embedding embedding = conditioning_embeddings(data, spec).front();
-    const EmbeddedPredictionKernel kz = embedded_kernel(embedding, spec.conditioning.shape);
-    const auto kz_term = function_term(
-        [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { kz.values(i, j0, j1, out); },
-        static_cast<std::size_t>(n));
+    const std::vector<Embedding> embeddings = conditioning_embeddings(data, spec);
+    const auto kz_product = [&](const Embedding& e, const Matrix& c) {  // K_Z·C, by the engine
+        const EmbeddedPredictionKernel kz = embedded_kernel(e, spec.conditioning.shape);
+        const auto term = function_term([&](std::size_t i, std::size_t j0, std::size_t j1, double* out) { kz.values(i, j0, j1, out); },
+                                        static_cast<std::size_t>(n));
+        return gram_product(term, c, nullptr, parallel);
+    };
     Matrix gradient = Matrix::Zero(n, m);
-    if (spec.notion == MmdNotion::canonical) {
-        // Residual term Σ_{j≠i} k_ij K r_j = (K_Z·RK)_i − (RK)_i (k_ii = 1); k_Z term
-        // Σ_j h_ij (q_i − q_j) = (H·1)_i q_i − (H·Q)_i (the j = i summand is 0).
-        Matrix r = -q;
-        for (Eigen::Index i = 0; i < n; ++i) r(i, data.labels()[static_cast<std::size_t>(i)]) += 1;
-        const Matrix rk = spec.target_gram.size() ? Matrix(r * spec.target_gram) : r;
-        const Matrix residual = gram_product(kz_term, rk, nullptr, parallel) - rk;
-        Matrix ones_q(n, m + 1);
-        ones_q.col(0).setOnes();
-        ones_q.rightCols(m) = q;
-        const Matrix hq = gram_product(make_mmd_term(data, spec, all), ones_q, nullptr, parallel);
-        for (Eigen::Index i = 0; i < n; ++i)
-            for (Eigen::Index c = 0; c < m; ++c)
-                gradient(i, c) = scale * (residual(i, c) + inv_l2 * (hq(i, 0) * q(i, c) - hq(i, 1 + c)));
+    if (spec.notion == MmdNotion::top_label || spec.notion == MmdNotion::class_wise) {
+        // One binary problem per block (top-label: p = q(Y*); class-wise, class c: p = q(c)); with
+        // ρ = o − p and weight w, Σ_{j≠i} k_ij w [ρ_j + ρ_i ρ_j (p_i − p_j)/ℓ²]
+        // = w [(K_Z ρ)_i − ρ_i + ρ_i (p_i (K_Z ρ)_i − (K_Z (ρ ⊙ p))_i)/ℓ²], at the entry q_i(column_i).
+        const std::vector<int> top = top_labels(q);
+        const double w = binary_weight(spec.target_gram);
+        for (std::size_t b = 0; b < embeddings.size(); ++b) {
+            const Embedding& e = embeddings[b];
+            const Vector p = e.z.col(0);
+            const auto column = [&](Eigen::Index i) {
+                return spec.notion == MmdNotion::top_label ? top[static_cast<std::size_t>(i)] : static_cast<int>(b);
+            };
+            Matrix rho(n, 2);
+            for (Eigen::Index i = 0; i < n; ++i) {
+                rho(i, 0) = (data.labels()[static_cast<std::size_t>(i)] == column(i) ? 1.0 : 0.0) - p[i];
+                rho(i, 1) = rho(i, 0) * p[i];
+            }
+            const Matrix kr = kz_product(e, rho);
+            const double inv_l2 = 1 / (e.lengthscale * e.lengthscale);
+            for (Eigen::Index i = 0; i < n; ++i)
+                gradient(i, column(i)) =
+                    scale * w * (kr(i, 0) - rho(i, 0) + rho(i, 0) * inv_l2 * (p[i] * kr(i, 0) - kr(i, 1)));
+        }
         return gradient;
     }
-    // Top-label: with ρ = o − p and weight w, Σ_{j≠i} k_ij w [ρ_j + ρ_i ρ_j (p_i − p_j)/ℓ²]
-    // = w [(K_Z ρ)_i − ρ_i + ρ_i (p_i (K_Z ρ)_i − (K_Z (ρ ⊙ p))_i)/ℓ²], at the entry q_i(Y*_i).
-    const std::vector<int> top = top_labels(q);
-    const Vector p = embedding.z.col(0);
-    Matrix rho(n, 2);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        rho(i, 0) = (data.labels()[static_cast<std::size_t>(i)] == top[static_cast<std::size_t>(i)] ? 1.0 : 0.0) - p[i];
-        rho(i, 1) = rho(i, 0) * p[i];
+    // Labels: the residual term Σ_{j≠i} k_ij K r_j = (K_Z·RK)_i − (RK)_i (k_ii = 1).
+    Matrix r = -q;
+    for (Eigen::Index i = 0; i < n; ++i) r(i, data.labels()[static_cast<std::size_t>(i)]) += 1;
+    const Matrix rk = spec.target_gram.size() ? Matrix(r * spec.target_gram) : r;
+    Matrix kz_rk;
+    if (spec.notion == MmdNotion::marginal) {
+        kz_rk = rk.colwise().sum().replicate(n, 1);  // K_Z = 11ᵀ; a fixed order of summation
+    } else if (spec.notion == MmdNotion::group) {
+        const auto term = function_term(
+            [&](std::size_t i, std::size_t j0, std::size_t j1, double* out) {
+                for (std::size_t j = j0; j < j1; ++j) out[j - j0] = spec.groups[i] == spec.groups[j] ? 1.0 : 0.0;
+            },
+            static_cast<std::size_t>(n));
+        kz_rk = gram_product(term, rk, nullptr, parallel);
+    } else {
+        kz_rk = kz_product(embeddings.front(), rk);
     }
-    const Matrix kr = gram_product(kz_term, rho, nullptr, parallel);
-    const double w = binary_weight(spec.target_gram);
+    gradient = scale * (kz_rk - rk);
+    if (spec.notion != MmdNotion::canonical) return gradient;  // Z fixed: group, individual, marginal
+    // Canonical: Z = q moves too; Σ_j h_ij (q_i − q_j) = (H·1)_i q_i − (H·Q)_i (the j = i summand is 0).
+    const double inv_l2 = 1 / (spec.conditioning.lengthscale * spec.conditioning.lengthscale);
+    Matrix ones_q(n, m + 1);
+    ones_q.col(0).setOnes();
+    ones_q.rightCols(m) = q;
+    const Matrix hq = gram_product(make_mmd_term(data, spec, all), ones_q, nullptr, parallel);
     for (Eigen::Index i = 0; i < n; ++i)
-        gradient(i, top[static_cast<std::size_t>(i)]) =
-            scale * w * (kr(i, 0) - rho(i, 0) + rho(i, 0) * inv_l2 * (p[i] * kr(i, 0) - kr(i, 1)));
+        for (Eigen::Index c = 0; c < m; ++c) gradient(i, c) += scale * inv_l2 * (hq(i, 0) * q(i, c) - hq(i, 1 + c));
     return gradient;
 }
 

@@ -50,9 +50,9 @@ struct MmdOps {
     static CountForms count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
                                   const CountSource& counts, bool cache, const ParallelOptions& parallel);
     static double pair(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j);
-    // The unbiased estimate's gradient in q (n×m), canonical or top-label with sqexp k_Z (euclidean for
-    // canonical), by Gram products of the engine (docs/mmd.md §8): O(n² m), bitwise the same for any
-    // thread count.
+    // The unbiased estimate's gradient in q (n×m) for every notion of class predictions (the spec must
+    // pass detail::mmd_gradient_unsupported), by Gram products of the engine (docs/mmd.md §8):
+    // O(n² m) (class-wise: m passes of two columns), bitwise the same for any thread count.
     static Matrix unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel);
     // Gaussian forecasts.
     static QuadraticSums quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,

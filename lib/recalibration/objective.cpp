@@ -75,8 +75,10 @@ Matrix softmax_rows(Matrix l) {
 double mmd_penalty(const CategoricalProblem& problem, const Vector& theta, Vector* gradient) {
     const Matrix l = mapped_logits(problem.method, theta, problem.z);
     const Matrix q = softmax_rows(l);
-    const MmdValueGradient mmd = mmd_block_value_gradient(
-        q, problem.labels, {problem.notion, problem.mmd_lengthscale, Matrix()}, problem.mmd_block_size);
+    MmdSpec spec;
+    spec.notion = problem.notion;
+    spec.conditioning = {PredictionKernelShape::sqexp, Metric::euclidean, problem.mmd_lengthscale};
+    const MmdValueGradient mmd = mmd_block_value_gradient(q, problem.labels, spec, problem.mmd_block_size);
     if (gradient) {
         const Matrix g = problem.lambda * softmax_backward(q, mmd.gradient).transpose();  // m×n, ∂/∂l
         for (Eigen::Index i = 0; i < problem.z.cols(); ++i)
