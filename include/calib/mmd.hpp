@@ -25,8 +25,10 @@
 #include <calib/hypothesis.hpp>
 #include <calib/kernels.hpp>
 #include <calib/parallel.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -114,6 +116,13 @@ TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, cons
 // Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
 // so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z).
 enum class GaussianTarget { rbf, sign, moment, pit };
+// How Ŷ ~ N(μ_i, σ_i²) is integrated out of h (docs/mmd.md, "Monte-Carlo marginalisation"): the closed
+// forms (analytic), or S seeded reparameterised samples ŷ_is = μ_i + σ_i ε_is per forecast (pit: S
+// uniforms u_is in place of U) with E k(Ŷ_i, Ŷ_j) estimated by (1/S) Σ_s k(ŷ_is, ŷ_js) (mc-paired, the
+// paper code's, O(n² S)) or by all S² combinations (mc-all-pairs, the plug-in of the expectation, O(n² S²)).
+// The cross terms E k(y_i, Ŷ_j) are (1/S) Σ_s k(y_i, ŷ_js) in both. ε_i (or u_i) is drawn from the
+// stream (seed, i) of calib/tool/random.hpp: the same for any thread count.
+enum class MmdMarginalisation { analytic, mc_paired, mc_all_pairs };
 struct GaussianMmdSpec {
     MmdNotion notion = MmdNotion::distribution;
     PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
@@ -121,6 +130,9 @@ struct GaussianMmdSpec {
     double target_lengthscale = 1.0;  // rbf, pit
     double threshold = 0.0;           // sign: c
     Matrix features;                  // individual
+    MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
+    std::size_t samples = 10;         // S ≥ 1 of the Monte-Carlo modes (10 as the paper's code)
+    std::uint64_t seed = default_seed;
 };
 void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
 MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});

@@ -214,6 +214,8 @@ namespace calib {
 MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size) {
     const char* fn = "mmd_block_gradient";
     validate_mmd(data, spec, fn);
+    if (spec.marginalisation != MmdMarginalisation::analytic)
+        detail::fail(fn, "the closed-form gradient needs marginalisation = analytic");
     const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
     detail::NormalMmdValueGradient r = detail::normal_mmd_block_value_gradient(mu, sigma, y, spec, block_size);
     return {detail::check_result(fn, r.value), std::move(r.mean), std::move(r.log_stddev)};
