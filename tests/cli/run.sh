@@ -389,6 +389,15 @@ expect_error "mmd normal white target" "--kernel-y white applies to class predic
 expect_error "mmd pit for labels" "--kernel-y pit applies to normal forecasts" -- "${mmd[@]}" --kernel-y pit
 expect_error "mmd threshold without sign" "--threshold applies only with --kernel-y sign" -- \
     estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --threshold 1
+# Monte-Carlo marginalisation: recorded with its scheme, samples and seed; seeded; 1 and 2 threads bitwise.
+mc=(estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --marginalisation mc-all-pairs --samples 4 --mc-seed 9)
+expect_json "mmd normal mc-all-pairs" 'j["kernel"]["target"]["marginalisation"] == {"scheme": "mc-all-pairs", "samples": 4, "seed": 9}' "${mc[@]}"
+expect_close "mmd normal mc threads" "$(estimate_of "${mc[@]}" --threads 1)" "$(estimate_of "${mc[@]}" --threads 2)" 0
+expect_error "mmd mc for labels" "marginalisation" -- "${mmd[@]}" --kernel-y sqexp --marginalisation mc-paired
+expect_error "mmd samples without mc" "--samples applies only with --marginalisation mc-paired|mc-all-pairs" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --samples 5
+expect_error "mmd zero samples" "--samples" -- \
+    estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --marginalisation mc-paired --samples 0
 expect_error "mmd laplace" "applies to class predictions (categorical, binary) and Gaussian forecasts (normal) only" -- \
     estimate --family laplace --input normal.csv --estimator mmd --kernel-y sqexp
 
