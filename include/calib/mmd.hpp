@@ -25,8 +25,10 @@
 #include <calib/hypothesis.hpp>
 #include <calib/kernels.hpp>
 #include <calib/parallel.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -115,6 +117,13 @@ TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, cons
 // Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
 // so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z).
 enum class GaussianTarget { rbf, sign, moment, pit };
+// How Ŷ ~ N(μ_i, σ_i²) is integrated out of h (docs/mmd.md, "Monte-Carlo marginalisation"): the closed
+// forms (analytic), or S seeded reparameterised samples ŷ_is = μ_i + σ_i ε_is per forecast (pit: S
+// uniforms u_is in place of U) with E k(Ŷ_i, Ŷ_j) estimated by (1/S) Σ_s k(ŷ_is, ŷ_js) (mc-paired, the
+// paper code's, O(n² S)) or by all S² combinations (mc-all-pairs, the plug-in of the expectation, O(n² S²)).
+// The cross terms E k(y_i, Ŷ_j) are (1/S) Σ_s k(y_i, ŷ_js) in both. ε_i (or u_i) is drawn from the
+// stream (seed, i) of calib/tool/random.hpp: the same for any thread count.
+enum class MmdMarginalisation { analytic, mc_paired, mc_all_pairs };
 struct GaussianMmdSpec {
     MmdNotion notion = MmdNotion::distribution;
     PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
@@ -122,6 +131,9 @@ struct GaussianMmdSpec {
     double target_lengthscale = 1.0;  // rbf, pit
     double threshold = 0.0;           // sign: c
     Matrix features;                  // individual
+    MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
+    std::size_t samples = 10;         // S ≥ 1 of the Monte-Carlo modes (10 as the paper's code)
+    std::uint64_t seed = default_seed;
 };
 void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
 MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
@@ -134,6 +146,15 @@ std::vector<double> mmd_median_lengthscales(const NormalData& data, const Gaussi
 TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
 TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
 TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
+// The block estimate (mmd_block's, B consecutive forecasts per block) and its analytic gradient with
+// respect to μ_i and log σ_i (docs/mmd.md, "Gradients for Gaussian forecasts"), every target and
+// notion: the individual notion's features do not move; the distribution notion's Z = (μ, σ) does
+// (its k_Z must be sqexp). Zero on the n mod B dropped rows. One serial O(n·B) pass: any thread count.
+struct MmdNormalGradient {
+    double estimate = 0;
+    Vector mean, log_stddev;  // ∂/∂μ_i, ∂/∂log σ_i
+};
+MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size);
 // E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);

@@ -63,6 +63,10 @@ detail::MmdTerm make_mmd_term(const NormalData& d, const GaussianMmdSpec& s) {
             break;
         }
     }
+    if (s.marginalisation != MmdMarginalisation::analytic) {  // the target part by Monte Carlo instead
+        c.gaussian.reset(), c.pit.reset(), c.left = c.right = Matrix();
+        c.sampled = detail::make_sampled_target(mu, sigma, y, s);
+    }
     std::vector<detail::MmdComponent> blocks;
     blocks.push_back(std::move(c));
     return detail::MmdTerm(n, std::move(blocks));
@@ -86,6 +90,7 @@ void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const cha
     if (spec.target == GaussianTarget::rbf || spec.target == GaussianTarget::pit)
         detail::check_mmd_lengthscale(fn, "the target kernel's lengthscale", spec.target_lengthscale);
     if (!std::isfinite(spec.threshold)) fail(fn, "threshold = ", detail::format_value(spec.threshold), ", must be finite");
+    detail::check_marginalisation(fn, spec);
     if (notion == MmdNotion::individual) {
         detail::check_mmd_features(fn, spec.features, n);
     } else if (spec.features.size()) {

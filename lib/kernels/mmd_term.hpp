@@ -5,6 +5,7 @@
 
 #include "engine/term.hpp"
 #include "core/exp_nonpositive.hpp"
+#include "kernels/mmd_sampled.hpp"
 #include "kernels/prediction_kernels.hpp"
 #include "kernels/target_terms.hpp"
 
@@ -42,6 +43,7 @@ struct MmdComponent {
     Matrix left, right;  // n×k: a_i and b_j by rows
     std::optional<GaussianDiagonalTarget> gaussian;
     std::optional<PitUniformTarget> pit;
+    std::optional<SampledTarget> sampled;  // Monte-Carlo marginalisation (Gaussian forecasts)
 };
 
 class MmdTerm {
@@ -59,6 +61,8 @@ public:
                 c.gaussian->pair(i, j0, j1, prod);
             } else if (c.pit) {
                 c.pit->pair(i, j0, j1, prod);
+            } else if (c.sampled) {
+                c.sampled->pair(i, j0, j1, prod);
             } else {
                 // a_iᵀ b_j with the target's classes outermost, so the columns j vectorise.
                 std::fill(prod, prod + len, 0.0);

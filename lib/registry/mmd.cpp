@@ -93,6 +93,24 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
         real_option(&MmdChoice::threshold,
                     info("threshold", "C", "0", "the threshold c of the sign target kernel", {"kernel_y", {"sign"}}),
                     [](double) { return true; }, "a finite number"),
+        enum_option(&MmdChoice::marginalisation,
+                    info("marginalisation", "analytic|mc-paired|mc-all-pairs", "analytic",
+                         "normal forecasts: the forecast's Y-hat integrated out of the pair term in closed form, or "
+                         "by S reparameterised samples per forecast (pit: S uniforms), pairing sample s of i with "
+                         "sample s of j (mc-paired, the paper's code, O(n^2 S)) or all S^2 combinations "
+                         "(mc-all-pairs, O(n^2 S^2))",
+                         {"kernel_y", {"sqexp", "sign", "moment", "pit"}}),
+                    {{MmdMarginalisation::analytic, "analytic"}, {MmdMarginalisation::mc_paired, "mc-paired"},
+                     {MmdMarginalisation::mc_all_pairs, "mc-all-pairs"}}),
+        integer_option(&MmdChoice::samples,
+                       info("samples", "S", "10", "the Monte-Carlo samples per forecast",
+                            {"marginalisation", {"mc-paired", "mc-all-pairs"}}),
+                       1),
+        integer_option(&MmdChoice::mc_seed,
+                       info("mc_seed", "N", std::to_string(default_seed),
+                            "the seed of the Monte-Carlo samples (forecast i draws from the stream (N, i))",
+                            {"marginalisation", {"mc-paired", "mc-all-pairs"}}),
+                       0),
         custom_option<MmdChoice>(
             required(info("features", "FILE", "",
                           "the features x_i of the individual notion, one row per observation (.npy or delimited "
@@ -152,6 +170,8 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
     if (choice.target != MmdTargetChoice::white && choice.target != MmdTargetChoice::sqexp)
         throw invalid_argument("`kernel_y` " + target_name(choice.target) +
                                " applies to normal forecasts; class predictions take white or sqexp");
+    if (choice.marginalisation != MmdMarginalisation::analytic)
+        throw invalid_argument("`marginalisation` applies to normal forecasts; class predictions are summed exactly");
     if (choice.target == MmdTargetChoice::sqexp)
         spec.target_gram = one_hot_rbf_gram(binary ? 2 : data.num_classes(), choice.target_lengthscale);
     if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
@@ -220,6 +240,9 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     }
     spec.target_lengthscale = choice.target_lengthscale;
     spec.threshold = choice.threshold;
+    spec.marginalisation = choice.marginalisation;
+    spec.samples = choice.samples;
+    spec.seed = choice.mc_seed;
     if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
     const bool conditioned = spec.notion != MmdNotion::marginal;
     if (conditioned && !choice.lengthscale.given()) {
@@ -240,6 +263,11 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     if (choice.target == MmdTargetChoice::sqexp || choice.target == MmdTargetChoice::pit)
         target.push_back({"lengthscale", spec.target_lengthscale});
     if (choice.target == MmdTargetChoice::sign) target.push_back({"threshold", spec.threshold});
+    if (spec.marginalisation != MmdMarginalisation::analytic)
+        target.push_back({"marginalisation", Record{{"scheme", spec.marginalisation == MmdMarginalisation::mc_paired
+                                                                   ? "mc-paired" : "mc-all-pairs"},
+                                                    {"samples", std::uint64_t(spec.samples)},
+                                                    {"seed", spec.seed}}});
     record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
     return spec;
 }

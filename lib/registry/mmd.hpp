@@ -27,6 +27,10 @@ struct MmdChoice {
     MmdTargetChoice target = MmdTargetChoice::white;
     double target_lengthscale = 1.0;
     double threshold = 0.0;  // sign
+    // Gaussian forecasts: Ŷ integrated out in closed form or by Monte Carlo (S samples, seeded).
+    MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
+    std::size_t samples = 10;
+    std::uint64_t mc_seed = default_seed;
     std::string features, groups;  // files
 };
 

@@ -1,0 +1,49 @@
+// The samples of the Monte-Carlo marginalisation (mmd_sampled.hpp): per forecast i, S draws from the
+// seeded stream (seed, i), so that the samples of a forecast do not depend on n, on the other
+// forecasts or on the thread count.
+#include "kernels/mmd_sampled.hpp"
+
+#include "core/check.hpp"
+
+#include <calib/tool/random.hpp>
+
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+
+namespace calib::detail {
+
+namespace {
+
+double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+
+}  // namespace
+
+void check_marginalisation(const char* fn, const GaussianMmdSpec& spec) {
+    if (spec.marginalisation != MmdMarginalisation::analytic && (spec.samples < 1 || spec.samples > 1000000))
+        fail(fn, "samples = ", spec.samples, ", must be in [1, 1000000] for Monte-Carlo marginalisation");
+}
+
+SampledTarget make_sampled_target(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec) {
+    const Eigen::Index n = mu.size(), samples = static_cast<Eigen::Index>(spec.samples);
+    const bool pit = spec.target == GaussianTarget::pit;
+    Vector targets = y;
+    Matrix x(samples, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        Rng rng = make_stream(spec.seed, static_cast<std::uint64_t>(i));
+        if (pit) {
+            targets[i] = normal_cdf((y[i] - mu[i]) / sigma[i]);
+            boost::random::uniform_01<double> uniform;
+            for (Eigen::Index s = 0; s < samples; ++s) x(s, i) = uniform(rng);
+        } else {
+            boost::random::normal_distribution<double> normal;
+            for (Eigen::Index s = 0; s < samples; ++s) x(s, i) = mu[i] + sigma[i] * normal(rng);
+        }
+    }
+    SampledTarget::Kernel kernel = SampledTarget::Kernel::rbf;
+    if (spec.target == GaussianTarget::sign) kernel = SampledTarget::Kernel::sign;
+    if (spec.target == GaussianTarget::moment) kernel = SampledTarget::Kernel::moment;
+    return SampledTarget(kernel, spec.target_lengthscale, spec.threshold,
+                         spec.marginalisation == MmdMarginalisation::mc_all_pairs, std::move(targets), std::move(x));
+}
+
+}  // namespace calib::detail
