@@ -55,7 +55,7 @@ TEST_CASE("nll+mmd: the objective's gradient equals central differences for ever
     Rng rng = make_stream(31, 0);
     const CategoricalScores data = synthetic::tempered_logits(40, 4, 2.0, 1.5, rng);
     boost::random::normal_distribution<double> normal(0, 0.3);
-    for (MmdNotion notion : {MmdNotion::canonical, MmdNotion::top_label})
+    for (MmdNotion notion : recalibration_notions(true))
         for (RecalibrationMethod method : categorical_methods) {
             CAPTURE(to_string(notion));
             CAPTURE(to_string(method));
@@ -102,9 +102,9 @@ TEST_CASE("nll+mmd lowers the held-out MMD² below the identity's, and more weig
     Rng rng = make_stream(33, 0);
     const CategoricalScores all = synthetic::tempered_logits(4000, 5, 3.0, 2.5, rng);
     const CategoricalScores fit = rows(all, 0, 2000), held_out = rows(all, 2000, 2000);
-    for (MmdNotion notion : {MmdNotion::canonical, MmdNotion::top_label})
+    for (MmdNotion notion : {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise})
         for (RecalibrationMethod method : {RecalibrationMethod::temperature, RecalibrationMethod::vector}) {
-            if (notion == MmdNotion::top_label && method == RecalibrationMethod::vector) continue;
+            if (notion != MmdNotion::canonical && method == RecalibrationMethod::vector) continue;
             CAPTURE(to_string(notion));
             CAPTURE(to_string(method));
             double previous = 0;
@@ -123,6 +123,31 @@ TEST_CASE("nll+mmd lowers the held-out MMD² below the identity's, and more weig
                 previous = training;
             }
         }
+}
+
+// A model whose class frequencies are off (scores shifted by a fixed vector after the labels were
+// drawn): marginally miscalibrated, which the marginal notion (no Z) sees and a bias corrects.
+TEST_CASE("nll+mmd with the marginal notion lowers the held-out marginal MMD² of a shifted model") {
+    Rng rng = make_stream(36, 0);
+    CategoricalScores all = synthetic::tempered_logits(4000, 4, 2.0, 1.0, rng);
+    Eigen::RowVectorXd shift(4);
+    shift << 1.0, 0.0, -0.5, 0.0;
+    all.scores.rowwise() += shift;
+    const CategoricalScores fit = rows(all, 0, 2000), held_out = rows(all, 2000, 2000);
+    const RecalibrationMap map =
+        fit_recalibration(fit, RecalibrationMethod::temperature_bias, mmd_options(10, MmdNotion::marginal));
+    const RecalibrationMap identity =
+        identity_map(RecalibrationMethod::temperature_bias, 4, true, mmd_options(10, MmdNotion::marginal));
+    CHECK(map.mmd_lengthscale == 0);  // no k_Z
+    const double before = map_mmd(identity, held_out, 2000), after = map_mmd(map, held_out, 2000);
+    MESSAGE("marginal: held-out MMD2 ", before, " -> ", after, ", ", map.status);
+    CHECK(map.status == "converged");
+    CHECK(before > 0.01);
+    CHECK(after < 0.05 * before);
+    // The map file holds no lengthscale for it, and round-trips.
+    const std::string json = to_json(map);
+    CHECK(json.find("mmd_lengthscale") == std::string::npos);
+    CHECK(to_json(recalibration_map_from_json(json)) == json);
 }
 
 TEST_CASE("an nll+mmd map round-trips through its JSON file bitwise; the reader checks its fields") {
@@ -148,8 +173,9 @@ TEST_CASE("an nll+mmd map round-trips through its JSON file bitwise; the reader 
     };
     CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"lambda\": 2.5", "\"lambda\": -1")),
                          doctest::Contains("lambda = -1"), invalid_argument);
-    CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"top-label\"", "\"class-wise\"")),
-                         doctest::Contains("notion = 'class-wise'"), invalid_argument);
+    CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"top-label\"", "\"group\"")),
+                         doctest::Contains("notion = 'group', must be canonical, top-label, class-wise or marginal"),
+                         invalid_argument);
     CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"mmd_block_size\": 17", "\"mmd_block_size\": 1")),
                          doctest::Contains("mmd_block_size = 1"), invalid_argument);
     CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"mmd_lengthscale\"", "\"lengthscale\"")),
@@ -168,7 +194,8 @@ TEST_CASE("nll+mmd: bad options give clear errors") {
     CHECK_THROWS_WITH_AS(fit(mmd_options(-1, MmdNotion::canonical)), doctest::Contains("lambda = -1"), invalid_argument);
     CHECK_THROWS_WITH_AS(fit(mmd_options(std::nan(""), MmdNotion::canonical)), doctest::Contains("lambda = nan"),
                          invalid_argument);
-    CHECK_THROWS_WITH_AS(fit(mmd_options(1, MmdNotion::class_wise)), doctest::Contains("notion = class-wise"),
+    CHECK_THROWS_WITH_AS(fit(mmd_options(1, MmdNotion::group)),
+                         doctest::Contains("notion = group, the objective nll+mmd of the categorical maps"),
                          invalid_argument);
     RecalibrationOptions nll;
     nll.lambda = 1;

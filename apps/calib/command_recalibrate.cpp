@@ -14,6 +14,7 @@
 #include <calib/tool/recalibration_json.hpp>
 #include <calib/version.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -230,10 +231,10 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     }
     if (const auto notion = args.take("notion")) {
         if (!mmd) throw usage_error("--notion applies only with --objective nll+mmd");
-        if (categorical && *notion != "canonical" && *notion != "top-label")
-            throw usage_error("--notion " + *notion + ", must be canonical or top-label");
-        if (!categorical && *notion != "distribution" && *notion != "individual" && *notion != "marginal")
-            throw usage_error("--notion " + *notion + " does not apply to --family normal (distribution, individual, marginal)");
+        const std::vector<MmdNotion>& notions = recalibration_notions(categorical);
+        if (std::none_of(notions.begin(), notions.end(), [&](MmdNotion v) { return to_string(v) == *notion; }))
+            throw usage_error("--notion " + *notion + " does not apply to --family " + input.family->name + " (" +
+                              recalibration_notion_names(categorical) + ")");
         request.options.notion = parse_mmd_notion(*notion);
     } else if (mmd && !categorical) {
         request.options.notion = MmdNotion::distribution;

@@ -351,8 +351,9 @@ Options of fit:
                         2023), k_Z = exp(-d^2/(2 l^2)) with l the median heuristic on the
                         unrecalibrated predictions, fixed for the fit (docs/recalibration.md)
   --lambda L            nll+mmd (required): the weight of MMD^2, >= 0
-  --notion N            nll+mmd: canonical (default) or top-label (categorical); distribution
-                        (default, Z = (mu', sigma')), individual (Z = --features) or marginal (normal)
+  --notion N            nll+mmd: canonical (default), top-label, class-wise (one l for every
+                        class) or marginal (no Z) (categorical); distribution (default,
+                        Z = (mu', sigma')), individual (Z = --features) or marginal (normal)
   --kernel-y K          normal nll+mmd: the target kernel sqexp (default, l_T the median of
                         |y_i - y_j|), sign (--threshold C, default the median of y), moment, or
                         pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)

@@ -49,6 +49,11 @@ std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
 // Whether a method maps categorical predictions (else normal ones).
 bool is_categorical(RecalibrationMethod method);
+// The notions of the nll+mmd objective for the categorical maps (canonical, top-label, class-wise,
+// marginal) or the normal ones (distribution, individual, marginal), and their names joined as
+// "a, b or c" for messages.
+const std::vector<MmdNotion>& recalibration_notions(bool categorical);
+std::string recalibration_notion_names(bool categorical);
 
 // The raw predictions of a categorical model: n×m logits (any finite reals) or probabilities.
 struct CategoricalScores {
@@ -63,8 +68,8 @@ struct RecalibrationOptions {
     double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
     std::size_t max_iterations = 1000;  // L-BFGS iterations
     double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
-    // nll_mmd (categorical maps only): mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll),
-    // notion canonical or top-label.
+    // nll_mmd: mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll), a notion of
+    // recalibration_notions (canonical by default for the categorical maps).
     RecalibrationObjective objective = RecalibrationObjective::nll;
     double lambda = 0;
     MmdNotion notion = MmdNotion::canonical;

@@ -25,10 +25,6 @@ constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature,
 // The Gaussian MMD options of the normal maps' nll+mmd.
 void check_normal_mmd_options(const RecalibrationOptions& options) {
     const char* fn = "fit_recalibration";
-    const MmdNotion notion = options.notion;
-    if (notion != MmdNotion::distribution && notion != MmdNotion::individual && notion != MmdNotion::marginal)
-        detail::fail(fn, "notion = ", to_string(notion), ", the objective nll+mmd of the normal maps (affine, "
-                     "affine-features) takes distribution, individual or marginal");
     const GaussianTarget t = options.mmd_target;
     if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
         detail::fail(fn, "the target kernel has no gradient here; nll+mmd takes rbf (sqexp), sign, moment or pit");
@@ -55,9 +51,13 @@ void check_options(const RecalibrationOptions& options, bool categorical) {
     if (options.objective == RecalibrationObjective::nll && options.lambda != 0)
         detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda),
                      " applies only to the objective nll+mmd; it must be 0 for nll");
-    if (categorical && options.notion != MmdNotion::canonical && options.notion != MmdNotion::top_label)
-        detail::fail("fit_recalibration", "notion = ", to_string(options.notion),
-                     ", the objective nll+mmd of the categorical maps takes canonical or top-label");
+    const std::vector<MmdNotion>& notions = recalibration_notions(categorical);
+    if (options.objective == RecalibrationObjective::nll_mmd &&
+        std::find(notions.begin(), notions.end(), options.notion) == notions.end())
+        detail::fail("fit_recalibration", "notion = ", to_string(options.notion), ", the objective nll+mmd of the ",
+                     categorical ? "categorical maps (temperature, temperature-bias, vector, matrix)"
+                                 : "normal maps (affine, affine-features)",
+                     " takes ", recalibration_notion_names(categorical));
     if (!categorical && options.objective == RecalibrationObjective::nll_mmd)
         check_normal_mmd_options(options);
 }
@@ -74,7 +74,9 @@ void set_mmd_term(RecalibrationMap& map, detail::CategoricalProblem& problem) {
     const Matrix q = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), problem.z);
     MmdSpec spec;
     spec.notion = map.notion;
-    map.mmd_lengthscale = mmd_median_lengthscales(CategoricalData(q, problem.labels), spec).front();
+    // Marginal has no k_Z; class-wise has one ℓ for every class (the top-label confidences' median).
+    if (map.notion != MmdNotion::marginal)
+        map.mmd_lengthscale = mmd_median_lengthscales(CategoricalData(q, problem.labels), spec).front();
     problem.lambda = map.lambda;
     problem.notion = map.notion;
     problem.mmd_lengthscale = map.mmd_lengthscale;
@@ -266,6 +268,21 @@ RecalibrationObjective parse_recalibration_objective(const std::string& name) {
 
 bool is_categorical(RecalibrationMethod method) {
     return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
+}
+
+const std::vector<MmdNotion>& recalibration_notions(bool categorical) {
+    static const std::vector<MmdNotion> classes = {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise,
+                                                   MmdNotion::marginal};
+    static const std::vector<MmdNotion> normal = {MmdNotion::distribution, MmdNotion::individual, MmdNotion::marginal};
+    return categorical ? classes : normal;
+}
+
+std::string recalibration_notion_names(bool categorical) {
+    const std::vector<MmdNotion>& notions = recalibration_notions(categorical);
+    std::string out;
+    for (std::size_t k = 0; k < notions.size(); ++k)
+        out += (k == 0 ? "" : k + 1 == notions.size() ? " or " : ", ") + to_string(notions[k]);
+    return out;
 }
 
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,

@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace calib {
@@ -177,10 +178,9 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         map.lambda = number(root, "lambda");
         if (map.lambda < 0) detail::fail(function, "lambda = ", detail::format_value(map.lambda), ", must be >= 0");
         const std::string notion = text(root, "notion");
-        if (categorical && notion != "canonical" && notion != "top-label")
-            detail::fail(function, "notion = '", notion, "', must be canonical or top-label");
-        if (!categorical && notion != "distribution" && notion != "individual" && notion != "marginal")
-            detail::fail(function, "notion = '", notion, "', must be distribution, individual or marginal");
+        const std::vector<MmdNotion>& notions = recalibration_notions(categorical);
+        if (std::none_of(notions.begin(), notions.end(), [&](MmdNotion v) { return to_string(v) == notion; }))
+            detail::fail(function, "notion = '", notion, "', must be ", recalibration_notion_names(categorical));
         map.notion = parse_mmd_notion(notion);
         map.mmd_block_size = count(root, "mmd_block_size");
         if (map.mmd_block_size < 2) detail::fail(function, "mmd_block_size = ", map.mmd_block_size, ", must be >= 2");

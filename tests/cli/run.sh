@@ -1118,8 +1118,13 @@ expect_json "recalibrate nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 0 --out t0m.json
 expect_json "recalibrate apply nll+mmd map" 'j["columns"] == 4' recalibrate apply --map tm.json --input over_x.csv --output recal_m.npy
 expect_error "recalibrate negative lambda" "--lambda -1, must be >= 0" -- "${fit[@]}" --method temperature --objective nll+mmd --lambda -1 --out x.json
-expect_error "recalibrate unknown notion" "--notion class-wise, must be canonical or top-label" -- \
-    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion class-wise --out x.json
+expect_error "recalibrate unknown notion" "--notion group does not apply to --family categorical (canonical, top-label, class-wise or marginal)" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion group --out x.json
+expect_json "recalibrate nll+mmd class-wise" 'j["status"] == "converged" and j["notion"] == "class-wise" and json.load(open("cm.json"))["mmd_lengthscale"] > 0' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion class-wise --out cm.json
+expect_json "recalibrate nll+mmd marginal" 'j["status"] == "converged" and j["notion"] == "marginal" and "mmd_lengthscale" not in json.load(open("mm.json"))' \
+    "${fit[@]}" --method temperature-bias --objective nll+mmd --lambda 2 --notion marginal --out mm.json
+expect_json "recalibrate apply marginal map" 'j["columns"] == 4' recalibrate apply --map mm.json --input over_x.csv --output recal_mm.npy
 expect_error "recalibrate lambda without nll+mmd" "--lambda applies only with --objective nll+mmd" -- \
     "${fit[@]}" --method temperature --lambda 1 --out x.json
 expect_error "recalibrate notion without nll+mmd" "--notion applies only with --objective nll+mmd" -- \
