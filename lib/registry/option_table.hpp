@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 
+#include <calib/data.hpp>
 #include <calib/options.hpp>
 #include <calib/record.hpp>
 
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -50,6 +52,9 @@ struct Option {
     std::function<Value(const S&)> get;
     // Appends the option's output fields; empty: {name: get()}.
     std::function<void(Record&, const S&, std::size_t n)> record;
+    // An option whose FILE holds a table of numbers (mmd: features, groups) may instead take the table
+    // itself from a front-end that has it in memory (Setup::set_table); empty: it cannot.
+    std::function<void(S&, std::shared_ptr<const Matrix>)> set_table;
 };
 
 template <class S>
@@ -143,6 +148,7 @@ OptionList<S> nested(T S::*part, const OptionList<T>& options) {
                         [=](const S& s) { return o.get(s.*part); },
                         {}};
         if (o.record) outer.record = [=](Record& r, const S& s, std::size_t n) { o.record(r, s.*part, n); };
+        if (o.set_table) outer.set_table = [=](S& s, std::shared_ptr<const Matrix> t) { o.set_table(s.*part, std::move(t)); };
         out.push_back(std::move(outer));
     }
     return out;
@@ -195,6 +201,20 @@ public:
         if (!applies(name))
             fail_plain("`" + name + "` " + describe_condition(o->info.condition));
         o->set(values_, value);
+        given_.insert(name);
+    }
+
+    bool takes_table(const std::string& name) const {
+        const Option<S>* o = find(name);
+        return o && o->set_table;
+    }
+
+    // The table for an option that takes one; it must apply, as for set.
+    void set_table(const std::string& method, const std::string& name, std::shared_ptr<const Matrix> table) {
+        const Option<S>* o = find(name);
+        if (!o || !o->set_table) fail_plain("`" + name + "` of " + method + " does not take a table of numbers");
+        if (!applies(name)) fail_plain("`" + name + "` " + describe_condition(o->info.condition));
+        o->set_table(values_, std::move(table));
         given_.insert(name);
     }
 

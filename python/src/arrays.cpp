@@ -218,9 +218,17 @@ std::string family_arrays(const FamilyInfo& family) {
     return names;
 }
 
-Matrix feature_matrix(const py::handle& object) {
+Matrix table_matrix(const py::handle& object, const std::string& name) {
     const py::array probe = py::module_::import("numpy").attr("asarray")(object);
-    return to_matrix(as_array(object, "features", probe.ndim() == 1 ? 1 : 2));
+    return to_matrix(as_array(object, name.c_str(), probe.ndim() == 1 ? 1 : 2));
+}
+
+bool is_arrays(const py::handle& value) {
+    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value) || py::isinstance<py::dict>(value))
+        return true;
+    // NumPy's scalars have __array__ too, but are numbers.
+    const py::object generic = py::module_::import("numpy").attr("generic");
+    return py::hasattr(value, "__array__") && !py::isinstance(value, generic);
 }
 
 AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOptions& options) {
