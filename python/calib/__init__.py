@@ -24,7 +24,7 @@ from ._calib import NumericalError
 
 __version__ = _calib.version
 __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
-           "interval_coverage", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
+           "interval_coverage", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
            "NumericalError"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
@@ -271,6 +271,43 @@ def metrics(probs=None, labels=None, *, family=None, features=None, threshold=No
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
     return _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
                           _threads(threads))
+
+
+def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):
+    """Fits a recalibration map as `calib recalibrate fit` does (docs/recalibration.md) and returns it as
+    a dict with the fields of the JSON map file, bitwise (method, family, parameters by name, objective,
+    objective_before/after, iterations, evaluations, status, ...).
+
+    Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
+    as for skce), method "temperature", "temperature-bias", "vector" or "matrix" (ridge=, default
+    1e-3). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
+    observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
+    command line's --lambda) and notion ("canonical", default, or "top-label"); also
+    probability_floor, max_iterations, gradient_tolerance (RecalibrationOptions' fields)."""
+    if lambda_ is not None:
+        arguments["lambda"] = lambda_
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    import json
+    return json.loads(_calib.recalibrate_fit(family or "", arrays, reading, features, method, options))
+
+
+def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):
+    """Applies a map (a dict as recalibrate_fit returns, or the path of a JSON map file as `calib
+    recalibrate fit` writes) to new predictions, as `calib recalibrate apply` does: probs (n, m) the
+    raw scores the map takes (logits or probabilities, as it was fitted) give {"probs": (n, m)
+    probabilities}; mean and std (and features for affine-features) give {"mean": ..., "std": ...}.
+    The dict's arrays can be passed on: calib.test(**calib.recalibrate_apply(m, probs), labels=y)."""
+    import json
+    import os
+    if isinstance(recalibration_map, dict):
+        text = json.dumps(recalibration_map)
+    elif isinstance(recalibration_map, (str, os.PathLike)):
+        with open(recalibration_map) as f:
+            text = f.read()
+    else:
+        raise TypeError(f"recalibration_map must be a dict or the path of a JSON map file, not {recalibration_map!r}")
+    arrays = {k: v for k, v in dict(probs=probs, mean=mean, std=std).items() if v is not None}
+    return _calib.recalibrate_apply(text, arrays, features)
 
 
 def pit_histogram(u, bins=10, level=0.95):

@@ -1,5 +1,6 @@
 // NumPy arrays as calib's data sets (arrays.hpp).
 #include "arrays.hpp"
+#include "values.hpp"
 
 #include <pybind11/numpy.h>
 
@@ -192,6 +193,34 @@ std::vector<Matrix> to_matrices(const py::array& a) {
 }
 
 }  // namespace
+
+ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
+    ClassOptions o;
+    for (const auto& item : reading) {
+        const std::string name = py::str(item.first);
+        const py::handle v = item.second;
+        if (name == "logits" || name == "one_based_labels") {
+            if (!family.labels_options)
+                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
+                                       family.name);
+            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
+        } else if (name == "simplex_tolerance" || name == "renormalize") {
+            if (!family.simplex_rows)
+                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
+                                       family.name);
+            if (name == "renormalize") {
+                o.simplex.renormalize = flag_argument(name, v);
+            } else {
+                const double t = to_double(to_value(name, v));
+                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
+                o.simplex.tolerance = t;
+            }
+        } else {
+            throw invalid_argument("unknown reading option " + name);
+        }
+    }
+    return o;
+}
 
 const FamilyInfo& infer_family(const py::dict& given) {
     const auto has = [&](const char* name) { return given.contains(name); };

@@ -18,6 +18,10 @@ struct ClassOptions {
     SimplexOptions simplex;         // simplex_tolerance, renormalize
 };
 
+// The reading options given by keyword (logits, one_based_labels, simplex_tolerance, renormalize);
+// throws invalid_argument for one that does not apply to the family.
+ClassOptions class_options(const FamilyInfo& family, const pybind11::dict& reading);
+
 // The data set of `family` from the arrays in `arrays` (keyword → array; the names of family_arrays).
 // Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
 // validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or

@@ -2,6 +2,7 @@
 // (python/calib/__init__.py) gives it its Pythonic face; everything that decides a result is here
 // or in the library, so that Python and the command line share names, defaults, rules and numbers.
 #include "arrays.hpp"
+#include "recalibration.hpp"
 #include "values.hpp"
 
 #include <pybind11/pybind11.h>
@@ -25,34 +26,6 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
-    ClassOptions o;
-    for (const auto& item : reading) {
-        const std::string name = py::str(item.first);
-        const py::handle v = item.second;
-        if (name == "logits" || name == "one_based_labels") {
-            if (!family.labels_options)
-                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
-                                       family.name);
-            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
-        } else if (name == "simplex_tolerance" || name == "renormalize") {
-            if (!family.simplex_rows)
-                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
-                                       family.name);
-            if (name == "renormalize") {
-                o.simplex.renormalize = flag_argument(name, v);
-            } else {
-                const double t = to_double(to_value(name, v));
-                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
-                o.simplex.tolerance = t;
-            }
-        } else {
-            throw invalid_argument("unknown reading option " + name);
-        }
-    }
-    return o;
 }
 
 struct Inputs {
@@ -413,4 +386,5 @@ PYBIND11_MODULE(_calib, m) {
     m.def("families", &family_list);
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
     m.def("max_threads", &calib::max_num_threads);
+    add_recalibration(m);
 }
