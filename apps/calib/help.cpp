@@ -352,7 +352,8 @@ Options of fit:
   --notion N            nll+mmd: canonical (default) or top-label
   --ridge L             matrix: the off-diagonal ridge (default 0.001)
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
-                        the NLL and the SKCE bootstrap test's p-value before and after
+                        the NLL, the SKCE bootstrap test's p-value and the conditional MMD^2
+                        (the objective's notion; normal: distribution, PIT target) before and after
   --seed S              the seed of the split and of the bootstrap test (default 1234)
   --out FILE            where the map is written (JSON)
   --threads N           threads of the bootstrap test (the fit is serial)
@@ -365,7 +366,8 @@ Options of apply:
   --header, --delimiter as in 'calib estimate'
 
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
-n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after), parameters,
+n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after, mmd_notion,
+mmd_lengthscale, mmd_before, mmd_after), parameters,
 objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size, mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
 line_search_failed), map, then family, input, files, threads, compute_seconds,
 wall_time_seconds, calib_version. apply: command, method, map, input, output, n, columns,

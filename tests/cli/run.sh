@@ -1069,6 +1069,15 @@ for method in temperature-bias vector matrix; do
 done
 expect_json "recalibrate holdout" 'j["holdout"]["n_held_out"] == 450 and j["holdout"]["n_fit"] == 1050 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and 0 <= j["holdout"]["skce_bootstrap_p_value_before"] <= 1 and 0 <= j["holdout"]["skce_bootstrap_p_value_after"] <= 1' \
     "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
+# The held-out conditional MMD^2 (unbiased, one k_Z lengthscale for before and after): clearly positive
+# for the overconfident model (T = 2), within noise of 0 after temperature scaling; in the objective's
+# notion for nll+mmd; for normal forecasts the distribution notion with the PIT target.
+expect_json "recalibrate holdout mmd" '(h := j["holdout"])["mmd_notion"] == "canonical" and h["mmd_lengthscale"] > 0 and h["mmd_before"] > 0.002 and abs(h["mmd_after"]) < h["mmd_before"] / 5' \
+    "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
+expect_json "recalibrate holdout mmd top-label" '(h := j["holdout"])["mmd_notion"] == "top-label" and h["mmd_before"] > 0.02 and abs(h["mmd_after"]) < h["mmd_before"] / 10' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion top-label --holdout 0.3 --seed 5 --out held.json
+expect_json "recalibrate holdout mmd normal" '(h := j["holdout"])["mmd_notion"] == "distribution" and h["mmd_before"] > 5e-4 and abs(h["mmd_after"]) < h["mmd_before"] / 5' \
+    recalibrate fit --family normal --input narrow.csv --method affine --holdout 0.3 --seed 5 --out held.json
 expect_json "recalibrate apply csv" 'j["n"] == 1500 and j["columns"] == 5 and open("recal.csv").readline().strip() == "p_1,p_2,p_3,p_4,label"' \
     recalibrate apply --map t.json --input over.csv --output recal.csv
 expect_json "recalibrate apply npy, predictions only" 'j["columns"] == 4' \
