@@ -393,7 +393,9 @@ Class predictions (--family categorical, binary):
 )" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
 Options:
   --features FILE       n rows of features x_i (text or .npy): adds the LCE, whose kernel is
-                        exp(-|x - x'|^2 / (2 l^2)) (univariate families)
+                        exp(-|x - x'|^2 / (2 l^2)) (univariate families), and the KCE, the
+                        unbiased MMD^2 with that kernel (l: the median heuristic) on the features
+                        (class predictions, normal forecasts)
   --lce-lengthscale L   the LCE's l > 0 (default: the median of the pairwise feature distances)
   --threshold C         the DCE's decision threshold c (default: the median of the targets)
   --qce-binning floor|round
@@ -401,12 +403,13 @@ Options:
                         the paper's code (whose QCE is about 0.025, not 0, when calibrated)
   --bins B              bins of the QCE and the ECE, levels of the LCE (default 20, the paper's)
   --format json|table   one JSON object (default) or a readable table
-  --threads N           threads of the LCE (the result does not depend on it)
+  --threads N           threads of the LCE and the KCE (the result does not depend on it)
   The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
   --logits, --simplex-tolerance, --renormalize) apply.
 
 Output fields: command, n, the metrics above, threshold and threshold_rule (median or given), bins,
-qce_binning, with features lce_lengthscale, lce_lengthscale_rule and features, then family, input,
+qce_binning, with features lce_lengthscale, lce_lengthscale_rule, kce_lengthscale (normal:
+kce_lengthscale_y) and features, then family, input,
 files, threads, compute_seconds, wall_time_seconds, calib_version. An infinite NLL is null.
 
 Examples:

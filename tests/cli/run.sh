@@ -1252,6 +1252,19 @@ expect_close "metrics float32 categorical npy = its doubles in CSV (bitwise)" \
     "$(field_of entropy metrics --family categorical --input preds.npy --labels labels.npy --one-based-labels)" \
     "$(field_of entropy metrics --family categorical --input preds_f64.csv --labels labels.csv --one-based-labels)" 0
 expect_json "metrics binary" '"accuracy" in j and j["family"] == "binary"' metrics --family binary --input bin.csv
+# The KCE with --features: the MMD of the individual notion with its defaults (RBF on x, median
+# lengthscale, delta on the labels; normal: RBF on y, l_Y = 1), bitwise, for any thread count.
+printf '0.1,1\n0.7,0\n-0.3,2\n1.2,1\n0.4,0\n-1.1,2\n0.9,1\n0.05,0\n-0.6,1\n1.5,2\n' >cat_x.csv
+expect_close "metrics KCE = calib estimate --estimator mmd --notion individual" \
+    "$(field_of kce metrics --family categorical --input cat.csv --features cat_x.csv --threads 1)" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator mmd --notion individual --features cat_x.csv --threads 2)" 0
+expect_close "metrics KCE normal = calib estimate --estimator mmd --notion individual --kernel-y sqexp" \
+    "$(field_of kce metrics --family normal --input grid.csv --features grid_x.csv --threads 2)" \
+    "$(estimate_of estimate --family normal --input grid.csv --estimator mmd --notion individual --kernel-y sqexp --features grid_x.csv --threads 1)" 0
+expect_json "metrics KCE fields" 'j["kce_lengthscale"] > 0 and "lce_total_mean" not in j and list(j)[list(j).index("kce") + 1] == "kce_lengthscale"' \
+    metrics --family categorical --input cat.csv --features cat_x.csv
+expect_error "metrics --lce-lengthscale for classes" "--lce-lengthscale does not apply to --family categorical" -- \
+    metrics --family categorical --input cat.csv --features cat_x.csv --lce-lengthscale 1
 if "$bin" metrics --family normal --input grid.csv --features grid_x.csv --format table >out 2>err &&
     grep -q "lce_total_mean" out && grep -q "qce" out && [ ! -s err ]; then ok
 else bad "metrics --format table: $(head -c 300 err) $(head -c 300 out)"; fi

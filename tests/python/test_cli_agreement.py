@@ -250,8 +250,23 @@ def test_metrics_with_features_match_cli(tmp_path):
         same_fields(python, cli)
     with pytest.raises(ValueError, match="features has 3 rows"):
         calib.metrics(family="normal", **arrays, features=x[:3])
-    with pytest.raises(ValueError, match="features apply only to univariate predictions"):
-        calib.metrics(family="categorical", **family_arrays("categorical")[1], features=x)
+    with pytest.raises(ValueError, match="lce_lengthscale applies only to univariate predictions"):
+        calib.metrics(family="categorical", **family_arrays("categorical")[1], features=x[:800], lce_lengthscale=1)
+
+
+def test_metrics_kce_matches_cli(tmp_path):
+    """The KCE of class predictions with features: the command line's, and the MMD of the individual
+    notion with its defaults (bitwise)."""
+    file, arrays = family_arrays("categorical")
+    x = np.random.default_rng(9).normal(size=(len(arrays["labels"]), 2))
+    np.savetxt(tmp_path / "x.csv", x, delimiter=",", fmt="%.17g")
+    python = calib.metrics(family="categorical", **arrays, features=x)
+    cli = run_cli("metrics", "--family", "categorical", "--input", data_path(file), "--features", str(tmp_path / "x.csv"))
+    assert python["kce"] == cli["kce"] and python["kce_lengthscale"] == cli["kce_lengthscale"]
+    same_fields(python, cli)
+    mmd = calib.estimate(**arrays, estimator="mmd", notion="individual", features=x)
+    assert python["kce"] == mmd.estimate
+    assert python["kce_lengthscale"] == mmd.details["kernel"]["conditioning"]["lengthscale"]
 
 
 @pytest.mark.parametrize("dtype,order", [(np.float64, "C"), (np.float64, "F"), (np.float32, "C"), (np.int64, "F")])
