@@ -17,6 +17,9 @@ The predictions and targets are given by name, and their family follows from the
 
 Reading options (as the command line's): logits, one_based_labels (alias one_based),
 simplex_tolerance, renormalize.
+
+Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map as the JSON map file's
+dict, recalibrate_apply applies one to new predictions.
 """
 
 from . import _calib
@@ -261,10 +264,13 @@ def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None,
 def metrics(probs=None, labels=None, *, family=None, features=None, threshold=None, qce_binning="floor", bins=20,
             lce_lengthscale=None, threads=None, **arrays):
     """The evaluation metrics of Marx, Zalouk & Ermon (2023), as `calib metrics` prints them (a dict;
-    docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll.
-    Univariate distributions (normal: mean, std, y; laplace: mean, scale, y; mixture-normal: weights,
-    means, stds, y): nll, qce, qce_squared, dce with its threshold (default: the median of y), and with
-    features (an (n, d) array) lce_total_mean with its lengthscale (default: median heuristic).
+    docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll, and
+    with features (an (n, d) array) the KCE, kce with kce_lengthscale (the individual-notion MMD with
+    an RBF kernel on the features, median lengthscale). Univariate distributions (normal: mean, std,
+    y; laplace: mean, scale, y; mixture-normal: weights, means, stds, y): nll, qce, qce_squared, dce
+    with its threshold (default: the median of y), and with features lce_total_mean with its
+    lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
+    kce_lengthscale_y.
     qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf")."""
     given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
     if rest:
