@@ -85,27 +85,18 @@ double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t
     return test.run(data, &kernel, nullptr, parallel).p_value;
 }
 
-struct FitRequest {
-    const FamilyInfo* family = nullptr;
-    RecalibrationMethod method = RecalibrationMethod::temperature;
-    RecalibrationOptions options;
-    std::optional<double> holdout;
-    std::uint64_t seed = default_seed;
-    int threads = 0;
-};
-
 // The held-out conditional MMD² before and after the map (the registry's estimator mmd, unbiased): for
 // categorical maps in the objective's notion (canonical unless --notion top-label), for normal ones in
 // the distribution notion with the PIT target. k_Z's lengthscale is the median heuristic's on the
 // predictions before the map and is kept for after, so that both numbers use one kernel (as the fit's
 // nll+mmd objective fixes it at the start).
-void judge_mmd(const AnyData& before, const AnyData& after, const FitRequest& request, JsonObject& judged) {
+void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, int threads, JsonObject& judged) {
     EstimatorSetup mmd = make_estimator("mmd");
     const bool normal = std::holds_alternative<NormalData>(before);
-    mmd.set("notion", normal ? std::string("distribution") : to_string(request.options.notion));
+    mmd.set("notion", normal ? std::string("distribution") : to_string(notion));
     if (normal) mmd.set("kernel_y", "pit");
     mmd.check();
-    const ParallelOptions parallel{request.threads, nullptr};
+    const ParallelOptions parallel{threads, nullptr};
     const EstimateResult unmapped = mmd.run(before, nullptr, nullptr, parallel);
     const auto& kernel = std::get<Record>(find(unmapped.details, "kernel"));
     const double lengthscale = to_double(find(std::get<Record>(find(kernel, "conditioning")), "lengthscale"));
@@ -152,6 +143,15 @@ double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
     return recalibrated_nll(map, data.data, data.features);
 }
 
+struct FitRequest {
+    const FamilyInfo* family = nullptr;
+    RecalibrationMethod method = RecalibrationMethod::temperature;
+    RecalibrationOptions options;
+    std::optional<double> holdout;
+    std::uint64_t seed = default_seed;
+    int threads = 0;
+};
+
 // Fits on all rows, or with --holdout on the rest and reports the held-out NLL, SKCE test p-value and
 // conditional MMD² before and after (under "holdout" in `out`).
 template <class Data>
@@ -165,11 +165,11 @@ RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, Json
     judged.set("fraction", *request.holdout).set("seed", request.seed);
     judged.set("n_fit", parts.fit.size()).set("n_held_out", parts.held_out.size());
     judged.set("nll_before", nll_of(identity, held_out)).set("nll_after", nll_of(map, held_out));
-    const AnyData before = as_data(held_out, nullptr), after = as_data(held_out, &map);
     for (const char* when : {"before", "after"})
         judged.set(std::string("skce_bootstrap_p_value_") + when,
-                   skce_p_value(when[0] == 'a' ? after : before, *request.family, request.seed, request.threads));
-    judge_mmd(before, after, request, judged);
+                   skce_p_value(as_data(held_out, when[0] == 'a' ? &map : nullptr), *request.family, request.seed,
+                                request.threads));
+    judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), request.options.notion, request.threads, judged);
     out.set("holdout", judged);
     return map;
 }
