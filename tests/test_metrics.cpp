@@ -439,7 +439,8 @@ TEST_CASE("metrics: evaluation_metrics lists each family's metrics, equal to the
     names.clear();
     for (const Field& f : r) names.push_back(f.name);
     CHECK(names == std::vector<std::string>{"nll", "qce", "qce_squared", "dce", "threshold", "threshold_rule", "lce_total_mean",
-                                            "lce_lengthscale", "lce_lengthscale_rule", "bins", "qce_binning"});
+                                            "lce_lengthscale", "lce_lengthscale_rule", "kce", "kce_lengthscale",
+                                            "kce_lengthscale_y", "bins", "qce_binning"});
     const std::vector<double> u = pit(normal);
     CHECK(to_double(find(r, "nll")) == mean_nll(normal));
     CHECK(to_double(find(r, "qce")) == quantile_calibration_error(u, 20, QceBinning::round));
@@ -447,6 +448,8 @@ TEST_CASE("metrics: evaluation_metrics lists each family's metrics, equal to the
     CHECK(to_double(find(r, "threshold")) == median_target(normal));
     CHECK(to_double(find(r, "dce")) == decision_calibration_error(normal, median_target(normal)));
     CHECK(to_double(find(r, "lce_total_mean")) == local_calibration_error(normal, x).mean);
+    CHECK(to_double(find(r, "kce")) == kernel_calibration_error(normal, x).estimate);
+    CHECK(to_double(find(r, "kce_lengthscale")) == median_feature_distance(x));
     CHECK(to_text(find(r, "threshold_rule")) == "median");
     o.threshold = 0.5;
     o.features = nullptr;
@@ -457,11 +460,28 @@ TEST_CASE("metrics: evaluation_metrics lists each family's metrics, equal to the
     // Laplace and mixtures take the same list.
     CHECK(evaluation_metrics(AnyData(test::laplace_data(30, rng))).size() == 8);
 
-    // Errors: features of class predictions, multivariate normals, an infinite threshold, 0 bins.
+    // Class predictions with features add the KCE.
+    Matrix class_features(300, 1);
+    for (Eigen::Index i = 0; i < 300; ++i) class_features(i, 0) = classes.probabilities()(i, 0) + 0.01 * double(i % 7);
     MetricsOptions with_features;
-    with_features.features = &x;
-    CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(classes), with_features),
-                         doctest::Contains("features apply only to univariate predictions"), invalid_argument);
+    with_features.features = &class_features;
+    const Record ck = evaluation_metrics(AnyData(classes), with_features);
+    names.clear();
+    for (const Field& f : ck) names.push_back(f.name);
+    CHECK(names == std::vector<std::string>{"accuracy", "ece_top_label", "entropy", "nll", "kce", "kce_lengthscale", "bins"});
+    CHECK(to_double(find(ck, "kce")) == kernel_calibration_error(classes, class_features).estimate);
+    // Laplace forecasts with features: the LCE, but no KCE (the MMD's closed forms are for normal ones).
+    const LaplaceData lap = test::laplace_data(30, rng);
+    const Matrix lx = Matrix(lap.mean());
+    MetricsOptions lap_features;
+    lap_features.features = &lx;
+    CHECK_THROWS_AS(find(evaluation_metrics(AnyData(lap), lap_features), "kce"), invalid_argument);
+
+    // Errors: the LCE's lengthscale for class predictions, multivariate normals, an infinite threshold, 0 bins.
+    MetricsOptions lce_of_classes;
+    lce_of_classes.lce_lengthscale = 0.5;
+    CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(classes), lce_of_classes),
+                         doctest::Contains("lce_lengthscale applies only to univariate predictions"), invalid_argument);
     const MvNormalData mv = MvNormalData::diagonal(Matrix::Zero(3, 2), Matrix::Ones(3, 2), Matrix::Zero(3, 2));
     CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(mv)), doctest::Contains("not for multivariate normals"),
                          invalid_argument);
@@ -481,7 +501,7 @@ TEST_CASE("metrics: the descriptions of the help text name the record's metrics,
     MetricsOptions with_features;
     with_features.features = &x;
     for (const bool classes : {true, false}) {
-        const Record r = classes ? evaluation_metrics(AnyData(random_classes(20, 3, rng)))
+        const Record r = classes ? evaluation_metrics(AnyData(random_classes(20, 3, rng)), with_features)
                                  : evaluation_metrics(AnyData(normal), with_features);
         std::vector<std::string> described, listed;
         for (const MetricInfo& m : metric_descriptions())

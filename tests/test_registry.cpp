@@ -423,3 +423,49 @@ TEST_CASE("ce-* with --train: the fixed-hyperparameter mode through the registry
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("registry: the MMD's features and groups as tables in memory (Setup::set_table), in estimates and tests") {
+    test::Rng rng(1401);
+    const CategoricalData data = synthetic::dirichlet_data(70, 3, 0.8, rng);
+    Matrix x(70, 2), g(70, 1);
+    for (Eigen::Index i = 0; i < 70; ++i) {
+        x.row(i) << data.probabilities()(i, 0) * 3, double(i % 5);
+        g(i, 0) = double(i % 4) - 1;
+    }
+    EstimatorSetup e = make_estimator("mmd");
+    e.set("notion", "individual");
+    CHECK(e.takes_table("features"));
+    CHECK(e.takes_table("groups"));
+    CHECK(!e.takes_table("lengthscale"));
+    e.set("features", "arrays");
+    e.set_table("features", x);
+    e.check();
+    const EstimateResult r = e.run(data, nullptr, nullptr);
+    MmdSpec spec;  // the reference: the library's call on the same features
+    spec.notion = MmdNotion::individual;
+    spec.features = x;
+    spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec)[0];
+    CHECK(r.estimate == mmd_unbiased(data, spec).estimate);
+    CHECK(to_text(find(e.record(70), "features")) == "arrays");
+    // The tests take the MMD's options nested: the table reaches them too.
+    TestSetup t = make_test("gamma");
+    t.set("estimator", "mmd");
+    t.set("notion", "group");
+    t.set("groups", "arrays");
+    t.set_table("groups", g);
+    MmdSpec group;
+    group.notion = MmdNotion::group;
+    for (Eigen::Index i = 0; i < 70; ++i) group.groups.push_back(static_cast<int>(g(i, 0)));
+    CHECK(t.run(data, nullptr, nullptr).p_value == mmd_gamma_test(data, group).p_value);
+    // Rows against n, integral group ids, options that take no table or do not apply.
+    e.set_table("features", Matrix(x.topRows(69)));
+    CHECK_THROWS_WITH_AS(e.run(data, nullptr, nullptr), doctest::Contains("`features` has 69 rows, but the input has n = 70"),
+                         invalid_argument);
+    Matrix half = g;
+    half(3, 0) = 0.5;
+    t.set_table("groups", half);
+    CHECK_THROWS_WITH_AS(t.run(data, nullptr, nullptr), doctest::Contains("`groups`[3] = 0.5, must be an integer"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(e.set_table("lengthscale", x), doctest::Contains("does not take a table"), invalid_argument);
+    CHECK_THROWS_WITH_AS(e.set_table("groups", g), doctest::Contains("applies only with `notion` group"), invalid_argument);
+}

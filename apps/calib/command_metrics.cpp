@@ -49,7 +49,7 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage) {
         options.lce_lengthscale = parse_positive_double("lce-lengthscale", *l);
     }
     if (input.family->classes) {
-        for (const char* name : {"threshold", "qce-binning", "features"})
+        for (const char* name : {"threshold", "qce-binning", "lce-lengthscale"})
             if (args.has(name))
                 throw usage_error(std::string("--") + name + " does not apply to --family " + input.family->name +
                                   " (it is for univariate predictions: normal, laplace, mixture-normal)");

@@ -87,6 +87,27 @@ double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t
     return test.run(data, &kernel, nullptr, parallel).p_value;
 }
 
+// The held-out conditional MMD² before and after the map (the registry's estimator mmd, unbiased): for
+// categorical maps in the objective's notion (canonical unless --notion top-label), for normal ones in
+// the distribution notion with the PIT target. k_Z's lengthscale is the median heuristic's on the
+// predictions before the map and is kept for after, so that both numbers use one kernel (as the fit's
+// nll+mmd objective fixes it at the start).
+void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, int threads, JsonObject& judged) {
+    EstimatorSetup mmd = make_estimator("mmd");
+    const bool normal = std::holds_alternative<NormalData>(before);
+    mmd.set("notion", normal ? std::string("distribution") : to_string(notion));
+    if (normal) mmd.set("kernel_y", "pit");
+    mmd.check();
+    const ParallelOptions parallel{threads, nullptr};
+    const EstimateResult unmapped = mmd.run(before, nullptr, nullptr, parallel);
+    const auto& kernel = std::get<Record>(find(unmapped.details, "kernel"));
+    const double lengthscale = to_double(find(std::get<Record>(find(kernel, "conditioning")), "lengthscale"));
+    mmd.set("lengthscale", lengthscale);
+    const EstimateResult mapped = mmd.run(after, nullptr, nullptr, parallel);
+    judged.set("mmd_notion", to_text(find(unmapped.details, "notion"))).set("mmd_lengthscale", lengthscale);
+    judged.set("mmd_before", unmapped.estimate).set("mmd_after", mapped.estimate);
+}
+
 // Predictions before and after the map, as data sets the tests take.
 AnyData as_data(const CategoricalScores& held_out, const RecalibrationMap* map) {
     if (map) return CategoricalData(apply_recalibration(*map, held_out.scores), held_out.labels);
@@ -173,8 +194,8 @@ struct FitRequest {
     int threads = 0;
 };
 
-// Fits on all rows, or with --holdout on the rest and reports the held-out NLL and SKCE test p-value
-// before and after (under "holdout" in `out`).
+// Fits on all rows, or with --holdout on the rest and reports the held-out NLL, SKCE test p-value and
+// conditional MMD² before and after (under "holdout" in `out`).
 template <class Data>
 RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
     if (!request.holdout) return fit_map(data, request.method, request.options);
@@ -190,6 +211,7 @@ RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, Json
         judged.set(std::string("skce_bootstrap_p_value_") + when,
                    skce_p_value(as_data(held_out, when[0] == 'a' ? &map : nullptr), *request.family, request.seed,
                                 request.threads));
+    judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), request.options.notion, request.threads, judged);
     out.set("holdout", judged);
     return map;
 }

@@ -361,7 +361,8 @@ Options of fit:
   --lengthscale-y L     normal nll+mmd, sqexp or pit: l_T instead of its median rule
   --ridge L             matrix: the off-diagonal ridge (default 0.001)
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
-                        the NLL and the SKCE bootstrap test's p-value before and after
+                        the NLL, the SKCE bootstrap test's p-value and the conditional MMD^2
+                        (the objective's notion; normal: distribution, PIT target) before and after
   --seed S              the seed of the split and of the bootstrap test (default 1234)
   --out FILE            where the map is written (JSON)
   --threads N           threads of the bootstrap test (the fit is serial)
@@ -374,7 +375,8 @@ Options of apply:
   --header, --delimiter as in 'calib estimate'
 
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
-n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after), parameters,
+n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after, mmd_notion,
+mmd_lengthscale, mmd_before, mmd_after), parameters,
 objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size, mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
 line_search_failed), map, then family, input, files, threads, compute_seconds,
 wall_time_seconds, calib_version. apply: command, method, map, input, output, n, columns,
@@ -400,7 +402,9 @@ Class predictions (--family categorical, binary):
 )" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
 Options:
   --features FILE       n rows of features x_i (text or .npy): adds the LCE, whose kernel is
-                        exp(-|x - x'|^2 / (2 l^2)) (univariate families)
+                        exp(-|x - x'|^2 / (2 l^2)) (univariate families), and the KCE, the
+                        unbiased MMD^2 with that kernel (l: the median heuristic) on the features
+                        (class predictions, normal forecasts)
   --lce-lengthscale L   the LCE's l > 0 (default: the median of the pairwise feature distances)
   --threshold C         the DCE's decision threshold c (default: the median of the targets)
   --qce-binning floor|round
@@ -408,12 +412,13 @@ Options:
                         the paper's code (whose QCE is about 0.025, not 0, when calibrated)
   --bins B              bins of the QCE and the ECE, levels of the LCE (default 20, the paper's)
   --format json|table   one JSON object (default) or a readable table
-  --threads N           threads of the LCE (the result does not depend on it)
+  --threads N           threads of the LCE and the KCE (the result does not depend on it)
   The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
   --logits, --simplex-tolerance, --renormalize) apply.
 
 Output fields: command, n, the metrics above, threshold and threshold_rule (median or given), bins,
-qce_binning, with features lce_lengthscale, lce_lengthscale_rule and features, then family, input,
+qce_binning, with features lce_lengthscale, lce_lengthscale_rule, kce_lengthscale (normal:
+kce_lengthscale_y) and features, then family, input,
 files, threads, compute_seconds, wall_time_seconds, calib_version. An infinite NLL is null.
 
 Examples:

@@ -86,23 +86,41 @@ LceResult local_calibration_error(const MixtureNormalData& data, const Matrix& f
 // (exact, through the engine's pair selection). Needs n ≥ 2; throws when it is 0 or not finite.
 double median_feature_distance(const Matrix& features, const ParallelOptions& parallel = {});
 
+// ---- the KCE --------------------------------------------------------------------------------------------
+// The kernel calibration error of Marx et al.'s tables ("the MMD objective for an RBF kernel over
+// X × Y", §6; digest §11.1 item 6): the conditional MMD's unbiased U-statistic (calib/mmd.hpp, unscaled:
+// digest A17; it can be negative) in the individual notion, k_Z = exp(−‖x − x'‖²/(2ℓ²)) on the features
+// with ℓ the median of ‖x_i − x_j‖ over the pairs i < j, and the target kernel δ(y, y') for class
+// predictions or exp(−(y − y')²/(2ℓ_Y²)) for normal forecasts (integrated over the forecast in closed
+// form). features: n×d, finite; n ≥ 2. O(n²(d + m)) time through the pairwise engine, bitwise the same for
+// any thread count. Throws invalid_argument for bad features or a median distance of 0.
+struct KceResult {
+    double estimate = 0;
+    double lengthscale = 0;  // ℓ of k_Z, by the median heuristic
+};
+KceResult kernel_calibration_error(const CategoricalData& data, const Matrix& features, const ParallelOptions& parallel = {});
+KceResult kernel_calibration_error(const NormalData& data, const Matrix& features, double target_lengthscale = 1.0,
+                                   const ParallelOptions& parallel = {});
+
 // ---- every metric of a data set ------------------------------------------------------------------------
 struct MetricsOptions {
     std::size_t bins = 20;  // QCE, ECE and LCE bins (the paper's 20)
     QceBinning qce_binning = QceBinning::floor;
     // The DCE's threshold c; NaN: the median of the targets.
     double threshold = std::numeric_limits<double>::quiet_NaN();
-    const Matrix* features = nullptr;  // n×d: the LCE is computed when given (univariate families)
+    const Matrix* features = nullptr;  // n×d: the LCE (univariate families) and the KCE (categorical, normal)
     double lce_lengthscale = 0;        // 0: median heuristic
     ParallelOptions parallel;
 };
 // The metrics that apply to the family of `data`, in this order (what `calib metrics` prints):
-//   class predictions:  accuracy, ece_top_label, entropy, nll
+//   class predictions:  accuracy, ece_top_label, entropy, nll, and with features kce, kce_lengthscale
 //   univariate:         nll, qce, qce_squared, dce, threshold, threshold_rule, and with features
-//                       lce_total_mean, lce_lengthscale, lce_lengthscale_rule
+//                       lce_total_mean, lce_lengthscale, lce_lengthscale_rule, and for normal forecasts
+//                       kce, kce_lengthscale, kce_lengthscale_y (1: the MMD's default target lengthscale)
 // plus bins and qce_binning. A nan or ±inf metric is kept (the NLL of a label of probability 0 is +inf).
 // Throws calib::invalid_argument for multivariate normals (none of the paper's metrics is defined
-// for them), features given to class predictions or with another number of rows, a non-finite threshold.
+// for them), features with another number of rows, lce_lengthscale for class predictions, a
+// non-finite threshold.
 Record evaluation_metrics(const AnyData& data, const MetricsOptions& options = {});
 
 // The names and one-line descriptions of the metrics of evaluation_metrics (help texts, docs).

@@ -72,6 +72,13 @@ public:
     // Sets an option from text or a typed value. Throws option_error for a value the option does not
     // take, invalid_argument for an option the method does not have or that does not apply.
     void set(const std::string& name, const Value& value);
+    // Options whose value on the command line is a FILE holding a table of numbers, one row per
+    // observation (the MMD's features and groups), can take the table itself, from a front-end that has
+    // it in memory (Python's arrays); the option must apply, its value names the source in records
+    // (set it, e.g. to "arrays"). The table's rows are checked against the data when the method runs.
+    // set_table throws invalid_argument for an option that takes no table or does not apply.
+    bool takes_table(const std::string& name) const;
+    void set_table(const std::string& name, Matrix table);
     Value get(const std::string& name) const;
     bool given(const std::string& name) const;
     // A front-end's way to take its arguments: sets, in the order of options() (a condition refers to

@@ -18,11 +18,13 @@ const std::vector<MetricInfo>& metric_descriptions() {
         {"ece_top_label", "top-label ECE over equal-width confidence bins: sum_b (n_b/n)|mean confidence - accuracy|", true},
         {"entropy", "mean Shannon entropy of the predictions (natural log; the paper's sharpness)", true},
         {"nll", "mean negative log-likelihood of the true class (natural log; null when a label has probability 0)", true},
+        {"kce", "kernel calibration error: unbiased MMD^2, RBF on the features (median lengthscale) x delta on labels (with --features)", true},
         {"nll", "mean negative log-likelihood of the targets (natural log)", false},
         {"qce", "quantile calibration error: (1/2) sum_b |f_b - 1/B| over B bins of the PIT (--qce-binning)", false},
         {"qce_squared", "Kuleshov et al.'s sum_j (j/B - fraction of PIT <= j/B)^2, j = 1..B", false},
         {"dce", "decision calibration error, eq. (19), of the decision sign(y - c): in [0, sqrt 2]", false},
         {"lce_total_mean", "mean over the observations of LCE_total, the local calibration error (with --features)", false},
+        {"kce", "kernel calibration error (normal): unbiased MMD^2, RBF on the features x RBF on y (with --features)", false},
     };
     return all;
 }
@@ -30,12 +32,19 @@ const std::vector<MetricInfo>& metric_descriptions() {
 namespace {
 
 Record class_metrics(const CategoricalData& d, const MetricsOptions& o) {
-    if (o.features) fail("evaluation_metrics", "features apply only to univariate predictions (the LCE), not to class predictions");
-    return {{"accuracy", accuracy(d)},
-            {"ece_top_label", top_label_ece(d, static_cast<int>(o.bins))},
-            {"entropy", mean_entropy(d)},
-            {"nll", mean_nll(d)},
-            {"bins", static_cast<std::uint64_t>(o.bins)}};
+    if (o.lce_lengthscale != 0)
+        fail("evaluation_metrics", "lce_lengthscale applies only to univariate predictions (the LCE), not to class predictions");
+    Record r{{"accuracy", accuracy(d)},
+             {"ece_top_label", top_label_ece(d, static_cast<int>(o.bins))},
+             {"entropy", mean_entropy(d)},
+             {"nll", mean_nll(d)}};
+    if (o.features) {
+        const KceResult kce = kernel_calibration_error(d, *o.features, o.parallel);
+        r.push_back({"kce", kce.estimate});
+        r.push_back({"kce_lengthscale", kce.lengthscale});
+    }
+    r.push_back({"bins", static_cast<std::uint64_t>(o.bins)});
+    return r;
 }
 
 template <class Data>
@@ -60,6 +69,12 @@ Record univariate_metrics(const Data& d, const MetricsOptions& o) {
         r.push_back({"lce_total_mean", lce.mean});
         r.push_back({"lce_lengthscale", lce.lengthscale});
         r.push_back({"lce_lengthscale_rule", std::string(lce.median_heuristic ? "median" : "given")});
+        if constexpr (std::is_same_v<Data, NormalData>) {  // the MMD's closed forms are for normal forecasts
+            const KceResult kce = kernel_calibration_error(d, *o.features, 1.0, o.parallel);
+            r.push_back({"kce", kce.estimate});
+            r.push_back({"kce_lengthscale", kce.lengthscale});
+            r.push_back({"kce_lengthscale_y", 1.0});
+        }
     }
     r.push_back({"bins", static_cast<std::uint64_t>(o.bins)});
     r.push_back({"qce_binning", to_string(o.qce_binning)});

@@ -3,6 +3,7 @@
 
 #include <calib/io.hpp>
 
+#include <climits>
 #include <cmath>
 
 namespace calib::detail {
@@ -33,6 +34,16 @@ Matrix one_hot_rbf_gram(Eigen::Index size, double lengthscale) {
     Matrix k = Matrix::Constant(size, size, std::exp(-1 / (lengthscale * lengthscale)));
     k.diagonal().setOnes();
     return k;
+}
+
+// A FILE option that can take its table in memory instead (Setup::set_table).
+Option<MmdChoice> table_option(OptionInfo i, std::string MmdChoice::*file,
+                               std::shared_ptr<const Matrix> MmdChoice::*table) {
+    Option<MmdChoice> o = custom_option<MmdChoice>(
+        std::move(i), [=](MmdChoice& c, const Value& v) { c.*file = text_value(v); },
+        [=](const MmdChoice& c) { return Value(c.*file); });
+    o.set_table = [=](MmdChoice& c, std::shared_ptr<const Matrix> t) { c.*table = std::move(t); };
+    return o;
 }
 
 }  // namespace
@@ -111,35 +122,67 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                             "the seed of the Monte-Carlo samples (forecast i draws from the stream (N, i))",
                             {"marginalisation", {"mc-paired", "mc-all-pairs"}}),
                        0),
-        custom_option<MmdChoice>(
-            required(info("features", "FILE", "",
-                          "the features x_i of the individual notion, one row per observation (.npy or delimited "
-                          "text)",
-                          {"notion", {"individual"}})),
-            [](MmdChoice& c, const Value& v) { c.features = text_value(v); },
-            [](const MmdChoice& c) { return Value(c.features); }),
-        custom_option<MmdChoice>(
-            required(info("groups", "FILE", "",
-                          "the group id (an integer) of each observation for the group notion, one per row",
-                          {"notion", {"group"}})),
-            [](MmdChoice& c, const Value& v) { c.groups = text_value(v); },
-            [](const MmdChoice& c) { return Value(c.groups); }),
+        table_option(required(info("features", "FILE", "",
+                                   "the features x_i of the individual notion, one row per observation (.npy or "
+                                   "delimited text)",
+                                   {"notion", {"individual"}})),
+                     &MmdChoice::features, &MmdChoice::feature_table),
+        table_option(required(info("groups", "FILE", "",
+                                   "the group id (an integer) of each observation for the group notion, one per row",
+                                   {"notion", {"group"}})),
+                     &MmdChoice::groups, &MmdChoice::group_table),
     };
 }
 
 namespace {
 
-void check_rows(const std::string& option, const std::string& path, std::size_t rows, std::size_t n) {
+// `source`: the file's name, or empty for a table given in memory.
+void check_rows(const std::string& option, const std::string& source, std::size_t rows, std::size_t n) {
     if (rows != n)
-        throw invalid_argument("`" + option + "` " + path + " has " + std::to_string(rows) +
-                               " rows, but the input has n = " + std::to_string(n) +
+        throw invalid_argument("`" + option + "` " + (source.empty() ? "" : source + " ") + "has " +
+                               std::to_string(rows) + " rows, but the input has n = " + std::to_string(n) +
                                " observations; give one row per observation");
 }
 
 Matrix read_features(const MmdChoice& choice, std::size_t n) {
+    if (choice.feature_table) {
+        const Matrix& x = *choice.feature_table;
+        check_rows("features", "", static_cast<std::size_t>(x.rows()), n);
+        // Here rather than in the median heuristic, whose message would name the lengthscale.
+        for (Eigen::Index j = 0; j < x.cols(); ++j)
+            for (Eigen::Index i = 0; i < x.rows(); ++i)
+                if (!std::isfinite(x(i, j)))
+                    throw invalid_argument("`features`[" + std::to_string(i) + ", " + std::to_string(j) +
+                                           "] = " + format_value(x(i, j)) + ", must be finite");
+        return x;
+    }
     Matrix x = read_table(choice.features);
     check_rows("features", choice.features, static_cast<std::size_t>(x.rows()), n);
     return x;
+}
+
+// The group ids from the file, or from the table given in memory: one integer per row, as read_groups
+// takes them from a file.
+std::vector<int> read_group_ids(const MmdChoice& choice, std::size_t n) {
+    if (!choice.group_table) {
+        std::vector<int> groups = read_groups(choice.groups);
+        check_rows("groups", choice.groups, groups.size(), n);
+        return groups;
+    }
+    const Matrix& g = *choice.group_table;
+    check_rows("groups", "", static_cast<std::size_t>(g.rows()), n);
+    if (g.cols() != 1)
+        throw invalid_argument("`groups` has " + std::to_string(g.cols()) + " columns, must have 1 (one group id per row)");
+    std::vector<int> groups;
+    for (Eigen::Index i = 0; i < g.rows(); ++i) {
+        const double v = g(i, 0);
+        if (v != std::floor(v) || !(v >= INT_MIN && v <= INT_MAX))
+            throw invalid_argument("`groups`[" + std::to_string(i) + "] = " + format_value(v) +
+                                   ", must be an integer in [" + std::to_string(INT_MIN) + ", " +
+                                   std::to_string(INT_MAX) + "]");
+        groups.push_back(static_cast<int>(v));
+    }
+    return groups;
 }
 
 // The median heuristic's lengthscales (one, or one per class) as the choice asks for them.
@@ -175,10 +218,7 @@ MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const 
     if (choice.target == MmdTargetChoice::sqexp)
         spec.target_gram = one_hot_rbf_gram(binary ? 2 : data.num_classes(), choice.target_lengthscale);
     if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
-    if (spec.notion == MmdNotion::group) {
-        spec.groups = read_groups(choice.groups);
-        check_rows("groups", choice.groups, spec.groups.size(), n);
-    }
+    if (spec.notion == MmdNotion::group) spec.groups = read_group_ids(choice, n);
     const bool conditioned = spec.notion != MmdNotion::group && spec.notion != MmdNotion::marginal;
     std::vector<double> lengthscales;
     if (conditioned && !choice.lengthscale.given()) {

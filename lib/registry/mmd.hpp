@@ -9,6 +9,7 @@
 #include <calib/families.hpp>
 #include <calib/mmd.hpp>
 
+#include <memory>
 #include <string>
 
 namespace calib::detail {
@@ -31,13 +32,14 @@ struct MmdChoice {
     MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
     std::size_t samples = 10;
     std::uint64_t mc_seed = default_seed;
-    std::string features, groups;  // files
+    std::string features, groups;  // files, or "arrays" when the tables below were given in memory
+    std::shared_ptr<const Matrix> feature_table, group_table;  // Setup::set_table (Python's arrays)
 };
 
 // `notion_condition`: when the notion (and so every other option) applies; empty for the estimator.
 OptionList<MmdChoice> mmd_options(Condition notion_condition = {});
 
-// The spec on the data: the files read (their rows checked against n), K_T built, the lengthscales
+// The spec on the data: the files read, or the tables given (their rows checked against n), K_T built, the lengthscales
 // chosen by the median rule; `record` receives notion, lengthscale(s) and the kernel as used.
 MmdSpec resolve_mmd(const MmdChoice& choice, const CategoricalData& data, const ParallelOptions& parallel,
                     Record& record);

@@ -25,6 +25,8 @@ public:
     virtual void set(const std::string& name, const Value& value) = 0;
     virtual Value get(const std::string& name) const = 0;
     virtual bool given(const std::string& name) const = 0;
+    virtual bool takes_table(const std::string& name) const = 0;
+    virtual void set_table(const std::string& name, std::shared_ptr<const Matrix> table) = 0;
     virtual void check() const = 0;
     virtual Record record(std::size_t n) const = 0;
     virtual std::shared_ptr<SetupModel> clone() const = 0;
@@ -73,6 +75,10 @@ public:
     void set(const std::string& name, const Value& value) override { table_.set(this->info().name, name, value); }
     Value get(const std::string& name) const override { return table_.get(this->info().name, name); }
     bool given(const std::string& name) const override { return table_.given(name); }
+    bool takes_table(const std::string& name) const override { return table_.takes_table(name); }
+    void set_table(const std::string& name, std::shared_ptr<const Matrix> table) override {
+        table_.set_table(this->info().name, name, std::move(table));
+    }
     void check() const override {
         table_.check_required(this->info().name);
         if (check_) check_(table_.values());

@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 
+#include <calib/data.hpp>
 #include <calib/options.hpp>
 #include <calib/record.hpp>
 
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -50,6 +52,9 @@ struct Option {
     std::function<Value(const S&)> get;
     // Appends the option's output fields; empty: {name: get()}.
     std::function<void(Record&, const S&, std::size_t n)> record;
+    // An option whose FILE holds a table of numbers (mmd: features, groups) may instead take the table
+    // itself from a front-end that has it in memory (Setup::set_table); empty: it cannot.
+    std::function<void(S&, std::shared_ptr<const Matrix>)> set_table;
 };
 
 template <class S>
@@ -76,7 +81,7 @@ Option<S> integer_option(T S::*member, OptionInfo i, std::uint64_t min,
     return {std::move(i),
             [=](S& s, const Value& v) { s.*member = static_cast<T>(unsigned_value(name, v, min, max)); },
             [=](const S& s) { return Value(static_cast<std::uint64_t>(s.*member)); },
-            {}};
+            {}, {}};
 }
 
 // A number member that `ok` accepts (`rule` says what it must be).
@@ -84,7 +89,7 @@ template <class S>
 Option<S> real_option(double S::*member, OptionInfo i, std::function<bool(double)> ok, std::string rule) {
     const std::string name = i.name;
     return {std::move(i), [=](S& s, const Value& v) { s.*member = real_value(name, v, ok, rule); },
-            [=](const S& s) { return Value(s.*member); }, {}};
+            [=](const S& s) { return Value(s.*member); }, {}, {}};
 }
 
 // A bool member given by its presence on the command line.
@@ -94,7 +99,7 @@ Option<S> flag_option(bool S::*member, OptionInfo i) {
     i.metavar.clear();
     if (i.default_value.empty()) i.default_value = "false";
     return {std::move(i), [=](S& s, const Value& v) { s.*member = flag_value(name, v); },
-            [=](const S& s) { return Value(s.*member); }, {}};
+            [=](const S& s) { return Value(s.*member); }, {}, {}};
 }
 
 // An enumeration member, by name: `names` pairs each value with its name; `context` is added to the
@@ -123,14 +128,14 @@ Option<S> enum_option(E S::*member, OptionInfo i, std::vector<std::pair<E, std::
                     if (value == s.*member) return Value(n);
                 return Value(std::string("?"));
             },
-            {}};
+            {}, {}};
 }
 
 // An option with its own accessors.
 template <class S>
 Option<S> custom_option(OptionInfo i, std::function<void(S&, const Value&)> set, std::function<Value(const S&)> get,
                         std::function<void(Record&, const S&, std::size_t n)> record = {}) {
-    return {std::move(i), std::move(set), std::move(get), std::move(record)};
+    return {std::move(i), std::move(set), std::move(get), std::move(record), {}};
 }
 
 // The options of T at member `part` of S (a nested options struct).
@@ -141,8 +146,10 @@ OptionList<S> nested(T S::*part, const OptionList<T>& options) {
         Option<S> outer{o.info,
                         [=](S& s, const Value& v) { o.set(s.*part, v); },
                         [=](const S& s) { return o.get(s.*part); },
+                        {},
                         {}};
         if (o.record) outer.record = [=](Record& r, const S& s, std::size_t n) { o.record(r, s.*part, n); };
+        if (o.set_table) outer.set_table = [=](S& s, std::shared_ptr<const Matrix> t) { o.set_table(s.*part, std::move(t)); };
         out.push_back(std::move(outer));
     }
     return out;
@@ -195,6 +202,20 @@ public:
         if (!applies(name))
             fail_plain("`" + name + "` " + describe_condition(o->info.condition));
         o->set(values_, value);
+        given_.insert(name);
+    }
+
+    bool takes_table(const std::string& name) const {
+        const Option<S>* o = find(name);
+        return o && o->set_table;
+    }
+
+    // The table for an option that takes one; it must apply, as for set.
+    void set_table(const std::string& method, const std::string& name, std::shared_ptr<const Matrix> table) {
+        const Option<S>* o = find(name);
+        if (!o || !o->set_table) fail_plain("`" + name + "` of " + method + " does not take a table of numbers");
+        if (!applies(name)) fail_plain("`" + name + "` " + describe_condition(o->info.condition));
+        o->set_table(values_, std::move(table));
         given_.insert(name);
     }
 

@@ -29,6 +29,13 @@ void Setup::set(const std::string& name, const Value& value) {
     model_->set(name, value);
 }
 
+bool Setup::takes_table(const std::string& name) const { return model_->takes_table(name); }
+
+void Setup::set_table(const std::string& name, Matrix table) {
+    if (model_.use_count() > 1) model_ = model_->clone();
+    model_->set_table(name, std::make_shared<const Matrix>(std::move(table)));
+}
+
 void Setup::set_given(const std::function<std::optional<Value>(const OptionInfo&)>& given) {
     for (const OptionInfo& o : options())
         if (applies(o.name))

@@ -17,6 +17,9 @@ The predictions and targets are given by name, and their family follows from the
 
 Reading options (as the command line's): logits, one_based_labels (alias one_based),
 simplex_tolerance, renormalize.
+
+Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map as the JSON map file's
+dict, recalibrate_apply applies one to new predictions.
 """
 
 from . import _calib
@@ -24,7 +27,7 @@ from ._calib import NumericalError
 
 __version__ = _calib.version
 __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
-           "interval_coverage", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
+           "interval_coverage", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
            "NumericalError"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
@@ -261,16 +264,56 @@ def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None,
 def metrics(probs=None, labels=None, *, family=None, features=None, threshold=None, qce_binning="floor", bins=20,
             lce_lengthscale=None, threads=None, **arrays):
     """The evaluation metrics of Marx, Zalouk & Ermon (2023), as `calib metrics` prints them (a dict;
-    docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll.
-    Univariate distributions (normal: mean, std, y; laplace: mean, scale, y; mixture-normal: weights,
-    means, stds, y): nll, qce, qce_squared, dce with its threshold (default: the median of y), and with
-    features (an (n, d) array) lce_total_mean with its lengthscale (default: median heuristic).
+    docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll, and
+    with features (an (n, d) array) the KCE, kce with kce_lengthscale (the individual-notion MMD with
+    an RBF kernel on the features, median lengthscale). Univariate distributions (normal: mean, std,
+    y; laplace: mean, scale, y; mixture-normal: weights, means, stds, y): nll, qce, qce_squared, dce
+    with its threshold (default: the median of y), and with features lce_total_mean with its
+    lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
+    kce_lengthscale_y.
     qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf")."""
     given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
     if rest:
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
     return _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
                           _threads(threads))
+
+
+def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):
+    """Fits a recalibration map as `calib recalibrate fit` does (docs/recalibration.md) and returns it as
+    a dict with the fields of the JSON map file, bitwise (method, family, parameters by name, objective,
+    objective_before/after, iterations, evaluations, status, ...).
+
+    Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
+    as for skce), method "temperature", "temperature-bias", "vector" or "matrix" (ridge=, default
+    1e-3). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
+    observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
+    command line's --lambda) and notion ("canonical", default, or "top-label"); also
+    probability_floor, max_iterations, gradient_tolerance (RecalibrationOptions' fields)."""
+    if lambda_ is not None:
+        arguments["lambda"] = lambda_
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    import json
+    return json.loads(_calib.recalibrate_fit(family or "", arrays, reading, features, method, options))
+
+
+def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):
+    """Applies a map (a dict as recalibrate_fit returns, or the path of a JSON map file as `calib
+    recalibrate fit` writes) to new predictions, as `calib recalibrate apply` does: probs (n, m) the
+    raw scores the map takes (logits or probabilities, as it was fitted) give {"probs": (n, m)
+    probabilities}; mean and std (and features for affine-features) give {"mean": ..., "std": ...}.
+    The dict's arrays can be passed on: calib.test(**calib.recalibrate_apply(m, probs), labels=y)."""
+    import json
+    import os
+    if isinstance(recalibration_map, dict):
+        text = json.dumps(recalibration_map)
+    elif isinstance(recalibration_map, (str, os.PathLike)):
+        with open(recalibration_map) as f:
+            text = f.read()
+    else:
+        raise TypeError(f"recalibration_map must be a dict or the path of a JSON map file, not {recalibration_map!r}")
+    arrays = {k: v for k, v in dict(probs=probs, mean=mean, std=std).items() if v is not None}
+    return _calib.recalibrate_apply(text, arrays, features)
 
 
 def pit_histogram(u, bins=10, level=0.95):

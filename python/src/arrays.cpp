@@ -1,5 +1,6 @@
 // NumPy arrays as calib's data sets (arrays.hpp).
 #include "arrays.hpp"
+#include "values.hpp"
 
 #include <pybind11/numpy.h>
 
@@ -193,6 +194,34 @@ std::vector<Matrix> to_matrices(const py::array& a) {
 
 }  // namespace
 
+ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
+    ClassOptions o;
+    for (const auto& item : reading) {
+        const std::string name = py::str(item.first);
+        const py::handle v = item.second;
+        if (name == "logits" || name == "one_based_labels") {
+            if (!family.labels_options)
+                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
+                                       family.name);
+            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
+        } else if (name == "simplex_tolerance" || name == "renormalize") {
+            if (!family.simplex_rows)
+                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
+                                       family.name);
+            if (name == "renormalize") {
+                o.simplex.renormalize = flag_argument(name, v);
+            } else {
+                const double t = to_double(to_value(name, v));
+                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
+                o.simplex.tolerance = t;
+            }
+        } else {
+            throw invalid_argument("unknown reading option " + name);
+        }
+    }
+    return o;
+}
+
 const FamilyInfo& infer_family(const py::dict& given) {
     const auto has = [&](const char* name) { return given.contains(name); };
     const auto ndim = [&](const char* name) { return py::array(py::module_::import("numpy").attr("asarray")(given[name])).ndim(); };
@@ -218,9 +247,17 @@ std::string family_arrays(const FamilyInfo& family) {
     return names;
 }
 
-Matrix feature_matrix(const py::handle& object) {
+Matrix table_matrix(const py::handle& object, const std::string& name) {
     const py::array probe = py::module_::import("numpy").attr("asarray")(object);
-    return to_matrix(as_array(object, "features", probe.ndim() == 1 ? 1 : 2));
+    return to_matrix(as_array(object, name.c_str(), probe.ndim() == 1 ? 1 : 2));
+}
+
+bool is_arrays(const py::handle& value) {
+    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value) || py::isinstance<py::dict>(value))
+        return true;
+    // NumPy's scalars have __array__ too, but are numbers.
+    const py::object generic = py::module_::import("numpy").attr("generic");
+    return py::hasattr(value, "__array__") && !py::isinstance(value, generic);
 }
 
 AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOptions& options) {

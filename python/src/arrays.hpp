@@ -18,15 +18,24 @@ struct ClassOptions {
     SimplexOptions simplex;         // simplex_tolerance, renormalize
 };
 
+// The reading options given by keyword (logits, one_based_labels, simplex_tolerance, renormalize);
+// throws invalid_argument for one that does not apply to the family.
+ClassOptions class_options(const FamilyInfo& family, const pybind11::dict& reading);
+
 // The data set of `family` from the arrays in `arrays` (keyword → array; the names of family_arrays).
 // Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
 // validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or
 // misshapen array, with the argument's name.
 AnyData make_data(const FamilyInfo& family, const pybind11::dict& arrays, const ClassOptions& options);
 
-// Features x_i: an (n, d) array, or (n,) as (n, 1), as an n×d matrix (a copy). Throws for another
-// shape or a dtype that does not hold numbers, naming `features`.
-Matrix feature_matrix(const pybind11::handle& object);
+// A table of numbers given for the option `name` (features x_i; group ids): an (n, d) array, or (n,) as
+// (n, 1), of any numeric dtype and layout, as an n×d matrix (a copy). Throws for another shape or a
+// dtype that does not hold numbers, naming `name`; NaN and the row count are checked by the method.
+Matrix table_matrix(const pybind11::handle& object, const std::string& name = "features");
+
+// Whether an option's value is arrays (a NumPy array, anything with __array__, a tuple, list or dict
+// of them) rather than a number, text or a flag.
+bool is_arrays(const pybind11::handle& value);
 
 // The family the given arrays belong to: probs (2-d: categorical, 1-d: binary), weights/means/stds
 // (mixture-normal), cov (mvnormal), scale (laplace), mean (2-d: mvnormal-diag, 1-d: normal).

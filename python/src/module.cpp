@@ -2,6 +2,7 @@
 // (python/calib/__init__.py) gives it its Pythonic face; everything that decides a result is here
 // or in the library, so that Python and the command line share names, defaults, rules and numbers.
 #include "arrays.hpp"
+#include "recalibration.hpp"
 #include "values.hpp"
 
 #include <pybind11/pybind11.h>
@@ -12,6 +13,7 @@
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <type_traits>
@@ -24,34 +26,6 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
-    ClassOptions o;
-    for (const auto& item : reading) {
-        const std::string name = py::str(item.first);
-        const py::handle v = item.second;
-        if (name == "logits" || name == "one_based_labels") {
-            if (!family.labels_options)
-                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
-                                       family.name);
-            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
-        } else if (name == "simplex_tolerance" || name == "renormalize") {
-            if (!family.simplex_rows)
-                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
-                                       family.name);
-            if (name == "renormalize") {
-                o.simplex.renormalize = flag_argument(name, v);
-            } else {
-                const double t = to_double(to_value(name, v));
-                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
-                o.simplex.tolerance = t;
-            }
-        } else {
-            throw invalid_argument("unknown reading option " + name);
-        }
-    }
-    return o;
 }
 
 struct Inputs {
@@ -118,28 +92,37 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     if (!has_locations && setup.locations_use() == LocationsUse::required)
         throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + family_arrays(family) +
                                ")");
-    // So are the data sets (options whose value is a FILE on the command line): recorded as "arrays".
-    py::dict given_sets;
+    // So are the options whose value is a FILE on the command line, given as arrays: data sets (ce-*:
+    // train, validation) and tables (mmd: features, groups), recorded as "arrays".
+    py::dict given_arrays;
     for (const auto& item : options) {
         const py::handle v = item.second;
         const std::string name = py::str(item.first);
         const OptionInfo* option = setup.option(name);
-        if (!option || !(py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v) || py::isinstance<py::dict>(v)))
-            continue;
+        if (!option || !is_arrays(v)) continue;
         if (option->metavar != "FILE") throw invalid_argument(info.name + ": " + name + " takes a value, not arrays");
-        given_sets[item.first] = v;
+        given_arrays[item.first] = v;
     }
-    for (const auto& item : given_sets) options[item.first] = "arrays";
+    for (const auto& item : given_arrays) options[item.first] = "arrays";
     Configured<MethodSetup> c{std::move(setup), std::nullopt, {}};
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
     std::vector<std::string> data_sets;
     if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = c.setup.data_set_options();
-    for (const std::string& name : data_sets) {
-        if (!given_sets.contains(name.c_str()))
+    for (const std::string& name : data_sets)
+        if (!given_arrays.contains(name.c_str()))
             throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + family_arrays(family) +
                                    ") as a tuple or a dict, not a file name");
-        c.data_sets.emplace(name, more_data(family, in.reading, name, given_sets[name.c_str()]));
+    for (const auto& item : given_arrays) {
+        const std::string name = py::str(item.first);
+        if (std::find(data_sets.begin(), data_sets.end(), name) != data_sets.end())
+            c.data_sets.emplace(name, more_data(family, in.reading, name, item.second.cast<py::object>()));
+        else if (c.setup.takes_table(name) && c.setup.given(name))
+            c.setup.set_table(name, table_matrix(item.second, name));
+        else if (c.setup.given(name))
+            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + family_arrays(family) +
+                                   ") as a tuple or a dict, or a file name");
+        // An option that does not apply stays in `options`: reject_unused says why.
     }
     if (c.setup.kernel_use() == KernelUse::skce) {
         c.kernel.emplace(family);
@@ -314,7 +297,7 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
     if (!threshold.is_none()) o.threshold = threshold.cast<double>();
     std::optional<Matrix> x;
     if (!features.is_none()) {
-        x = feature_matrix(features);
+        x = table_matrix(features);
         o.features = &*x;
     }
     if (!lce_lengthscale.is_none()) {
@@ -403,4 +386,5 @@ PYBIND11_MODULE(_calib, m) {
     m.def("families", &family_list);
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
     m.def("max_threads", &calib::max_num_threads);
+    add_recalibration(m);
 }

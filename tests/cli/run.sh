@@ -1078,6 +1078,15 @@ for method in temperature-bias vector matrix; do
 done
 expect_json "recalibrate holdout" 'j["holdout"]["n_held_out"] == 450 and j["holdout"]["n_fit"] == 1050 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and 0 <= j["holdout"]["skce_bootstrap_p_value_before"] <= 1 and 0 <= j["holdout"]["skce_bootstrap_p_value_after"] <= 1' \
     "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
+# The held-out conditional MMD^2 (unbiased, one k_Z lengthscale for before and after): clearly positive
+# for the overconfident model (T = 2), within noise of 0 after temperature scaling; in the objective's
+# notion for nll+mmd; for normal forecasts the distribution notion with the PIT target.
+expect_json "recalibrate holdout mmd" '(h := j["holdout"])["mmd_notion"] == "canonical" and h["mmd_lengthscale"] > 0 and h["mmd_before"] > 0.002 and abs(h["mmd_after"]) < h["mmd_before"] / 5' \
+    "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
+expect_json "recalibrate holdout mmd top-label" '(h := j["holdout"])["mmd_notion"] == "top-label" and h["mmd_before"] > 0.02 and abs(h["mmd_after"]) < h["mmd_before"] / 10' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion top-label --holdout 0.3 --seed 5 --out held.json
+expect_json "recalibrate holdout mmd normal" '(h := j["holdout"])["mmd_notion"] == "distribution" and h["mmd_before"] > 5e-4 and abs(h["mmd_after"]) < h["mmd_before"] / 5' \
+    recalibrate fit --family normal --input narrow.csv --method affine --holdout 0.3 --seed 5 --out held.json
 expect_json "recalibrate apply csv" 'j["n"] == 1500 and j["columns"] == 5 and open("recal.csv").readline().strip() == "p_1,p_2,p_3,p_4,label"' \
     recalibrate apply --map t.json --input over.csv --output recal.csv
 expect_json "recalibrate apply npy, predictions only" 'j["columns"] == 4' \
@@ -1282,6 +1291,19 @@ expect_close "metrics float32 categorical npy = its doubles in CSV (bitwise)" \
     "$(field_of entropy metrics --family categorical --input preds.npy --labels labels.npy --one-based-labels)" \
     "$(field_of entropy metrics --family categorical --input preds_f64.csv --labels labels.csv --one-based-labels)" 0
 expect_json "metrics binary" '"accuracy" in j and j["family"] == "binary"' metrics --family binary --input bin.csv
+# The KCE with --features: the MMD of the individual notion with its defaults (RBF on x, median
+# lengthscale, delta on the labels; normal: RBF on y, l_Y = 1), bitwise, for any thread count.
+printf '0.1,1\n0.7,0\n-0.3,2\n1.2,1\n0.4,0\n-1.1,2\n0.9,1\n0.05,0\n-0.6,1\n1.5,2\n' >cat_x.csv
+expect_close "metrics KCE = calib estimate --estimator mmd --notion individual" \
+    "$(field_of kce metrics --family categorical --input cat.csv --features cat_x.csv --threads 1)" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator mmd --notion individual --features cat_x.csv --threads 2)" 0
+expect_close "metrics KCE normal = calib estimate --estimator mmd --notion individual --kernel-y sqexp" \
+    "$(field_of kce metrics --family normal --input grid.csv --features grid_x.csv --threads 2)" \
+    "$(estimate_of estimate --family normal --input grid.csv --estimator mmd --notion individual --kernel-y sqexp --features grid_x.csv --threads 1)" 0
+expect_json "metrics KCE fields" 'j["kce_lengthscale"] > 0 and "lce_total_mean" not in j and list(j)[list(j).index("kce") + 1] == "kce_lengthscale"' \
+    metrics --family categorical --input cat.csv --features cat_x.csv
+expect_error "metrics --lce-lengthscale for classes" "--lce-lengthscale does not apply to --family categorical" -- \
+    metrics --family categorical --input cat.csv --features cat_x.csv --lce-lengthscale 1
 if "$bin" metrics --family normal --input grid.csv --features grid_x.csv --format table >out 2>err &&
     grep -q "lce_total_mean" out && grep -q "qce" out && [ ! -s err ]; then ok
 else bad "metrics --format table: $(head -c 300 err) $(head -c 300 out)"; fi

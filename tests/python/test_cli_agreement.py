@@ -250,5 +250,63 @@ def test_metrics_with_features_match_cli(tmp_path):
         same_fields(python, cli)
     with pytest.raises(ValueError, match="features has 3 rows"):
         calib.metrics(family="normal", **arrays, features=x[:3])
-    with pytest.raises(ValueError, match="features apply only to univariate predictions"):
-        calib.metrics(family="categorical", **family_arrays("categorical")[1], features=x)
+    with pytest.raises(ValueError, match="lce_lengthscale applies only to univariate predictions"):
+        calib.metrics(family="categorical", **family_arrays("categorical")[1], features=x[:800], lce_lengthscale=1)
+
+
+def test_metrics_kce_matches_cli(tmp_path):
+    """The KCE of class predictions with features: the command line's, and the MMD of the individual
+    notion with its defaults (bitwise)."""
+    file, arrays = family_arrays("categorical")
+    x = np.random.default_rng(9).normal(size=(len(arrays["labels"]), 2))
+    np.savetxt(tmp_path / "x.csv", x, delimiter=",", fmt="%.17g")
+    python = calib.metrics(family="categorical", **arrays, features=x)
+    cli = run_cli("metrics", "--family", "categorical", "--input", data_path(file), "--features", str(tmp_path / "x.csv"))
+    assert python["kce"] == cli["kce"] and python["kce_lengthscale"] == cli["kce_lengthscale"]
+    same_fields(python, cli)
+    mmd = calib.estimate(**arrays, estimator="mmd", notion="individual", features=x)
+    assert python["kce"] == mmd.estimate
+    assert python["kce_lengthscale"] == mmd.details["kernel"]["conditioning"]["lengthscale"]
+
+
+@pytest.mark.parametrize("dtype,order", [(np.float64, "C"), (np.float64, "F"), (np.float32, "C"), (np.int64, "F")])
+def test_mmd_conditioning_arrays_match_cli(dtype, order, tmp_path):
+    """features= and groups= take arrays (any numeric dtype, C or Fortran order, 1-d features as one
+    column) with bitwise the numbers of the command line on the same values from files; the options
+    record "arrays"."""
+    file, arrays = family_arrays("categorical")
+    n = len(arrays["labels"])
+    rng = np.random.default_rng(8)
+    x = np.asarray(rng.normal(size=(n, 3)) * 4, dtype=dtype, order=order)
+    groups = np.asarray(rng.integers(-2, 3, size=n), dtype=np.int64 if dtype == np.float32 else dtype)
+    np.save(tmp_path / "x.npy", np.ascontiguousarray(x, dtype=np.float64))
+    np.save(tmp_path / "x1.npy", np.ascontiguousarray(x[:, :1], dtype=np.float64))
+    np.savetxt(tmp_path / "g.csv", groups, fmt="%d")
+    cases = [({"notion": "individual", "features": x}, {"features": str(tmp_path / "x.npy")}),
+             ({"notion": "individual", "features": x[:, 0]}, {"features": str(tmp_path / "x1.npy")}),
+             ({"notion": "group", "groups": groups}, {"groups": str(tmp_path / "g.csv")})]
+    for given, files in cases:
+        on_files = {**given, **files}
+        python = calib.estimate(estimator="mmd", family="categorical", **arrays, **given)
+        cli = run_cli("estimate", "--family", "categorical", "--input", data_path(file), "--estimator", "mmd",
+                      *cli_args(on_files))
+        assert python.estimate == cli["estimate"]
+        name = next(iter(files))
+        assert python.options[name] == "arrays"
+        same_fields({k: v for k, v in python.to_dict().items() if k != name}, cli)
+        test = calib.test(method="bootstrap", estimator="mmd", family="categorical", replicates=50, **arrays, **given)
+        cli = run_cli("test", "--family", "categorical", "--input", data_path(file), "--method", "bootstrap",
+                      "--replicates", "50", "--estimator", "mmd", *cli_args(on_files))
+        assert (test.statistic, test.p_value) == (cli["statistic"], cli["p_value"])
+
+
+def test_mmd_features_array_normal_matches_cli(tmp_path):
+    file, arrays = family_arrays("normal")
+    n = len(arrays["y"])
+    x = np.random.default_rng(3).normal(size=n)
+    np.savetxt(tmp_path / "x.csv", x, fmt="%.17g")
+    options = {"notion": "individual", "kernel_y": "sqexp"}
+    python = calib.estimate(estimator="mmd", family="normal", features=x, **arrays, **options)
+    cli = run_cli("estimate", "--family", "normal", "--input", data_path(file), "--estimator", "mmd",
+                  "--features", str(tmp_path / "x.csv"), *cli_args(options))
+    assert python.estimate == cli["estimate"]

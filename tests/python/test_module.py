@@ -292,3 +292,31 @@ def test_pit_histogram_and_coverage():
     assert c["nominal"] == [0.5, 0.9] and abs(c["observed"][1] - 0.9) < 0.03
     with pytest.raises(ValueError, match="univariate"):
         calib.pit(mean=np.zeros((3, 2)), std=np.ones((3, 2)), y=np.zeros((3, 2)))
+
+
+def test_mmd_conditioning_array_errors():
+    """Bad features= and groups= arrays: one-line ValueErrors that name the argument."""
+    rng = np.random.default_rng(2)
+    probs, labels = rng.dirichlet(np.ones(3), size=30), rng.integers(0, 3, size=30)
+    x = rng.normal(size=(30, 2))
+    mmd = dict(probs=probs, labels=labels, estimator="mmd")
+    with pytest.raises(ValueError, match=r"`features` has 29 rows, but the input has n = 30"):
+        calib.estimate(**mmd, notion="individual", features=x[:-1])
+    bad = x.copy()
+    bad[4, 1] = np.nan
+    with pytest.raises(ValueError, match=r"`features`\[4, 1\] = nan, must be finite"):
+        calib.estimate(**mmd, notion="individual", features=bad)
+    with pytest.raises(ValueError, match="features must hold numbers, got dtype <U1"):
+        calib.estimate(**mmd, notion="individual", features=np.array(["a"] * 30))
+    with pytest.raises(ValueError, match=r"features must be a 2-d array"):
+        calib.estimate(**mmd, notion="individual", features=np.zeros((30, 2, 1)))
+    with pytest.raises(ValueError, match=r"`groups`\[0\] = 0.5, must be an integer"):
+        calib.estimate(**mmd, notion="group", groups=np.arange(30) + 0.5)
+    with pytest.raises(ValueError, match=r"`groups` has 2 columns, must have 1"):
+        calib.estimate(**mmd, notion="group", groups=np.zeros((30, 2)))
+    with pytest.raises(ValueError, match=r"`groups` has 3 rows"):
+        calib.estimate(**mmd, notion="group", groups=[0, 1, 2])
+    with pytest.raises(ValueError, match="option features applies only with `notion` individual, not canonical"):
+        calib.estimate(**mmd, features=x)
+    with pytest.raises(ValueError, match="ckce: features takes a value, not arrays"):
+        calib.ckce(probs, labels, ckce_method="rff", features=x)

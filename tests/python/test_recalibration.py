@@ -1,0 +1,129 @@
+"""Recalibration from Python (calib.recalibrate_fit, calib.recalibrate_apply) against the command line's
+`calib recalibrate fit|apply` on the same data: the map (every field of the JSON file) and the applied
+predictions bitwise, for each method, on probabilities and logits, by NLL and NLL + lambda MMD^2."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import calib
+from conftest import CLI, data_path, family_arrays, load
+
+
+def cli_fit(tmp_path, *args):
+    """The map file `calib recalibrate fit` writes for the arguments."""
+    out = tmp_path / "map.json"
+    run = subprocess.run([CLI, "recalibrate", "fit", *args, "--out", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with open(out) as f:
+        return json.load(f), out
+
+
+def cli_apply(tmp_path, map_path, input_path, *args):
+    out = tmp_path / "applied.npy"
+    run = subprocess.run([CLI, "recalibrate", "apply", "--map", str(map_path), "--input", str(input_path),
+                          "--output", str(out), *args], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return np.load(out)
+
+
+CATEGORICAL = [
+    ("temperature", {}, []),
+    ("temperature-bias", {}, []),
+    ("vector", {"objective": "nll+mmd", "lambda_": 0.5, "notion": "top-label"},
+     ["--objective", "nll+mmd", "--lambda", "0.5", "--notion", "top-label"]),
+    ("matrix", {"ridge": 0.01}, ["--ridge", "0.01"]),
+    ("temperature", {"objective": "nll+mmd", "lambda_": 2}, ["--objective", "nll+mmd", "--lambda", "2"]),
+]
+
+
+@pytest.mark.parametrize("method,options,args", CATEGORICAL)
+def test_categorical_fit_and_apply_match_cli(method, options, args, tmp_path):
+    file, arrays = family_arrays("categorical")
+    fitted = calib.recalibrate_fit(**arrays, method=method, **options)
+    expected, map_path = cli_fit(tmp_path, "--family", "categorical", "--input", data_path(file), "--method", method,
+                                 *args)
+    assert fitted == expected
+    assert fitted["method"] == method and fitted["objective"] == options.get("objective", "nll")
+    applied = calib.recalibrate_apply(fitted, arrays["probs"])["probs"]
+    on_cli = cli_apply(tmp_path, map_path, data_path(file))
+    assert np.array_equal(applied, on_cli[:, :-1]) and applied.flags.c_contiguous
+    # The map file's path is the same map.
+    assert np.array_equal(calib.recalibrate_apply(str(map_path), arrays["probs"])["probs"], applied)
+
+
+def test_logits_match_cli(tmp_path):
+    """logits.csv: 3 logits and a label 1..3, no header."""
+    table = np.loadtxt(data_path("logits.csv"), delimiter=",")
+    fitted = calib.recalibrate_fit(table[:, :3], table[:, 3], logits=True, one_based_labels=True,
+                                   method="temperature-bias")
+    expected, map_path = cli_fit(tmp_path, "--family", "categorical", "--input", data_path("logits.csv"), "--logits",
+                                 "--one-based-labels", "--method", "temperature-bias")
+    assert fitted == expected and fitted["input"] == "logits"
+    applied = calib.recalibrate_apply(fitted, np.asfortranarray(table[:, :3]))["probs"]
+    assert np.array_equal(applied, cli_apply(tmp_path, map_path, data_path("logits.csv"))[:, :3])
+
+
+def test_normal_maps_match_cli(tmp_path):
+    file, arrays = family_arrays("normal")
+    fitted = calib.recalibrate_fit(**arrays, method="affine")
+    expected, map_path = cli_fit(tmp_path, "--family", "normal", "--input", data_path(file), "--method", "affine")
+    assert fitted == expected
+    applied = calib.recalibrate_apply(fitted, mean=arrays["mean"], std=arrays["std"])
+    on_cli = cli_apply(tmp_path, map_path, data_path(file))
+    assert np.array_equal(applied["mean"], on_cli[:, 0]) and np.array_equal(applied["std"], on_cli[:, 1])
+    # affine-features, with the feature column as float32 (converted once, like the file's values).
+    x = np.random.default_rng(4).normal(size=len(arrays["y"])).astype(np.float32)
+    np.savetxt(tmp_path / "x.csv", x.astype(np.float64), fmt="%.17g")
+    fitted = calib.recalibrate_fit(**arrays, method="affine-features", features=x)
+    expected, map_path = cli_fit(tmp_path, "--family", "normal", "--input", data_path(file), "--method",
+                                 "affine-features", "--features", str(tmp_path / "x.csv"))
+    assert fitted == expected
+    applied = calib.recalibrate_apply(fitted, mean=arrays["mean"], std=arrays["std"], features=x)
+    on_cli = cli_apply(tmp_path, map_path, data_path(file), "--features", str(tmp_path / "x.csv"))
+    assert np.array_equal(applied["mean"], on_cli[:, 0]) and np.array_equal(applied["std"], on_cli[:, 1])
+    # The applied forecasts go on to the tests as they are.
+    assert calib.test(**applied, y=arrays["y"], method="block", block_size="sqrt").n == len(x)
+
+
+def test_recalibration_errors():
+    _, arrays = family_arrays("categorical")
+    probs, labels = arrays["probs"], arrays["labels"]
+    with pytest.raises(ValueError, match="ridge applies only with method matrix"):
+        calib.recalibrate_fit(probs, labels, method="temperature", ridge=1)
+    with pytest.raises(ValueError, match="lambda applies only with objective nll\\+mmd"):
+        calib.recalibrate_fit(probs, labels, method="temperature", lambda_=1)
+    with pytest.raises(ValueError, match="objective nll\\+mmd needs lambda"):
+        calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd")
+    with pytest.raises(ValueError, match="takes canonical or top-label"):
+        calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="class-wise")
+    with pytest.raises(ValueError, match="method affine does not apply to family categorical"):
+        calib.recalibrate_fit(probs, labels, method="affine")
+    with pytest.raises(ValueError, match="method = 'platt' is unknown"):
+        calib.recalibrate_fit(probs, labels, method="platt")
+    with pytest.raises(TypeError, match="unexpected keyword argument alpha for recalibrate_fit"):
+        calib.recalibrate_fit(probs, labels, method="temperature", alpha=1)
+    with pytest.raises(ValueError, match="labels\\[0\\] = 10 is out of range|labels"):
+        calib.recalibrate_fit(probs, labels + 10, method="temperature")
+    fitted = calib.recalibrate_fit(probs, labels, method="temperature")
+    with pytest.raises(ValueError, match="scores has 3 columns, must have the map's m = 10"):
+        calib.recalibrate_apply(fitted, probs[:, :3])
+    bad = probs.copy()
+    bad[2, 1] = np.nan
+    with pytest.raises(ValueError, match="probs\\[2, 1\\] = nan, must be finite"):
+        calib.recalibrate_apply(fitted, bad)
+    with pytest.raises(ValueError, match="mean does not apply to a map of method temperature"):
+        calib.recalibrate_apply(fitted, mean=probs[:, 0], std=probs[:, 1])
+    with pytest.raises(ValueError, match="unknown key \"extra\""):
+        calib.recalibrate_apply({**fitted, "extra": 1}, probs)
+    with pytest.raises(TypeError, match="must be a dict or the path"):
+        calib.recalibrate_apply(3, probs)
+    _, normal = family_arrays("normal")
+    with pytest.raises(ValueError, match="method affine-features needs features"):
+        calib.recalibrate_fit(**normal, method="affine-features")
+    with pytest.raises(ValueError, match="features applies only to method affine-features"):
+        calib.recalibrate_fit(**normal, method="affine", features=normal["y"])
+    with pytest.raises(ValueError, match="must be n = 400 x 1|features is"):
+        calib.recalibrate_fit(**normal, method="affine-features", features=normal["y"][:5])
