@@ -88,7 +88,7 @@ double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t
 }
 
 // The held-out conditional MMD² before and after the map (the registry's estimator mmd, unbiased): for
-// categorical maps in the objective's notion (canonical unless --notion top-label), for normal ones in
+// categorical maps in the objective's notion (canonical unless --notion says otherwise), for normal ones in
 // the distribution notion with the PIT target. k_Z's lengthscale is the median heuristic's on the
 // predictions before the map and is kept for after, so that both numbers use one kernel (as the fit's
 // nll+mmd objective fixes it at the start).
@@ -100,11 +100,19 @@ void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, in
     mmd.check();
     const ParallelOptions parallel{threads, nullptr};
     const EstimateResult unmapped = mmd.run(before, nullptr, nullptr, parallel);
-    const auto& kernel = std::get<Record>(find(unmapped.details, "kernel"));
-    const double lengthscale = to_double(find(std::get<Record>(find(kernel, "conditioning")), "lengthscale"));
-    mmd.set("lengthscale", lengthscale);
+    judged.set("mmd_notion", to_text(find(unmapped.details, "notion")));
+    if (notion != MmdNotion::marginal || normal) {  // marginal: no k_Z, so no lengthscale
+        const auto& kernel = std::get<Record>(find(unmapped.details, "kernel"));
+        const auto& conditioning = std::get<Record>(find(kernel, "conditioning"));
+        // Class-wise records one lengthscale per class, all the same (docs/mmd.md).
+        const double lengthscale =
+            to_double(notion == MmdNotion::class_wise && !normal
+                          ? std::get<Record>(find(conditioning, "lengthscales")).front().value
+                          : find(conditioning, "lengthscale"));
+        mmd.set("lengthscale", lengthscale);
+        judged.set("mmd_lengthscale", lengthscale);
+    }
     const EstimateResult mapped = mmd.run(after, nullptr, nullptr, parallel);
-    judged.set("mmd_notion", to_text(find(unmapped.details, "notion"))).set("mmd_lengthscale", lengthscale);
     judged.set("mmd_before", unmapped.estimate).set("mmd_after", mapped.estimate);
 }
 
@@ -161,14 +169,7 @@ std::string take_normal_mmd_options(Args& args, bool categorical, bool mmd, Reca
                                       {"lengthscale-y", lengthscale_y.has_value()}})
         if (given && (categorical || !mmd))
             throw usage_error(std::string("--") + name + " applies only to --family normal with --objective nll+mmd");
-    if (kernel) {
-        const std::pair<const char*, GaussianTarget> targets[] = {
-            {"sqexp", GaussianTarget::rbf}, {"sign", GaussianTarget::sign}, {"moment", GaussianTarget::moment}, {"pit", GaussianTarget::pit}};
-        bool known = false;
-        for (const auto& [name, target] : targets)
-            if (*kernel == name) options.mmd_target = target, known = true;
-        if (!known) throw usage_error("--kernel-y " + *kernel + ", must be sqexp, sign, moment or pit");
-    }
+    if (kernel) options.mmd_target = parse_gaussian_target(*kernel, "--kernel-y");
     if (threshold) {
         if (options.mmd_target != GaussianTarget::sign) throw usage_error("--threshold applies only to --kernel-y sign");
         options.mmd_threshold = parse_double("threshold", *threshold);

@@ -163,5 +163,9 @@ double expected_rbf_uniform_pair(double lengthscale);
 // calib::invalid_argument for another name).
 std::string to_string(MmdNotion notion);
 MmdNotion parse_mmd_notion(const std::string& name);
+// The target kernels by the names of --kernel-y ("sqexp" for rbf, "sign", "moment", "pit"), and the
+// parser (throws calib::invalid_argument, naming `what`, for another name).
+std::string to_string(GaussianTarget target);
+GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what = "kernel_y");
 
 }  // namespace calib

@@ -226,6 +226,28 @@ MmdNotion parse_mmd_notion(const std::string& name) {
     throw invalid_argument("calib::parse_mmd_notion: unknown notion '" + name + "'; known: " + known);
 }
 
+namespace {
+const std::vector<std::pair<GaussianTarget, std::string>> target_names = {
+    {GaussianTarget::rbf, "sqexp"}, {GaussianTarget::sign, "sign"}, {GaussianTarget::moment, "moment"},
+    {GaussianTarget::pit, "pit"}};
+}  // namespace
+
+std::string to_string(GaussianTarget target) {
+    for (const auto& [v, name] : target_names)
+        if (v == target) return name;
+    return "?";
+}
+
+GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what) {
+    std::string known;
+    for (const auto& [v, text] : target_names) {
+        if (text == name) return v;
+        known += (known.empty() ? "" : ", ") + text;
+    }
+    throw invalid_argument("calib::parse_gaussian_target: " + what + " = '" + name + "' is unknown; the target kernels of "
+                           "normal forecasts are " + known);
+}
+
 namespace detail {
 
 QuadraticSums MmdOps::quadratic_sums(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel,

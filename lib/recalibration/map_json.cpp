@@ -75,22 +75,6 @@ void only_keys(const JsonValue& object, const std::vector<std::string>& keys, co
     }
 }
 
-// The Gaussian target kernels of the normal maps' nll+mmd, by the names of `calib mmd --kernel-y`.
-const std::pair<GaussianTarget, const char*> target_names[] = {
-    {GaussianTarget::rbf, "sqexp"}, {GaussianTarget::sign, "sign"}, {GaussianTarget::moment, "moment"}, {GaussianTarget::pit, "pit"}};
-
-const char* target_name(GaussianTarget target) {
-    for (const auto& [t, name] : target_names)
-        if (t == target) return name;
-    detail::fail("to_json", "the map's target kernel has no name in the map file");
-}
-
-GaussianTarget parse_target(const std::string& name) {
-    for (const auto& [t, known] : target_names)
-        if (name == known) return t;
-    detail::fail(function, "mmd_target = '", name, "', must be sqexp, sign, moment or pit");
-}
-
 bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf || t == GaussianTarget::pit; }
 
 }  // namespace
@@ -128,7 +112,7 @@ std::string to_json(const RecalibrationMap& map) {
         out.set("mmd_block_size", map.mmd_block_size);
         if (map.notion != MmdNotion::marginal) out.set("mmd_lengthscale", map.mmd_lengthscale);
         if (!is_categorical(map.method)) {
-            out.set("mmd_target", target_name(map.mmd_target));
+            out.set("mmd_target", to_string(map.mmd_target));
             if (has_target_lengthscale(map.mmd_target)) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
             if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
         }
@@ -193,7 +177,7 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         };
         if (map.notion != MmdNotion::marginal) map.mmd_lengthscale = positive("mmd_lengthscale");
         if (!categorical) {
-            map.mmd_target = parse_target(text(root, "mmd_target"));
+            map.mmd_target = parse_gaussian_target(text(root, "mmd_target"), "the map's mmd_target");
             keys.push_back("mmd_target");
             if (has_target_lengthscale(map.mmd_target)) map.mmd_target_lengthscale = positive("mmd_target_lengthscale");
             if (map.mmd_target == GaussianTarget::sign) {

@@ -288,8 +288,12 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     as for skce), method "temperature", "temperature-bias", "vector" or "matrix" (ridge=, default
     1e-3). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
     observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
-    command line's --lambda) and notion ("canonical", default, or "top-label"); also
-    probability_floor, max_iterations, gradient_tolerance (RecalibrationOptions' fields)."""
+    command line's --lambda) and notion: "canonical" (default), "top-label", "class-wise" or
+    "marginal" for the categorical maps; "distribution" (default), "individual" (features= is then
+    the conditioning variable, n x d) or "marginal" for the normal ones, which also take kernel_y
+    ("sqexp", "sign", "moment", "pit"), lengthscale, lengthscale_y and threshold as the command
+    line's --kernel-y, --lengthscale, --lengthscale-y, --threshold; also probability_floor,
+    max_iterations, gradient_tolerance (RecalibrationOptions' fields)."""
     if lambda_ is not None:
         arguments["lambda"] = lambda_
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})

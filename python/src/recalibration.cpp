@@ -46,6 +46,7 @@ struct FitOption {
 
 bool always(RecalibrationMethod, const RecalibrationOptions&) { return true; }
 bool with_mmd(RecalibrationMethod, const RecalibrationOptions& o) { return o.objective == RecalibrationObjective::nll_mmd; }
+bool with_normal_mmd(RecalibrationMethod m, const RecalibrationOptions& o) { return !is_categorical(m) && with_mmd(m, o); }
 
 const std::vector<FitOption>& fit_options() {
     static const std::vector<FitOption> table = {
@@ -61,6 +62,23 @@ const std::vector<FitOption>& fit_options() {
              o.notion = parse_mmd_notion(text(n, v));
          },
          with_mmd, "objective nll+mmd"},
+        {"kernel_y",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) {
+             o.mmd_target = parse_gaussian_target(text(n, v), n);
+         },
+         with_normal_mmd, "family normal and objective nll+mmd"},
+        {"lengthscale",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) { o.mmd_lengthscale = number(n, v); },
+         with_normal_mmd, "family normal and objective nll+mmd"},
+        {"lengthscale_y",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) { o.mmd_target_lengthscale = number(n, v); },
+         with_normal_mmd, "family normal and objective nll+mmd"},
+        {"threshold",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) { o.mmd_threshold = number(n, v); },
+         [](RecalibrationMethod m, const RecalibrationOptions& o) {
+             return with_normal_mmd(m, o) && o.mmd_target == GaussianTarget::sign;
+         },
+         "family normal, objective nll+mmd and kernel_y sign"},
         {"ridge", [](RecalibrationOptions& o, const std::string& n, const py::handle& v) { o.ridge = number(n, v); },
          [](RecalibrationMethod m, const RecalibrationOptions&) { return m == RecalibrationMethod::matrix; },
          "method matrix"},
@@ -137,11 +155,17 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
     if (is_categorical(method) != categorical)
         throw invalid_argument("method " + method_name + " does not apply to family " + family.name +
                                (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine, affine-features)"));
-    const RecalibrationOptions o = fit_options(method, options);
-    if (!features.is_none() && method != RecalibrationMethod::affine_features)
-        throw invalid_argument("features applies only to method affine-features");
+    RecalibrationOptions o = fit_options(method, options);
+    // As the command line: the distribution notion by default for the normal maps' nll+mmd.
+    if (!categorical && o.objective == RecalibrationObjective::nll_mmd && !options.contains("notion"))
+        o.notion = MmdNotion::distribution;
+    const bool individual = o.objective == RecalibrationObjective::nll_mmd && o.notion == MmdNotion::individual;
+    if (!features.is_none() && method != RecalibrationMethod::affine_features && !individual)
+        throw invalid_argument("features applies only to method affine-features or notion individual");
     if (features.is_none() && method == RecalibrationMethod::affine_features)
         throw invalid_argument("method affine-features needs features (one value x per observation)");
+    if (features.is_none() && individual)
+        throw invalid_argument("notion individual needs features (the conditioning variable, n rows)");
     // The data set validates the arrays as the command line's reader does the file.
     const ClassOptions read = class_options(family, reading);
     const AnyData data = make_data(family, arrays, read);

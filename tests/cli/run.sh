@@ -1134,6 +1134,10 @@ expect_json "recalibrate nll+mmd class-wise" 'j["status"] == "converged" and j["
 expect_json "recalibrate nll+mmd marginal" 'j["status"] == "converged" and j["notion"] == "marginal" and "mmd_lengthscale" not in json.load(open("mm.json"))' \
     "${fit[@]}" --method temperature-bias --objective nll+mmd --lambda 2 --notion marginal --out mm.json
 expect_json "recalibrate apply marginal map" 'j["columns"] == 4' recalibrate apply --map mm.json --input over_x.csv --output recal_mm.npy
+expect_json "recalibrate holdout mmd marginal" '(h := j["holdout"])["mmd_notion"] == "marginal" and "mmd_lengthscale" not in h and h["n_held_out"] == 450' \
+    "${fit[@]}" --method temperature-bias --objective nll+mmd --lambda 2 --notion marginal --holdout 0.3 --out mmh.json
+expect_json "recalibrate holdout mmd class-wise" '(h := j["holdout"])["mmd_notion"] == "class-wise" and h["mmd_lengthscale"] > 0 and h["mmd_after"] < h["mmd_before"]' \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion class-wise --holdout 0.3 --out cmh.json
 expect_error "recalibrate lambda without nll+mmd" "--lambda applies only with --objective nll+mmd" -- \
     "${fit[@]}" --method temperature --lambda 1 --out x.json
 expect_error "recalibrate notion without nll+mmd" "--notion applies only with --objective nll+mmd" -- \
@@ -1161,8 +1165,8 @@ expect_error "recalibrate normal individual without features" "--notion individu
     "${nfit[@]}" --method affine --lambda 1 --notion individual --out x.json
 expect_error "recalibrate normal notion canonical" "--notion canonical does not apply to --family normal" -- \
     "${nfit[@]}" --method affine --lambda 1 --notion canonical --out x.json
-expect_error "recalibrate normal unknown kernel-y" "--kernel-y laplace, must be sqexp, sign, moment or pit" -- \
-    "${nfit[@]}" --method affine --lambda 1 --kernel-y laplace --out x.json
+expect_error "recalibrate normal unknown kernel-y" "--kernel-y = 'cosine' is unknown; the target kernels of normal forecasts are sqexp, sign" -- \
+    "${nfit[@]}" --method affine --lambda 1 --kernel-y cosine --out x.json
 expect_error "recalibrate threshold without sign" "--threshold applies only to --kernel-y sign" -- \
     "${nfit[@]}" --method affine --lambda 1 --threshold 1 --out x.json
 expect_error "recalibrate kernel-y for categorical" "--kernel-y applies only to --family normal with --objective nll+mmd" -- \

@@ -36,6 +36,10 @@ CATEGORICAL = [
      ["--objective", "nll+mmd", "--lambda", "0.5", "--notion", "top-label"]),
     ("matrix", {"ridge": 0.01}, ["--ridge", "0.01"]),
     ("temperature", {"objective": "nll+mmd", "lambda_": 2}, ["--objective", "nll+mmd", "--lambda", "2"]),
+    ("temperature-bias", {"objective": "nll+mmd", "lambda_": 1, "notion": "marginal"},
+     ["--objective", "nll+mmd", "--lambda", "1", "--notion", "marginal"]),
+    ("temperature", {"objective": "nll+mmd", "lambda_": 1, "notion": "class-wise"},
+     ["--objective", "nll+mmd", "--lambda", "1", "--notion", "class-wise"]),
 ]
 
 
@@ -88,6 +92,37 @@ def test_normal_maps_match_cli(tmp_path):
     assert calib.test(**applied, y=arrays["y"], method="block", block_size="sqrt").n == len(x)
 
 
+@pytest.mark.parametrize("options,args", [
+    ({}, []),
+    ({"notion": "marginal", "kernel_y": "sign", "threshold": 0.25}, ["--notion", "marginal", "--kernel-y", "sign",
+                                                                      "--threshold", "0.25"]),
+    ({"kernel_y": "pit", "lengthscale": 0.5, "lengthscale_y": 0.2}, ["--kernel-y", "pit", "--lengthscale", "0.5",
+                                                                     "--lengthscale-y", "0.2"]),
+])
+def test_normal_nll_mmd_matches_cli(options, args, tmp_path):
+    file, arrays = family_arrays("normal")
+    fitted = calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, **options)
+    expected, _ = cli_fit(tmp_path, "--family", "normal", "--input", data_path(file), "--method", "affine",
+                          "--objective", "nll+mmd", "--lambda", "3", *args)
+    assert fitted == expected
+    assert fitted["notion"] == options.get("notion", "distribution")
+
+
+def test_normal_individual_notion_takes_features_matching_cli(tmp_path):
+    """The individual notion's Z: features n x d (here 2 float32 columns, Fortran order)."""
+    file, arrays = family_arrays("normal")
+    x = np.asfortranarray(np.random.default_rng(5).normal(size=(len(arrays["y"]), 2)).astype(np.float32))
+    np.savetxt(tmp_path / "x2.csv", x.astype(np.float64), fmt="%.17g", delimiter=",")
+    fitted = calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, notion="individual",
+                                   features=x)
+    expected, _ = cli_fit(tmp_path, "--family", "normal", "--input", data_path(file), "--method", "affine",
+                          "--objective", "nll+mmd", "--lambda", "3", "--notion", "individual", "--features",
+                          str(tmp_path / "x2.csv"))
+    assert fitted == expected and fitted["notion"] == "individual"
+    with pytest.raises(ValueError, match="notion individual needs features"):
+        calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, notion="individual")
+
+
 def test_recalibration_errors():
     _, arrays = family_arrays("categorical")
     probs, labels = arrays["probs"], arrays["labels"]
@@ -97,8 +132,10 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="temperature", lambda_=1)
     with pytest.raises(ValueError, match="objective nll\\+mmd needs lambda"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd")
-    with pytest.raises(ValueError, match="takes canonical or top-label"):
-        calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="class-wise")
+    with pytest.raises(ValueError, match="takes canonical, top-label, class-wise or marginal"):
+        calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
+    with pytest.raises(ValueError, match="kernel_y applies only with family normal and objective nll\\+mmd"):
+        calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
     with pytest.raises(ValueError, match="method affine does not apply to family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
     with pytest.raises(ValueError, match="method = 'platt' is unknown"):
@@ -123,7 +160,7 @@ def test_recalibration_errors():
     _, normal = family_arrays("normal")
     with pytest.raises(ValueError, match="method affine-features needs features"):
         calib.recalibrate_fit(**normal, method="affine-features")
-    with pytest.raises(ValueError, match="features applies only to method affine-features"):
+    with pytest.raises(ValueError, match="features applies only to method affine-features or notion individual"):
         calib.recalibrate_fit(**normal, method="affine", features=normal["y"])
     with pytest.raises(ValueError, match="must be n = 400 x 1|features is"):
         calib.recalibrate_fit(**normal, method="affine-features", features=normal["y"][:5])
