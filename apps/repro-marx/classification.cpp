@@ -27,7 +27,7 @@ double prior_shift(int k) { return 2.0 * k / (classes - 1) - 1; }
 struct Sizes {
     std::size_t recalibrate, test;
 };
-Sizes sizes(const repro::Options& o) { return o.quick ? Sizes{300, 300} : Sizes{1000, 1000}; }
+Sizes sizes(const repro::Options& o) { return o.quick ? Sizes{300, 300} : Sizes{2000, 2000}; }
 
 // Row by row: m normal draws for the logits, then the label's uniform draw.
 calib::CategoricalScores draw(std::size_t n, calib::Rng& rng) {
