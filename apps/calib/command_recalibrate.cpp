@@ -24,7 +24,8 @@ namespace {
 
 std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
-                                     {"ridge", true},  {"lambda", true}, {"notion", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
+                                     {"ridge", true},  {"lambda", true}, {"notion", true}, {"kernel-y", true}, {"threshold", true},
+                                     {"lengthscale", true}, {"lengthscale-y", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
                                      {"threads", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
@@ -98,8 +99,14 @@ AnyData as_data(const NormalData& held_out, const RecalibrationMap* map, const M
     return NormalData(out.col(0), out.col(1), held_out.targets());
 }
 
+// The features a normal map takes when applied: affine-features' x; none for affine (whose features,
+// if any, were the individual notion's Z of the fit).
+Matrix map_features(const RecalibrationMap& map, const Matrix& features) {
+    return map.method == RecalibrationMethod::affine_features ? features : Matrix();
+}
+
 AnyData as_data(const FeatureForecasts& held_out, const RecalibrationMap* map) {
-    return as_data(held_out.data, map, held_out.features);
+    return as_data(held_out.data, map, map ? map_features(*map, held_out.features) : Matrix());
 }
 
 std::size_t size_of(const CategoricalScores& data) { return data.labels.size(); }
@@ -119,7 +126,41 @@ RecalibrationMap fit_map(const FeatureForecasts& data, RecalibrationMethod metho
 double nll_of(const RecalibrationMap& map, const CategoricalScores& data) { return recalibrated_nll(map, data); }
 double nll_of(const RecalibrationMap& map, const NormalData& data) { return recalibrated_nll(map, data); }
 double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
-    return recalibrated_nll(map, data.data, data.features);
+    return recalibrated_nll(map, data.data, map_features(map, data.features));
+}
+
+// --kernel-y, --threshold, --lengthscale, --lengthscale-y: the Gaussian MMD of the normal maps' nll+mmd.
+// Returns the name of the target kernel.
+std::string take_normal_mmd_options(Args& args, bool categorical, bool mmd, RecalibrationOptions& options) {
+    const auto kernel = args.take("kernel-y"), threshold = args.take("threshold");
+    const auto lengthscale = args.take("lengthscale"), lengthscale_y = args.take("lengthscale-y");
+    for (const auto& [name, given] : {std::pair<const char*, bool>{"kernel-y", kernel.has_value()},
+                                      {"threshold", threshold.has_value()}, {"lengthscale", lengthscale.has_value()},
+                                      {"lengthscale-y", lengthscale_y.has_value()}})
+        if (given && (categorical || !mmd))
+            throw usage_error(std::string("--") + name + " applies only to --family normal with --objective nll+mmd");
+    if (kernel) {
+        const std::pair<const char*, GaussianTarget> targets[] = {
+            {"sqexp", GaussianTarget::rbf}, {"sign", GaussianTarget::sign}, {"moment", GaussianTarget::moment}, {"pit", GaussianTarget::pit}};
+        bool known = false;
+        for (const auto& [name, target] : targets)
+            if (*kernel == name) options.mmd_target = target, known = true;
+        if (!known) throw usage_error("--kernel-y " + *kernel + ", must be sqexp, sign, moment or pit");
+    }
+    if (threshold) {
+        if (options.mmd_target != GaussianTarget::sign) throw usage_error("--threshold applies only to --kernel-y sign");
+        options.mmd_threshold = parse_double("threshold", *threshold);
+    }
+    if (lengthscale) {
+        if (options.notion == MmdNotion::marginal) throw usage_error("--lengthscale does not apply to --notion marginal (no k_Z)");
+        options.mmd_lengthscale = parse_positive_double("lengthscale", *lengthscale);
+    }
+    if (lengthscale_y) {
+        if (options.mmd_target != GaussianTarget::rbf && options.mmd_target != GaussianTarget::pit)
+            throw usage_error("--lengthscale-y applies only to --kernel-y sqexp or pit");
+        options.mmd_target_lengthscale = parse_positive_double("lengthscale-y", *lengthscale_y);
+    }
+    return kernel.value_or("sqexp");
 }
 
 struct FitRequest {
@@ -176,13 +217,9 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     const std::optional<std::string> features_path = args.take("features");
     if (request.method == RecalibrationMethod::affine_features && !features_path)
         throw usage_error("--method affine-features needs --features FILE (one column x per row)");
-    if (features_path && request.method != RecalibrationMethod::affine_features)
-        throw usage_error("--features applies only to --method affine-features");
     const std::string objective = args.take("objective", "nll");
     if (objective != "nll" && objective != "nll+mmd") throw usage_error("--objective " + objective + ", must be nll or nll+mmd");
     request.options.objective = parse_recalibration_objective(objective);
-    if (request.options.objective == RecalibrationObjective::nll_mmd && !categorical)
-        throw usage_error("--objective nll+mmd applies to --family categorical (temperature, temperature-bias, vector, matrix)");
     const bool mmd = request.options.objective == RecalibrationObjective::nll_mmd;
     if (const auto lambda = args.take("lambda")) {
         if (!mmd) throw usage_error("--lambda applies only with --objective nll+mmd");
@@ -193,10 +230,20 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     }
     if (const auto notion = args.take("notion")) {
         if (!mmd) throw usage_error("--notion applies only with --objective nll+mmd");
-        if (*notion != "canonical" && *notion != "top-label")
+        if (categorical && *notion != "canonical" && *notion != "top-label")
             throw usage_error("--notion " + *notion + ", must be canonical or top-label");
+        if (!categorical && *notion != "distribution" && *notion != "individual" && *notion != "marginal")
+            throw usage_error("--notion " + *notion + " does not apply to --family normal (distribution, individual, marginal)");
         request.options.notion = parse_mmd_notion(*notion);
+    } else if (mmd && !categorical) {
+        request.options.notion = MmdNotion::distribution;
     }
+    const std::string kernel_y = take_normal_mmd_options(args, categorical, mmd, request.options);
+    const bool individual = mmd && request.options.notion == MmdNotion::individual;
+    if (individual && !features_path)
+        throw usage_error("--notion individual needs --features FILE (the conditioning variable, n rows)");
+    if (features_path && request.method != RecalibrationMethod::affine_features && !individual)
+        throw usage_error("--features applies only to --method affine-features or --notion individual");
     if (const auto ridge = args.take("ridge")) {
         if (request.method != RecalibrationMethod::matrix) throw usage_error("--ridge applies only to --method matrix");
         request.options.ridge = parse_double("ridge", *ridge);
@@ -232,10 +279,11 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
             FileSummary summary;
             FeatureForecasts with{data, read_table(*features_path, input.read.text, &summary)};
             run.files.push_back(summary);
-            if (with.features.rows() != static_cast<Eigen::Index>(data.size()) || with.features.cols() != 1)
+            const bool one_column = request.method == RecalibrationMethod::affine_features;
+            if (with.features.rows() != static_cast<Eigen::Index>(data.size()) || (one_column && with.features.cols() != 1))
                 throw usage_error(*features_path + ": " + std::to_string(with.features.rows()) + " x " +
                                   std::to_string(with.features.cols()) + ", must be " + std::to_string(data.size()) +
-                                  " x 1 (one feature per row of the input)");
+                                  (one_column ? " x 1 (one feature per row of the input)" : " x d (one row per row of the input)"));
             map = fit_and_judge(with, request, out);
         } else {
             map = fit_and_judge(data, request, out);
@@ -249,6 +297,11 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     out.set("parameters", parameters_json(map));  // by name, as in the map file
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
     if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
+    if (mmd && !categorical) {
+        out.set("kernel_y", kernel_y);
+        if (map.mmd_target_lengthscale > 0) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
+        if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
+    }
     out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
     out.set("map", map_path);
     print_with_run_fields(out, input, run);

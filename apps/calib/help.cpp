@@ -326,6 +326,7 @@ std::string recalibrate_help() {
 Usage:
   calib recalibrate fit --family categorical|normal --input FILE [--labels FILE] [--logits]
                         --method M [--objective nll|nll+mmd [--lambda L] [--notion N]] [--ridge L]
+                        [--kernel-y K [--threshold C] [--lengthscale L] [--lengthscale-y L]]
                         [--holdout F [--seed S]] --out map.json
   calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
 
@@ -343,13 +344,20 @@ Options of fit:
                         --logits, --simplex-tolerance, --renormalize as there
   --method M            temperature, temperature-bias, vector, matrix (categorical); affine,
                         affine-features (normal)
-  --features FILE       affine-features: one column x per row of the input (fit and apply)
-  --objective O         nll (default), or nll+mmd (categorical): mean NLL + lambda * MMD^2, the
+  --features FILE       affine-features: one column x per row of the input (fit and apply);
+                        notion individual: the conditioning features, n x d (fit only for affine)
+  --objective O         nll (default), or nll+mmd: mean NLL + lambda * MMD^2, the
                         conditional MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al.
                         2023), k_Z = exp(-d^2/(2 l^2)) with l the median heuristic on the
                         unrecalibrated predictions, fixed for the fit (docs/recalibration.md)
   --lambda L            nll+mmd (required): the weight of MMD^2, >= 0
-  --notion N            nll+mmd: canonical (default) or top-label
+  --notion N            nll+mmd: canonical (default) or top-label (categorical); distribution
+                        (default, Z = (mu', sigma')), individual (Z = --features) or marginal (normal)
+  --kernel-y K          normal nll+mmd: the target kernel sqexp (default, l_T the median of
+                        |y_i - y_j|), sign (--threshold C, default the median of y), moment, or
+                        pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)
+  --lengthscale L       normal nll+mmd: k_Z's l instead of the median heuristic
+  --lengthscale-y L     normal nll+mmd, sqexp or pit: l_T instead of its median rule
   --ridge L             matrix: the off-diagonal ridge (default 0.001)
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
                         the NLL and the SKCE bootstrap test's p-value before and after

@@ -15,6 +15,13 @@
 // the mean NLL, digest A24): MMD² is the conditional MMD's block estimate (calib/mmd.hpp) with
 // B = ⌊√n⌋ consecutive blocks, notion canonical or top-label, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
 // the start by the median heuristic on the unrecalibrated predictions.
+// The normal maps (affine, affine-features) minimise the same with the Gaussian conditional MMD
+// (GaussianMmdSpec): notion distribution (Z = (μ′, σ′), which moves with θ), individual (Z = the
+// features, n×d, fixed) or marginal; target rbf, sign, moment or pit; k_Z = exp(−d²/(2ℓ²)). Fixed
+// before the fit (docs/recalibration.md): ℓ by the median heuristic on the unrecalibrated forecasts
+// (distribution) or the features (individual); the target's ℓ_T (rbf) by the median of |y_i − y_j|
+// over i < j, (pit) by the median of |t_i − t_j| of the unrecalibrated PITs; sign's threshold by
+// the median of y. Each can be given instead.
 #pragma once
 
 #include <calib/data.hpp>
@@ -23,6 +30,7 @@
 #include <calib/mmd.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +68,12 @@ struct RecalibrationOptions {
     RecalibrationObjective objective = RecalibrationObjective::nll;
     double lambda = 0;
     MmdNotion notion = MmdNotion::canonical;
+    // nll_mmd for the normal maps: notion distribution, individual (needs the features) or marginal;
+    // the target kernel; 0 (lengthscales) or empty (threshold) for the rules above.
+    GaussianTarget mmd_target = GaussianTarget::rbf;
+    double mmd_lengthscale = 0;         // k_Z's ℓ
+    double mmd_target_lengthscale = 0;  // rbf, pit
+    std::optional<double> mmd_threshold;  // sign: c
 };
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
@@ -75,7 +89,10 @@ struct RecalibrationMap {
     double lambda = 0;              // nll_mmd: the weight of MMD², its notion, the block size ⌊√n⌋ and
     MmdNotion notion = MmdNotion::canonical;  // the k_Z lengthscale fixed at the start of the fit
     std::size_t mmd_block_size = 0;
-    double mmd_lengthscale = 0;
+    double mmd_lengthscale = 0;     // 0 for the marginal notion (no k_Z)
+    GaussianTarget mmd_target = GaussianTarget::rbf;  // normal maps: the target kernel and its ℓ_T or c
+    double mmd_target_lengthscale = 0;
+    double mmd_threshold = 0;
     Vector parameters;
     double objective_before = 0;    // the objective at the identity map
     double objective_after = 0;     // at the fitted parameters
@@ -103,7 +120,8 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
                                    const RecalibrationOptions& options = {});
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
                                    const RecalibrationOptions& options = {});
-// affine-features: `features` holds x, one finite value per observation (n×1).
+// affine-features: `features` holds x, one finite value per observation (n×1); with objective
+// nll_mmd and notion individual, the same matrix (n×d for affine, n×1 for affine-features) is Z.
 RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features,
                                    RecalibrationMethod method = RecalibrationMethod::affine_features,
                                    const RecalibrationOptions& options = {});

@@ -4,10 +4,12 @@
 #include <calib/recalibration.hpp>
 
 #include "core/check.hpp"
+#include "kernels/mmd_ops.hpp"
 #include "recalibration/objective.hpp"
 
 #include <LBFGS.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,7 +22,25 @@ constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
                                                RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
-void check_options(const RecalibrationOptions& options) {
+// The Gaussian MMD options of the normal maps' nll+mmd.
+void check_normal_mmd_options(const RecalibrationOptions& options) {
+    const char* fn = "fit_recalibration";
+    const MmdNotion notion = options.notion;
+    if (notion != MmdNotion::distribution && notion != MmdNotion::individual && notion != MmdNotion::marginal)
+        detail::fail(fn, "notion = ", to_string(notion), ", the objective nll+mmd of the normal maps (affine, "
+                     "affine-features) takes distribution, individual or marginal");
+    const GaussianTarget t = options.mmd_target;
+    if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
+        detail::fail(fn, "the target kernel has no gradient here; nll+mmd takes rbf (sqexp), sign, moment or pit");
+    for (const auto& [name, value] : {std::pair<const char*, double>{"mmd_lengthscale", options.mmd_lengthscale},
+                                      {"mmd_target_lengthscale", options.mmd_target_lengthscale}})
+        if (!(value >= 0 && std::isfinite(value)))
+            detail::fail(fn, name, " = ", detail::format_value(value), ", must be finite and > 0 (or 0 for the median rule)");
+    if (options.mmd_threshold && !std::isfinite(*options.mmd_threshold))
+        detail::fail(fn, "mmd_threshold = ", detail::format_value(*options.mmd_threshold), ", must be finite");
+}
+
+void check_options(const RecalibrationOptions& options, bool categorical) {
     if (!(options.probability_floor > 0 && options.probability_floor < 1))
         detail::fail("fit_recalibration", "probability_floor = ", detail::format_value(options.probability_floor),
                      ", must be in (0, 1)");
@@ -35,9 +55,11 @@ void check_options(const RecalibrationOptions& options) {
     if (options.objective == RecalibrationObjective::nll && options.lambda != 0)
         detail::fail("fit_recalibration", "lambda = ", detail::format_value(options.lambda),
                      " applies only to the objective nll+mmd; it must be 0 for nll");
-    if (options.notion != MmdNotion::canonical && options.notion != MmdNotion::top_label)
+    if (categorical && options.notion != MmdNotion::canonical && options.notion != MmdNotion::top_label)
         detail::fail("fit_recalibration", "notion = ", to_string(options.notion),
-                     ", the objective nll+mmd takes canonical or top-label");
+                     ", the objective nll+mmd of the categorical maps takes canonical or top-label");
+    if (!categorical && options.objective == RecalibrationObjective::nll_mmd)
+        check_normal_mmd_options(options);
 }
 
 // nll+mmd: the block size ⌊√n⌋ and the k_Z lengthscale by the median heuristic on the predictions of
@@ -102,6 +124,61 @@ Vector map_features(const char* function, const RecalibrationMap& map, const Mat
     return feature_magnitudes(function, features, n);
 }
 
+// The exact median of a sample (the mean of the two middle values for even n).
+double sample_median(std::vector<double> v) {
+    const std::size_t h = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
+    const double upper = v[h];
+    if (v.size() % 2) return upper;
+    return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h)));
+}
+
+// nll+mmd of the normal maps: the block size ⌊√n⌋ and the spec's lengthscales and threshold, fixed
+// for the whole fit from the unrecalibrated forecasts (the identity map's), the features and y, by
+// the rules of recalibration.hpp unless given in the options.
+detail::NormalMmdPenalty normal_mmd_term(RecalibrationMap& map, const NormalData& data, const Matrix& features,
+                                         const RecalibrationOptions& options) {
+    const char* fn = "fit_recalibration";
+    const std::size_t n = data.size();
+    map.mmd_block_size = static_cast<std::size_t>(std::floor(std::sqrt(static_cast<double>(n))));
+    while (map.mmd_block_size * map.mmd_block_size > n) --map.mmd_block_size;  // exact ⌊√n⌋ despite rounding
+    if (map.mmd_block_size < 2)
+        detail::fail(fn, "n = ", n, ", the objective nll+mmd needs n >= 4 (blocks of floor(sqrt(n)) >= 2)");
+    detail::NormalMmdPenalty penalty;
+    penalty.lambda = map.lambda;
+    penalty.block_size = map.mmd_block_size;
+    GaussianMmdSpec& spec = penalty.spec;
+    spec.notion = map.notion;
+    spec.target = map.mmd_target;
+    spec.conditioning = {PredictionKernelShape::sqexp,
+                         map.notion == MmdNotion::individual ? Metric::euclidean : Metric::w2, 1.0};
+    if (map.notion == MmdNotion::individual) {
+        if (features.size() == 0)
+            detail::fail(fn, "notion = individual needs the features (n x d, the overload with features)");
+        spec.features = features;
+    }
+    validate_mmd(data, spec, fn);
+    if (map.notion != MmdNotion::marginal)
+        spec.conditioning.lengthscale = options.mmd_lengthscale > 0 ? options.mmd_lengthscale
+                                                                    : mmd_median_lengthscales(data, spec).front();
+    const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();
+    if (map.mmd_target == GaussianTarget::rbf || map.mmd_target == GaussianTarget::pit) {
+        Matrix values(y.size(), 1);  // y, or the PITs Φ((y − μ)/σ)
+        for (Eigen::Index i = 0; i < y.size(); ++i)
+            values(i, 0) = map.mmd_target == GaussianTarget::rbf ? y[i] : 0.5 * std::erfc(-(y[i] - mu[i]) / (sigma[i] * std::sqrt(2.0)));
+        spec.target_lengthscale = options.mmd_target_lengthscale > 0
+            ? options.mmd_target_lengthscale : detail::median_of_rows(fn, values, false, 1.0, MedianOptions{});
+        map.mmd_target_lengthscale = spec.target_lengthscale;
+    }
+    if (map.mmd_target == GaussianTarget::sign) {
+        spec.threshold = options.mmd_threshold ? *options.mmd_threshold : sample_median(std::vector<double>(y.data(), y.data() + y.size()));
+        map.mmd_threshold = spec.threshold;
+    }
+    map.mmd_lengthscale = map.notion == MmdNotion::marginal ? 0.0 : spec.conditioning.lengthscale;
+    validate_mmd(data, spec, fn);
+    return penalty;
+}
+
 // Minimises `objective(θ, gradient*)` from the map's parameters; records the result in the map.
 template <class Objective>
 void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const Objective& objective) {
@@ -135,6 +212,25 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm())) map.status = "converged";
     else map.status = map.iterations > 0 ? "max_iterations" : "line_search_failed";
     map.parameters = detail::to_parameters(map.method, best);
+}
+
+// Fits a normal map (features: |x| for affine-features; Z for the individual notion).
+RecalibrationMap fit_normal(const NormalData& data, const Matrix& features, RecalibrationMethod method,
+                            const RecalibrationOptions& options) {
+    RecalibrationMap map = identity_map(method, 0, false, options);
+    const Vector abs_x = method == RecalibrationMethod::affine_features
+        ? feature_magnitudes("fit_recalibration", features, data.size()) : Vector();
+    if (map.objective != RecalibrationObjective::nll_mmd) {
+        minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+            return detail::normal_objective(data, theta, gradient, abs_x);
+        });
+        return map;
+    }
+    const detail::NormalMmdPenalty penalty = normal_mmd_term(map, data, features, options);
+    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+        return detail::normal_objective(data, theta, gradient, abs_x, &penalty);
+    });
+    return map;
 }
 
 }  // namespace
@@ -174,15 +270,16 @@ bool is_categorical(RecalibrationMethod method) {
 
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options) {
-    check_options(options);
+    check_options(options, is_categorical(method));
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
-    if (is_categorical(method)) {
+    if (is_categorical(method) || options.objective == RecalibrationObjective::nll_mmd) {
         map.objective = options.objective;
         map.lambda = options.lambda;
         map.notion = options.notion;
     }
+    if (!is_categorical(method) && options.objective == RecalibrationObjective::nll_mmd) map.mmd_target = options.mmd_target;
     const Eigen::Index m = num_classes;
     if (!is_categorical(method)) {
         map.parameters = Vector::Zero(method == RecalibrationMethod::affine_features ? 4 : 3);
@@ -221,32 +318,19 @@ RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationM
 RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
-    if (options.objective != RecalibrationObjective::nll)
-        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
-                     " applies to the categorical maps; affine takes nll");
     if (method == RecalibrationMethod::affine_features)
         detail::fail("fit_recalibration", "method = affine-features needs the features (the overload with features)");
-    RecalibrationMap map = identity_map(method, 0, false, options);
-    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
-        return detail::normal_objective(data, theta, gradient);
-    });
-    return map;
+    return fit_normal(data, Matrix(), method, options);
 }
 
 RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
-    if (method != RecalibrationMethod::affine_features)
-        detail::fail("fit_recalibration", "features apply only to method = affine-features, not ", to_string(method));
-    if (options.objective != RecalibrationObjective::nll)
-        detail::fail("fit_recalibration", "objective = ", to_string(options.objective),
-                     " applies to the categorical maps; affine-features takes nll");
-    const Vector abs_x = feature_magnitudes("fit_recalibration", features, data.size());
-    RecalibrationMap map = identity_map(method, 0, false, options);
-    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
-        return detail::normal_objective(data, theta, gradient, abs_x);
-    });
-    return map;
+    const bool individual = options.objective == RecalibrationObjective::nll_mmd && options.notion == MmdNotion::individual;
+    if (method != RecalibrationMethod::affine_features && !individual)
+        detail::fail("fit_recalibration", "features apply only to method = affine-features or the objective nll+mmd "
+                     "with notion individual, not method = ", to_string(method));
+    return fit_normal(data, features, method, options);
 }
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {

@@ -74,6 +74,24 @@ void only_keys(const JsonValue& object, const std::vector<std::string>& keys, co
     }
 }
 
+// The Gaussian target kernels of the normal maps' nll+mmd, by the names of `calib mmd --kernel-y`.
+const std::pair<GaussianTarget, const char*> target_names[] = {
+    {GaussianTarget::rbf, "sqexp"}, {GaussianTarget::sign, "sign"}, {GaussianTarget::moment, "moment"}, {GaussianTarget::pit, "pit"}};
+
+const char* target_name(GaussianTarget target) {
+    for (const auto& [t, name] : target_names)
+        if (t == target) return name;
+    detail::fail("to_json", "the map's target kernel has no name in the map file");
+}
+
+GaussianTarget parse_target(const std::string& name) {
+    for (const auto& [t, known] : target_names)
+        if (name == known) return t;
+    detail::fail(function, "mmd_target = '", name, "', must be sqexp, sign, moment or pit");
+}
+
+bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf || t == GaussianTarget::pit; }
+
 }  // namespace
 
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
@@ -106,7 +124,13 @@ std::string to_json(const RecalibrationMap& map) {
     out.set("objective", to_string(map.objective));
     if (map.objective == RecalibrationObjective::nll_mmd) {
         out.set("lambda", map.lambda).set("notion", to_string(map.notion));
-        out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
+        out.set("mmd_block_size", map.mmd_block_size);
+        if (map.notion != MmdNotion::marginal) out.set("mmd_lengthscale", map.mmd_lengthscale);
+        if (!is_categorical(map.method)) {
+            out.set("mmd_target", target_name(map.mmd_target));
+            if (has_target_lengthscale(map.mmd_target)) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
+            if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
+        }
     }
     out.set("objective_before", map.objective_before);
     out.set("objective_after", map.objective_after);
@@ -146,22 +170,37 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         keys.push_back("ridge");
     }
     const std::string objective = text(root, "objective");
-    if (objective != "nll" && !(categorical && objective == "nll+mmd"))
-        detail::fail(function, "objective = '", objective, "', must be nll", categorical ? " or nll+mmd" : "");
+    if (objective != "nll" && objective != "nll+mmd")
+        detail::fail(function, "objective = '", objective, "', must be nll or nll+mmd");
     map.objective = parse_recalibration_objective(objective);
     if (map.objective == RecalibrationObjective::nll_mmd) {
         map.lambda = number(root, "lambda");
         if (map.lambda < 0) detail::fail(function, "lambda = ", detail::format_value(map.lambda), ", must be >= 0");
         const std::string notion = text(root, "notion");
-        if (notion != "canonical" && notion != "top-label")
+        if (categorical && notion != "canonical" && notion != "top-label")
             detail::fail(function, "notion = '", notion, "', must be canonical or top-label");
+        if (!categorical && notion != "distribution" && notion != "individual" && notion != "marginal")
+            detail::fail(function, "notion = '", notion, "', must be distribution, individual or marginal");
         map.notion = parse_mmd_notion(notion);
         map.mmd_block_size = count(root, "mmd_block_size");
         if (map.mmd_block_size < 2) detail::fail(function, "mmd_block_size = ", map.mmd_block_size, ", must be >= 2");
-        map.mmd_lengthscale = number(root, "mmd_lengthscale");
-        if (!(map.mmd_lengthscale > 0))
-            detail::fail(function, "mmd_lengthscale = ", detail::format_value(map.mmd_lengthscale), ", must be > 0");
-        keys.insert(keys.end(), {"lambda", "notion", "mmd_block_size", "mmd_lengthscale"});
+        keys.insert(keys.end(), {"lambda", "notion", "mmd_block_size"});
+        const auto positive = [&](const char* key) {
+            const double x = number(root, key);
+            if (!(x > 0)) detail::fail(function, key, " = ", detail::format_value(x), ", must be > 0");
+            keys.push_back(key);
+            return x;
+        };
+        if (map.notion != MmdNotion::marginal) map.mmd_lengthscale = positive("mmd_lengthscale");
+        if (!categorical) {
+            map.mmd_target = parse_target(text(root, "mmd_target"));
+            keys.push_back("mmd_target");
+            if (has_target_lengthscale(map.mmd_target)) map.mmd_target_lengthscale = positive("mmd_target_lengthscale");
+            if (map.mmd_target == GaussianTarget::sign) {
+                map.mmd_threshold = number(root, "mmd_threshold");
+                keys.push_back("mmd_threshold");
+            }
+        }
     }
     only_keys(root, keys, "the map");
     map.objective_before = number(root, "objective_before");

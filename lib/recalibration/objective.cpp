@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
 #include "estimators/mmd_gradient.hpp"
+#include "estimators/mmd_normal_gradient.hpp"
 
 #include <cmath>
 
@@ -154,7 +155,36 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     return value;
 }
 
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x) {
+namespace {
+
+// lambda · MMD² of N(μ′, σ′²); adds its gradient: ∂μ′/∂a = μ, ∂μ′/∂b = 1, ∂log σ′/∂s(0) = 1, ∂log σ′/∂s1 = |x|.
+double normal_mmd_penalty(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x,
+                          const NormalMmdPenalty& mmd) {
+    const bool features = abs_x.size() > 0;
+    const Vector mean = data.mean(), stddev = data.stddev(), y = data.targets();  // own copies
+    Vector mu(mean.size()), sigma(mean.size());
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
+        mu[i] = theta[0] * mean[i] + theta[1];
+        sigma[i] = std::exp(features ? theta[2] + theta[3] * abs_x[i] : theta[2]) * stddev[i];
+    }
+    const NormalMmdValueGradient r = normal_mmd_block_value_gradient(mu, sigma, y, mmd.spec, mmd.block_size);
+    if (gradient) {
+        Vector g = Vector::Zero(theta.size());
+        for (Eigen::Index i = 0; i < mean.size(); ++i) {  // serial, in observation order
+            g[0] += r.mean[i] * mean[i];
+            g[1] += r.mean[i];
+            g[2] += r.log_stddev[i];
+            if (features) g[3] += r.log_stddev[i] * abs_x[i];
+        }
+        *gradient += mmd.lambda * g;
+    }
+    return mmd.lambda * r.value;
+}
+
+}  // namespace
+
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x,
+                        const NormalMmdPenalty* mmd) {
     const double a = theta[0], b = theta[1], s = theta[2];
     const bool features = abs_x.size() > 0;
     const auto mean = data.mean(), stddev = data.stddev(), y = data.targets();
@@ -172,7 +202,9 @@ double normal_objective(const NormalData& data, const Vector& theta, Vector* gra
     }
     const double n = static_cast<double>(mean.size());
     if (gradient) *gradient /= n;
-    return nll.value() / n;
+    double value = nll.value() / n;
+    if (mmd && mmd->lambda > 0) value += normal_mmd_penalty(data, theta, gradient, abs_x, *mmd);
+    return value;
 }
 
 }  // namespace calib::detail

@@ -39,7 +39,17 @@ Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, con
 
 // Mean NLL (+ lambda · MMD²) (+ ridge) at θ; the gradient is written when `gradient` is not null.
 double categorical_objective(const CategoricalProblem& problem, const Vector& theta, Vector* gradient);
+// + lambda · MMD² of the recalibrated forecasts N(μ′, σ′²): the Gaussian conditional MMD's block
+// estimate with blocks of block_size and a spec whose lengthscales are fixed (objective nll+mmd).
+struct NormalMmdPenalty {
+    double lambda = 0;
+    GaussianMmdSpec spec;
+    std::size_t block_size = 0;
+};
+
 // θ = (a, b, s) or, with the column abs_x = |x| (affine-features), (a, b, s0, s1): log σ′ = log σ + s0 + s1|x|.
-double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x = Vector());
+// Mean NLL, + lambda · MMD² when `mmd` is given, by the chain rule through μ′ = aμ + b and log σ′.
+double normal_objective(const NormalData& data, const Vector& theta, Vector* gradient, const Vector& abs_x = Vector(),
+                        const NormalMmdPenalty* mmd = nullptr);
 
 }  // namespace calib::detail

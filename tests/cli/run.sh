@@ -1117,8 +1117,33 @@ expect_error "recalibrate notion without nll+mmd" "--notion applies only with --
     "${fit[@]}" --method temperature --notion canonical --out x.json
 expect_error "recalibrate nll+mmd needs lambda" "--objective nll+mmd needs --lambda" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --out x.json
-expect_error "recalibrate nll+mmd for normal" "--objective nll+mmd applies to --family categorical" -- \
-    recalibrate fit --family normal --input narrow.csv --method affine --objective nll+mmd --lambda 1 --out x.json
+# NLL + lambda MMD^2 for the normal maps: the Gaussian MMD's notion, target kernel and fixed lengthscales
+# are recorded in the map file; lambda 0 is the NLL fit; the individual notion's features may be n x d.
+nfit=(recalibrate fit --family normal --input hetero.csv --objective nll+mmd)
+expect_json "recalibrate normal nll+mmd individual" 'j["status"] == "converged" and j["notion"] == "individual" and j["kernel_y"] == "sqexp" and j["mmd_block_size"] == 37 and json.load(open("hm.json"))["mmd_target_lengthscale"] == j["mmd_target_lengthscale"] > 0 and abs(j["parameters"]["s1"] - 0.6) < 0.15 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"]' \
+    "${nfit[@]}" --method affine-features --features hetero_x.csv --lambda 10 --notion individual --holdout 0.3 --out hm.json
+paste -d, hetero_x.csv hetero_x.csv >hetero_x2.csv
+expect_json "recalibrate normal nll+mmd affine, individual on 2 features" 'j["status"] == "converged" and j["mmd_lengthscale"] > 0' \
+    "${nfit[@]}" --method affine --features hetero_x2.csv --lambda 1 --notion individual --out am.json
+expect_json "recalibrate apply normal nll+mmd affine map (no features)" 'j["columns"] == 3' \
+    recalibrate apply --map am.json --input hetero.csv --output am_out.csv
+expect_json "recalibrate normal nll+mmd sign" 'j["notion"] == "distribution" and j["mmd_threshold"] == 0.5 and json.load(open("sm.json"))["mmd_target"] == "sign"' \
+    "${nfit[@]}" --method affine --lambda 1 --kernel-y sign --threshold 0.5 --out sm.json
+expect_json "recalibrate normal nll (reference of lambda 0)" 'j["status"] == "converged"' \
+    recalibrate fit --family normal --input hetero.csv --method affine --out an.json
+expect_json "recalibrate normal nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(open("an.json"))["parameters"] and "mmd_lengthscale" not in json.load(open("a0m.json"))' \
+    "${nfit[@]}" --method affine --lambda 0 --notion marginal --out a0m.json
+expect_error "recalibrate normal negative lambda" "--lambda -1, must be >= 0" -- "${nfit[@]}" --method affine --lambda -1 --out x.json
+expect_error "recalibrate normal individual without features" "--notion individual needs --features FILE" -- \
+    "${nfit[@]}" --method affine --lambda 1 --notion individual --out x.json
+expect_error "recalibrate normal notion canonical" "--notion canonical does not apply to --family normal" -- \
+    "${nfit[@]}" --method affine --lambda 1 --notion canonical --out x.json
+expect_error "recalibrate normal unknown kernel-y" "--kernel-y laplace, must be sqexp, sign, moment or pit" -- \
+    "${nfit[@]}" --method affine --lambda 1 --kernel-y laplace --out x.json
+expect_error "recalibrate threshold without sign" "--threshold applies only to --kernel-y sign" -- \
+    "${nfit[@]}" --method affine --lambda 1 --threshold 1 --out x.json
+expect_error "recalibrate kernel-y for categorical" "--kernel-y applies only to --family normal with --objective nll+mmd" -- \
+    "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --kernel-y sign --out x.json
 expect_error "recalibrate ridge without matrix" "--ridge applies only to --method matrix" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
