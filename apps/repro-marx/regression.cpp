@@ -77,48 +77,93 @@ calib::NormalData forecasts(const Forecaster& f, const Points& p) {
 }
 calib::Matrix column(const calib::Vector& v) { return calib::Matrix(v); }
 
-// The recalibrations compared. λ is relative to the mean NLL (digest A24). small: the NLL dominates
-// the objective; large: the MMD² term does (see docs/reproduction.md for the magnitudes).
+// The target kernels of the MMD term and of the evaluation: the RBF, and the sign kernel of the
+// threshold decision at c = the median of y (the paper's c, A10) or at its 70% quantile. The base
+// forecaster's error is symmetric about the median (sin is odd, x symmetric, σ̂ too wide at x = 0 and too
+// narrow at |x| = 2), so its DCE at the median is ≈ 0 in the population; at the 70% quantile it is
+// ≈ 0.046 (Monte Carlo, 4·10⁵ draws), so that threshold shows how the DCE responds.
+enum class Target { none, rbf, sign_median, sign_q70 };
+const char* name(Target t) {
+    switch (t) {
+        case Target::rbf: return "rbf";
+        case Target::sign_median: return "sign";
+        case Target::sign_q70: return "sign-q70";
+        default: return "-";
+    }
+}
+
+// The recalibrations compared. λ is relative to the mean NLL (digest A24); the MMD² terms are of
+// order 10⁻⁴–10⁻³ here, so λ = 100 is "small" (the NLL dominates) and λ = 1000 "large"
+// (docs/reproduction.md has the measured trade-off).
+constexpr double lambda_small = 100, lambda_large = 1000;
 struct Method {
     const char* name;
     bool identity;
     calib::RecalibrationMethod map;
-    calib::RecalibrationObjective objective;
-    const char* target;  // the MMD term's target kernel: "-" (none), "rbf", "sign"
+    Target target;  // none: the NLL alone
     double lambda;
 };
 const std::vector<Method>& methods() {
-    using calib::RecalibrationMethod;
-    using calib::RecalibrationObjective;
+    constexpr auto affine = calib::RecalibrationMethod::affine, features = calib::RecalibrationMethod::affine_features;
     static const std::vector<Method> list = {
-        {"base", true, RecalibrationMethod::affine, RecalibrationObjective::nll, "-", 0},
-        {"affine", false, RecalibrationMethod::affine, RecalibrationObjective::nll, "-", 0},
-        {"features", false, RecalibrationMethod::affine_features, RecalibrationObjective::nll, "-", 0},
+        {"base", true, affine, Target::none, 0},
+        {"affine", false, affine, Target::none, 0},
+        {"features", false, features, Target::none, 0},
+        {"features-rbf-small", false, features, Target::rbf, lambda_small},
+        {"features-rbf-large", false, features, Target::rbf, lambda_large},
+        {"features-sign-small", false, features, Target::sign_median, lambda_small},
+        {"features-sign-large", false, features, Target::sign_median, lambda_large},
+        {"features-sign-q70-small", false, features, Target::sign_q70, lambda_small},
+        {"features-sign-q70-large", false, features, Target::sign_q70, lambda_large},
     };
     return list;
 }
+calib::RecalibrationObjective objective(const Method& m) {
+    return m.target == Target::none ? calib::RecalibrationObjective::nll : calib::RecalibrationObjective::nll_mmd;
+}
 
-// What a replicate fixes before the methods: the forecaster, the decision threshold c and the
-// evaluation kernel's lengthscales (from the recalibration split, the same for every method).
+// What a replicate fixes before the methods: the forecaster, the decision thresholds and the
+// kernels' lengthscales, from the recalibration split (no held-out target enters a fit), the same
+// for every method and for the fit's MMD term and the evaluation.
 struct Setting {
     Forecaster forecaster;
-    // c: the median of y on the recalibration split (the paper takes the whole data set's, A10; here
-    // no held-out target enters a fit, and the population median is 0 either way).
-    double threshold = 0;
-    double lengthscale_x = 0;  // k_Z: median |x − x'| on the recalibration split
-    double lengthscale_y = 0;  // RBF k_T: median |y − y'| on the recalibration split
+    double median = 0;         // c: the median of y (the paper takes the whole data set's, A10)
+    double q70 = 0;            // the 70% quantile of y: order statistic ⌊0.7 n⌋ + 1
+    double lengthscale_x = 0;  // k_Z: median |x − x'|
+    double lengthscale_y = 0;  // RBF k_T: median |y − y'|
     std::uint64_t test_seed = 0;
 };
 
-calib::GaussianMmdSpec evaluation_spec(const Setting& s, const calib::Vector& x, calib::GaussianTarget target) {
+// The individual notion (Z = X) with k_Z = exp(−(x − x')²/(2ℓ_x²)) and the target kernel t.
+calib::GaussianMmdSpec mmd_spec(const Setting& s, const calib::Vector& x, Target t) {
     calib::GaussianMmdSpec spec;
     spec.notion = calib::MmdNotion::individual;
     spec.conditioning = {calib::PredictionKernelShape::sqexp, calib::Metric::euclidean, s.lengthscale_x};
-    spec.target = target;
+    spec.target = t == Target::rbf ? calib::GaussianTarget::rbf : calib::GaussianTarget::sign;
     spec.target_lengthscale = s.lengthscale_y;
-    spec.threshold = s.threshold;
+    spec.threshold = t == Target::sign_q70 ? s.q70 : s.median;
     spec.features = column(x);
     return spec;
+}
+
+// The three MMD² of a forecast (rbf, sign at the median, sign at the 70% quantile): unbiased over all
+// pairs, or the block estimate with B = ⌊√n⌋ consecutive blocks that the fit minimises.
+std::vector<double> mmd2(const Setting& s, const calib::NormalData& data, const calib::Vector& x, bool block) {
+    const calib::ParallelOptions serial{1};
+    const auto b = static_cast<std::size_t>(std::sqrt(double(data.size())));
+    std::vector<double> out;
+    for (const Target t : {Target::rbf, Target::sign_median, Target::sign_q70}) {
+        const calib::GaussianMmdSpec spec = mmd_spec(s, x, t);
+        out.push_back(block ? calib::mmd_block(data, spec, b, serial).estimate
+                            : calib::mmd_unbiased(data, spec, serial).estimate);
+    }
+    return out;
+}
+
+calib::NormalData mapped(const calib::RecalibrationMap& map, const calib::NormalData& data, const Points& p) {
+    const bool features = map.method == calib::RecalibrationMethod::affine_features;
+    const calib::Matrix q = calib::apply_recalibration(map, data.mean(), data.stddev(), features ? column(p.x) : calib::Matrix());
+    return calib::NormalData(q.col(0), q.col(1), p.y);
 }
 
 // One method on one replicate: its row of regression.csv and its timing row.
@@ -131,48 +176,57 @@ void run_method(std::size_t r, const Method& m, const Setting& s, const calib::N
     const double fit_seconds = repro::time_call([&] {
         if (m.identity) return;
         calib::RecalibrationOptions options;
-        options.objective = m.objective;
+        options.objective = objective(m);
         options.lambda = m.lambda;
+        if (m.target != Target::none) {
+            const calib::GaussianMmdSpec spec = mmd_spec(s, recalibrate_points.x, m.target);
+            options.notion = spec.notion;
+            options.mmd_target = spec.target;
+            options.mmd_lengthscale = s.lengthscale_x;
+            options.mmd_target_lengthscale = s.lengthscale_y;
+            options.mmd_threshold = spec.threshold;
+        }
         map = features ? calib::fit_recalibration(recalibrate, column(recalibrate_points.x), m.map, options)
                        : calib::fit_recalibration(recalibrate, m.map, options);
     });
-    double nll = 0, qce = 0, dce = 0, mmd2_rbf = 0, p_rbf = 0, mmd2_sign = 0;
+    // On the recalibration split: the mean NLL and the block MMD² that the fits trade against each other.
+    const calib::NormalData trained = mapped(map, recalibrate, recalibrate_points);
+    const double train_nll = calib::recalibrated_nll(map, recalibrate, features ? column(recalibrate_points.x) : calib::Matrix());
+    const std::vector<double> train_mmd2 = mmd2(s, trained, recalibrate_points.x, true);
+    // On the held-out split: the paper's metrics, the unbiased MMD² and the MMD test (RBF target).
+    double nll = 0, qce = 0, dce = 0, dce_q70 = 0, p_rbf = 0;
+    std::vector<double> test_mmd2;
     const double test_seconds = repro::time_call([&] {
-        const calib::Matrix mapped = calib::apply_recalibration(map, test.mean(), test.stddev(),
-                                                                features ? column(test_points.x) : calib::Matrix());
-        const calib::NormalData judged(mapped.col(0), mapped.col(1), test_points.y);
+        const calib::NormalData judged = mapped(map, test, test_points);
         calib::MetricsOptions metrics;
-        metrics.threshold = s.threshold;
+        metrics.threshold = s.median;
         metrics.parallel = serial;
         const calib::Record record = calib::evaluation_metrics(judged, metrics);
         nll = calib::to_double(calib::find(record, "nll"));
         qce = calib::to_double(calib::find(record, "qce"));
         dce = calib::to_double(calib::find(record, "dce"));
-        const calib::GaussianMmdSpec rbf = evaluation_spec(s, test_points.x, calib::GaussianTarget::rbf);
+        dce_q70 = calib::decision_calibration_error(judged, s.q70);
         calib::BootstrapOptions bootstrap;
         bootstrap.replicates = bootstrap_replicates;
         bootstrap.seed = s.test_seed;
         bootstrap.parallel = serial;
-        const calib::TestResult t = calib::mmd_bootstrap_test(judged, rbf, bootstrap);
-        p_rbf = t.p_value;
-        mmd2_rbf = calib::mmd_unbiased(judged, rbf, serial).estimate;
-        mmd2_sign = calib::mmd_unbiased(judged, evaluation_spec(s, test_points.x, calib::GaussianTarget::sign), serial)
-                        .estimate;
+        p_rbf = calib::mmd_bootstrap_test(judged, mmd_spec(s, test_points.x, Target::rbf), bootstrap).p_value;
+        test_mmd2 = mmd2(s, judged, test_points.x, false);
     });
     // a, b, s0, s1 (affine: s0 = s, s1 = 0; the identity 1, 0, 0, 0).
     const calib::Vector& q = map.parameters;
-    const double s1 = features ? q(3) : 0;
     result.put(repro::Table::row(r, m.name, m.identity ? "identity" : calib::to_string(m.map),
-                                 calib::to_string(m.objective), m.target, m.lambda, nll, qce, dce, mmd2_rbf, p_rbf,
-                                 mmd2_sign, q(0), q(1), q(2), s1, m.identity ? "-" : map.status.c_str(),
-                                 map.iterations));
+                                 calib::to_string(objective(m)), name(m.target), m.lambda, nll, qce, dce, dce_q70,
+                                 test_mmd2[0], p_rbf, test_mmd2[1], test_mmd2[2], train_nll, train_mmd2[0],
+                                 train_mmd2[1], train_mmd2[2], q(0), q(1), q(2), features ? q(3) : 0,
+                                 m.identity ? "-" : map.status.c_str(), map.iterations));
     result.put(repro::Table::row(r, m.name, fit_seconds, test_seconds));
 }
 
 // The parameters of a replicate's base forecaster and evaluation kernel: its row of regression_base.csv.
 std::vector<std::string> base_row(std::size_t r, const Setting& s) {
     const Eigen::Vector4d& c = s.forecaster.coefficients;
-    return repro::Table::row(r, c(0), c(1), c(2), c(3), s.forecaster.sigma, s.threshold, s.lengthscale_x,
+    return repro::Table::row(r, c(0), c(1), c(2), c(3), s.forecaster.sigma, s.median, s.q70, s.lengthscale_x,
                              s.lengthscale_y);
 }
 
@@ -183,7 +237,11 @@ void run_replicate(const repro::Options& o, std::size_t r, repro::Packet& result
     Setting s;
     s.test_seed = rng();
     s.forecaster = fit_cubic(fit);
-    s.threshold = repro::median(std::vector<double>(recalibrate_points.y.begin(), recalibrate_points.y.end()));
+    std::vector<double> y(recalibrate_points.y.begin(), recalibrate_points.y.end());
+    s.median = repro::median(y);
+    const auto k = static_cast<std::ptrdiff_t>(0.7 * double(y.size()));
+    std::nth_element(y.begin(), y.begin() + k, y.end());
+    s.q70 = y[static_cast<std::size_t>(k)];
     const calib::ParallelOptions serial{1};
     s.lengthscale_x = calib::median_feature_distance(column(recalibrate_points.x), serial);
     s.lengthscale_y = calib::median_feature_distance(column(recalibrate_points.y), serial);
@@ -193,12 +251,13 @@ void run_replicate(const repro::Options& o, std::size_t r, repro::Packet& result
     for (const Method& m : methods()) run_method(r, m, s, recalibrate, recalibrate_points, test, test_points, result);
 }
 
-const std::vector<std::string> columns = {"replicate", "method", "map", "objective", "target", "lambda",
-                                          "nll", "qce", "dce", "mmd2_rbf", "p_mmd_rbf", "mmd2_sign",
+const std::vector<std::string> columns = {"replicate", "method", "map", "objective", "target", "lambda", "nll", "qce",
+                                          "dce", "dce_q70", "mmd2_rbf", "p_mmd_rbf", "mmd2_sign", "mmd2_sign_q70",
+                                          "train_nll", "train_mmd2_rbf", "train_mmd2_sign", "train_mmd2_sign_q70",
                                           "a", "b", "s0", "s1", "status", "iterations"};
 
 // Per method: mean ± s.e. over replicates, the rejection rate of the MMD test, and the paired
-// differences to the λ = 0 affine-features fit ("features") within replicates.
+// differences to the λ = 0 affine-features fit ("features") within replicates (d_*).
 void write_summary(const repro::Output& out, const calib::JsonObject& parameters) {
     const repro::CsvFile raw(out.csv_path("regression"));
     auto values = [&](const std::string& method, const std::string& column) {
@@ -213,15 +272,26 @@ void write_summary(const repro::Output& out, const calib::JsonObject& parameters
         for (std::size_t i = 0; i < a.size(); ++i) a[i] -= b[i];
         return moments(a);
     };
-    repro::Table table({"method", "map", "objective", "target", "lambda", "reps", "nll_mean", "nll_se", "qce_mean",
-                        "qce_se", "dce_mean", "dce_se", "mmd2_rbf_mean", "mmd2_rbf_se", "mmd2_sign_mean",
-                        "mmd2_sign_se", "p_mmd_rbf_mean", "rejection_rate", "a_mean", "b_mean", "s0_mean", "s1_mean",
-                        "d_nll_mean", "d_nll_se", "d_dce_mean", "d_dce_se", "d_mmd2_rbf_mean", "d_mmd2_rbf_se"});
+    const std::vector<const char*> held_out = {"nll", "qce", "dce", "dce_q70", "mmd2_rbf", "mmd2_sign", "mmd2_sign_q70"};
+    const std::vector<const char*> compared = {"nll", "dce", "dce_q70", "mmd2_rbf", "train_nll", "train_mmd2_rbf",
+                                               "train_mmd2_sign", "train_mmd2_sign_q70"};
+    std::vector<std::string> names = {"method", "map", "objective", "target", "lambda", "reps"};
+    for (const char* c : held_out) {
+        names.push_back(std::string(c) + "_mean");
+        names.push_back(std::string(c) + "_se");
+    }
+    for (const char* c : {"p_mmd_rbf_mean", "rejection_rate", "a_mean", "b_mean", "s0_mean", "s1_mean", "converged"})
+        names.push_back(c);
+    for (const char* c : compared) {
+        names.push_back(std::string("d_") + c + "_mean");
+        names.push_back(std::string("d_") + c + "_se");
+    }
+    repro::Table table(names);
     for (const Method& m : methods()) {
         std::vector<std::string> row = {m.name, m.identity ? "identity" : calib::to_string(m.map),
-                                        calib::to_string(m.objective), m.target, repro::fmt(m.lambda),
+                                        calib::to_string(objective(m)), name(m.target), repro::fmt(m.lambda),
                                         repro::fmt(values(m.name, "nll").size())};
-        for (const char* c : {"nll", "qce", "dce", "mmd2_rbf", "mmd2_sign"}) {
+        for (const char* c : held_out) {
             const Moments x = moments(values(m.name, c));
             row.push_back(repro::fmt(x.mean));
             row.push_back(repro::fmt(x.se));
@@ -229,7 +299,11 @@ void write_summary(const repro::Output& out, const calib::JsonObject& parameters
         row.push_back(repro::fmt(repro::mean(values(m.name, "p_mmd_rbf"))));
         row.push_back(repro::fmt(rejection_rate(values(m.name, "p_mmd_rbf"))));
         for (const char* c : {"a", "b", "s0", "s1"}) row.push_back(repro::fmt(repro::mean(values(m.name, c))));
-        for (const char* c : {"nll", "dce", "mmd2_rbf"}) {
+        std::size_t converged = 0;
+        for (std::size_t i = 0; i < raw.rows(); ++i)
+            converged += raw.cell(i, "method") == m.name && raw.cell(i, "status") == "converged";
+        row.push_back(repro::fmt(converged));
+        for (const char* c : compared) {
             const Moments d = paired(m.name, c);
             row.push_back(repro::fmt(d.mean));
             row.push_back(repro::fmt(d.se));
@@ -278,18 +352,19 @@ void run_regression(const repro::Output& out) {
     std::vector<double> lambdas;
     for (const Method& m : methods()) {
         names.push_back(std::string(m.name) + ": " + (m.identity ? "identity" : calib::to_string(m.map)) + " " +
-                        calib::to_string(m.objective) + " " + m.target);
+                        calib::to_string(objective(m)) + " " + name(m.target));
         lambdas.push_back(m.lambda);
     }
     parameters.set("n_fit", n.fit).set("n_recalibrate", n.recalibrate).set("n_test", n.test)
         .set("data", "x ~ U[-2, 2], y | x ~ N(sin x, (0.2 + 0.3|x|)^2)")
         .set("forecaster", "N(least-squares cubic, RSS/(n - 4))").set("methods", names).set("lambdas", lambdas)
         .set("bootstrap_replicates", bootstrap_replicates)
-        .set("evaluation_kernel", "individual: k_Z sqexp of |x - x'|, k_T rbf or sign(y - c); lengthscales: medians "
-                                  "on the recalibration split; c = median of y on the recalibration split");
+        .set("mmd_kernel", "individual: k_Z sqexp of |x - x'|, k_T rbf or sign(y - c); lengthscales: medians on the "
+                           "recalibration split; c = its median of y (sign) or 70% quantile (sign-q70); the same in "
+                           "the fits and the evaluation; train_*: block estimate, B = floor(sqrt n)");
     if (!out.done("regression", parameters)) {
         repro::Table table(columns);
-        repro::Table base({"replicate", "c0", "c1", "c2", "c3", "sigma", "threshold", "lengthscale_x", "lengthscale_y"});
+        repro::Table base({"replicate", "c0", "c1", "c2", "c3", "sigma", "median", "q70", "lengthscale_x", "lengthscale_y"});
         repro::Table times({"replicate", "method", "fit_seconds", "test_seconds"});
         const std::size_t per = methods().size();
         table.resize(o.reps * per);

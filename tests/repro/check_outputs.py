@@ -35,8 +35,8 @@ EXPECTED = {
     # 200 theta values; --quick: 4 replicates x 8 (notion, estimator) cases.
     "repro-gruber-bach": {"risk": 200, "risk_argmin": 4, "truth": 2, "estimates": 4 * 8, "estimates_summary": 8,
                           "runtime_times": 8},
-    # --quick: 3 replicates; regression 3 methods, classification 9; replicate 0's curves on 81 x values.
-    "repro-marx": {"regression": 3 * 3, "regression_base": 3, "regression_times": 3 * 3, "regression_summary": 3,
+    # --quick: 3 replicates; regression 9 methods, classification 9; replicate 0's curves on 81 x values.
+    "repro-marx": {"regression": 3 * 9, "regression_base": 3, "regression_times": 3 * 9, "regression_summary": 9,
                    "regression_curves": 81, "classification": 3 * 9, "classification_kernels": 3,
                    "classification_times": 3 * 9, "classification_summary": 9},
 }
@@ -144,6 +144,23 @@ if app == "repro-marx" and {"regression", "classification"} <= names:
     if len(features) != len(base) or any(float(f["s1"]) <= 0 or float(f["nll"]) >= float(b["nll"])
                                          for f, b in zip(features, base)):
         problems.append("regression.csv: affine-features does not lower the held-out NLL with s1 > 0 in every replicate")
+    # The penalty-method inequalities of exact minimisers of NLL + lambda MMD^2 on the recalibration
+    # split: for 0 < small < large, the training NLL does not fall and the training (block) MMD^2 of the
+    # fit's own kernel does not rise. They test that the fit minimises what the app computes with the
+    # same kernel, lengthscales and threshold (held in 60 of 60 replicate-target pairs of 20 seeds).
+    for rep in sorted({r["replicate"] for r in reg}):
+        at = {r["method"]: r for r in reg if r["replicate"] == rep}
+        for target, column in (("rbf", "train_mmd2_rbf"), ("sign", "train_mmd2_sign"), ("sign-q70", "train_mmd2_sign_q70")):
+            chain = [at.get("features"), at.get("features-%s-small" % target), at.get("features-%s-large" % target)]
+            if None in chain:
+                problems.append("regression.csv: replicate %s lacks the %s fits" % (rep, target))
+                continue
+            nll = [float(r["train_nll"]) for r in chain]
+            mmd = [float(r[column]) for r in chain]
+            tol = 1e-9
+            if not (nll[0] <= nll[1] + tol and nll[1] <= nll[2] + tol and mmd[0] + tol >= mmd[1] and mmd[1] + tol >= mmd[2]):
+                problems.append("regression.csv: replicate %s, %s: training NLL %r / MMD^2 %r not monotone in lambda"
+                                % (rep, target, nll, mmd))
     cls = rows_of("classification")
     cbase, temp, tb = by(cls, "base"), by(cls, "temperature"), by(cls, "temperature-bias")
     # Labels follow softmax(z/2 + beta) and the model is softmax(z): overconfident, so the fitted T > 1
