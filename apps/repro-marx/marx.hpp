@@ -29,8 +29,8 @@ constexpr double level = 0.05;
 void run_regression(const repro::Output& out);
 void run_classification(const repro::Output& out);
 
-// Mean, standard error (sd/√R) and the share of values below `level` (for p-values) of a column of a
-// table's rows selected by `method`; the summary tables of both parts.
+// For the summary tables of both parts: the mean and standard error (sd/√R) of R values, and the
+// share of p-values below `level`.
 struct Moments {
     double mean = 0, se = 0;
 };

@@ -42,7 +42,7 @@ Points draw(std::size_t n, calib::Rng& rng) {
 }
 
 // The base forecaster N(f̂(x), σ̂²): f̂ the least-squares cubic (sin x on [−2, 2] is odd and within
-// 0.02 of its best cubic, so the mean is nearly right and what is left is the scale, which the
+// 0.03 of its best cubic, a line only within 0.4, so the mean is nearly right and what is left is the scale, which the
 // affine-features map can move; a line would leave a mean error that no affine map in μ removes),
 // σ̂² = RSS/(n − 4), the same for every x, so the forecaster is too wide near 0 and too narrow at |x| = 2.
 struct Forecaster {
