@@ -35,6 +35,10 @@ EXPECTED = {
     # 200 theta values; --quick: 4 replicates x 8 (notion, estimator) cases.
     "repro-gruber-bach": {"risk": 200, "risk_argmin": 4, "truth": 2, "estimates": 4 * 8, "estimates_summary": 8,
                           "runtime_times": 8},
+    # --quick: 3 replicates; regression 9 methods, classification 9; replicate 0's curves on 81 x values.
+    "repro-marx": {"regression": 3 * 9, "regression_base": 3, "regression_times": 3 * 9, "regression_summary": 9,
+                   "regression_curves": 81, "classification": 3 * 9, "classification_kernels": 3,
+                   "classification_times": 3 * 9, "classification_summary": 9},
 }
 
 
@@ -114,6 +118,61 @@ if app == "repro-gruber-bach" and "risk" in names:
         far = [r for r in csv.DictReader(f) if not 0.5 <= float(r["theta"]) <= 2]
     if not far or any(float(r["diff_mean"]) <= 0 for r in far):
         problems.append("risk.csv: theta = 1 is not better than every theta outside [0.5, 2] (paired)")
+
+
+
+def rows_of(name):
+    with open(os.path.join(directory, name + ".csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+# repro-marx (docs/reproduction.md, "Marx, Zalouk & Ermon"): values that must hold on the --quick run.
+if app == "repro-marx" and {"regression", "classification"} <= names:
+    reg = rows_of("regression")
+    by = lambda rows, method: [r for r in rows if r["method"] == method]
+    for r in reg:
+        # QCE = TV between the PIT histogram (20 bins) and the uniform: in [0, 1 - 1/20]; DCE in [0, sqrt 2].
+        if not 0 <= float(r["qce"]) <= 0.95 or not 0 <= float(r["dce"]) <= math.sqrt(2):
+            problems.append("regression.csv: QCE or DCE out of range: %r" % r)
+    base, features = by(reg, "base"), by(reg, "features")
+    # The constant-sigma forecaster is wrong in x (sd 0.2 at x = 0, 0.8 at |x| = 2): the individual MMD
+    # test rejects it at the quick n_test = 800 (40 of 40 seeds at the 5% level, largest p 0.035).
+    if not base or any(float(r["p_mmd_rbf"]) >= 0.05 for r in base):
+        problems.append("regression.csv: the MMD test does not reject the constant-sigma forecaster in every replicate")
+    # The affine-features map can make sigma grow with |x|: s1 > 0, and the held-out NLL falls (by 0.13
+    # on average, per-replicate sd 0.03 over 40 seeds).
+    if len(features) != len(base) or any(float(f["s1"]) <= 0 or float(f["nll"]) >= float(b["nll"])
+                                         for f, b in zip(features, base)):
+        problems.append("regression.csv: affine-features does not lower the held-out NLL with s1 > 0 in every replicate")
+    # The penalty-method inequalities of exact minimisers of NLL + lambda MMD^2 on the recalibration
+    # split: for 0 < small < large, the training NLL does not fall and the training (block) MMD^2 of the
+    # fit's own kernel does not rise. They test that the fit minimises what the app computes with the
+    # same kernel, lengthscales and threshold (held in 60 of 60 replicate-target pairs of 20 seeds).
+    for rep in sorted({r["replicate"] for r in reg}):
+        at = {r["method"]: r for r in reg if r["replicate"] == rep}
+        for target, column in (("rbf", "train_mmd2_rbf"), ("sign", "train_mmd2_sign"), ("sign-q70", "train_mmd2_sign_q70")):
+            chain = [at.get("features"), at.get("features-%s-small" % target), at.get("features-%s-large" % target)]
+            if None in chain:
+                problems.append("regression.csv: replicate %s lacks the %s fits" % (rep, target))
+                continue
+            nll = [float(r["train_nll"]) for r in chain]
+            mmd = [float(r[column]) for r in chain]
+            tol = 1e-9
+            if not (nll[0] <= nll[1] + tol and nll[1] <= nll[2] + tol and mmd[0] + tol >= mmd[1] and mmd[1] + tol >= mmd[2]):
+                problems.append("regression.csv: replicate %s, %s: training NLL %r / MMD^2 %r not monotone in lambda"
+                                % (rep, target, nll, mmd))
+    cls = rows_of("classification")
+    cbase, temp, tb = by(cls, "base"), by(cls, "temperature"), by(cls, "temperature-bias")
+    # Labels follow softmax(z/2 + beta) and the model is softmax(z): overconfident, so the fitted T > 1
+    # (about 2), the SKCE test rejects the base model, and the held-out ECE and NLL fall with T.
+    if not cbase or len(temp) != len(cbase) or any(
+            float(b["p_skce"]) >= 0.05 or not 1.5 < float(t["temperature"]) < 3 or float(t["ece"]) >= float(b["ece"])
+            or float(t["nll"]) >= float(b["nll"]) for b, t in zip(cbase, temp)):
+        problems.append("classification.csv: base not rejected, or temperature scaling not T in (1.5, 3) with lower ECE and NLL")
+    # The class-prior shift beta is beyond a temperature and within temperature + bias: the held-out
+    # canonical MMD^2 is lower with the bias in every replicate (0.0017 against 0.020 over 40 seeds).
+    if len(tb) != len(temp) or any(float(b["mmd2_canonical"]) >= float(t["mmd2_canonical"]) for b, t in zip(tb, temp)):
+        problems.append("classification.csv: temperature + bias does not lower the canonical MMD^2 below temperature alone")
 
 if not os.listdir(directory) or glob.glob(os.path.join(directory, "*.tmp")):
     problems.append("temporary files left in %s" % directory)
