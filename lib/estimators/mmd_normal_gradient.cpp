@@ -12,9 +12,12 @@
 #include "estimators/mmd_normal_gradient.hpp"
 
 #include "core/check.hpp"
+#include "engine/pairwise.hpp"
+#include "kernels/mmd_ops.hpp"
 #include "kernels/mmd_sampled.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace calib::detail {
 
@@ -247,6 +250,35 @@ private:
     double inv_l2_;
 };
 
+// The pair term of one column of the unbiased gradient: F(i, j) = ∂H_ij/∂μ_i or ∂H_ij/∂log σ_i for
+// j ≠ i, 0 on the diagonal (not a pair of the U-statistic). Not symmetric; the engine's Gram product
+// with a column of ones gives its row sums Σ_{j≠i} F(i, j).
+template <class Target>
+class GradientTerm {
+public:
+    GradientTerm(const Target& target, const ConditioningPairs& conditioning, std::size_t n, bool log_sd)
+        : target_(target), conditioning_(conditioning), n_(n), log_sd_(log_sd) {}
+    std::size_t size() const { return n_; }
+    void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (std::size_t j = j0; j < j1; ++j) {
+            if (j == i) {
+                out[j - j0] = 0;
+                continue;
+            }
+            const auto c = static_cast<Eigen::Index>(j);
+            const PairDerivatives h = target_.pair(r, c), k = conditioning_.pair(r, c);
+            out[j - j0] = log_sd_ ? k.value * h.log_sd_i + h.value * k.log_sd_i : k.value * h.mean_i + h.value * k.mean_i;
+        }
+    }
+
+private:
+    const Target& target_;
+    const ConditioningPairs& conditioning_;
+    std::size_t n_;
+    bool log_sd_;
+};
+
 template <class Target>
 NormalMmdValueGradient block_value_gradient(const Target& target, const Vector& mu, const Vector& sigma,
                                             const GaussianMmdSpec& spec, std::size_t block_size) {
@@ -281,19 +313,41 @@ NormalMmdValueGradient block_value_gradient(const Target& target, const Vector& 
 
 }  // namespace
 
-NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const Vector& sigma, const Vector& y,
-                                                       const GaussianMmdSpec& spec, std::size_t block_size) {
-    const char* fn = "mmd_block_gradient";
-    const auto n = static_cast<std::size_t>(mu.size());
-    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+void check_differentiable(const char* fn, const GaussianMmdSpec& spec) {
     if (spec.notion == MmdNotion::distribution && spec.conditioning.shape != PredictionKernelShape::sqexp)
         fail(fn, "the distribution notion's gradient needs the sqexp conditioning kernel: exp(−W2/ℓ) is not "
                  "differentiable where two forecasts coincide");
     if (spec.marginalisation != MmdMarginalisation::analytic && spec.target == GaussianTarget::sign)
         fail(fn, "the sign kernel's sampled gradient is 0 almost everywhere; take marginalisation = analytic");
+}
+
+NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const Vector& sigma, const Vector& y,
+                                                       const GaussianMmdSpec& spec, std::size_t block_size) {
+    const char* fn = "mmd_block_gradient";
+    const auto n = static_cast<std::size_t>(mu.size());
+    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+    check_differentiable(fn, spec);
     if (spec.marginalisation != MmdMarginalisation::analytic)
         return block_value_gradient(SampledTargetPairs(mu, sigma, y, spec), mu, sigma, spec, block_size);
     return block_value_gradient(TargetPairs(mu, sigma, y, spec), mu, sigma, spec, block_size);
+}
+
+Matrix unbiased_normal_gradient(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec,
+                                const ParallelOptions& parallel) {
+    const auto n = static_cast<std::size_t>(mu.size());
+    const ConditioningPairs conditioning(mu, sigma, spec);
+    const Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(mu.size(), 1);
+    Matrix out(mu.size(), 2);
+    const auto columns = [&](const auto& target) {
+        for (int column = 0; column < 2; ++column) {
+            using Target = std::decay_t<decltype(target)>;
+            out.col(column) = gram_product(GradientTerm<Target>(target, conditioning, n, column == 1), ones, nullptr, parallel);
+        }
+    };
+    if (spec.marginalisation != MmdMarginalisation::analytic) columns(SampledTargetPairs(mu, sigma, y, spec));
+    else columns(TargetPairs(mu, sigma, y, spec));
+    // ∂M/∂θ_i = (2/(n(n−1))) Σ_{j≠i} ∂H_ij/∂θ_i, H symmetric.
+    return out * (2.0 / (static_cast<double>(n) * static_cast<double>(n - 1)));
 }
 
 }  // namespace calib::detail
@@ -306,6 +360,16 @@ MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSp
     const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
     detail::NormalMmdValueGradient r = detail::normal_mmd_block_value_gradient(mu, sigma, y, spec, block_size);
     return {detail::check_result(fn, r.value), std::move(r.mean), std::move(r.log_stddev)};
+}
+
+MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased_gradient";
+    validate_mmd(data, spec, fn);
+    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_differentiable(fn, spec);
+    const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
+    const Matrix g = detail::unbiased_normal_gradient(mu, sigma, y, spec, parallel);
+    return {detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased()), g.col(0), g.col(1)};
 }
 
 }  // namespace calib
