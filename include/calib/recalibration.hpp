@@ -63,7 +63,7 @@ struct RecalibrationOptions {
     double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
     std::size_t max_iterations = 1000;  // L-BFGS iterations
     double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
-    // nll_mmd (categorical maps only): mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll),
+    // nll_mmd: mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll); categorical maps:
     // notion canonical or top-label.
     RecalibrationObjective objective = RecalibrationObjective::nll;
     double lambda = 0;
@@ -74,6 +74,11 @@ struct RecalibrationOptions {
     double mmd_lengthscale = 0;         // k_Z's ℓ
     double mmd_target_lengthscale = 0;  // rbf, pit
     std::optional<double> mmd_threshold;  // sign: c
+    // Ŷ integrated out in closed form, or by S samples per forecast from the streams (mmd_seed, i),
+    // fixed for the fit (GaussianMmdSpec; not with sign, whose sampled gradient is 0).
+    MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;
+    std::size_t mmd_samples = 10;
+    std::uint64_t mmd_seed = default_seed;
 };
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
@@ -93,6 +98,9 @@ struct RecalibrationMap {
     GaussianTarget mmd_target = GaussianTarget::rbf;  // normal maps: the target kernel and its ℓ_T or c
     double mmd_target_lengthscale = 0;
     double mmd_threshold = 0;
+    MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;  // with its S and seed
+    std::size_t mmd_samples = 0;
+    std::uint64_t mmd_seed = 0;
     Vector parameters;
     double objective_before = 0;    // the objective at the identity map
     double objective_after = 0;     // at the fitted parameters
