@@ -314,6 +314,9 @@ NormalMmdValueGradient block_value_gradient(const Target& target, const Vector& 
 }  // namespace
 
 void check_differentiable(const char* fn, const GaussianMmdSpec& spec) {
+    const GaussianTarget t = spec.target;
+    if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
+        fail(fn, "the gradient is implemented for the target kernels rbf (sqexp), sign, moment and pit");
     if (spec.notion == MmdNotion::distribution && spec.conditioning.shape != PredictionKernelShape::sqexp)
         fail(fn, "the distribution notion's gradient needs the sqexp conditioning kernel: exp(−W2/ℓ) is not "
                  "differentiable where two forecasts coincide");

@@ -19,8 +19,12 @@ double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 }  // namespace
 
 void check_marginalisation(const char* fn, const GaussianMmdSpec& spec) {
-    if (spec.marginalisation != MmdMarginalisation::analytic && (spec.samples < 1 || spec.samples > 1000000))
+    if (spec.marginalisation == MmdMarginalisation::analytic) return;
+    if (spec.samples < 1 || spec.samples > 1000000)
         fail(fn, "samples = ", spec.samples, ", must be in [1, 1000000] for Monte-Carlo marginalisation");
+    const GaussianTarget t = spec.target;
+    if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
+        fail(fn, "Monte-Carlo marginalisation is implemented for the target kernels sqexp, sign, moment and pit");
 }
 
 Matrix standard_draws(Eigen::Index n, const GaussianMmdSpec& spec) {
