@@ -1,7 +1,8 @@
 // The Gaussian conditional MMD²'s block gradient in (μ, log σ) (calib/mmd.hpp, mmd_block_gradient for
 // NormalData): against central differences for every target (rbf, sign, moment, pit) and notion
 // (distribution with the moving k_Z, individual with fixed features, marginal), and its value against
-// mmd_block, which goes through the pairwise engine rather than this code.
+// mmd_block, which goes through the pairwise engine rather than this code; the unbiased gradient over
+// all pairs (through the engine) against the one-block gradient, and 1 vs 2 threads.
 #include <calib/errors.hpp>
 #include <calib/mmd.hpp>
 #include <calib/tool/random.hpp>
@@ -14,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 using namespace calib;
 
@@ -87,6 +89,38 @@ TEST_CASE("Gaussian MMD² block gradient: central differences in (mu, log sigma)
             CHECK(pub.mean == g.mean);
             CHECK(pub.log_stddev == g.log_stddev);
         }
+}
+
+TEST_CASE("Gaussian MMD² unbiased gradient: the one-block gradient, every target and notion; 1 vs 2 threads bitwise") {
+    const Forecasts f = forecasts(23, 44);
+    const NormalData data(f.mu, f.sigma, f.y);
+    for (MmdNotion notion : {MmdNotion::distribution, MmdNotion::individual, MmdNotion::marginal})
+        for (GaussianTarget target : {GaussianTarget::rbf, GaussianTarget::sign, GaussianTarget::moment, GaussianTarget::pit})
+            for (MmdMarginalisation m : {MmdMarginalisation::analytic, MmdMarginalisation::mc_paired, MmdMarginalisation::mc_all_pairs}) {
+                if (target == GaussianTarget::sign && m != MmdMarginalisation::analytic) continue;
+                CAPTURE(to_string(notion));
+                CAPTURE(static_cast<int>(target));
+                CAPTURE(static_cast<int>(m));
+                GaussianMmdSpec spec = spec_of(notion, target, f);
+                spec.marginalisation = m;
+                spec.samples = 3;
+                const MmdNormalGradient all = mmd_unbiased_gradient(data, spec);
+                const MmdNormalGradient block = mmd_block_gradient(data, spec, 23);  // B = n: one block
+                CHECK(test::relative_error(all.mean, block.mean) < 1e-12);
+                CHECK(test::relative_error(all.log_stddev, block.log_stddev) < 1e-12);
+                CHECK(all.estimate == mmd_unbiased(data, spec).estimate);
+                CHECK(std::abs(all.estimate - block.estimate) <= 1e-12 * std::max(1.0, std::abs(block.estimate)));
+            }
+    const Forecasts big = forecasts(700, 45);  // three strips of the engine's Gram product
+    const NormalData big_data(big.mu, big.sigma, big.y);
+    for (GaussianTarget target : {GaussianTarget::rbf, GaussianTarget::pit}) {
+        const GaussianMmdSpec spec = spec_of(MmdNotion::distribution, target, big);
+        const MmdNormalGradient one = mmd_unbiased_gradient(big_data, spec, {1, nullptr});
+        const MmdNormalGradient two = mmd_unbiased_gradient(big_data, spec, {2, nullptr});
+        CHECK(std::memcmp(one.mean.data(), two.mean.data(), sizeof(double) * 700) == 0);
+        CHECK(std::memcmp(one.log_stddev.data(), two.log_stddev.data(), sizeof(double) * 700) == 0);
+        CHECK(one.estimate == two.estimate);
+    }
 }
 
 TEST_CASE("Gaussian MMD² block gradient: the distribution notion's k_Z derivative is included") {

@@ -105,6 +105,53 @@ TEST_CASE("normal nll+mmd: the objective's gradient equals central differences (
             }
 }
 
+TEST_CASE("normal nll+mmd with Monte-Carlo marginalisation: gradient, JSON round trip, errors") {
+    const Heteroscedastic h = heteroscedastic(37, 56);
+    const Vector abs_x = h.x.col(0).cwiseAbs();
+    for (GaussianTarget target : {GaussianTarget::rbf, GaussianTarget::moment, GaussianTarget::pit})
+        for (MmdMarginalisation m : {MmdMarginalisation::mc_paired, MmdMarginalisation::mc_all_pairs}) {
+            CAPTURE(static_cast<int>(target));
+            CAPTURE(static_cast<int>(m));
+            detail::NormalMmdPenalty penalty;
+            penalty.lambda = 4;
+            penalty.block_size = 6;
+            penalty.spec.notion = MmdNotion::distribution;
+            penalty.spec.target = target;
+            penalty.spec.conditioning.lengthscale = 0.7;
+            penalty.spec.target_lengthscale = target == GaussianTarget::pit ? 0.25 : 0.6;
+            penalty.spec.marginalisation = m;
+            penalty.spec.samples = 4;
+            Vector theta(4);
+            theta << 0.8, 0.1, -0.2, 0.3;
+            Vector analytic;
+            detail::normal_objective(h.data, theta, &analytic, abs_x, &penalty);
+            const Vector numeric = test::central_differences(
+                [&](const Vector& t) { return detail::normal_objective(h.data, t, nullptr, abs_x, &penalty); }, theta);
+            CHECK(test::relative_error(analytic, numeric) < 1e-6);
+        }
+    RecalibrationOptions o = mmd_options(2, MmdNotion::distribution);
+    o.mmd_marginalisation = MmdMarginalisation::mc_all_pairs;
+    o.mmd_samples = 3;
+    o.mmd_seed = 77;
+    const RecalibrationMap map = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o);
+    CHECK(map.mmd_marginalisation == MmdMarginalisation::mc_all_pairs);
+    const RecalibrationMap back = recalibration_map_from_json(to_json(map));
+    CHECK(to_json(back) == to_json(map));
+    CHECK(back.mmd_samples == 3);
+    CHECK(back.mmd_seed == 77);
+    CHECK(back.mmd_marginalisation == MmdMarginalisation::mc_all_pairs);
+    // Another seed, other draws, another fit.
+    o.mmd_seed = 78;
+    CHECK(fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o).parameters != map.parameters);
+    o.mmd_target = GaussianTarget::sign;
+    CHECK_THROWS_WITH_AS(fit_recalibration(h.data, RecalibrationMethod::affine, o), doctest::Contains("sign kernel"),
+                         invalid_argument);
+    o.mmd_target = GaussianTarget::rbf;
+    o.mmd_samples = 0;
+    CHECK_THROWS_WITH_AS(fit_recalibration(h.data, RecalibrationMethod::affine, o), doctest::Contains("mmd_samples = 0"),
+                         invalid_argument);
+}
+
 TEST_CASE("normal nll+mmd with lambda = 0 is the NLL fit, bitwise") {
     const Heteroscedastic h = heteroscedastic(300, 52);
     const RecalibrationMap nll = fit_recalibration(h.data, RecalibrationMethod::affine);

@@ -26,7 +26,8 @@ namespace {
 std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
                                      {"ridge", true},  {"lambda", true}, {"notion", true}, {"kernel-y", true}, {"threshold", true},
-                                     {"lengthscale", true}, {"lengthscale-y", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
+                                     {"lengthscale", true}, {"lengthscale-y", true}, {"marginalisation", true}, {"samples", true},
+                                     {"mc-seed", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
                                      {"threads", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
@@ -164,9 +165,11 @@ double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
 std::string take_normal_mmd_options(Args& args, bool categorical, bool mmd, RecalibrationOptions& options) {
     const auto kernel = args.take("kernel-y"), threshold = args.take("threshold");
     const auto lengthscale = args.take("lengthscale"), lengthscale_y = args.take("lengthscale-y");
+    const auto marginalisation = args.take("marginalisation"), samples = args.take("samples"), seed = args.take("mc-seed");
     for (const auto& [name, given] : {std::pair<const char*, bool>{"kernel-y", kernel.has_value()},
                                       {"threshold", threshold.has_value()}, {"lengthscale", lengthscale.has_value()},
-                                      {"lengthscale-y", lengthscale_y.has_value()}})
+                                      {"lengthscale-y", lengthscale_y.has_value()},
+                                      {"marginalisation", marginalisation.has_value()}})
         if (given && (categorical || !mmd))
             throw usage_error(std::string("--") + name + " applies only to --family normal with --objective nll+mmd");
     if (kernel) options.mmd_target = parse_gaussian_target(*kernel, "--kernel-y");
@@ -182,6 +185,16 @@ std::string take_normal_mmd_options(Args& args, bool categorical, bool mmd, Reca
         if (options.mmd_target != GaussianTarget::rbf && options.mmd_target != GaussianTarget::pit)
             throw usage_error("--lengthscale-y applies only to --kernel-y sqexp or pit");
         options.mmd_target_lengthscale = parse_positive_double("lengthscale-y", *lengthscale_y);
+    }
+    if (marginalisation) options.mmd_marginalisation = parse_mmd_marginalisation(*marginalisation, "--marginalisation");
+    const bool sampled = options.mmd_marginalisation != MmdMarginalisation::analytic;
+    if (samples) {
+        if (!sampled) throw usage_error("--samples applies only with --marginalisation mc-paired|mc-all-pairs");
+        options.mmd_samples = static_cast<std::size_t>(parse_unsigned64("samples", *samples));
+    }
+    if (seed) {
+        if (!sampled) throw usage_error("--mc-seed applies only with --marginalisation mc-paired|mc-all-pairs");
+        options.mmd_seed = parse_unsigned64("mc-seed", *seed);
     }
     return kernel.value_or("sqexp");
 }
@@ -325,6 +338,8 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
         out.set("kernel_y", kernel_y);
         if (map.mmd_target_lengthscale > 0) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
         if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
+        if (map.mmd_marginalisation != MmdMarginalisation::analytic)
+            out.set("mmd_samples", map.mmd_samples).set("mmd_seed", map.mmd_seed);
     }
     out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
     out.set("map", map_path);

@@ -359,6 +359,8 @@ Options of fit:
                         pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)
   --lengthscale L       normal nll+mmd: k_Z's l instead of the median heuristic
   --lengthscale-y L     normal nll+mmd, sqexp or pit: l_T instead of its median rule
+  --marginalisation M   normal nll+mmd: analytic (default), mc-paired or mc-all-pairs (S samples
+                        per forecast, --samples S (default 10), --mc-seed N; not with sign)
   --ridge L             matrix: the off-diagonal ridge (default 0.001)
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
                         the NLL, the SKCE bootstrap test's p-value and the conditional MMD^2

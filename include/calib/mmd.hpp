@@ -147,14 +147,19 @@ TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spe
 TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
 TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
 // The block estimate (mmd_block's, B consecutive forecasts per block) and its analytic gradient with
-// respect to μ_i and log σ_i (docs/mmd.md, "Gradients for Gaussian forecasts"), every target and
-// notion: the individual notion's features do not move; the distribution notion's Z = (μ, σ) does
-// (its k_Z must be sqexp). Zero on the n mod B dropped rows. One serial O(n·B) pass: any thread count.
+// respect to μ_i and log σ_i (docs/mmd.md §9), every target and notion: the individual notion's
+// features do not move; the distribution notion's Z = (μ, σ) does (its k_Z must be sqexp). Zero on the
+// n mod B dropped rows. One serial O(n·B) pass: any thread count. Under Monte-Carlo marginalisation
+// the reparameterisation gradient with the draws fixed (not for sign, whose sampled derivative is 0).
 struct MmdNormalGradient {
     double estimate = 0;
     Vector mean, log_stddev;  // ∂/∂μ_i, ∂/∂log σ_i
 };
 MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size);
+// The same for the unbiased estimate over all pairs (mmd_unbiased's), by the pairwise engine: O(n²)
+// time (× S or S² under Monte-Carlo marginalisation), O(n) memory, bitwise the same for any thread count.
+MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMmdSpec& spec,
+                                        const ParallelOptions& parallel = {});
 // E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);
@@ -167,5 +172,8 @@ MmdNotion parse_mmd_notion(const std::string& name);
 // parser (throws calib::invalid_argument, naming `what`, for another name).
 std::string to_string(GaussianTarget target);
 GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what = "kernel_y");
+// "analytic", "mc-paired", "mc-all-pairs", and the parser (throws, naming `what`, for another name).
+std::string to_string(MmdMarginalisation marginalisation);
+MmdMarginalisation parse_mmd_marginalisation(const std::string& name, const std::string& what = "marginalisation");
 
 }  // namespace calib

@@ -13,7 +13,7 @@
 //
 // The categorical maps can instead minimise mean NLL + λ·MMD² (Marx, Zalouk & Ermon 2023, eq. 4 with
 // the mean NLL, digest A24): MMD² is the conditional MMD's block estimate (calib/mmd.hpp) with
-// B = ⌊√n⌋ consecutive blocks, notion canonical or top-label, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
+// B = ⌊√n⌋ consecutive blocks, notion canonical, top-label, class-wise or marginal, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
 // the start by the median heuristic on the unrecalibrated predictions.
 // The normal maps (affine, affine-features) minimise the same with the Gaussian conditional MMD
 // (GaussianMmdSpec): notion distribution (Z = (μ′, σ′), which moves with θ), individual (Z = the
@@ -79,6 +79,11 @@ struct RecalibrationOptions {
     double mmd_lengthscale = 0;         // k_Z's ℓ
     double mmd_target_lengthscale = 0;  // rbf, pit
     std::optional<double> mmd_threshold;  // sign: c
+    // Ŷ integrated out in closed form, or by S samples per forecast from the streams (mmd_seed, i),
+    // fixed for the fit (GaussianMmdSpec; not with sign, whose sampled gradient is 0).
+    MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;
+    std::size_t mmd_samples = 10;
+    std::uint64_t mmd_seed = default_seed;
 };
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
@@ -98,6 +103,9 @@ struct RecalibrationMap {
     GaussianTarget mmd_target = GaussianTarget::rbf;  // normal maps: the target kernel and its ℓ_T or c
     double mmd_target_lengthscale = 0;
     double mmd_threshold = 0;
+    MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;  // with its S and seed
+    std::size_t mmd_samples = 0;
+    std::uint64_t mmd_seed = 0;
     Vector parameters;
     double objective_before = 0;    // the objective at the identity map
     double objective_after = 0;     // at the fitted parameters

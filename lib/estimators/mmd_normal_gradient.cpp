@@ -12,8 +12,12 @@
 #include "estimators/mmd_normal_gradient.hpp"
 
 #include "core/check.hpp"
+#include "engine/pairwise.hpp"
+#include "kernels/mmd_ops.hpp"
+#include "kernels/mmd_sampled.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace calib::detail {
 
@@ -125,6 +129,84 @@ private:
     double pit_constant_ = 0;
 };
 
+// The target part under Monte-Carlo marginalisation (mmd_sampled.hpp) and its reparameterisation
+// gradient: the draws are fixed, ŷ_is = μ_i + σ_i ε_is moves with ∂ŷ/∂μ = 1, ∂ŷ/∂log σ = σε; for pit
+// the uniforms are fixed and t_i = Φ((y_i − μ_i)/σ_i) moves. k₁ is ∂k(a, b)/∂a: −2γ(a − b)k (rbf),
+// b + 2ab² (moment). The sign kernel's derivative is 0 almost everywhere: refused.
+class SampledTargetPairs {
+public:
+    SampledTargetPairs(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec)
+        : sigma_(sigma), pit_(spec.target == GaussianTarget::pit), rbf_(spec.target != GaussianTarget::moment),
+          all_pairs_(spec.marginalisation == MmdMarginalisation::mc_all_pairs),
+          gamma_(0.5 / (spec.target_lengthscale * spec.target_lengthscale)), eps_(standard_draws(mu.size(), spec)) {
+        x_ = eps_;
+        if (pit_) {
+            t_.resize(mu.size()), dt_mean_.resize(mu.size()), dt_log_sd_.resize(mu.size());
+            for (Eigen::Index i = 0; i < mu.size(); ++i) {
+                const double w = (y[i] - mu[i]) / sigma[i];
+                t_[i] = normal_cdf(w);
+                dt_mean_[i] = -normal_pdf(w) / sigma[i];
+                dt_log_sd_[i] = -normal_pdf(w) * w;
+            }
+        } else {
+            t_ = y;
+            for (Eigen::Index i = 0; i < mu.size(); ++i) x_.col(i) = (mu[i] + sigma[i] * eps_.col(i).array()).matrix();
+        }
+    }
+
+    PairDerivatives pair(Eigen::Index i, Eigen::Index j) const {
+        const Eigen::Index samples = x_.rows();
+        const double inv_s = 1.0 / static_cast<double>(samples);
+        double cross = 0, both = 0;
+        double di = 0, dj = 0;          // ∂h/∂t (pit) or Σ ∂h/∂ŷ_s (the μ part)
+        double di_eps = 0, dj_eps = 0;  // Σ ε ∂h/∂ŷ_s (the log σ part, times σ below)
+        for (Eigen::Index s = 0; s < samples; ++s) {
+            const double xi = x_(s, i), xj = x_(s, j);
+            cross += k(t_[i], xj) + k(xi, t_[j]);
+            if (pit_) {
+                di -= k1(t_[i], xj) * inv_s;
+                dj -= k1(t_[j], xi) * inv_s;
+            } else {
+                const double a = -k1(xi, t_[j]) * inv_s, b = -k1(xj, t_[i]) * inv_s;  // the cross terms
+                di += a, di_eps += a * eps_(s, i);
+                dj += b, dj_eps += b * eps_(s, j);
+            }
+            const Eigen::Index first = all_pairs_ ? 0 : s, last = all_pairs_ ? samples : s + 1;
+            const double weight = all_pairs_ ? inv_s * inv_s : inv_s;
+            for (Eigen::Index u = first; u < last; ++u) {
+                const double xju = x_(u, j);
+                both += k(xi, xju) * (all_pairs_ ? inv_s : 1.0);
+                if (pit_) continue;  // uniforms do not move
+                const double a = k1(xi, xju) * weight, b = k1(xju, xi) * weight;
+                di += a, di_eps += a * eps_(s, i);
+                dj += b, dj_eps += b * eps_(u, j);
+            }
+        }
+        PairDerivatives p;
+        p.value = k(t_[i], t_[j]) - cross * inv_s + both * inv_s;
+        if (pit_) {
+            di += k1(t_[i], t_[j]), dj += k1(t_[j], t_[i]);
+            p.mean_i = di * dt_mean_[i], p.log_sd_i = di * dt_log_sd_[i];
+            p.mean_j = dj * dt_mean_[j], p.log_sd_j = dj * dt_log_sd_[j];
+        } else {
+            p.mean_i = di, p.log_sd_i = di_eps * sigma_[i];
+            p.mean_j = dj, p.log_sd_j = dj_eps * sigma_[j];
+        }
+        return p;
+    }
+
+private:
+    double k(double a, double b) const { return rbf_ ? std::exp(-gamma_ * (a - b) * (a - b)) : a * b + a * a * b * b; }
+    double k1(double a, double b) const {
+        return rbf_ ? -2 * gamma_ * (a - b) * std::exp(-gamma_ * (a - b) * (a - b)) : b + 2 * a * b * b;
+    }
+    const Vector& sigma_;
+    bool pit_, rbf_, all_pairs_;
+    double gamma_;
+    Matrix eps_, x_;  // S×n: the draws and the samples (pit: the uniforms, twice)
+    Vector t_, dt_mean_, dt_log_sd_;
+};
+
 // k_Z of a pair and, for the distribution notion, its partial derivatives.
 class ConditioningPairs {
 public:
@@ -168,17 +250,39 @@ private:
     double inv_l2_;
 };
 
-}  // namespace
+// The pair term of one column of the unbiased gradient: F(i, j) = ∂H_ij/∂μ_i or ∂H_ij/∂log σ_i for
+// j ≠ i, 0 on the diagonal (not a pair of the U-statistic). Not symmetric; the engine's Gram product
+// with a column of ones gives its row sums Σ_{j≠i} F(i, j).
+template <class Target>
+class GradientTerm {
+public:
+    GradientTerm(const Target& target, const ConditioningPairs& conditioning, std::size_t n, bool log_sd)
+        : target_(target), conditioning_(conditioning), n_(n), log_sd_(log_sd) {}
+    std::size_t size() const { return n_; }
+    void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (std::size_t j = j0; j < j1; ++j) {
+            if (j == i) {
+                out[j - j0] = 0;
+                continue;
+            }
+            const auto c = static_cast<Eigen::Index>(j);
+            const PairDerivatives h = target_.pair(r, c), k = conditioning_.pair(r, c);
+            out[j - j0] = log_sd_ ? k.value * h.log_sd_i + h.value * k.log_sd_i : k.value * h.mean_i + h.value * k.mean_i;
+        }
+    }
 
-NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const Vector& sigma, const Vector& y,
-                                                       const GaussianMmdSpec& spec, std::size_t block_size) {
-    const char* fn = "mmd_block_gradient";
+private:
+    const Target& target_;
+    const ConditioningPairs& conditioning_;
+    std::size_t n_;
+    bool log_sd_;
+};
+
+template <class Target>
+NormalMmdValueGradient block_value_gradient(const Target& target, const Vector& mu, const Vector& sigma,
+                                            const GaussianMmdSpec& spec, std::size_t block_size) {
     const auto n = static_cast<std::size_t>(mu.size());
-    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
-    if (spec.notion == MmdNotion::distribution && spec.conditioning.shape != PredictionKernelShape::sqexp)
-        fail(fn, "the distribution notion's gradient needs the sqexp conditioning kernel: exp(−W2/ℓ) is not "
-                 "differentiable where two forecasts coincide");
-    const TargetPairs target(mu, sigma, y, spec);
     const ConditioningPairs conditioning(mu, sigma, spec);
     NormalMmdValueGradient out;
     out.mean = Vector::Zero(mu.size());
@@ -207,6 +311,48 @@ NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const V
     return out;
 }
 
+}  // namespace
+
+void check_differentiable(const char* fn, const GaussianMmdSpec& spec) {
+    const GaussianTarget t = spec.target;
+    if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
+        fail(fn, "the gradient is implemented for the target kernels rbf (sqexp), sign, moment and pit");
+    if (spec.notion == MmdNotion::distribution && spec.conditioning.shape != PredictionKernelShape::sqexp)
+        fail(fn, "the distribution notion's gradient needs the sqexp conditioning kernel: exp(−W2/ℓ) is not "
+                 "differentiable where two forecasts coincide");
+    if (spec.marginalisation != MmdMarginalisation::analytic && spec.target == GaussianTarget::sign)
+        fail(fn, "the sign kernel's sampled gradient is 0 almost everywhere; take marginalisation = analytic");
+}
+
+NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const Vector& sigma, const Vector& y,
+                                                       const GaussianMmdSpec& spec, std::size_t block_size) {
+    const char* fn = "mmd_block_gradient";
+    const auto n = static_cast<std::size_t>(mu.size());
+    if (block_size < 2 || block_size > n) fail(fn, "block_size = ", block_size, ", must be in [2, n = ", n, "]");
+    check_differentiable(fn, spec);
+    if (spec.marginalisation != MmdMarginalisation::analytic)
+        return block_value_gradient(SampledTargetPairs(mu, sigma, y, spec), mu, sigma, spec, block_size);
+    return block_value_gradient(TargetPairs(mu, sigma, y, spec), mu, sigma, spec, block_size);
+}
+
+Matrix unbiased_normal_gradient(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec,
+                                const ParallelOptions& parallel) {
+    const auto n = static_cast<std::size_t>(mu.size());
+    const ConditioningPairs conditioning(mu, sigma, spec);
+    const Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(mu.size(), 1);
+    Matrix out(mu.size(), 2);
+    const auto columns = [&](const auto& target) {
+        for (int column = 0; column < 2; ++column) {
+            using Target = std::decay_t<decltype(target)>;
+            out.col(column) = gram_product(GradientTerm<Target>(target, conditioning, n, column == 1), ones, nullptr, parallel);
+        }
+    };
+    if (spec.marginalisation != MmdMarginalisation::analytic) columns(SampledTargetPairs(mu, sigma, y, spec));
+    else columns(TargetPairs(mu, sigma, y, spec));
+    // ∂M/∂θ_i = (2/(n(n−1))) Σ_{j≠i} ∂H_ij/∂θ_i, H symmetric.
+    return out * (2.0 / (static_cast<double>(n) * static_cast<double>(n - 1)));
+}
+
 }  // namespace calib::detail
 
 namespace calib {
@@ -214,11 +360,19 @@ namespace calib {
 MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size) {
     const char* fn = "mmd_block_gradient";
     validate_mmd(data, spec, fn);
-    if (spec.marginalisation != MmdMarginalisation::analytic)
-        detail::fail(fn, "the closed-form gradient needs marginalisation = analytic");
     const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
     detail::NormalMmdValueGradient r = detail::normal_mmd_block_value_gradient(mu, sigma, y, spec, block_size);
     return {detail::check_result(fn, r.value), std::move(r.mean), std::move(r.log_stddev)};
+}
+
+MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
+    const char* fn = "mmd_unbiased_gradient";
+    validate_mmd(data, spec, fn);
+    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_differentiable(fn, spec);
+    const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
+    const Matrix g = detail::unbiased_normal_gradient(mu, sigma, y, spec, parallel);
+    return {detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased()), g.col(0), g.col(1)};
 }
 
 }  // namespace calib

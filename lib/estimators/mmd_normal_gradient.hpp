@@ -20,4 +20,14 @@ struct NormalMmdValueGradient {
 NormalMmdValueGradient normal_mmd_block_value_gradient(const Vector& mu, const Vector& sigma, const Vector& y,
                                                        const GaussianMmdSpec& spec, std::size_t block_size);
 
+// The unbiased estimate's gradient over all pairs, n×2 (∂/∂μ_i, ∂/∂log σ_i): the row sums of the
+// non-symmetric pair terms ∂H_ij/∂θ_i by the engine's Gram product with a column of ones, one pass
+// per column: O(n²) (× S or S² sampled), bitwise the same for any thread count.
+Matrix unbiased_normal_gradient(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec,
+                                const ParallelOptions& parallel);
+
+// Throws (naming fn) for a spec without a gradient: the distribution notion with exp(−W2/ℓ), the
+// sign kernel under Monte-Carlo marginalisation.
+void check_differentiable(const char* fn, const GaussianMmdSpec& spec);
+
 }  // namespace calib::detail

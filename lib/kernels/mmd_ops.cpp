@@ -248,6 +248,28 @@ GaussianTarget parse_gaussian_target(const std::string& name, const std::string&
                            "normal forecasts are " + known);
 }
 
+namespace {
+const std::vector<std::pair<MmdMarginalisation, std::string>> marginalisation_names = {
+    {MmdMarginalisation::analytic, "analytic"}, {MmdMarginalisation::mc_paired, "mc-paired"},
+    {MmdMarginalisation::mc_all_pairs, "mc-all-pairs"}};
+}  // namespace
+
+std::string to_string(MmdMarginalisation marginalisation) {
+    for (const auto& [v, name] : marginalisation_names)
+        if (v == marginalisation) return name;
+    return "?";
+}
+
+MmdMarginalisation parse_mmd_marginalisation(const std::string& name, const std::string& what) {
+    std::string known;
+    for (const auto& [v, text] : marginalisation_names) {
+        if (text == name) return v;
+        known += (known.empty() ? "" : ", ") + text;
+    }
+    throw invalid_argument("calib::parse_mmd_marginalisation: " + what + " = '" + name + "' is unknown; the schemes are " +
+                           known);
+}
+
 namespace detail {
 
 QuadraticSums MmdOps::quadratic_sums(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel,

@@ -19,25 +19,37 @@ double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 }  // namespace
 
 void check_marginalisation(const char* fn, const GaussianMmdSpec& spec) {
-    if (spec.marginalisation != MmdMarginalisation::analytic && (spec.samples < 1 || spec.samples > 1000000))
+    if (spec.marginalisation == MmdMarginalisation::analytic) return;
+    if (spec.samples < 1 || spec.samples > 1000000)
         fail(fn, "samples = ", spec.samples, ", must be in [1, 1000000] for Monte-Carlo marginalisation");
+    const GaussianTarget t = spec.target;
+    if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
+        fail(fn, "Monte-Carlo marginalisation is implemented for the target kernels sqexp, sign, moment and pit");
+}
+
+Matrix standard_draws(Eigen::Index n, const GaussianMmdSpec& spec) {
+    const auto samples = static_cast<Eigen::Index>(spec.samples);
+    Matrix draws(samples, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        Rng rng = make_stream(spec.seed, static_cast<std::uint64_t>(i));
+        if (spec.target == GaussianTarget::pit) {
+            boost::random::uniform_01<double> uniform;
+            for (Eigen::Index s = 0; s < samples; ++s) draws(s, i) = uniform(rng);
+        } else {
+            boost::random::normal_distribution<double> normal;
+            for (Eigen::Index s = 0; s < samples; ++s) draws(s, i) = normal(rng);
+        }
+    }
+    return draws;
 }
 
 SampledTarget make_sampled_target(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec) {
-    const Eigen::Index n = mu.size(), samples = static_cast<Eigen::Index>(spec.samples);
     const bool pit = spec.target == GaussianTarget::pit;
     Vector targets = y;
-    Matrix x(samples, n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        Rng rng = make_stream(spec.seed, static_cast<std::uint64_t>(i));
-        if (pit) {
-            targets[i] = normal_cdf((y[i] - mu[i]) / sigma[i]);
-            boost::random::uniform_01<double> uniform;
-            for (Eigen::Index s = 0; s < samples; ++s) x(s, i) = uniform(rng);
-        } else {
-            boost::random::normal_distribution<double> normal;
-            for (Eigen::Index s = 0; s < samples; ++s) x(s, i) = mu[i] + sigma[i] * normal(rng);
-        }
+    Matrix x = standard_draws(mu.size(), spec);
+    for (Eigen::Index i = 0; i < mu.size(); ++i) {
+        if (pit) targets[i] = normal_cdf((y[i] - mu[i]) / sigma[i]);
+        else x.col(i) = (mu[i] + sigma[i] * x.col(i).array()).matrix();
     }
     SampledTarget::Kernel kernel = SampledTarget::Kernel::rbf;
     if (spec.target == GaussianTarget::sign) kernel = SampledTarget::Kernel::sign;

@@ -62,6 +62,10 @@ private:
     Matrix x_;
 };
 
+// The standard draws behind the samples, S×n: ε_is ~ N(0, 1) (ŷ_is = μ_i + σ_i ε_is), or for pit the
+// uniforms u_is; column i from the stream (seed, i).
+Matrix standard_draws(Eigen::Index n, const GaussianMmdSpec& spec);
+
 // The sampled target of a spec whose marginalisation is mc_paired or mc_all_pairs (S samples per
 // forecast from the stream (seed, i)).
 SampledTarget make_sampled_target(const Vector& mu, const Vector& sigma, const Vector& y, const GaussianMmdSpec& spec);

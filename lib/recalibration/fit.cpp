@@ -32,6 +32,14 @@ void check_normal_mmd_options(const RecalibrationOptions& options) {
                                       {"mmd_target_lengthscale", options.mmd_target_lengthscale}})
         if (!(value >= 0 && std::isfinite(value)))
             detail::fail(fn, name, " = ", detail::format_value(value), ", must be finite and > 0 (or 0 for the median rule)");
+    if (options.mmd_marginalisation != MmdMarginalisation::analytic) {
+        if (t == GaussianTarget::sign)
+            detail::fail(fn, "the sign kernel's sampled gradient is 0 almost everywhere; take mmd_marginalisation = analytic");
+        if (options.mmd_samples < 1 || options.mmd_samples > 1000000)
+            detail::fail(fn, "mmd_samples = ", options.mmd_samples, ", must be in [1, 1000000]");
+        if (options.mmd_seed > 1000000000000000ULL)  // the map file stores it as a JSON number, exactly
+            detail::fail(fn, "mmd_seed = ", options.mmd_seed, ", must be <= 10^15");
+    }
     if (options.mmd_threshold && !std::isfinite(*options.mmd_threshold))
         detail::fail(fn, "mmd_threshold = ", detail::format_value(*options.mmd_threshold), ", must be finite");
 }
@@ -152,6 +160,11 @@ detail::NormalMmdPenalty normal_mmd_term(RecalibrationMap& map, const NormalData
     GaussianMmdSpec& spec = penalty.spec;
     spec.notion = map.notion;
     spec.target = map.mmd_target;
+    if (options.mmd_marginalisation != MmdMarginalisation::analytic) {
+        spec.marginalisation = map.mmd_marginalisation = options.mmd_marginalisation;
+        spec.samples = map.mmd_samples = options.mmd_samples;
+        spec.seed = map.mmd_seed = options.mmd_seed;
+    }
     spec.conditioning = {PredictionKernelShape::sqexp,
                          map.notion == MmdNotion::individual ? Metric::euclidean : Metric::w2, 1.0};
     if (map.notion == MmdNotion::individual) {

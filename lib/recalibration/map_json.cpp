@@ -115,6 +115,10 @@ std::string to_json(const RecalibrationMap& map) {
             out.set("mmd_target", to_string(map.mmd_target));
             if (has_target_lengthscale(map.mmd_target)) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
             if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
+            if (map.mmd_marginalisation != MmdMarginalisation::analytic) {
+                out.set("mmd_marginalisation", to_string(map.mmd_marginalisation));
+                out.set("mmd_samples", map.mmd_samples).set("mmd_seed", map.mmd_seed);
+            }
         }
     }
     out.set("objective_before", map.objective_before);
@@ -183,6 +187,16 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
             if (map.mmd_target == GaussianTarget::sign) {
                 map.mmd_threshold = number(root, "mmd_threshold");
                 keys.push_back("mmd_threshold");
+            }
+            if (root.object.count("mmd_marginalisation")) {  // absent: analytic
+                const std::string scheme = text(root, "mmd_marginalisation");
+                if (scheme == "analytic")  // written only when sampled
+                    detail::fail(function, "mmd_marginalisation = 'analytic' is written by leaving the key out");
+                map.mmd_marginalisation = parse_mmd_marginalisation(scheme, "the map's mmd_marginalisation");
+                map.mmd_samples = count(root, "mmd_samples");
+                if (map.mmd_samples < 1) detail::fail(function, "mmd_samples = 0, must be >= 1");
+                map.mmd_seed = static_cast<std::uint64_t>(count(root, "mmd_seed"));
+                keys.insert(keys.end(), {"mmd_marginalisation", "mmd_samples", "mmd_seed"});
             }
         }
     }

@@ -304,8 +304,7 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
         target.push_back({"lengthscale", spec.target_lengthscale});
     if (choice.target == MmdTargetChoice::sign) target.push_back({"threshold", spec.threshold});
     if (spec.marginalisation != MmdMarginalisation::analytic)
-        target.push_back({"marginalisation", Record{{"scheme", spec.marginalisation == MmdMarginalisation::mc_paired
-                                                                   ? "mc-paired" : "mc-all-pairs"},
+        target.push_back({"marginalisation", Record{{"scheme", to_string(spec.marginalisation)},
                                                     {"samples", std::uint64_t(spec.samples)},
                                                     {"seed", spec.seed}}});
     record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});

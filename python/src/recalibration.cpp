@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +49,26 @@ struct FitOption {
 bool always(RecalibrationMethod, const RecalibrationOptions&) { return true; }
 bool with_mmd(RecalibrationMethod, const RecalibrationOptions& o) { return o.objective == RecalibrationObjective::nll_mmd; }
 bool with_normal_mmd(RecalibrationMethod m, const RecalibrationOptions& o) { return !is_categorical(m) && with_mmd(m, o); }
+bool sampled(RecalibrationMethod m, const RecalibrationOptions& o) {
+    return with_normal_mmd(m, o) && o.mmd_marginalisation != MmdMarginalisation::analytic;
+}
+
+// An integer in [min, max]: a Python int (exactly, up to 2^64 − 1), or a float with an integral value.
+std::uint64_t integer(const std::string& name, const py::handle& v, std::uint64_t min, std::uint64_t max) {
+    const std::string rule = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    if (py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v)) {
+        try {
+            const auto x = v.cast<std::uint64_t>();
+            if (x >= min && x <= max) return x;
+        } catch (const py::cast_error&) {  // negative or beyond 64 bits
+        }
+        throw option_error(name, std::string(py::repr(v)), rule);
+    }
+    const double x = number(name, v);
+    if (!(x >= static_cast<double>(min) && x <= static_cast<double>(max) && x == std::floor(x)))
+        throw option_error(name, std::string(py::repr(v)), rule);
+    return static_cast<std::uint64_t>(x);
+}
 
 const std::vector<FitOption>& fit_options() {
     static const std::vector<FitOption> table = {
@@ -79,6 +101,21 @@ const std::vector<FitOption>& fit_options() {
              return with_normal_mmd(m, o) && o.mmd_target == GaussianTarget::sign;
          },
          "family normal, objective nll+mmd and kernel_y sign"},
+        {"marginalisation",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) {
+             o.mmd_marginalisation = parse_mmd_marginalisation(text(n, v), n);
+         },
+         with_normal_mmd, "family normal and objective nll+mmd"},
+        {"samples",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) {
+             o.mmd_samples = static_cast<std::size_t>(integer(n, v, 1, 100000000));
+         },
+         sampled, "marginalisation mc-paired or mc-all-pairs"},
+        {"mc_seed",
+         [](RecalibrationOptions& o, const std::string& n, const py::handle& v) {
+             o.mmd_seed = integer(n, v, 0, std::numeric_limits<std::uint64_t>::max());
+         },
+         sampled, "marginalisation mc-paired or mc-all-pairs"},
         {"ridge", [](RecalibrationOptions& o, const std::string& n, const py::handle& v) { o.ridge = number(n, v); },
          [](RecalibrationMethod m, const RecalibrationOptions&) { return m == RecalibrationMethod::matrix; },
          "method matrix"},
@@ -88,10 +125,7 @@ const std::vector<FitOption>& fit_options() {
          "a categorical method (temperature, temperature-bias, vector, matrix)"},
         {"max_iterations",
          [](RecalibrationOptions& o, const std::string& n, const py::handle& v) {
-             const double x = number(n, v);
-             if (!(x >= 1 && x <= 1e9 && x == std::floor(x)))
-                 throw option_error(n, std::string(py::repr(v)), "an integer in [1, 1000000000]");
-             o.max_iterations = static_cast<std::size_t>(x);
+             o.max_iterations = static_cast<std::size_t>(integer(n, v, 1, 1000000000));
          },
          always, ""},
         {"gradient_tolerance",

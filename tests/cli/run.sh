@@ -1160,6 +1160,12 @@ expect_json "recalibrate normal nll (reference of lambda 0)" 'j["status"] == "co
     recalibrate fit --family normal --input hetero.csv --method affine --out an.json
 expect_json "recalibrate normal nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(open("an.json"))["parameters"] and "mmd_lengthscale" not in json.load(open("a0m.json"))' \
     "${nfit[@]}" --method affine --lambda 0 --notion marginal --out a0m.json
+expect_json "recalibrate normal nll+mmd mc-paired" 'j["status"] == "converged" and j["mmd_samples"] == 10 and j["mmd_seed"] == 5 and json.load(open("mcm.json"))["mmd_marginalisation"] == "mc-paired"' \
+    "${nfit[@]}" --method affine --lambda 1 --marginalisation mc-paired --samples 10 --mc-seed 5 --out mcm.json
+expect_error "recalibrate normal mc with sign" "sign kernel's sampled gradient" -- \
+    "${nfit[@]}" --method affine --lambda 1 --kernel-y sign --marginalisation mc-paired --out x.json
+expect_error "recalibrate samples without mc" "--samples applies only with --marginalisation" -- \
+    "${nfit[@]}" --method affine --lambda 1 --samples 3 --out x.json
 expect_error "recalibrate normal negative lambda" "--lambda -1, must be >= 0" -- "${nfit[@]}" --method affine --lambda -1 --out x.json
 expect_error "recalibrate normal individual without features" "--notion individual needs --features FILE" -- \
     "${nfit[@]}" --method affine --lambda 1 --notion individual --out x.json

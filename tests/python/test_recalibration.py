@@ -98,6 +98,8 @@ def test_normal_maps_match_cli(tmp_path):
                                                                       "--threshold", "0.25"]),
     ({"kernel_y": "pit", "lengthscale": 0.5, "lengthscale_y": 0.2}, ["--kernel-y", "pit", "--lengthscale", "0.5",
                                                                      "--lengthscale-y", "0.2"]),
+    ({"marginalisation": "mc-paired", "samples": 4, "mc_seed": 10**15},
+     ["--marginalisation", "mc-paired", "--samples", "4", "--mc-seed", str(10**15)]),
 ])
 def test_normal_nll_mmd_matches_cli(options, args, tmp_path):
     file, arrays = family_arrays("normal")
@@ -119,6 +121,11 @@ def test_normal_individual_notion_takes_features_matching_cli(tmp_path):
                           "--objective", "nll+mmd", "--lambda", "3", "--notion", "individual", "--features",
                           str(tmp_path / "x2.csv"))
     assert fitted == expected and fitted["notion"] == "individual"
+    with pytest.raises(ValueError, match="samples applies only with marginalisation mc-paired or mc-all-pairs"):
+        calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, samples=4)
+    with pytest.raises(ValueError, match="mc_seed"):
+        calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, marginalisation="mc-paired",
+                              mc_seed=-1)
     with pytest.raises(ValueError, match="notion individual needs features"):
         calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, notion="individual")
 
