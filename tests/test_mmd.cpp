@@ -430,7 +430,19 @@ TEST_CASE("mmd: bad specs and inputs give clear errors") {
     CHECK_THROWS_WITH_AS(mmd_unbiased(p.data, s), doctest::Contains("takes l1 or euclidean"), invalid_argument);
     const CategoricalData one(Matrix::Constant(1, 2, 0.5), {0});
     CHECK_THROWS_WITH_AS(mmd_unbiased(one, MmdSpec{}), doctest::Contains("n = 1"), invalid_argument);
-    CHECK_THROWS_AS(parse_mmd_notion("canon"), invalid_argument);
+    CHECK_THROWS_WITH_AS(parse_mmd_notion("canon"),
+                         "calib::parse_mmd_notion: notion = 'canon' is unknown; the notions are canonical, top-label, "
+                         "class-wise, group, individual, marginal, distribution",
+                         invalid_argument);
+    for (GaussianTarget t : {GaussianTarget::rbf, GaussianTarget::sign, GaussianTarget::moment, GaussianTarget::pit})
+        CHECK(parse_gaussian_target(to_string(t)) == t);
+    CHECK(to_string(GaussianTarget::rbf) == "sqexp");
+    CHECK_THROWS_WITH_AS(parse_gaussian_target("rbf", "--kernel-y"), doctest::Contains("--kernel-y = 'rbf' is unknown"),
+                         invalid_argument);
+    for (MmdMarginalisation v : {MmdMarginalisation::analytic, MmdMarginalisation::mc_paired, MmdMarginalisation::mc_all_pairs})
+        CHECK(parse_mmd_marginalisation(to_string(v)) == v);
+    CHECK_THROWS_WITH_AS(parse_mmd_marginalisation("mc"), doctest::Contains("the schemes are analytic, mc-paired, mc-all-pairs"),
+                         invalid_argument);
     for (const MmdNotion notion : notions) CHECK(parse_mmd_notion(to_string(notion)) == notion);
 
     // The registry: a notion that needs a file without it, and an option of another notion.

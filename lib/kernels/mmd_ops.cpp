@@ -3,6 +3,7 @@
 #include "kernels/mmd_ops.hpp"
 
 #include "core/check.hpp"
+#include "core/name_table.hpp"
 #include "engine/pair_selection.hpp"
 #include "kernels/class_gram.hpp"
 #include "kernels/median_ranks.hpp"
@@ -205,69 +206,33 @@ double rbf_bandwidth_from_lengthscale(double lengthscale) {
 }
 
 namespace {
-const std::vector<std::pair<MmdNotion, std::string>> notion_names = {
+const detail::NameTable<MmdNotion> notion_names = {
     {MmdNotion::canonical, "canonical"}, {MmdNotion::top_label, "top-label"}, {MmdNotion::class_wise, "class-wise"},
     {MmdNotion::group, "group"},         {MmdNotion::individual, "individual"}, {MmdNotion::marginal, "marginal"},
     {MmdNotion::distribution, "distribution"}};
-}  // namespace
-
-std::string to_string(MmdNotion notion) {
-    for (const auto& [v, name] : notion_names)
-        if (v == notion) return name;
-    return "?";
-}
-
-MmdNotion parse_mmd_notion(const std::string& name) {
-    std::string known;
-    for (const auto& [v, text] : notion_names) {
-        if (text == name) return v;
-        known += (known.empty() ? "" : ", ") + text;
-    }
-    throw invalid_argument("calib::parse_mmd_notion: unknown notion '" + name + "'; known: " + known);
-}
-
-namespace {
-const std::vector<std::pair<GaussianTarget, std::string>> target_names = {
+const detail::NameTable<GaussianTarget> target_names = {
     {GaussianTarget::rbf, "sqexp"}, {GaussianTarget::sign, "sign"}, {GaussianTarget::moment, "moment"},
     {GaussianTarget::pit, "pit"}};
-}  // namespace
-
-std::string to_string(GaussianTarget target) {
-    for (const auto& [v, name] : target_names)
-        if (v == target) return name;
-    return "?";
-}
-
-GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what) {
-    std::string known;
-    for (const auto& [v, text] : target_names) {
-        if (text == name) return v;
-        known += (known.empty() ? "" : ", ") + text;
-    }
-    throw invalid_argument("calib::parse_gaussian_target: " + what + " = '" + name + "' is unknown; the target kernels of "
-                           "normal forecasts are " + known);
-}
-
-namespace {
-const std::vector<std::pair<MmdMarginalisation, std::string>> marginalisation_names = {
+const detail::NameTable<MmdMarginalisation> marginalisation_names = {
     {MmdMarginalisation::analytic, "analytic"}, {MmdMarginalisation::mc_paired, "mc-paired"},
     {MmdMarginalisation::mc_all_pairs, "mc-all-pairs"}};
 }  // namespace
 
-std::string to_string(MmdMarginalisation marginalisation) {
-    for (const auto& [v, name] : marginalisation_names)
-        if (v == marginalisation) return name;
-    return "?";
+std::string to_string(MmdNotion notion) { return detail::name_of(notion_names, notion); }
+MmdNotion parse_mmd_notion(const std::string& name) {
+    return detail::value_named(notion_names, name, "parse_mmd_notion", "notion", "notions");
 }
 
+std::string to_string(GaussianTarget target) { return detail::name_of(target_names, target); }
+GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what) {
+    return detail::value_named(target_names, name, "parse_gaussian_target", what, "target kernels of normal forecasts");
+}
+
+std::string to_string(MmdMarginalisation marginalisation) {
+    return detail::name_of(marginalisation_names, marginalisation);
+}
 MmdMarginalisation parse_mmd_marginalisation(const std::string& name, const std::string& what) {
-    std::string known;
-    for (const auto& [v, text] : marginalisation_names) {
-        if (text == name) return v;
-        known += (known.empty() ? "" : ", ") + text;
-    }
-    throw invalid_argument("calib::parse_mmd_marginalisation: " + what + " = '" + name + "' is unknown; the schemes are " +
-                           known);
+    return detail::value_named(marginalisation_names, name, "parse_mmd_marginalisation", what, "schemes");
 }
 
 namespace detail {
