@@ -124,8 +124,12 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                  {"kernel_y", {"sign", "tanh"}}),
             [](MmdChoice& c, const Value& v) {
                 c.threshold_median = text_value(v) == "median";
-                if (!c.threshold_median)
-                    c.threshold = real_value("threshold", v, [](double) { return true; }, "a finite number or median");
+                if (c.threshold_median) return;
+                try {
+                    c.threshold = real_value("threshold", v, [](double) { return true; }, "");
+                } catch (const option_error&) {
+                    throw option_error("threshold", "'" + to_text(v) + "'", "a finite number or median");
+                }
             },
             [](const MmdChoice& c) { return c.threshold_median ? Value(std::string("median")) : Value(c.threshold); }),
         real_option(&MmdChoice::tau,
@@ -317,7 +321,7 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
         target.push_back({"lengthscale", spec.target_lengthscale});
     if (choice.target == MmdTargetChoice::sign || choice.target == MmdTargetChoice::tanh) {
         target.push_back({"threshold", spec.threshold});
-        target.push_back({"threshold_rule", choice.threshold_median ? "median" : "given"});
+        if (choice.threshold_median) target.push_back({"threshold_rule", "median"});
     }
     if (choice.target == MmdTargetChoice::tanh) target.push_back({"tau", spec.tau});
     record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
