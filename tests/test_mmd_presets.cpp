@@ -1,5 +1,5 @@
 // The conditional MMD's presets of Table 1 for Gaussian forecasts (quantile, threshold, decision, local),
-// the laplacian and tanh target kernels, and the O(n r) finite-rank path (calib/mmd.hpp; docs/mmd.md §6):
+// the laplacian, tanh and min target kernels, and the O(n r) finite-rank path (calib/mmd.hpp; docs/mmd.md §6):
 // identities between notions, naive references written out here, expectations against Monte Carlo and
 // adaptive quadrature, the O(n r) path against the engine's O(n²) pass, level and power, threads, errors.
 #include <calib/hypothesis.hpp>
@@ -216,7 +216,50 @@ TEST_CASE("mmd presets: the tanh expectation against adaptive quadrature (<= 1e-
     }
 }
 
-TEST_CASE("mmd presets: the marginalised h of the laplacian and tanh targets against Monte Carlo") {
+TEST_CASE("mmd presets: the min kernel's expectations against adaptive quadrature") {
+    // ∫_0^a Φ((m − t)/s) dt and ∫_0^T Φ((m − t)/s) Φ((m' − t)/s') dt by adaptive Gauss–Kronrod in long
+    // double on [0, a] and [0, T], split at m and m' (where the integrands turn), including forecasts
+    // much narrower than T (s = 0.01) and centres outside [0, T].
+    using boost::math::quadrature::gauss_kronrod;
+    const auto Phi = [](long double x) { return 0.5L * std::erfc(-x / std::sqrt(2.0L)); };
+    const auto adaptive = [](const std::function<long double(long double)>& f, long double hi,
+                             std::vector<long double> cuts) {
+        cuts.push_back(0);
+        cuts.push_back(hi);
+        std::sort(cuts.begin(), cuts.end());
+        long double sum = 0, error = 0;
+        for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
+            const long double a = std::clamp(cuts[p], 0.0L, hi), b = std::clamp(cuts[p + 1], 0.0L, hi);
+            if (b > a) sum += gauss_kronrod<long double, 61>::integrate(f, a, b, 8, 1e-17L, &error);
+        }
+        return sum;
+    };
+    double worst = 0;
+    for (const double T : {0.5, 3.0, 40.0})
+        for (const double s : {0.01, 0.3, 2.0})
+            for (const double m : {-1.0, 0.2, 1.7, 45.0}) {
+                for (const double a : {0.0, 0.3 * T, T}) {
+                    const double want = double(adaptive([&](long double t) { return Phi((m - t) / s); }, a, {m}));
+                    CHECK(std::abs(expected_min_gaussian(m, s, a) - want) <= 1e-13 * std::max(1.0, want));
+                }
+                for (const double s2 : {0.05, 1.0})
+                    for (const double m2 : {0.1, 2.5}) {
+                        const double got = expected_min_gaussian_pair(m, s, m2, s2, T);
+                        const double want = double(adaptive(
+                            [&](long double t) { return Phi((m - t) / s) * Phi((m2 - t) / s2); }, T, {m, m2}));
+                        worst = std::max(worst, std::abs(got - want) / std::max(1.0, want));
+                        CAPTURE(T);
+                        CAPTURE(s);
+                        CAPTURE(m);
+                        CAPTURE(s2);
+                        CAPTURE(m2);
+                        CHECK(std::abs(got - want) <= 1e-12 * std::max(1.0, want));
+                    }
+            }
+    MESSAGE("largest error of expected_min_gaussian_pair: " << worst);
+}
+
+TEST_CASE("mmd presets: the marginalised h of the laplacian, tanh and min targets against Monte Carlo") {
     // Two forecasts, no Z: the estimate is h_01 = E k(y_0, y_1) + k(Ŷ_0, Ŷ_1) − k(y_0, Ŷ_1) − k(Ŷ_0, y_1)
     // over independent draws; 10⁶ draws, within 5 standard errors.
     Vector mu(2), sd(2), y(2);
@@ -226,10 +269,12 @@ TEST_CASE("mmd presets: the marginalised h of the laplacian and tanh targets aga
     const NormalData d(mu, sd, y);
     test::Rng rng(76);
     boost::random::normal_distribution<double> z;
-    const double c = 0.1, l = 0.7, tau = 0.8;
-    for (const GaussianTarget target : {GaussianTarget::laplacian, GaussianTarget::tanh}) {
+    const double c = 0.1, l = 0.7, tau = 0.8, lo = -0.5, hi = 1.2;
+    for (const GaussianTarget target : {GaussianTarget::laplacian, GaussianTarget::tanh, GaussianTarget::min}) {
         CAPTURE(int(target));
+        const auto clip = [&](double v) { return std::clamp(v - lo, 0.0, hi - lo); };
         const auto k = [&](double a, double b) {
+            if (target == GaussianTarget::min) return std::min(clip(a), clip(b));
             return target == GaussianTarget::laplacian ? std::exp(-std::abs(a - b) / l)
                                                        : std::tanh((a - c) / tau) * std::tanh((b - c) / tau);
         };
@@ -246,6 +291,8 @@ TEST_CASE("mmd presets: the marginalised h of the laplacian and tanh targets aga
         s.threshold = c;
         s.target_lengthscale = l;
         s.tau = tau;
+        s.min_lower = lo;
+        s.min_upper = hi;
         const double analytic = mmd_unbiased(d, s).estimate;
         CAPTURE(analytic);
         CAPTURE(mean);
@@ -300,8 +347,8 @@ TEST_CASE("mmd presets: the O(n r) finite-rank path equals the engine's O(n^2) p
 
 TEST_CASE("mmd presets: unbiased under calibration, level of the bootstrap, power") {
     // Calibrated forecasts (targets drawn from them), n = 100, 200 data sets: every preset's and new
-    // target's mean estimate lies within 4 standard errors of 0, and the bootstrap (R = 100) rejects
-    // at α = 0.05 inside the 99% binomial band [3, 19] of 200 · 0.05 for quantile, threshold, decision
+    // target's (laplacian, tanh) mean estimate lies within 4 standard errors of 0, and the
+    // bootstrap (R = 100) rejects at α = 0.05 inside the 99% binomial band [3, 19] of 200 · 0.05 for quantile, threshold, decision
     // and local (the Gamma approximation, a heuristic, is reported, not checked). The seed was 78 at
     // first, where decision's bootstrap rejected 20 times (P(X >= 20) = 0.27% at an exact 5% level); a
     // separate run of 1000 data sets gave 46/1000 (4.6%) for it, so the seed was changed (docs/mmd.md §6).
@@ -353,8 +400,26 @@ TEST_CASE("mmd presets: unbiased under calibration, level of the bootstrap, powe
         CHECK(bootstrap[k] <= 19);
     }
 
+    // The min kernel (≈ 250 erfc per pair) on 150 smaller data sets, n = 40: mean within 4 standard errors.
+    GaussianMmdSpec min = preset(MmdNotion::marginal, GaussianTarget::min);
+    min.min_lower = -1;
+    min.min_upper = 1.5;
+    {
+        std::vector<double> e;
+        for (int r = 0; r < 150; ++r) e.push_back(mmd_unbiased(test::normal_data(40, rng), min).estimate);
+        double mean = 0, var = 0;
+        for (double v : e) mean += v;
+        mean /= double(e.size());
+        for (double v : e) var += (v - mean) * (v - mean);
+        const double se = std::sqrt(var / double(e.size() - 1) / double(e.size()));
+        CAPTURE(mean);
+        CAPTURE(se);
+        CHECK(std::abs(mean) < 4 * se);
+    }
+    specs.push_back(min);
+
     // Power, n = 150, bootstrap R = 200: overconfident forecasts (targets 3 times as spread) for the
-    // quantile and threshold and the laplacian target; targets shifted by 1 for decision (sign and tanh);
+    // quantile and threshold and the laplacian target; targets shifted by 1 for decision (sign and tanh) and min;
     // for local, targets shifted by +1 where the forecast mean (the first feature) is positive and by −1
     // elsewhere (measured: local with ℓ = 0.7 has little power against the overconfident model at this n,
     // p = 0.05–0.1 on these three data sets, where quantile's p-values are ≈ 0).
@@ -367,7 +432,9 @@ TEST_CASE("mmd presets: unbiased under calibration, level of the bootstrap, powe
         o.replicates = 200;
         for (std::size_t k = 0; k < specs.size(); ++k) {
             GaussianMmdSpec s = specs[k];
-            const bool decision = s.notion == MmdNotion::decision;
+            // The min kernel compares survival functions on its interval: checked on the shift, to which
+            // it is most sensitive (measured: p = 0.09 on one of the overconfident data sets).
+            const bool decision = s.notion == MmdNotion::decision || s.target == GaussianTarget::min;
             if (s.notion == MmdNotion::local) continue;  // below, on what only a conditioned notion sees
             CAPTURE(k);
             CHECK(mmd_bootstrap_test(decision ? shifted : overconfident, s, o).p_value < 0.05);
@@ -387,7 +454,8 @@ TEST_CASE("mmd presets: bitwise identical for 1 and 2 threads") {
     std::vector<GaussianMmdSpec> specs = {preset(MmdNotion::threshold, GaussianTarget::pit),
                                           preset(MmdNotion::local, GaussianTarget::pit),
                                           preset(MmdNotion::distribution, GaussianTarget::laplacian),
-                                          preset(MmdNotion::distribution, GaussianTarget::tanh)};
+                                          preset(MmdNotion::distribution, GaussianTarget::tanh),
+                                          preset(MmdNotion::distribution, GaussianTarget::min)};
     specs[0].thresholds = {{0.0, 0.5}, {1.0, 0.1}};
     specs[1].features = features_of(d);
     for (const GaussianMmdSpec& s : specs) {
@@ -425,6 +493,11 @@ TEST_CASE("mmd presets: errors") {
     s = preset(MmdNotion::marginal, GaussianTarget::tanh);
     s.tau = 0;
     CHECK_THROWS_WITH_AS(mmd_unbiased(d, s), doctest::Contains("tau = 0, must be finite and > 0"), invalid_argument);
+    s = preset(MmdNotion::marginal, GaussianTarget::min);
+    s.min_lower = 2;
+    s.min_upper = 2;
+    CHECK_THROWS_WITH_AS(mmd_unbiased(d, s), doctest::Contains("interval [2, 2] must be finite with lower < upper"),
+                         invalid_argument);
     s = preset(MmdNotion::marginal, GaussianTarget::laplacian);
     s.target_lengthscale = -1;
     CHECK_THROWS_WITH_AS(mmd_unbiased(d, s), doctest::Contains("target kernel's lengthscale"), invalid_argument);

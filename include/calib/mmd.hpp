@@ -117,6 +117,9 @@ TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, cons
 //   laplacian k_T = exp(−|y − y'|/ℓ): E over a Gaussian difference in closed form (erfcx), O(n²)
 //   tanh    k_T = tanh((y − c)/τ) tanh((y' − c)/τ) (Marx §5.5's relaxation, A11): r_i = tanh((y_i − c)/τ)
 //           − E_{Q_i} tanh((Ŷ − c)/τ), the expectation by fixed quadrature (gaussian_tanh_mean); rank 1
+//   min     k_T = min(A(y), A(y')), A(y) = clip(y − lo, 0, T), T = hi − lo (Example 2, A15: PSD for every
+//           real y, k = ∫_0^T 1{A(y) ≥ t} 1{A(y') ≥ t} dt): h_Y = ∫_0^T r_i(t) r_j(t) dt,
+//           r_i(t) = 1{A(y_i) ≥ t} − S_i(lo + t), S_i the forecast's survival function (expected_min_*)
 // Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
 // so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z);
 // the presets of Table 1 (docs/mmd.md §6):
@@ -128,7 +131,7 @@ TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, cons
 //   local      the PIT against Unif[0, 1] given Z = φ(X) = the features, k_Z on them (target pit only)
 // Finite-rank targets (sign, tanh, moment) with no Z or a δ on Z (marginal, decision) take an O(n r)
 // path: Σ_{i≠j} h_ij = Σ_groups [‖Σ_i r_i‖² − Σ_i ‖r_i‖²] (mmd_unbiased, mmd_gamma_test).
-enum class GaussianTarget { rbf, sign, moment, pit, laplacian, tanh };
+enum class GaussianTarget { rbf, sign, moment, pit, laplacian, tanh, min };
 // One (y0, α) pair of the threshold notion: Z = 1{Q_i(y0) ≤ α}, α in [0, 1].
 struct MmdThreshold {
     double y0 = 0;
@@ -141,12 +144,19 @@ struct GaussianMmdSpec {
     double target_lengthscale = 1.0;  // rbf, pit, laplacian
     double threshold = 0.0;           // sign, tanh and decision: c
     double tau = 1.0;                 // tanh: τ > 0
+    double min_lower = 0.0, min_upper = 1.0;  // min: the interval [lo, hi], lo < hi
     Matrix features;                  // individual, local
     std::vector<MmdThreshold> thresholds;  // threshold notion: at least one pair
 };
 // E exp(−|D|/ℓ) for D ~ N(m, s²), s ≥ 0 (closed form, stable for any m, s): the Laplacian kernel's
 // expectation under a Gaussian difference.
 double expected_laplacian_gaussian(double m, double s, double lengthscale);
+// The min kernel's expectations with m = μ − lo, s = σ > 0 of a forecast: ∫_0^a Φ((m − t)/s) dt for
+// a in [0, T] (closed form: s[Ψ(m/s) − Ψ((m − a)/s)], Ψ(x) = xΦ(x) + φ(x)), and for two forecasts
+// ∫_0^T Φ((m − t)/s) Φ((m' − t)/s') dt (20-point Gauss–Legendre on the pieces of [0, T] cut at
+// m + s·{0, ±4, ±8} and the same for m', s': each factor is flat outside its cuts, to Φ(−8) ≈ 6e−16).
+double expected_min_gaussian(double m, double s, double a);
+double expected_min_gaussian_pair(double m, double s, double m2, double s2, double range);
 // E tanh(a + bZ), Z ~ N(0, 1), b ≥ 0: Gauss–Hermite with 64 nodes for b ≤ 0.6, else the trapezoidal
 // rule (step 1/4 on [−20, 20], 161 nodes) on ∫ sech²(s) (Φ((a − s)/b) − 1/2) ds (docs/mmd.md §6;
 // measured error ≤ 1e-14 against adaptive Gauss–Kronrod quadrature).

@@ -24,7 +24,7 @@ namespace calib::detail {
 inline std::optional<QuadraticSums> finite_rank_sums(const MmdTerm& term) {
     if (term.components().size() != 1) return std::nullopt;
     const MmdComponent& c = term.components()[0];
-    if (c.kz || c.gaussian || c.pit || c.laplacian || c.left.cols() == 0) return std::nullopt;
+    if (c.kz || c.gaussian || c.pit || c.laplacian || c.min || c.left.cols() == 0) return std::nullopt;
     const std::size_t n = term.size(), r = static_cast<std::size_t>(c.left.cols());
     struct Totals {
         std::vector<CompensatedSum> a, b, aa, bb;  // Σ a_i, Σ b_i, Σ a_i a_iᵀ, Σ b_i b_iᵀ (r×r, row-major)

@@ -66,6 +66,12 @@ detail::MmdComponent target_component(const Vector& mu, const Vector& sigma, con
         case GaussianTarget::laplacian:
             c.laplacian = detail::LaplacianGaussianTarget{mu, sigma, y, lt};
             break;
+        case GaussianTarget::min: {
+            const double range = s.min_upper - s.min_lower;
+            c.min = detail::MinGaussianTarget{(mu.array() - s.min_lower).matrix(), sigma,
+                                              (y.array() - s.min_lower).max(0.0).min(range).matrix(), range};
+            break;
+        }
     }
     return c;
 }
@@ -114,6 +120,7 @@ const char* target_name(GaussianTarget t) {
         case GaussianTarget::pit: return "pit";
         case GaussianTarget::laplacian: return "laplacian";
         case GaussianTarget::tanh: return "tanh";
+        case GaussianTarget::min: return "min";
     }
     return "?";
 }
@@ -148,6 +155,9 @@ void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const cha
     if (spec.target == GaussianTarget::rbf || spec.target == GaussianTarget::pit || spec.target == GaussianTarget::laplacian)
         detail::check_mmd_lengthscale(fn, "the target kernel's lengthscale", spec.target_lengthscale);
     if (!std::isfinite(spec.threshold)) fail(fn, "threshold = ", detail::format_value(spec.threshold), ", must be finite");
+    if (!(std::isfinite(spec.min_lower) && std::isfinite(spec.min_upper) && spec.min_lower < spec.min_upper))
+        fail(fn, "the min kernel's interval [", detail::format_value(spec.min_lower), ", ",
+             detail::format_value(spec.min_upper), "] must be finite with lower < upper");
     if (!(std::isfinite(spec.tau) && spec.tau > 0))
         fail(fn, "tau = ", detail::format_value(spec.tau), ", must be finite and > 0");
     if (feature_notion(notion)) {

@@ -5,6 +5,9 @@
 #include "core/check.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <boost/math/quadrature/gauss.hpp>
+
+#include <algorithm>
 
 #include <cmath>
 #include <vector>
@@ -104,6 +107,26 @@ double gaussian_tanh_mean(double a, double b) {
     }
     static const SechRule rule;
     for (std::size_t k = 0; k < rule.s.size(); ++k) sum += rule.w[k] * (normal_cdf((a - rule.s[k]) / b) - 0.5);
+    return sum;
+}
+
+// Ψ(x) = xΦ(x) + φ(x), the antiderivative of Φ.
+static double psi(double x) { return x * 0.5 * std::erfc(-x / std::sqrt(2.0)) + std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI); }
+
+double expected_min_gaussian(double m, double s, double a) { return s * (psi(m / s) - psi((m - a) / s)); }
+
+double expected_min_gaussian_pair(double m, double s, double m2, double s2, double range) {
+    std::vector<double> cuts{0.0, range};
+    for (const double k : {-8.0, -4.0, 0.0, 4.0, 8.0})
+        for (const double c : {m + k * s, m2 + k * s2})
+            if (c > 0 && c < range) cuts.push_back(c);
+    std::sort(cuts.begin(), cuts.end());
+    const auto f = [&](double t) {
+        return 0.25 * std::erfc((t - m) / (s * std::sqrt(2.0))) * std::erfc((t - m2) / (s2 * std::sqrt(2.0)));
+    };
+    double sum = 0;
+    for (std::size_t p = 0; p + 1 < cuts.size(); ++p)
+        if (cuts[p + 1] > cuts[p]) sum += boost::math::quadrature::gauss<double, 20>::integrate(f, cuts[p], cuts[p + 1]);
     return sum;
 }
 

@@ -18,7 +18,7 @@ const std::vector<std::string> all_notions = {"canonical", "top-label", "class-w
 const std::vector<std::pair<MmdTargetChoice, std::string>> target_names = {
     {MmdTargetChoice::white, "white"}, {MmdTargetChoice::sqexp, "sqexp"}, {MmdTargetChoice::sign, "sign"},
     {MmdTargetChoice::moment, "moment"}, {MmdTargetChoice::pit, "pit"}, {MmdTargetChoice::laplacian, "laplacian"},
-    {MmdTargetChoice::tanh, "tanh"}};
+    {MmdTargetChoice::tanh, "tanh"}, {MmdTargetChoice::min, "min"}};
 
 std::string target_name(MmdTargetChoice t) {
     for (const auto& [v, name] : target_names)
@@ -104,13 +104,14 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                             {"median_subsample", {}}),
                        0),
         enum_option(&MmdChoice::target,
-                    info("kernel_y", "white|sqexp|sign|moment|pit|laplacian|tanh", "white",
+                    info("kernel_y", "white|sqexp|sign|moment|pit|laplacian|tanh|min", "white",
                          "the target kernel: for labels white (delta) or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 l^2)) "
                          "on one-hot labels (the paper's code; binary targets for top-label and class-wise); for "
                          "normal forecasts sqexp exp(-(y - y')^2/(2 l^2)), sign sign(y - c) sign(y' - c) (decision), "
                          "moment y y' + y^2 y'^2, pit, the RBF on the PIT against Unif[0, 1] (quantile; the "
-                         "target of quantile, threshold and local), laplacian exp(-|y - y'|/l), or tanh "
-                         "tanh((y - c)/tau) tanh((y' - c)/tau); decision takes sign or tanh",
+                         "target of quantile, threshold and local), laplacian exp(-|y - y'|/l), tanh "
+                         "tanh((y - c)/tau) tanh((y' - c)/tau), or min, min(y, y') on --interval (Example 2); "
+                         "decision takes sign or tanh",
                          {"notion", all_notions}),
                     target_names),
         real_option(&MmdChoice::target_lengthscale,
@@ -132,6 +133,25 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                 }
             },
             [](const MmdChoice& c) { return c.threshold_median ? Value(std::string("median")) : Value(c.threshold); }),
+        custom_option<MmdChoice>(
+            info("interval", "LO:HI", "0:1",
+                 "the interval [lo, hi] of the min target kernel min(clip(y - lo, 0, hi - lo), clip(y' - lo, 0, "
+                 "hi - lo)), lo < hi",
+                 {"kernel_y", {"min"}}),
+            [](MmdChoice& c, const Value& v) {
+                const std::string text = text_value(v);
+                const std::vector<std::string> parts = split(text, ':');
+                const char* rule = "LO:HI with finite LO < HI";
+                try {
+                    if (parts.size() != 2) throw option_error("interval", "", rule);
+                    c.min_lower = real_value("interval", Value(parts[0]), [](double) { return true; }, rule);
+                    c.min_upper = real_value("interval", Value(parts[1]), [](double) { return true; }, rule);
+                } catch (const option_error&) {
+                    throw option_error("interval", "'" + text + "'", rule);
+                }
+                if (!(c.min_lower < c.min_upper)) throw option_error("interval", "'" + text + "'", rule);
+            },
+            [](const MmdChoice& c) { return Value(to_text(Value(c.min_lower)) + ":" + to_text(Value(c.min_upper))); }),
         real_option(&MmdChoice::tau,
                     info("tau", "T", "1", "the scale tau of the tanh target kernel", {"kernel_y", {"tanh"}}),
                     [](double x) { return x > 0; }, "a number > 0"),
@@ -272,6 +292,7 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
         case MmdTargetChoice::pit: spec.target = GaussianTarget::pit; break;
         case MmdTargetChoice::laplacian: spec.target = GaussianTarget::laplacian; break;
         case MmdTargetChoice::tanh: spec.target = GaussianTarget::tanh; break;
+        case MmdTargetChoice::min: spec.target = GaussianTarget::min; break;
     }
     const bool pit_notion = notion == MmdNotion::quantile || notion == MmdNotion::threshold || notion == MmdNotion::local;
     if (pit_notion && spec.target != GaussianTarget::pit)
@@ -282,6 +303,8 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
                                target_name(choice.target));
     spec.target_lengthscale = choice.target_lengthscale;
     spec.tau = choice.tau;
+    spec.min_lower = choice.min_lower;
+    spec.min_upper = choice.min_upper;
     spec.threshold = choice.threshold;
     if (choice.threshold_median) {
         // A10: the paper's c is the median of the targets (the mean of the two middle values for even n).
@@ -324,6 +347,10 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
         if (choice.threshold_median) target.push_back({"threshold_rule", "median"});
     }
     if (choice.target == MmdTargetChoice::tanh) target.push_back({"tau", spec.tau});
+    if (choice.target == MmdTargetChoice::min) {
+        target.push_back({"lower", spec.min_lower});
+        target.push_back({"upper", spec.min_upper});
+    }
     record.push_back({"kernel", Record{{"conditioning", conditioning}, {"target", target}}});
     return spec;
 }

@@ -14,8 +14,8 @@
 namespace calib::detail {
 
 // The target kernel: white or sqexp (the RBF on one-hot labels) for class predictions; sqexp (the RBF
-// on y), sign, moment, pit, laplacian or tanh for Gaussian forecasts.
-enum class MmdTargetChoice { white, sqexp, sign, moment, pit, laplacian, tanh };
+// on y), sign, moment, pit, laplacian, tanh or min for Gaussian forecasts.
+enum class MmdTargetChoice { white, sqexp, sign, moment, pit, laplacian, tanh, min };
 
 struct MmdChoice {
     MmdNotion notion = MmdNotion::canonical;
@@ -29,6 +29,7 @@ struct MmdChoice {
     double threshold = 0.0;  // sign, tanh, decision: c
     bool threshold_median = false;  // c = the median of the targets (A10: the paper's choice)
     double tau = 1.0;               // tanh
+    double min_lower = 0.0, min_upper = 1.0;  // min: --interval LO:HI
     std::string thresholds;         // the threshold notion's pairs as given, "y0:alpha,y0:alpha"
     std::vector<MmdThreshold> threshold_pairs;  // ... and parsed
     std::string features, groups;  // files

@@ -403,6 +403,10 @@ expect_json "mmd normal local" 'j["notion"] == "local" and j["kernel"]["conditio
     "${normal_mmd[@]}" --notion local --kernel-y pit --features features5.csv
 expect_json "mmd normal laplacian" 'j["kernel"]["target"] == {"type": "laplacian", "lengthscale": 0.4}' \
     "${normal_mmd[@]}" --notion marginal --kernel-y laplacian --lengthscale-y 0.4
+expect_json "mmd normal min" 'j["kernel"]["target"] == {"type": "min", "lower": -1, "upper": 2}' \
+    "${normal_mmd[@]}" --notion marginal --kernel-y min --interval -1:2
+expect_error "mmd min interval" "--interval = '2:1', must be LO:HI with finite LO < HI" -- \
+    "${normal_mmd[@]}" --notion marginal --kernel-y min --interval 2:1
 expect_error "mmd thresholds alpha" "--thresholds = '1:1.5', must be pairs y0:alpha with alpha in [0, 1]" -- \
     "${normal_mmd[@]}" --notion threshold --kernel-y pit --thresholds 0:0.5,1:1.5
 expect_error "mmd thresholds form" "--thresholds = '0.5', must be pairs y0:alpha separated by commas" -- \
