@@ -432,7 +432,7 @@ TEST_CASE("mmd: bad specs and inputs give clear errors") {
     CHECK_THROWS_WITH_AS(mmd_unbiased(one, MmdSpec{}), doctest::Contains("n = 1"), invalid_argument);
     CHECK_THROWS_WITH_AS(parse_mmd_notion("canon"),
                          "calib::parse_mmd_notion: notion = 'canon' is unknown; the notions are canonical, top-label, "
-                         "class-wise, group, individual, marginal, distribution",
+                         "class-wise, group, individual, marginal, distribution, quantile, threshold, decision, local",
                          invalid_argument);
     for (GaussianTarget t : {GaussianTarget::rbf, GaussianTarget::sign, GaussianTarget::moment, GaussianTarget::pit})
         CHECK(parse_gaussian_target(to_string(t)) == t);

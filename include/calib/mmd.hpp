@@ -35,8 +35,10 @@
 namespace calib {
 
 // group and the three class notions apply to class predictions, distribution to Gaussian forecasts,
-// individual and marginal to both.
-enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal, distribution };
+// individual and marginal to both; quantile, threshold, decision and local (Table 1's regression
+// notions, below) to Gaussian forecasts.
+enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal, distribution,
+                       quantile, threshold, decision, local };
 
 struct MmdSpec {
     MmdNotion notion = MmdNotion::canonical;
@@ -64,7 +66,8 @@ void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* 
 // estimate is their compensated sum: the U-statistic of the summed h that the tests use, up to rounding).
 struct MmdEstimate {
     double estimate = 0;
-    std::vector<double> per_class;  // class-wise only
+    std::vector<double> per_class;      // class-wise only
+    std::vector<double> per_threshold;  // threshold notion: one per (y0, alpha) pair, in the spec's order
     std::size_t n = 0;
 };
 MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
@@ -107,16 +110,36 @@ TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, cons
 TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
 
 // ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1, §6.4 (digest)] ----
-// T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out in closed form for the target kernel:
+// T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out for the target kernel (docs/mmd.md §6):
 //   rbf     k_T = exp(−(y − y')²/(2ℓ²))        the expectations of the SKCE's normal family [W21 App. D]
 //   sign    k_T = sign(y − c) sign(y' − c)    r_i = sign(y_i − c) − (2Φ((μ_i − c)/σ_i) − 1): decision
 //                                             calibration for the threshold c (Marx §5.5); rank 1
 //   moment  k_T = y y' + y² y'²              r_i = (y_i − μ_i, y_i² − μ_i² − σ_i²) (Marx §5.3); rank 2
 //   pit     k_T = exp(−(t − t')²/(2ℓ²)) on the PIT t_i = Φ((y_i − μ_i)/σ_i) against U ~ Unif[0, 1]:
 //           h_Y = k(t_i, t_j) − g(t_i) − g(t_j) + E k(U, U'), g(t) = E_U k(t, U) (quantile calibration)
+//   laplacian k_T = exp(−|y − y'|/ℓ): E over a Gaussian difference in closed form (erfcx), O(n²)
+//   tanh    k_T = tanh((y − c)/τ) tanh((y' − c)/τ) (Marx §5.5's relaxation, A11): r_i = tanh((y_i − c)/τ)
+//           − E_{Q_i} tanh((Ŷ − c)/τ), the expectation by fixed quadrature (gaussian_tanh_mean); rank 1
+//   min     k_T = min(A(y), A(y')), A(y) = clip(y − lo, 0, T), T = hi − lo (Example 2, A15: PSD for every
+//           real y, k = ∫_0^T 1{A(y) ≥ t} 1{A(y') ≥ t} dt): h_Y = ∫_0^T r_i(t) r_j(t) dt,
+//           r_i(t) = 1{A(y_i) ≥ t} − S_i(lo + t), S_i the forecast's survival function (expected_min_*)
 // Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
-// so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z).
-enum class GaussianTarget { rbf, sign, moment, pit };
+// so rbf gives exactly the SKCE of the normal family), individual (Z = features), marginal (no Z);
+// the presets of Table 1 (docs/mmd.md §6):
+//   quantile   the PIT against Unif[0, 1], no Z (target pit only: marginal with pit, bitwise)
+//   threshold  the PIT against Unif[0, 1] given Z_p = 1{Φ((y0_p − μ_i)/σ_i) ≤ α_p} with δ on Z_p, for
+//              each pair p of `thresholds`; the estimate is the sum over the pairs (per_threshold each)
+//   decision   Y given Z = δ*(Q_i) = +1 if μ_i > c else −1 (the Bayes act of the loss 1{a ≠ sign(y − c)}:
+//              +1 iff Q_i(Y > c) > 1/2), δ on Z; target sign or tanh at the same c (threshold)
+//   local      the PIT against Unif[0, 1] given Z = φ(X) = the features, k_Z on them (target pit only)
+// Finite-rank targets (sign, tanh, moment) with no Z or a δ on Z (marginal, decision) take an O(n r)
+// path: Σ_{i≠j} h_ij = Σ_groups [‖Σ_i r_i‖² − Σ_i ‖r_i‖²] (mmd_unbiased, mmd_gamma_test).
+enum class GaussianTarget { rbf, sign, moment, pit, laplacian, tanh, min };
+// One (y0, α) pair of the threshold notion: Z = 1{Q_i(y0) ≤ α}, α in [0, 1].
+struct MmdThreshold {
+    double y0 = 0;
+    double alpha = 0.5;
+};
 // How Ŷ ~ N(μ_i, σ_i²) is integrated out of h (docs/mmd.md, "Monte-Carlo marginalisation"): the closed
 // forms (analytic), or S seeded reparameterised samples ŷ_is = μ_i + σ_i ε_is per forecast (pit: S
 // uniforms u_is in place of U) with E k(Ŷ_i, Ŷ_j) estimated by (1/S) Σ_s k(ŷ_is, ŷ_js) (mc-paired, the
@@ -128,14 +151,32 @@ struct GaussianMmdSpec {
     MmdNotion notion = MmdNotion::distribution;
     PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
     GaussianTarget target = GaussianTarget::rbf;
-    double target_lengthscale = 1.0;  // rbf, pit
-    double threshold = 0.0;           // sign: c
-    Matrix features;                  // individual
+    double target_lengthscale = 1.0;  // rbf, pit, laplacian
+    double threshold = 0.0;           // sign, tanh and decision: c
+    double tau = 1.0;                 // tanh: τ > 0
+    double min_lower = 0.0, min_upper = 1.0;  // min: the interval [lo, hi], lo < hi
+    Matrix features;                  // individual, local
+    std::vector<MmdThreshold> thresholds;  // threshold notion: at least one pair
     MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
     std::size_t samples = 10;         // S ≥ 1 of the Monte-Carlo modes (10 as the paper's code)
     std::uint64_t seed = default_seed;
 };
+// E exp(−|D|/ℓ) for D ~ N(m, s²), s ≥ 0 (closed form, stable for any m, s): the Laplacian kernel's
+// expectation under a Gaussian difference.
+double expected_laplacian_gaussian(double m, double s, double lengthscale);
+// The min kernel's expectations with m = μ − lo, s = σ > 0 of a forecast: ∫_0^a Φ((m − t)/s) dt for
+// a in [0, T] (closed form: s[Ψ(m/s) − Ψ((m − a)/s)], Ψ(x) = xΦ(x) + φ(x)), and for two forecasts
+// ∫_0^T Φ((m − t)/s) Φ((m' − t)/s') dt (20-point Gauss–Legendre on the pieces of [0, T] cut at
+// m + s·{0, ±4, ±8} and the same for m', s': each factor is flat outside its cuts, to Φ(−8) ≈ 6e−16).
+double expected_min_gaussian(double m, double s, double a);
+double expected_min_gaussian_pair(double m, double s, double m2, double s2, double range);
+// E tanh(a + bZ), Z ~ N(0, 1), b ≥ 0: Gauss–Hermite with 64 nodes for b ≤ 0.6, else the trapezoidal
+// rule (step 1/4 on [−20, 20], 161 nodes) on ∫ sech²(s) (Φ((a − s)/b) − 1/2) ds (docs/mmd.md §6;
+// measured error ≤ 1e-14 against adaptive Gauss–Kronrod quadrature).
+double gaussian_tanh_mean(double a, double b);
 void validate_mmd(const NormalData& data, const GaussianMmdSpec& spec, const char* function);
+// The number of conditioning blocks: the (y0, α) pairs of threshold, else 1.
+std::size_t mmd_components(const NormalData& data, const GaussianMmdSpec& spec);
 MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
 BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::size_t block_size,
                     const ParallelOptions& parallel = {});
@@ -164,7 +205,8 @@ MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMm
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);
 
-// "canonical", "top-label", "class-wise", "group", "individual", "marginal", "distribution", and the parser (throws
+// "canonical", "top-label", "class-wise", "group", "individual", "marginal", "distribution", "quantile",
+// "threshold", "decision", "local", and the parser (throws
 // calib::invalid_argument for another name).
 std::string to_string(MmdNotion notion);
 MmdNotion parse_mmd_notion(const std::string& name);

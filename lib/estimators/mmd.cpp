@@ -40,7 +40,18 @@ MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, co
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
     MmdEstimate result;
     result.n = n;
-    result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+    if (spec.notion != MmdNotion::threshold) {
+        result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
+        return result;
+    }
+    // Threshold: one pass per (y0, α) pair; the estimate is their sum, as class-wise's.
+    detail::CompensatedSum total;
+    for (std::size_t p = 0; p < mmd_components(data, spec); ++p) {
+        result.per_threshold.push_back(
+            detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, p).unbiased()));
+        total.add(result.per_threshold.back());
+    }
+    result.estimate = total.value();
     return result;
 }
 

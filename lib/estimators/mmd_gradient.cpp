@@ -128,7 +128,11 @@ const char* mmd_gradient_unsupported(const MmdSpec& spec) {
         case MmdNotion::marginal:
             return nullptr;
         case MmdNotion::distribution:
-            return "the distribution notion applies to Gaussian forecasts";
+        case MmdNotion::quantile:
+        case MmdNotion::threshold:
+        case MmdNotion::decision:
+        case MmdNotion::local:
+            return "the notion applies to Gaussian forecasts";
     }
     return "unknown notion";
 }

@@ -49,7 +49,10 @@ public:
         : mu_(mu), sigma_(sigma), y_(y), target_(spec.target), lt_(spec.target_lengthscale) {
         const Eigen::Index n = mu.size();
         switch (target_) {
-        case GaussianTarget::rbf: break;
+        case GaussianTarget::rbf:
+        case GaussianTarget::laplacian:  // refused by check_differentiable
+        case GaussianTarget::tanh:
+        case GaussianTarget::min: break;
         case GaussianTarget::sign:
             r_.resize(n, 1), dr_mean_.resize(n, 1), dr_log_sd_.resize(n, 1);
             for (Eigen::Index i = 0; i < n; ++i) {
@@ -116,6 +119,9 @@ public:
             p.log_sd_j = (-dk - dg_[j]) * dt_log_sd_[j];
             break;
         }
+        case GaussianTarget::laplacian:  // refused by check_differentiable
+        case GaussianTarget::tanh:
+        case GaussianTarget::min: break;
         }
         return p;
     }
@@ -226,7 +232,8 @@ public:
             k.log_sd_j = k.value * ds * sigma_[j] * inv_l2_;
             break;
         }
-        case MmdNotion::individual: {  // fixed features
+        case MmdNotion::individual:
+        case MmdNotion::local: {  // fixed features
             const auto diff = spec_.features.row(i) - spec_.features.row(j);
             if (kz.metric == Metric::l1) {
                 const double d = diff.cwiseAbs().sum();
@@ -239,7 +246,7 @@ public:
             }
             break;
         }
-        default: k.value = 1; break;  // marginal
+        default: k.value = 1; break;  // marginal, quantile (check_differentiable refuses the others)
         }
         return k;
     }
@@ -317,6 +324,11 @@ void check_differentiable(const char* fn, const GaussianMmdSpec& spec) {
     const GaussianTarget t = spec.target;
     if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
         fail(fn, "the gradient is implemented for the target kernels rbf (sqexp), sign, moment and pit");
+    const MmdNotion notion = spec.notion;
+    if (notion != MmdNotion::distribution && notion != MmdNotion::individual && notion != MmdNotion::local &&
+        notion != MmdNotion::marginal && notion != MmdNotion::quantile)
+        fail(fn, "the gradient is implemented for the notions distribution, individual, local, marginal and quantile, "
+                 "not ", to_string(notion), " (whose conditioning indicator is piecewise constant in the forecast)");
     if (spec.notion == MmdNotion::distribution && spec.conditioning.shape != PredictionKernelShape::sqexp)
         fail(fn, "the distribution notion's gradient needs the sqexp conditioning kernel: exp(−W2/ℓ) is not "
                  "differentiable where two forecasts coincide");

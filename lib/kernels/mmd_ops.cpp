@@ -65,6 +65,10 @@ std::vector<Embedding> conditioning_embeddings(const CategoricalData& d, const M
         case MmdNotion::group:
         case MmdNotion::marginal:
         case MmdNotion::distribution:  // Gaussian forecasts only (refused by validate_mmd)
+        case MmdNotion::quantile:
+        case MmdNotion::threshold:
+        case MmdNotion::decision:
+        case MmdNotion::local:
             return {};
     }
     return {};
@@ -140,8 +144,10 @@ void validate_mmd(const CategoricalData& data, const MmdSpec& spec, const char* 
     const MmdNotion notion = spec.notion;
     const std::string name = to_string(notion);
     const bool conditioned = notion != MmdNotion::group && notion != MmdNotion::marginal;
-    if (notion == MmdNotion::distribution)
-        fail(fn, "the distribution notion applies to Gaussian forecasts (NormalData); class predictions take canonical");
+    if (notion == MmdNotion::distribution || notion == MmdNotion::quantile || notion == MmdNotion::threshold ||
+        notion == MmdNotion::decision || notion == MmdNotion::local)
+        fail(fn, "the ", name, " notion applies to Gaussian forecasts (NormalData); class predictions take canonical, "
+             "top-label, class-wise, group, individual or marginal");
     if (conditioned) detail::check_mmd_lengthscale(fn, "the conditioning kernel's lengthscale", spec.conditioning.lengthscale);
     if (!spec.class_lengthscales.empty()) {
         if (notion != MmdNotion::class_wise)
@@ -209,10 +215,12 @@ namespace {
 const detail::NameTable<MmdNotion> notion_names = {
     {MmdNotion::canonical, "canonical"}, {MmdNotion::top_label, "top-label"}, {MmdNotion::class_wise, "class-wise"},
     {MmdNotion::group, "group"},         {MmdNotion::individual, "individual"}, {MmdNotion::marginal, "marginal"},
-    {MmdNotion::distribution, "distribution"}};
+    {MmdNotion::distribution, "distribution"}, {MmdNotion::quantile, "quantile"},   {MmdNotion::threshold, "threshold"},
+    {MmdNotion::decision, "decision"},         {MmdNotion::local, "local"}};
 const detail::NameTable<GaussianTarget> target_names = {
     {GaussianTarget::rbf, "sqexp"}, {GaussianTarget::sign, "sign"}, {GaussianTarget::moment, "moment"},
-    {GaussianTarget::pit, "pit"}};
+    {GaussianTarget::pit, "pit"},   {GaussianTarget::laplacian, "laplacian"}, {GaussianTarget::tanh, "tanh"},
+    {GaussianTarget::min, "min"}};
 const detail::NameTable<MmdMarginalisation> marginalisation_names = {
     {MmdMarginalisation::analytic, "analytic"}, {MmdMarginalisation::mc_paired, "mc-paired"},
     {MmdMarginalisation::mc_all_pairs, "mc-all-pairs"}};

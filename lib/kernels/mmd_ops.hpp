@@ -54,9 +54,13 @@ struct MmdOps {
     // pass detail::mmd_gradient_unsupported), by Gram products of the engine (docs/mmd.md §8):
     // O(n² m) (class-wise: m passes of two columns), bitwise the same for any thread count.
     static Matrix unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel);
-    // Gaussian forecasts.
+    // Gaussian forecasts; the finite-rank targets without k_Z (marginal, decision) by the O(n r) path
+    // (mmd_finite_rank.hpp), the rest by the engine. `component`: one (y0, α) pair of threshold.
     static QuadraticSums quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
-                                        const ParallelOptions& parallel);
+                                        const ParallelOptions& parallel, std::size_t component = all);
+    // The same always by the engine's O(n²) pass: the reference of the O(n r) path's tests.
+    static QuadraticSums pairwise_sums(const NormalData& data, const GaussianMmdSpec& spec,
+                                       const ParallelOptions& parallel);
     static CountForms count_forms(const NormalData& data, const GaussianMmdSpec& spec, std::size_t replicates,
                                   const CountSource& counts, bool cache, const ParallelOptions& parallel);
     static std::vector<PairSums> block_pair_sums(const NormalData& data, const GaussianMmdSpec& spec,

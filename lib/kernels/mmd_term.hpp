@@ -10,8 +10,10 @@
 #include "kernels/target_terms.hpp"
 
 #include <calib/data.hpp>
+#include <calib/mmd.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <utility>
@@ -35,6 +37,41 @@ struct PitUniformTarget {
     }
 };
 
+// Gaussian forecasts with the Laplacian k = exp(−|y − y'|/ℓ): h_Y = k(y_i, y_j) − E k(Ŷ_i, y_j)
+// − E k(y_i, Ŷ_j) + E k(Ŷ_i, Ŷ_j), each expectation of a Gaussian difference in closed form
+// (expected_laplacian_gaussian): Ŷ_i − y_j ~ N(μ_i − y_j, σ_i²), Ŷ_i − Ŷ_j ~ N(μ_i − μ_j, σ_i² + σ_j²).
+struct LaplacianGaussianTarget {
+    Vector mu, sigma, y;
+    double lengthscale = 1;
+    void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (std::size_t l = 0; l < j1 - j0; ++l) {
+            const auto c = static_cast<Eigen::Index>(j0 + l);
+            out[l] = std::exp(-std::abs(y(r) - y(c)) / lengthscale) -
+                     expected_laplacian_gaussian(mu(r) - y(c), sigma(r), lengthscale) -
+                     expected_laplacian_gaussian(mu(c) - y(r), sigma(c), lengthscale) +
+                     expected_laplacian_gaussian(mu(r) - mu(c), std::hypot(sigma(r), sigma(c)), lengthscale);
+        }
+    }
+};
+
+// Gaussian forecasts with the min kernel on [lo, lo + T] (calib/mmd.hpp): with a_i = clip(y_i − lo, 0, T)
+// and m_i = μ_i − lo, h_Y = min(a_i, a_j) − F_i(a_j) − F_j(a_i) + G_ij, F_i(a) = ∫_0^a S_i and
+// G_ij = ∫_0^T S_i S_j (expected_min_gaussian, expected_min_gaussian_pair).
+struct MinGaussianTarget {
+    Vector m, sigma, a;
+    double range = 1;
+    void pair(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        const auto r = static_cast<Eigen::Index>(i);
+        for (std::size_t l = 0; l < j1 - j0; ++l) {
+            const auto c = static_cast<Eigen::Index>(j0 + l);
+            out[l] = std::min(a(r), a(c)) - expected_min_gaussian(m(r), sigma(r), a(c)) -
+                     expected_min_gaussian(m(c), sigma(c), a(r)) +
+                     expected_min_gaussian_pair(m(r), sigma(r), m(c), sigma(c), range);
+        }
+    }
+};
+
 // One block: k_Z is an embedded kernel (kz), a delta on group ids (groups), or 1 (neither); the target
 // part is a_iᵀ b_j of residual rows (left, right), or a closed-form pair term (gaussian, pit).
 struct MmdComponent {
@@ -44,6 +81,8 @@ struct MmdComponent {
     std::optional<GaussianDiagonalTarget> gaussian;
     std::optional<PitUniformTarget> pit;
     std::optional<SampledTarget> sampled;  // Monte-Carlo marginalisation (Gaussian forecasts)
+    std::optional<LaplacianGaussianTarget> laplacian;
+    std::optional<MinGaussianTarget> min;
 };
 
 class MmdTerm {
@@ -63,6 +102,10 @@ public:
                 c.pit->pair(i, j0, j1, prod);
             } else if (c.sampled) {
                 c.sampled->pair(i, j0, j1, prod);
+            } else if (c.laplacian) {
+                c.laplacian->pair(i, j0, j1, prod);
+            } else if (c.min) {
+                c.min->pair(i, j0, j1, prod);
             } else {
                 // a_iᵀ b_j with the target's classes outermost, so the columns j vectorise.
                 std::fill(prod, prod + len, 0.0);
@@ -82,6 +125,8 @@ public:
             for (std::size_t l = 0; l < len; ++l) out[l] += k[l] * prod[l];
         }
     }
+
+    const std::vector<MmdComponent>& components() const { return components_; }
 
 private:
     std::size_t n_;

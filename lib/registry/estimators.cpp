@@ -137,6 +137,12 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
                      per_class.push_back({"class_" + std::to_string(k), e.per_class[k]});
                  details.push_back({"per_class", per_class});
              }
+             if (!e.per_threshold.empty()) {
+                 Record per_threshold;  // pair_p as in kernel.conditioning.thresholds
+                 for (std::size_t k = 0; k < e.per_threshold.size(); ++k)
+                     per_threshold.push_back({"pair_" + std::to_string(k), e.per_threshold[k]});
+                 details.push_back({"per_threshold", per_threshold});
+             }
              return estimate("mmd", e.estimate, e.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));

@@ -3,20 +3,23 @@
 
 #include <calib/io.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
+#include <functional>
 
 namespace calib::detail {
 
 namespace {
 
 const std::vector<std::string> conditioned_notions = {"canonical", "top-label", "class-wise", "individual",
-                                                      "distribution"};
-const std::vector<std::string> all_notions = {"canonical", "top-label", "class-wise", "group", "individual", "marginal",
-                                              "distribution"};
+                                                      "distribution", "local"};
+const std::vector<std::string> all_notions = {"canonical", "top-label", "class-wise", "group",    "individual", "marginal",
+                                              "distribution", "quantile", "threshold", "decision", "local"};
 const std::vector<std::pair<MmdTargetChoice, std::string>> target_names = {
     {MmdTargetChoice::white, "white"}, {MmdTargetChoice::sqexp, "sqexp"}, {MmdTargetChoice::sign, "sign"},
-    {MmdTargetChoice::moment, "moment"}, {MmdTargetChoice::pit, "pit"}};
+    {MmdTargetChoice::moment, "moment"}, {MmdTargetChoice::pit, "pit"}, {MmdTargetChoice::laplacian, "laplacian"},
+    {MmdTargetChoice::tanh, "tanh"}, {MmdTargetChoice::min, "min"}};
 
 std::string target_name(MmdTargetChoice t) {
     for (const auto& [v, name] : target_names)
@@ -27,6 +30,28 @@ std::string target_name(MmdTargetChoice t) {
 OptionInfo required(OptionInfo i) {
     i.required = true;
     return i;
+}
+
+// "y0:alpha,y0:alpha": finite y0, alpha in [0, 1]; an option_error naming the bad pair otherwise.
+std::vector<MmdThreshold> parse_thresholds(const std::string& text) {
+    std::vector<MmdThreshold> pairs;
+    for (const std::string& item : split(text, ',')) {
+        const std::vector<std::string> parts = split(item, ':');
+        if (parts.size() != 2)
+            throw option_error("thresholds", "'" + item + "'", "pairs y0:alpha separated by commas");
+        const auto number = [&](const std::string& part, const std::function<bool(double)>& ok, const char* rule) {
+            try {
+                return real_value("thresholds", Value(part), ok, rule);
+            } catch (const option_error&) {
+                throw option_error("thresholds", "'" + item + "'", rule);
+            }
+        };
+        const double y0 = number(parts[0], [](double) { return true; }, "pairs y0:alpha with a finite y0");
+        const double alpha = number(parts[1], [](double a) { return a >= 0 && a <= 1; },
+                                    "pairs y0:alpha with alpha in [0, 1]");
+        pairs.push_back({y0, alpha});
+    }
+    return pairs;
 }
 
 // K_T of the RBF exp(−‖e_a − e_b‖²/(2ℓ²)) on one-hot vectors: 1 on the diagonal, exp(−1/ℓ²) off it.
@@ -72,7 +97,7 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                          "predictions (canonical), l1 or euclidean between features (individual), w2 (or "
                          "euclidean, the same: |(mu, sigma) - (mu', sigma')|) between normal forecasts "
                          "(distribution)",
-                         {"notion", {"canonical", "individual", "distribution"}}),
+                         {"notion", {"canonical", "individual", "distribution", "local"}}),
                     {{Metric::tv, "tv"}, {Metric::l1, "l1"}, {Metric::euclidean, "euclidean"}, {Metric::w2, "w2"}}),
         lengthscale_option(&MmdChoice::lengthscale,
                            info("lengthscale", "", "median",
@@ -90,20 +115,67 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                             {"median_subsample", {}}),
                        0),
         enum_option(&MmdChoice::target,
-                    info("kernel_y", "white|sqexp|sign|moment|pit", "white",
+                    info("kernel_y", "white|sqexp|sign|moment|pit|laplacian|tanh|min", "white",
                          "the target kernel: for labels white (delta) or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 l^2)) "
                          "on one-hot labels (the paper's code; binary targets for top-label and class-wise); for "
                          "normal forecasts sqexp exp(-(y - y')^2/(2 l^2)), sign sign(y - c) sign(y' - c) (decision), "
-                         "moment y y' + y^2 y'^2, or pit, the RBF on the PIT against Unif[0, 1] (quantile)",
+                         "moment y y' + y^2 y'^2, pit, the RBF on the PIT against Unif[0, 1] (quantile; the "
+                         "target of quantile, threshold and local), laplacian exp(-|y - y'|/l), tanh "
+                         "tanh((y - c)/tau) tanh((y' - c)/tau), or min, min(y, y') on --interval (Example 2); "
+                         "decision takes sign or tanh",
                          {"notion", all_notions}),
                     target_names),
         real_option(&MmdChoice::target_lengthscale,
-                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp and pit target kernels",
-                         {"kernel_y", {"sqexp", "pit"}}),
+                    info("lengthscale_y", "L", "1", "the lengthscale of the sqexp, pit and laplacian target kernels",
+                         {"kernel_y", {"sqexp", "pit", "laplacian"}}),
                     [](double x) { return x > 0; }, "a number > 0"),
-        real_option(&MmdChoice::threshold,
-                    info("threshold", "C", "0", "the threshold c of the sign target kernel", {"kernel_y", {"sign"}}),
-                    [](double) { return true; }, "a finite number"),
+        custom_option<MmdChoice>(
+            info("threshold", "C|median", "0",
+                 "the threshold c of the sign and tanh target kernels and of the decision notion's Bayes act, or "
+                 "median, the median of the targets (the paper's choice)",
+                 {"kernel_y", {"sign", "tanh"}}),
+            [](MmdChoice& c, const Value& v) {
+                c.threshold_median = text_value(v) == "median";
+                if (c.threshold_median) return;
+                try {
+                    c.threshold = real_value("threshold", v, [](double) { return true; }, "");
+                } catch (const option_error&) {
+                    throw option_error("threshold", "'" + to_text(v) + "'", "a finite number or median");
+                }
+            },
+            [](const MmdChoice& c) { return c.threshold_median ? Value(std::string("median")) : Value(c.threshold); }),
+        custom_option<MmdChoice>(
+            info("interval", "LO:HI", "0:1",
+                 "the interval [lo, hi] of the min target kernel min(clip(y - lo, 0, hi - lo), clip(y' - lo, 0, "
+                 "hi - lo)), lo < hi",
+                 {"kernel_y", {"min"}}),
+            [](MmdChoice& c, const Value& v) {
+                const std::string text = text_value(v);
+                const std::vector<std::string> parts = split(text, ':');
+                const char* rule = "LO:HI with finite LO < HI";
+                try {
+                    if (parts.size() != 2) throw option_error("interval", "", rule);
+                    c.min_lower = real_value("interval", Value(parts[0]), [](double) { return true; }, rule);
+                    c.min_upper = real_value("interval", Value(parts[1]), [](double) { return true; }, rule);
+                } catch (const option_error&) {
+                    throw option_error("interval", "'" + text + "'", rule);
+                }
+                if (!(c.min_lower < c.min_upper)) throw option_error("interval", "'" + text + "'", rule);
+            },
+            [](const MmdChoice& c) { return Value(to_text(Value(c.min_lower)) + ":" + to_text(Value(c.min_upper))); }),
+        real_option(&MmdChoice::tau,
+                    info("tau", "T", "1", "the scale tau of the tanh target kernel", {"kernel_y", {"tanh"}}),
+                    [](double x) { return x > 0; }, "a number > 0"),
+        custom_option<MmdChoice>(
+            required(info("thresholds", "Y0:ALPHA,...", "",
+                          "the pairs (y0, alpha) of the threshold notion, comma-separated: Z = 1{Q(y0) <= alpha} for "
+                          "each, alpha in [0, 1]",
+                          {"notion", {"threshold"}})),
+            [](MmdChoice& c, const Value& v) {
+                c.thresholds = text_value(v);
+                c.threshold_pairs = parse_thresholds(c.thresholds);
+            },
+            [](const MmdChoice& c) { return Value(c.thresholds); }),
         enum_option(&MmdChoice::marginalisation,
                     info("marginalisation", "analytic|mc-paired|mc-all-pairs", "analytic",
                          "normal forecasts: the forecast's Y-hat integrated out of the pair term in closed form, or "
@@ -123,9 +195,9 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                             {"marginalisation", {"mc-paired", "mc-all-pairs"}}),
                        0),
         table_option(required(info("features", "FILE", "",
-                                   "the features x_i of the individual notion, one row per observation (.npy or "
-                                   "delimited text)",
-                                   {"notion", {"individual"}})),
+                                   "the features x_i of the individual notion (phi(x_i) of local), one row per "
+                                   "observation (.npy or delimited text)",
+                                   {"notion", {"individual", "local"}})),
                      &MmdChoice::features, &MmdChoice::feature_table),
         table_option(required(info("groups", "FILE", "",
                                    "the group id (an integer) of each observation for the group notion, one per row",
@@ -258,13 +330,14 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     const std::size_t n = data.size();
     GaussianMmdSpec spec;
     spec.notion = choice.notion;
-    if (spec.notion != MmdNotion::distribution && spec.notion != MmdNotion::individual &&
-        spec.notion != MmdNotion::marginal)
-        throw invalid_argument("`notion` " + to_string(spec.notion) +
-                               " applies to class predictions; normal forecasts take distribution, individual or "
-                               "marginal");
+    const MmdNotion notion = spec.notion;
+    if (notion == MmdNotion::canonical || notion == MmdNotion::top_label || notion == MmdNotion::class_wise ||
+        notion == MmdNotion::group)
+        throw invalid_argument("`notion` " + to_string(notion) +
+                               " applies to class predictions; normal forecasts take distribution, individual, "
+                               "marginal, quantile, threshold, decision or local");
     // The Euclidean distance of (μ, σ) is W2: for the distribution notion both names mean it.
-    const bool distribution = spec.notion == MmdNotion::distribution;
+    const bool distribution = notion == MmdNotion::distribution;
     if (distribution && choice.metric != Metric::euclidean && choice.metric != Metric::w2)
         throw invalid_argument("`metric` " + to_string(choice.metric) +
                                " does not apply to normal forecasts; the distribution notion takes w2");
@@ -272,37 +345,75 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     switch (choice.target) {
         case MmdTargetChoice::white:
             throw invalid_argument("`kernel_y` white applies to class predictions; normal forecasts take sqexp, sign, "
-                                   "moment or pit");
+                                   "moment, pit, laplacian or tanh");
         case MmdTargetChoice::sqexp: spec.target = GaussianTarget::rbf; break;
         case MmdTargetChoice::sign: spec.target = GaussianTarget::sign; break;
         case MmdTargetChoice::moment: spec.target = GaussianTarget::moment; break;
         case MmdTargetChoice::pit: spec.target = GaussianTarget::pit; break;
+        case MmdTargetChoice::laplacian: spec.target = GaussianTarget::laplacian; break;
+        case MmdTargetChoice::tanh: spec.target = GaussianTarget::tanh; break;
+        case MmdTargetChoice::min: spec.target = GaussianTarget::min; break;
     }
+    const bool pit_notion = notion == MmdNotion::quantile || notion == MmdNotion::threshold || notion == MmdNotion::local;
+    if (pit_notion && spec.target != GaussianTarget::pit)
+        throw invalid_argument("`notion` " + to_string(notion) + " compares the PIT with Unif[0, 1]: it takes "
+                               "`kernel_y` pit, not " + target_name(choice.target));
+    if (notion == MmdNotion::decision && spec.target != GaussianTarget::sign && spec.target != GaussianTarget::tanh)
+        throw invalid_argument("`notion` decision takes `kernel_y` sign or tanh (at its `threshold` c), not " +
+                               target_name(choice.target));
     spec.target_lengthscale = choice.target_lengthscale;
+    spec.tau = choice.tau;
+    spec.min_lower = choice.min_lower;
+    spec.min_upper = choice.min_upper;
     spec.threshold = choice.threshold;
     spec.marginalisation = choice.marginalisation;
     spec.samples = choice.samples;
     spec.seed = choice.mc_seed;
-    if (spec.notion == MmdNotion::individual) spec.features = read_features(choice, n);
-    const bool conditioned = spec.notion != MmdNotion::marginal;
+    if (choice.threshold_median) {
+        // A10: the paper's c is the median of the targets (the mean of the two middle values for even n).
+        std::vector<double> y(n);
+        for (std::size_t i = 0; i < n; ++i) y[i] = data.targets()(static_cast<Eigen::Index>(i));
+        std::sort(y.begin(), y.end());
+        spec.threshold = n % 2 ? y[n / 2] : 0.5 * (y[n / 2 - 1] + y[n / 2]);
+    }
+    spec.thresholds = choice.threshold_pairs;
+    if (notion == MmdNotion::individual || notion == MmdNotion::local) spec.features = read_features(choice, n);
+    const bool conditioned = distribution || notion == MmdNotion::individual || notion == MmdNotion::local;
     if (conditioned && !choice.lengthscale.given()) {
         spec.conditioning.lengthscale = median_lengthscales(choice, data, spec, parallel)[0];
     }
     validate_mmd(data, spec, "mmd");
 
-    record.push_back({"notion", to_string(spec.notion)});
+    record.push_back({"notion", to_string(notion)});
     Record conditioning;
     if (conditioned) {
         conditioning = {{"shape", to_string(spec.conditioning.shape)},
                         {"metric", to_string(spec.conditioning.metric)},
                         {"lengthscale", spec.conditioning.lengthscale}};
+    } else if (notion == MmdNotion::decision) {
+        conditioning = {{"shape", "delta"}, {"variable", "bayes_act"}, {"threshold", spec.threshold}};
+    } else if (notion == MmdNotion::threshold) {
+        Record pairs;
+        for (std::size_t p = 0; p < spec.thresholds.size(); ++p)
+            pairs.push_back({"pair_" + std::to_string(p),
+                             Record{{"y0", spec.thresholds[p].y0}, {"alpha", spec.thresholds[p].alpha}}});
+        conditioning = {{"shape", "delta"}, {"variable", "quantile_indicator"}, {"thresholds", pairs}};
     } else {
         conditioning.push_back({"shape", "none"});
     }
     Record target{{"type", target_name(choice.target)}};
-    if (choice.target == MmdTargetChoice::sqexp || choice.target == MmdTargetChoice::pit)
+    if (choice.target == MmdTargetChoice::sqexp || choice.target == MmdTargetChoice::pit ||
+        choice.target == MmdTargetChoice::laplacian)
         target.push_back({"lengthscale", spec.target_lengthscale});
-    if (choice.target == MmdTargetChoice::sign) target.push_back({"threshold", spec.threshold});
+    if (choice.target == MmdTargetChoice::sign || choice.target == MmdTargetChoice::tanh) {
+        target.push_back({"threshold", spec.threshold});
+        if (choice.threshold_median) target.push_back({"threshold_rule", "median"});
+    }
+    if (choice.target == MmdTargetChoice::tanh) target.push_back({"tau", spec.tau});
+    if (choice.target == MmdTargetChoice::min) {
+        target.push_back({"lower", spec.min_lower});
+        target.push_back({"upper", spec.min_upper});
+    }
     if (spec.marginalisation != MmdMarginalisation::analytic)
         target.push_back({"marginalisation", Record{{"scheme", to_string(spec.marginalisation)},
                                                     {"samples", std::uint64_t(spec.samples)},

@@ -15,8 +15,8 @@
 namespace calib::detail {
 
 // The target kernel: white or sqexp (the RBF on one-hot labels) for class predictions; sqexp (the RBF
-// on y), sign, moment or pit for Gaussian forecasts.
-enum class MmdTargetChoice { white, sqexp, sign, moment, pit };
+// on y), sign, moment, pit, laplacian, tanh or min for Gaussian forecasts.
+enum class MmdTargetChoice { white, sqexp, sign, moment, pit, laplacian, tanh, min };
 
 struct MmdChoice {
     MmdNotion notion = MmdNotion::canonical;
@@ -27,7 +27,12 @@ struct MmdChoice {
     std::uint64_t median_seed = default_seed;
     MmdTargetChoice target = MmdTargetChoice::white;
     double target_lengthscale = 1.0;
-    double threshold = 0.0;  // sign
+    double threshold = 0.0;  // sign, tanh, decision: c
+    bool threshold_median = false;  // c = the median of the targets (A10: the paper's choice)
+    double tau = 1.0;               // tanh
+    double min_lower = 0.0, min_upper = 1.0;  // min: --interval LO:HI
+    std::string thresholds;         // the threshold notion's pairs as given, "y0:alpha,y0:alpha"
+    std::vector<MmdThreshold> threshold_pairs;  // ... and parsed
     // Gaussian forecasts: Ŷ integrated out in closed form or by Monte Carlo (S samples, seeded).
     MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
     std::size_t samples = 10;

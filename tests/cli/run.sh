@@ -398,6 +398,40 @@ expect_error "mmd samples without mc" "--samples applies only with --marginalisa
     estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --samples 5
 expect_error "mmd zero samples" "--samples" -- \
     estimate --family normal --input normal.csv --estimator mmd --notion distribution --kernel-y sqexp --marginalisation mc-paired --samples 0
+# The presets of Table 1 for normal forecasts (docs/mmd.md §6).
+normal_mmd=(estimate --family normal --input normal.csv --estimator mmd)
+expect_close "mmd normal quantile equals marginal pit" "$(estimate_of "${normal_mmd[@]}" --notion quantile --kernel-y pit)" \
+    "$(estimate_of "${normal_mmd[@]}" --notion marginal --kernel-y pit)"
+expect_json "mmd normal threshold per pair" 'len(j["per_threshold"]) == 2 and abs(sum(j["per_threshold"].values()) - j["estimate"]) < 1e-15 and j["kernel"]["conditioning"]["thresholds"]["pair_1"] == {"y0": 1, "alpha": 0.2}' \
+    "${normal_mmd[@]}" --notion threshold --kernel-y pit --thresholds 0:0.5,1:0.2
+expect_json "mmd normal decision median" 'j["kernel"]["target"]["threshold_rule"] == "median" and j["kernel"]["conditioning"]["threshold"] == j["kernel"]["target"]["threshold"]' \
+    "${normal_mmd[@]}" --notion decision --kernel-y sign --threshold median
+expect_json "mmd normal decision tanh test" 'j["estimator"] == "mmd-biased" and j["kernel"]["target"]["tau"] == 0.5' \
+    test --family normal --input normal.csv --method gamma --estimator mmd --notion decision --kernel-y tanh --tau 0.5
+expect_json "mmd normal local" 'j["notion"] == "local" and j["kernel"]["conditioning"]["metric"] == "euclidean"' \
+    "${normal_mmd[@]}" --notion local --kernel-y pit --features features5.csv
+expect_json "mmd normal laplacian" 'j["kernel"]["target"] == {"type": "laplacian", "lengthscale": 0.4}' \
+    "${normal_mmd[@]}" --notion marginal --kernel-y laplacian --lengthscale-y 0.4
+expect_json "mmd normal min" 'j["kernel"]["target"] == {"type": "min", "lower": -1, "upper": 2}' \
+    "${normal_mmd[@]}" --notion marginal --kernel-y min --interval -1:2
+expect_error "mmd min interval" "--interval = '2:1', must be LO:HI with finite LO < HI" -- \
+    "${normal_mmd[@]}" --notion marginal --kernel-y min --interval 2:1
+expect_error "mmd thresholds alpha" "--thresholds = '1:1.5', must be pairs y0:alpha with alpha in [0, 1]" -- \
+    "${normal_mmd[@]}" --notion threshold --kernel-y pit --thresholds 0:0.5,1:1.5
+expect_error "mmd thresholds form" "--thresholds = '0.5', must be pairs y0:alpha separated by commas" -- \
+    "${normal_mmd[@]}" --notion threshold --kernel-y pit --thresholds 0.5
+expect_error "mmd thresholds missing" "missing option --thresholds" -- "${normal_mmd[@]}" --notion threshold --kernel-y pit
+expect_error "mmd thresholds for quantile" "--thresholds applies only with --notion threshold" -- \
+    "${normal_mmd[@]}" --notion quantile --kernel-y pit --thresholds 0:0.5
+expect_error "mmd quantile target" "--notion quantile compares the PIT with Unif[0, 1]: it takes --kernel-y pit, not sign" -- \
+    "${normal_mmd[@]}" --notion quantile --kernel-y sign
+expect_error "mmd decision target" "--notion decision takes --kernel-y sign or tanh" -- \
+    "${normal_mmd[@]}" --notion decision --kernel-y moment
+expect_error "mmd local without features" "missing option --features FILE" -- "${normal_mmd[@]}" --notion local --kernel-y pit
+expect_error "mmd tau" "--tau = '0', must be a number > 0" -- "${normal_mmd[@]}" --notion marginal --kernel-y tanh --tau 0
+expect_error "mmd threshold text" "--threshold = 'mid', must be a finite number or median" -- \
+    "${normal_mmd[@]}" --notion marginal --kernel-y sign --threshold mid
+expect_error "mmd quantile for labels" "quantile notion applies to Gaussian forecasts" -- "${mmd[@]}" --notion quantile
 expect_error "mmd laplace" "applies to class predictions (categorical, binary) and Gaussian forecasts (normal) only" -- \
     estimate --family laplace --input normal.csv --estimator mmd --kernel-y sqexp
 

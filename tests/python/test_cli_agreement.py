@@ -64,6 +64,10 @@ ESTIMATES = [
     ("normal", "skce-unbiased", {}),
     ("normal", "mmd", {"notion": "distribution", "kernel_y": "sqexp", "lengthscale_y": 2}),
     ("normal", "mmd", {"notion": "marginal", "kernel_y": "sign", "threshold": 0.3}),
+    ("normal", "mmd", {"notion": "quantile", "kernel_y": "pit", "lengthscale_y": 0.5}),
+    ("normal", "mmd", {"notion": "threshold", "kernel_y": "pit", "thresholds": "0:0.5,1:0.2"}),
+    ("normal", "mmd", {"notion": "decision", "kernel_y": "tanh", "threshold": "median", "tau": 0.5}),
+    ("normal", "mmd", {"notion": "marginal", "kernel_y": "laplacian", "lengthscale_y": 0.7}),
     ("normal", "skce-unbiased", {"kernel_y": "sqexp", "lengthscale_y": 2}),
     ("laplace", "skce-block", {"block_size": 4}),
     ("mvnormal-diag", "skce-unbiased", {}),
@@ -175,6 +179,30 @@ def test_mmd_conditioning_files_match_cli(tmp_path):
         cli = run_cli("test", "--family", "categorical", "--input", data_path(file), "--method", "gamma",
                       "--estimator", "mmd", *cli_args(options))
         assert (test.statistic, test.p_value) == (cli["statistic"], cli["p_value"])
+
+
+def test_mmd_normal_presets_through_the_registry(tmp_path):
+    """The presets of Table 1 for normal forecasts (docs/mmd.md §6): threshold reports each pair and their
+    sum; quantile is marginal with the pit target, bitwise; local takes the features file; the tests too."""
+    file, arrays = family_arrays("normal")
+    threshold = calib.estimate(**arrays, estimator="mmd", notion="threshold", kernel_y="pit",
+                               thresholds="0:0.5,1:0.2,-0.5:0.9")
+    per_pair = threshold.details["per_threshold"]
+    assert list(per_pair) == ["pair_0", "pair_1", "pair_2"]
+    assert abs(sum(per_pair.values()) - threshold.estimate) <= 1e-15
+    assert threshold.details["kernel"]["conditioning"]["thresholds"]["pair_2"] == {"y0": -0.5, "alpha": 0.9}
+    quantile = calib.estimate(**arrays, estimator="mmd", notion="quantile", kernel_y="pit")
+    marginal = calib.estimate(**arrays, estimator="mmd", notion="marginal", kernel_y="pit")
+    assert quantile.estimate == marginal.estimate
+    np.save(tmp_path / "phi.npy", np.column_stack([arrays["mean"], np.arange(len(arrays["y"])) % 3]))
+    local = calib.test(**arrays, method="bootstrap", replicates=200, estimator="mmd", notion="local",
+                       kernel_y="pit", features=str(tmp_path / "phi.npy"))
+    cli = run_cli("test", "--family", "normal", "--input", data_path(file), "--method", "bootstrap",
+                  "--replicates", "200", "--estimator", "mmd", "--notion", "local", "--kernel-y", "pit",
+                  "--features", str(tmp_path / "phi.npy"))
+    assert (local.statistic, local.p_value) == (cli["statistic"], cli["p_value"])
+    with pytest.raises(ValueError, match="alpha in \\[0, 1\\]"):
+        calib.estimate(**arrays, estimator="mmd", notion="threshold", kernel_y="pit", thresholds="0:1.5")
 
 
 def test_cme_with_test_locations_matches_cli():

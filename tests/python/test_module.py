@@ -316,7 +316,7 @@ def test_mmd_conditioning_array_errors():
         calib.estimate(**mmd, notion="group", groups=np.zeros((30, 2)))
     with pytest.raises(ValueError, match=r"`groups` has 3 rows"):
         calib.estimate(**mmd, notion="group", groups=[0, 1, 2])
-    with pytest.raises(ValueError, match="option features applies only with `notion` individual, not canonical"):
+    with pytest.raises(ValueError, match="option features applies only with `notion` individual\\|local, not canonical"):
         calib.estimate(**mmd, features=x)
     with pytest.raises(ValueError, match="ckce: features takes a value, not arrays"):
         calib.ckce(probs, labels, ckce_method="rff", features=x)
