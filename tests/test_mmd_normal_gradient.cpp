@@ -147,6 +147,41 @@ TEST_CASE("Gaussian MMD² block gradient: errors") {
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("features"), invalid_argument);
     spec = spec_of(MmdNotion::canonical, GaussianTarget::rbf, f);
     CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("canonical"), invalid_argument);
+    // Z piecewise constant in the forecast (decision's Bayes act, threshold's indicators): refused, not
+    // silently differentiated as if Z were absent.
+    spec = spec_of(MmdNotion::marginal, GaussianTarget::sign, f);
+    spec.notion = MmdNotion::decision;
+    CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("not decision"), invalid_argument);
+    spec = spec_of(MmdNotion::marginal, GaussianTarget::pit, f);
+    spec.notion = MmdNotion::threshold;
+    spec.thresholds = {{0.0, 0.5}};
+    CHECK_THROWS_WITH_AS(mmd_unbiased_gradient(data, spec), doctest::Contains("not threshold"), invalid_argument);
+    for (GaussianTarget t : {GaussianTarget::laplacian, GaussianTarget::tanh, GaussianTarget::min}) {
+        spec = spec_of(MmdNotion::marginal, t, f);
+        CHECK_THROWS_WITH_AS(mmd_block_gradient(data, spec, 5), doctest::Contains("target kernels"), invalid_argument);
+    }
+}
+
+// The PIT presets are the existing notions with the pit target: quantile = marginal, local = individual
+// (the same Z = features); their gradients are those, bitwise.
+TEST_CASE("Gaussian MMD² gradient: quantile and local are marginal and individual with the pit target") {
+    const Forecasts f = forecasts(30, 44);
+    const NormalData data(f.mu, f.sigma, f.y);
+    for (const auto& [preset, base] : {std::pair{MmdNotion::quantile, MmdNotion::marginal},
+                                       std::pair{MmdNotion::local, MmdNotion::individual}}) {
+        CAPTURE(to_string(preset));
+        const GaussianMmdSpec b = spec_of(base, GaussianTarget::pit, f);
+        GaussianMmdSpec p = b;
+        p.notion = preset;
+        const MmdNormalGradient gb = mmd_block_gradient(data, b, 6), gp = mmd_block_gradient(data, p, 6);
+        CHECK(gp.estimate == gb.estimate);
+        CHECK(gp.mean == gb.mean);
+        CHECK(gp.log_stddev == gb.log_stddev);
+        CHECK(gp.estimate == doctest::Approx(mmd_block(data, p, 6).estimate).epsilon(1e-12));
+        const MmdNormalGradient ub = mmd_unbiased_gradient(data, b), up = mmd_unbiased_gradient(data, p);
+        CHECK(up.mean == ub.mean);
+        CHECK(up.log_stddev == ub.log_stddev);
+    }
 }
 
 }  // TEST_SUITE

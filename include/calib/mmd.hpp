@@ -188,8 +188,10 @@ TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spe
 TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
 TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
 // The block estimate (mmd_block's, B consecutive forecasts per block) and its analytic gradient with
-// respect to μ_i and log σ_i (docs/mmd.md §9), every target and notion: the individual notion's
-// features do not move; the distribution notion's Z = (μ, σ) does (its k_Z must be sqexp). Zero on the
+// respect to μ_i and log σ_i (docs/mmd.md §9): targets rbf, sign, moment, pit; notions distribution,
+// individual, local, marginal, quantile (not threshold and decision, whose Z is piecewise constant in
+// the forecast). The features do not move; the distribution notion's Z = (μ, σ) does (its k_Z must be
+// sqexp). Zero on the
 // n mod B dropped rows. One serial O(n·B) pass: any thread count. Under Monte-Carlo marginalisation
 // the reparameterisation gradient with the draws fixed (not for sign, whose sampled derivative is 0).
 struct MmdNormalGradient {
