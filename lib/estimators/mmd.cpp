@@ -10,49 +10,40 @@ namespace calib {
 
 using detail::fail;
 
-MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+namespace {
+// The unbiased estimate. With several conditioning blocks reported one by one (class-wise's classes,
+// threshold's (y0, α) pairs: `parts`), one pass per block; the estimate is their compensated sum, the
+// U-statistic of the summed h (the tests' statistic), without a further pass.
+template <class Data, class Spec>
+MmdEstimate unbiased(const Data& data, const Spec& spec, const ParallelOptions& parallel,
+                     std::vector<double> MmdEstimate::*parts) {
     const char* fn = "mmd_unbiased";
     validate_mmd(data, spec, fn);
     const std::size_t n = data.size();
     if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
     MmdEstimate result;
     result.n = n;
-    if (spec.notion != MmdNotion::class_wise) {
+    if (!parts) {
         result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
         return result;
     }
-    // Class-wise: one pass per class; the sum of the classes' U-statistics is the U-statistic of the
-    // summed h (the tests' statistic), without a further pass.
     detail::CompensatedSum total;
     for (std::size_t c = 0; c < mmd_components(data, spec); ++c) {
-        result.per_class.push_back(
+        (result.*parts).push_back(
             detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, c).unbiased()));
-        total.add(result.per_class.back());
+        total.add((result.*parts).back());
     }
     result.estimate = total.value();
     return result;
 }
+}  // namespace
+
+MmdEstimate mmd_unbiased(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
+    return unbiased(data, spec, parallel, spec.notion == MmdNotion::class_wise ? &MmdEstimate::per_class : nullptr);
+}
 
 MmdEstimate mmd_unbiased(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
-    const char* fn = "mmd_unbiased";
-    validate_mmd(data, spec, fn);
-    const std::size_t n = data.size();
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
-    MmdEstimate result;
-    result.n = n;
-    if (spec.notion != MmdNotion::threshold) {
-        result.estimate = detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased());
-        return result;
-    }
-    // Threshold: one pass per (y0, α) pair; the estimate is their sum, as class-wise's.
-    detail::CompensatedSum total;
-    for (std::size_t p = 0; p < mmd_components(data, spec); ++p) {
-        result.per_threshold.push_back(
-            detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, p).unbiased()));
-        total.add(result.per_threshold.back());
-    }
-    result.estimate = total.value();
-    return result;
+    return unbiased(data, spec, parallel, spec.notion == MmdNotion::threshold ? &MmdEstimate::per_threshold : nullptr);
 }
 
 namespace {
