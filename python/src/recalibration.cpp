@@ -65,7 +65,9 @@ std::uint64_t integer(const std::string& name, const py::handle& v, std::uint64_
         throw option_error(name, std::string(py::repr(v)), rule);
     }
     const double x = number(name, v);
-    if (!(x >= static_cast<double>(min) && x <= static_cast<double>(max) && x == std::floor(x)))
+    // (x < 2^64 too: double(max) rounds up to 2^64 for the largest max, which no uint64 holds)
+    if (!(x >= static_cast<double>(min) && x <= static_cast<double>(max) && x < 18446744073709551616.0 &&
+          x == std::floor(x)))
         throw option_error(name, std::string(py::repr(v)), rule);
     return static_cast<std::uint64_t>(x);
 }

@@ -123,9 +123,10 @@ def test_normal_individual_notion_takes_features_matching_cli(tmp_path):
     assert fitted == expected and fitted["notion"] == "individual"
     with pytest.raises(ValueError, match="samples applies only with marginalisation mc-paired or mc-all-pairs"):
         calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, samples=4)
-    with pytest.raises(ValueError, match="mc_seed"):
-        calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, marginalisation="mc-paired",
-                              mc_seed=-1)
+    for seed in (-1, 2**64, 2.0**64, 0.5):
+        with pytest.raises(ValueError, match="mc_seed"):
+            calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3,
+                                  marginalisation="mc-paired", mc_seed=seed)
     with pytest.raises(ValueError, match="notion individual needs features"):
         calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, notion="individual")
 
