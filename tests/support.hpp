@@ -14,6 +14,7 @@
 #include <boost/random/uniform_01.hpp>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace calib::test {
@@ -98,6 +99,25 @@ inline MvNormalData mvnormal_full_data(std::size_t n, int d, Rng& rng) {
         y.row(r) = mean.row(r) + (cov.back().llt().matrixL() * e).transpose();
     }
     return MvNormalData::full(mean, cov, y);
+}
+
+// The Monte-Carlo mean and standard error of the marginalised pair term of two forecasts,
+// h_01 = k(t_0, t_1) + k(A, B) − k(t_0, B) − k(A, t_1), over `draws` independent pairs (A, B) = draw():
+// the reference of the closed-form target kernels.
+struct MonteCarloMean {
+    double mean = 0, standard_error = 0;
+};
+template <class Kernel, class Draw>
+MonteCarloMean monte_carlo_pair_term(const Kernel& k, double t0, double t1, const Draw& draw, int draws) {
+    double sum = 0, sum2 = 0;
+    for (int s = 0; s < draws; ++s) {
+        const auto [a, b] = draw();
+        const double h = k(t0, t1) + k(a, b) - k(t0, b) - k(a, t1);
+        sum += h;
+        sum2 += h * h;
+    }
+    const double mean = sum / draws;
+    return {mean, std::sqrt((sum2 / draws - mean * mean) / draws)};
 }
 
 }  // namespace calib::test

@@ -125,15 +125,9 @@ TEST_CASE("mmd gaussian: the marginalised h of every target kernel against Monte
             return target == GaussianTarget::pit ? boost::math::cdf(standard, (y(i) - mu(i)) / sd(i)) : y(i);
         };
         const auto draw = [&](int i) { return target == GaussianTarget::pit ? u(rng) : mu(i) + sd(i) * z(rng); };
-        const int S = 200000;
-        double sum = 0, sum2 = 0;
-        for (int s = 0; s < S; ++s) {
-            const double a = draw(0), b = draw(1);
-            const double h = k(observed(0), observed(1)) + k(a, b) - k(observed(0), b) - k(a, observed(1));
-            sum += h;
-            sum2 += h * h;
-        }
-        const double mean = sum / S, se = std::sqrt((sum2 / S - mean * mean) / S);
+        const test::MonteCarloMean mc = test::monte_carlo_pair_term(
+            k, observed(0), observed(1), [&] { const double a = draw(0); return std::pair{a, draw(1)}; }, 200000);
+        const double mean = mc.mean, se = mc.standard_error;
         GaussianMmdSpec s = gaussian_spec(MmdNotion::marginal, target);
         s.threshold = c;
         s.target_lengthscale = l;

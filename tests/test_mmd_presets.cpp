@@ -278,15 +278,14 @@ TEST_CASE("mmd presets: the marginalised h of the laplacian, tanh and min target
             return target == GaussianTarget::laplacian ? std::exp(-std::abs(a - b) / l)
                                                        : std::tanh((a - c) / tau) * std::tanh((b - c) / tau);
         };
-        const int draws = 1000000;
-        double sum = 0, sum2 = 0;
-        for (int s = 0; s < draws; ++s) {
-            const double a = mu(0) + sd(0) * z(rng), b = mu(1) + sd(1) * z(rng);
-            const double h = k(y(0), y(1)) + k(a, b) - k(y(0), b) - k(a, y(1));
-            sum += h;
-            sum2 += h * h;
-        }
-        const double mean = sum / draws, se = std::sqrt((sum2 / draws - mean * mean) / draws);
+        const test::MonteCarloMean mc = test::monte_carlo_pair_term(
+            k, y(0), y(1),
+            [&] {
+                const double a = mu(0) + sd(0) * z(rng);
+                return std::pair{a, mu(1) + sd(1) * z(rng)};
+            },
+            1000000);
+        const double mean = mc.mean, se = mc.standard_error;
         GaussianMmdSpec s = preset(MmdNotion::marginal, target);
         s.threshold = c;
         s.target_lengthscale = l;
