@@ -1,9 +1,10 @@
 # calib — every entry point of the project.
-#   make            library + apps          make test       every check (make test-unit: unit tests)
-#   make demo       the bundled example     make test-slow  long statistical studies
+#   make            library + apps          make test       every check, one summary line per stage
+#   make demo       the bundled example     make test-unit  unit tests (T=NAME: test cases named *NAME*)
+#   make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
-#   make deps       Debian packages         make clean
+#   make deps       every Debian package    make clean      (each target installs what it uses)
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 #   make python     the Python module (build/python; PYTHON=... picks the interpreter)
 #   make mpi        MPI builds of calib and the repro-* apps in build/mpi/bin (docs/scaling.md)
@@ -72,65 +73,89 @@ DEMO  := $(BUILD)/bin/calib-demo
 TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
 
-# Debian packages the build and the tests need (python3: the CLI tests' JSON checks; pkg-config and
-# cmake: the installed-library tests; python3-dev, NumPy, pybind11, pytest and setuptools: the Python
-# module and its tests; chromium: the report's browser test; liblbfgspp-dev: the recalibration's
-# L-BFGS, header-only; libopenmpi-dev and openmpi-bin: `make mpi` and its checks), each with a file
-# that proves it is installed.
+# Debian packages, by what needs them (PACKAGE:FILE, the file proving it is installed). Each target
+# installs only what it uses; `make deps` and `make test` (every check) install them all.
 MULTIARCH := $(shell $(CXX) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-DEB_NEEDS := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
-             libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
-             libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
-             doctest-dev:/usr/include/doctest/doctest.h \
-             gnuplot-nox:/usr/bin/gnuplot \
-             python3:/usr/bin/python3 \
-             pkg-config:/usr/bin/pkg-config \
-             cmake:/usr/bin/cmake \
-             python3-dev:/usr/bin/python3-config \
-             python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py \
-             pybind11-dev:/usr/include/pybind11/pybind11.h \
-             python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
-             python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
-             python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py \
-             chromium:/usr/bin/chromium \
-             liblbfgspp-dev:/usr/include/LBFGS.h \
-             libopenmpi-dev:/usr/lib/$(MULTIARCH)/openmpi/include/mpi.h \
-             openmpi-bin:/usr/bin/ompi_info
+# The library and the command line (LBFGS++: the recalibration's L-BFGS, header-only).
+DEBS_BUILD  := libeigen3-dev:/usr/include/eigen3/Eigen/Core \
+               libboost-math-dev:/usr/include/boost/math/distributions/gamma.hpp \
+               libboost-random-dev:/usr/include/boost/random/mersenne_twister.hpp \
+               liblbfgspp-dev:/usr/include/LBFGS.h
+DEBS_UNIT   := doctest-dev:/usr/include/doctest/doctest.h
+# The Python module, and pytest for its tests.
+DEBS_PYTHON := python3:/usr/bin/python3 \
+               python3-dev:/usr/bin/python3-config \
+               python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py \
+               pybind11-dev:/usr/include/pybind11/pybind11.h \
+               python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
+               python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py
+DEBS_PYTEST := python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py
+DEBS_MPI    := libopenmpi-dev:/usr/lib/$(MULTIARCH)/openmpi/include/mpi.h openmpi-bin:/usr/bin/ompi_info
+DEBS_FIGURES := gnuplot-nox:/usr/bin/gnuplot
+# What the checks of `make test` run besides: the report's browser test (chromium), the
+# installed-library test (pkg-config, cmake), the scripts of the CLI and docs checks (python3).
+DEBS_CHECKS := chromium:/usr/bin/chromium pkg-config:/usr/bin/pkg-config cmake:/usr/bin/cmake
+DEBS_ALL    := $(DEBS_BUILD) $(DEBS_UNIT) $(DEBS_PYTHON) $(DEBS_PYTEST) $(DEBS_MPI) $(DEBS_FIGURES) $(DEBS_CHECKS)
 
 .PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
 .DEFAULT_GOAL := all
 
-all: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) build-all
+all: deps-build
+	$(call build_steps,build-all)
 
 .PHONY: build-all
 build-all: $(LIB) $(CLI) $(DEMO) $(REPRO_BINS) $(REPRO_CKCE)
 
 # $(call install_debs,TARGET,PACKAGE:FILE ...): installs the packages whose file is missing (as root,
-# or with sudo).
+# or with sudo when it needs no password); otherwise one line naming the command to run.
 define install_debs
 	@missing=""; for need in $(2); do [ -e "$${need#*:}" ] || missing="$$missing $${need%%:*}"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	cmd="apt-get update && apt-get install -y --no-install-recommends$$missing"; \
 	if [ "$$(id -u)" = 0 ]; then echo "make $(1): installing$$missing"; \
 	  sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make $(1): failed: $$cmd" >&2; exit 1; }; \
-	elif command -v sudo >/dev/null 2>&1; then echo "make $(1): installing with sudo:$$missing"; \
-	  sudo sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make $(1): failed: sudo $$cmd" >&2; exit 1; }; \
-	else echo "make $(1): missing packages; run as root: $$cmd" >&2; exit 1; fi
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then echo "make $(1): installing with sudo:$$missing"; \
+	  sudo -n sh -c "DEBIAN_FRONTEND=noninteractive $$cmd" >/dev/null || { echo "make $(1): failed: sudo $$cmd" >&2; exit 1; }; \
+	else echo "make $(1): missing Debian packages; run as root: $$cmd" >&2; exit 1; fi
 endef
 
+.PHONY: deps deps-build deps-unit deps-python deps-mpi deps-figures
 deps:
-	$(call install_debs,deps,$(DEB_NEEDS))
+	$(call install_debs,deps,$(DEBS_ALL))
+deps-build:
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_BUILD))
+deps-unit: deps-build
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_UNIT))
+deps-python: deps-build
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_PYTHON))
+deps-mpi: deps-build
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_MPI))
+deps-figures:
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_FIGURES))
 
-# Build output: one short line per step ("  CXX lib/skce.cpp"); `make V=1` prints the full commands.
+# Build output: one short line per step ("  CXX lib/skce.cpp", numbered "[k/N]" when the target
+# counted its steps: build_steps below); `make V=1` prints the full commands.
 V ?= 0
+PROGRESS := $(BUILD)/progress
 ifeq ($(V),0)
 Q := @
+ifdef STEPS
+step = @echo "  [$$(flock $(PROGRESS).lock sh -c 'k=$$(( $$(cat $(PROGRESS) 2>/dev/null || echo 0) + 1 )); echo $$k > $(PROGRESS); echo $$k')/$(STEPS)] $(1) $(2)"
+else
 step = @echo "  $(1) $(2)"
+endif
 else
 Q :=
 step =
 endif
+
+# $(call build_steps,TARGETS,MAKE OPTIONS): makes TARGETS JOBS at a time, the steps numbered [k/N]
+# (N counted by a dry run).
+define build_steps
+	@mkdir -p $(BUILD); rm -f $(PROGRESS); \
+	n=$$($(MAKE) --no-print-directory -n $(1) 2>/dev/null | grep -c '^echo "  [A-Z]* '); \
+	$(MAKE) --no-print-directory -j$(JOBS) $(2) STEPS=$$n $(1)
+endef
 
 # The library's sources, its unit tests and the fuzz harnesses include internal headers by layer
 # ("engine/pairwise.hpp"); apps see only the public headers.
@@ -138,10 +163,11 @@ $(BUILD)/obj/lib/%.o $(BUILD)/obj/tests/%.o $(BUILD)/obj/fuzz/%.o: CPPFLAGS += -
 $(BUILD)/obj/tests/%.o: CXXFLAGS += $(TEST_OPT)
 
 # Objects are rebuilt when the compiler or its flags change (ARCH=, OPT=, DEFINES=, …).
+# The stamp is written when the Makefile is read (not by a rule), so that a dry run sees only the
+# objects that are really out of date.
 FLAGS_STAMP := $(BUILD)/obj/flags
-$(FLAGS_STAMP): FORCE
-	@mkdir -p $(@D)
-	@echo '$(BUILD_FLAGS)' > $@.tmp; if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
+  { cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP) && rm -f $(FLAGS_STAMP).tmp || mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); })
 
 $(BUILD)/obj/%.o: %.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -163,14 +189,11 @@ $(DEMO): $(BUILD)/obj/apps/demo/main.o $(LIB)
 	$(call step,LINK,$@)
 	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
-# The git revision recorded by the reproduction apps; rewritten only when it changes.
-$(GIT_REV_H): FORCE
-	@mkdir -p $(@D)
-	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
-	echo "#define REPRO_GIT_REVISION \"$$rev\"" > $@.tmp; \
-	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-.PHONY: FORCE
-FORCE:
+# The git revision recorded by the reproduction apps; rewritten (when the Makefile is read) only when
+# it changes.
+$(shell mkdir -p $(dir $(GIT_REV_H)) && rev=$$(git describe --always --dirty 2>/dev/null || echo unknown) && \
+  echo "#define REPRO_GIT_REVISION \"$$rev\"" > $(GIT_REV_H).tmp && \
+  { cmp -s $(GIT_REV_H).tmp $(GIT_REV_H) && rm -f $(GIT_REV_H).tmp || mv $(GIT_REV_H).tmp $(GIT_REV_H); })
 
 # harness.cpp records the git revision; the other harness sources take the generic rule.
 $(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H)
@@ -218,8 +241,8 @@ endef
 $(foreach a,$(REPRO_APPS) ckce,$(eval $(call MPI_REPRO_RULE,$(a))))
 
 .PHONY: mpi mpi-built
-mpi: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) mpi-built
+mpi: deps-mpi
+	$(call build_steps,mpi-built)
 mpi-built: $(MPI_BINS)
 
 $(TESTS): $(TEST_OBJ) $(LIB)
@@ -240,7 +263,7 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 # The Python module calib (python/calib, python/src) in $(BUILD)/python, for the interpreter PYTHON:
 # by default /usr/bin/python3 when it has NumPy and pybind11 (a python3 found first on PATH may be
 # another interpreter without them), else python3.
-# Found once per make (the targets that need it run a sub-make, which looks after `make deps`).
+# Found once per make (the targets that need it run a sub-make, after their packages are installed).
 ifndef PYTHON
 PYTHON := $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, pybind11' 2>/dev/null && { command -v $$p; break; }; done)
 endif
@@ -251,12 +274,12 @@ PY_MODULE  = $(BUILD)/python/calib/_calib$(PY_SUFFIX)
 $(PY_OBJ): CPPFLAGS += $(if $(PYTHON),$(patsubst -I%,-isystem %,$(shell $(PYTHON) -m pybind11 --includes 2>/dev/null)))
 $(PY_OBJ): CXXFLAGS += -fvisibility=hidden
 
-python: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) python-module
+python: deps-python
+	$(call build_steps,python-module)
 
 .PHONY: python-module python-bench
 python-module:
-	@test -n "$(PYTHON)" || { echo "make python: no interpreter with NumPy and pybind11 (make deps installs Debian's; or PYTHON=...)" >&2; exit 1; }
+	@test -n "$(PYTHON)" || { echo "make python: no interpreter with NumPy and pybind11 (make python installs Debian's; or PYTHON=...)" >&2; exit 1; }
 	@echo "python: $(PYTHON) ($$($(PYTHON) -c 'import sys, numpy; print("Python", sys.version.split()[0], "NumPy", numpy.__version__)'))"
 	@$(MAKE) --no-print-directory PYTHON=$(PYTHON) python-built
 .PHONY: python-built
@@ -272,59 +295,81 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 	@mkdir -p $(@D)
 	@cp $< $@
 
-# The unit tests run with 2 threads so that the parallel paths are exercised; the CLI tests
-# drive the built binary as a user would. Each check starts as soon as what it runs is built, beside
-# the rest of the build and the other checks (JOBS at a time; each check's output is printed whole
-# when it ends).
-TEST_CHECKS := check-unit check-cli check-repro check-mpi check-install check-docs check-layers check-python check-report
-.PHONY: $(TEST_CHECKS)
+# make test: every check, each one a stage that starts as soon as what it runs is built, beside the
+# rest of the build and the other stages (JOBS at a time; each stage's output is printed whole when
+# it ends). Every stage runs even when another fails; the summary (tests/check_summary.sh) prints one
+# line per stage and fails if any stage failed. The unit tests run with 2 threads so that the
+# parallel paths are exercised; the CLI tests drive the built binary as a user would.
+TEST_STAGES := unit cli repro repro-ckce mpi install docs layers python report arch
+STATUS := $(BUILD)/checks
+STAGE  := bash tests/check_stage.sh $(STATUS)
+.PHONY: $(TEST_STAGES:%=check-%)
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(TEST_CHECKS)
+	@rm -rf $(STATUS)
+	-$(call build_steps,$(TEST_STAGES:%=check-%),-k --output-sync=target)
+	@bash tests/check_summary.sh $(STATUS) $(TEST_STAGES)
 
+# Doctest options of the unit tests: the slow suites left out, and T=NAME runs only the test cases
+# whose name contains NAME (make test-unit T=mmd).
+UNIT_ARGS := --test-suite-exclude='*slow*' $(if $(T),--test-case='*$(T)*')
 check-unit: $(TESTS)
-	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
+	@$(STAGE) unit env OMP_NUM_THREADS=2 $(TESTS) $(UNIT_ARGS)
 check-cli: $(CLI)
-	bash tests/cli/run.sh $(CLI)
-check-repro: $(REPRO_BINS) $(REPRO_CKCE)
-	bash tests/repro/run.sh $(BUILD)/bin
-	bash tests/repro/check_ckce.sh $(REPRO_CKCE)
+	@$(STAGE) cli bash tests/cli/run.sh $(CLI)
+check-repro: $(REPRO_BINS)
+	@$(STAGE) repro bash tests/repro/run.sh $(BUILD)/bin
+check-repro-ckce: $(REPRO_CKCE)
+	@$(STAGE) repro-ckce bash tests/repro/check_ckce.sh $(REPRO_CKCE)
 # The MPI builds against the plain ones under mpirun -np 1, 2, 3 (docs/scaling.md).
 check-mpi: $(MPI_BINS) $(REPRO_BINS) $(REPRO_CKCE)
-	bash tests/mpi/run.sh $(MPI_DIR)/bin $(BUILD)/bin
+	@$(STAGE) mpi bash tests/mpi/run.sh $(MPI_DIR)/bin $(BUILD)/bin
 check-install: $(LIB) $(CLI)
-	bash tests/install/run.sh
+	@$(STAGE) install bash tests/install/run.sh
 check-docs: $(CLI)
-	python3 tests/docs/check_commands.py $(CLI)
+	@$(STAGE) docs python3 tests/docs/check_commands.py $(CLI)
 check-layers:
-	python3 tests/layers/check.py
+	@$(STAGE) layers python3 tests/layers/check.py
 # calib report: its numbers against calib test / estimate, and each demo report in headless Chromium
 # (screenshots in $(BUILD)/report).
 check-report: $(CLI)
-	python3 tests/report/run.py $(CLI)
+	@$(STAGE) report python3 tests/report/run.py $(CLI)
+# The promise about identical numbers across builds (docs/architecture.md): the golden set of
+# tests/arch/golden.py from this build and from one for ARCH_OTHER (no AVX, no FMA) of the CLI and the
+# Python module in $(ARCH_BUILD), built by a sub-make that continues the step count.
+ARCH_OTHER := x86-64-v2
+ARCH_BUILD := $(BUILD)/arch-$(ARCH_OTHER)
+.PHONY: arch-build
+arch-build:
+	@$(MAKE) --no-print-directory BUILD=$(ARCH_BUILD) ARCH=$(ARCH_OTHER) PROGRESS=$(PROGRESS) STEPS=$(STEPS) \
+	  $(ARCH_BUILD)/bin/calib $(if $(PYTHON),python-built)
+check-arch: arch-build $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
+	@$(STAGE) arch env PYTHON=$(PYTHON) bash tests/arch/run.sh $(CLI) $(BUILD)/python $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/python
 # The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
 check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
-	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; exit 1; }
-	PYTHONPATH=$(BUILD)/python CALIB_CLI=$(CLI) OMP_NUM_THREADS=2 $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
+	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; \
+	  mkdir -p $(STATUS); echo "FAILED: no interpreter with NumPy and pybind11" > $(STATUS)/python; exit 1; }
+	@$(STAGE) python env PYTHONPATH=$(BUILD)/python CALIB_CLI=$(CLI) OMP_NUM_THREADS=2 $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
-# The unit tests alone, for the edit-compile loop (make test adds the CLI, reproduction-app,
-# installed-library and documentation checks).
-test-unit: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
-	OMP_NUM_THREADS=2 $(TESTS) --test-suite-exclude='*slow*'
+# The unit tests alone, for the edit-compile loop (make test adds the other stages); T=NAME as above.
+test-unit: deps-unit
+	$(call build_steps,$(TESTS))
+	OMP_NUM_THREADS=2 $(TESTS) $(UNIT_ARGS)
 
-test-slow: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS)
-	OMP_NUM_THREADS=2 $(TESTS) --test-suite='*slow*'
+# The long statistical studies (level and power over hundreds of data sets: the suites "... slow").
+test-slow: deps-unit
+	$(call build_steps,$(TESTS))
+	OMP_NUM_THREADS=2 $(TESTS) --test-suite='*slow*' $(if $(T),--test-case='*$(T)*')
 
-demo: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(DEMO) $(CLI)
+# What the demo needs only: the demo program and the command line.
+demo: deps-build
+	$(call build_steps,$(DEMO) $(CLI))
 	$(DEMO) apps/demo/calibrated.csv apps/demo/overconfident.csv
 	@mkdir -p $(BUILD)/demo
 	$(CLI) report --family categorical --input apps/demo/overconfident.csv --name "overconfident model (apps/demo)" \
 	  --output $(BUILD)/demo/report.html --quiet
 
-bench: deps python
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BENCH) $(BENCH_CKCE)
+bench: python
+	$(call build_steps,$(BENCH) $(BENCH_CKCE))
 	$(BENCH)
 	$(BENCH_CKCE)
 	@$(MAKE) --no-print-directory python-bench
@@ -334,11 +379,11 @@ python-bench:
 # The CKCE paper's synthetic experiments at paper scale into results/ckce (replicates already
 # computed with the same options are kept: --resume), and their figures (docs/reproduction.md).
 REPRO_CKCE_FLAGS ?= --resume
-repro-ckce: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(REPRO_CKCE)
+repro-ckce: deps-build
+	$(call build_steps,$(REPRO_CKCE))
 	$(REPRO_CKCE) --out results/ckce $(REPRO_CKCE_FLAGS)
 
-figures-ckce: repro-ckce
+figures-ckce: repro-ckce deps-figures
 	gnuplot -e "results='results'" docs/figures/ckce.gp
 
 repro: repro-ckce
@@ -347,21 +392,21 @@ figures: figures-ckce
 # The papers' synthetic experiments at paper scale (docs/reproduction.md); results/ keeps the
 # CSVs, and cells already computed with the same parameters are skipped (rm -rf results/ to redo).
 REPRO_FLAGS ?= --resume
-repro: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(REPRO_BINS)
+repro: deps-build
+	$(call build_steps,$(REPRO_BINS))
 	@for app in $(REPRO_APPS); do echo "== repro-$$app"; \
 	  $(BUILD)/bin/repro-$$app --out results/$$app $(REPRO_FLAGS) || exit 1; done
 
 # Every figure of docs/reproduction.md, drawn with gnuplot from the CSVs in results/.
 FIGURES_GP := $(wildcard docs/figures/*.gp)
-figures: deps
+figures: deps-figures
 	@for gp in $(FIGURES_GP); do echo "gnuplot $$gp"; gnuplot -e "results='results'" $$gp || exit 1; done
 
 # The library (built for ARCH), its headers, the CLI, calib.pc and a CMake package (find_package(calib)
 # gives the target calib::calib); builds only what it installs. calib/mpi.hpp is not installed: its
 # definition is in the MPI build's objects, not in libcalib.a (docs/scaling.md).
-install: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) $(LIB) $(CLI)
+install: deps-build
+	$(call build_steps,$(LIB) $(CLI))
 	install -d $(DESTDIR)$(PREFIX)/include/calib $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/cmake/calib
 	install -m 644 $(filter-out include/calib/mpi.hpp,$(wildcard include/calib/*.hpp)) $(DESTDIR)$(PREFIX)/include/calib/
@@ -372,16 +417,17 @@ install: deps
 	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfig.cmake
 	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
 
-# Every source compiled for AVX2 with warnings as errors (see the AVX-512 note above).
-warnings: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="-O2 -Werror" \
+# Every source compiled for AVX2 with the default optimisation and warnings as errors (see the AVX-512
+# note above).
+warnings: deps-unit
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="$(OPT) -Werror" \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
 	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 
 # ASan + UBSan build of the library, the CLI and the unit tests in $(BUILD)/sanitize (Eigen's
 # assertions live: DEFINES is empty), then the unit and CLI tests on it. For developers; not in CI.
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-sanitize: deps
+sanitize: deps-unit deps-python
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/sanitize OPT="-O1 -g $(SANITIZERS)" DEFINES= \
 	  LDFLAGS="-fopenmp $(SANITIZERS)" $(BUILD)/sanitize/bin/calib $(BUILD)/sanitize/bin/calib-tests
 	ASAN_OPTIONS=detect_leaks=0 OMP_NUM_THREADS=2 $(BUILD)/sanitize/bin/calib-tests --test-suite-exclude='*slow*'
@@ -416,7 +462,7 @@ fuzz-deps:
 	$(call install_debs,fuzz-deps,$(FUZZ_NEEDS))
 
 # clang at -O1 cannot vectorise every `omp simd` loop and would say so for each (-Wpass-failed).
-fuzz: deps fuzz-deps
+fuzz: deps-build fuzz-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/fuzz CXX=clang++ ARCH=x86-64 DEFINES= \
 	  OPT="-O1 -g -Wno-pass-failed -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE)" LDFLAGS="-fopenmp -fsanitize=fuzzer $(FUZZ_SANITIZE)" \
 	  $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/bin/fuzz_%)

@@ -155,6 +155,13 @@ public:
         const Matrix& si = rows_.covariances()[i];
         const double tr_i = si.trace();
         for (std::size_t j = j0; j < j1; ++j) {
+            // Equal predictions (the diagonal of h, repeated rows) are at distance 0 exactly; the
+            // formula would give √(tr Σ · ε) ≈ 1e-8 from rounding, and a rounding that depends on
+            // the build (docs/architecture.md, "Identical numbers").
+            if (same_prediction(i, j)) {
+                out[j - j0] = 0.0;
+                continue;
+            }
             const Matrix& r = roots_[j];
             m.noalias() = r * si * r;
             es.compute(m, Eigen::EigenvaluesOnly);
@@ -177,6 +184,11 @@ public:
     }
 
 private:
+    bool same_prediction(std::size_t i, std::size_t j) const {
+        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(j);
+        return rows_mean_.row(r) == cols_mean_.row(c) && rows_.covariances()[i] == cols_.covariances()[j];
+    }
+
     // W2 is homogeneous, W2(μ/t, Σ/t²; μ'/t, Σ'/t²) = W2/t: t is the largest of |μ_k − μ'_k| and the
     // standard deviations √Σ_kk, √Σ'_kk, so that every square and product stays in range.
     double scaled_distance(std::size_t i, std::size_t j, Eigen::SelfAdjointEigenSolver<Matrix>& es, Matrix& m) const {
@@ -222,15 +234,7 @@ public:
     // out[j − j0] = MW2(p_i, q_j)² (∞ when it exceeds the largest double).
     void squared_distances(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         Workspace w(rows_.components, cols_.components);
-        for (std::size_t j = j0; j < j1; ++j) {
-            const double t = scale_of(i, j);
-            if (is_safe(t)) {
-                out[j - j0] = solve(i, j, 1.0, w);
-            } else {
-                const double scaled = solve(i, j, t, w);
-                out[j - j0] = scaled == 0 ? 0.0 : t * t * scaled;  // t² may overflow: ∞, not ∞·0
-            }
-        }
+        for (std::size_t j = j0; j < j1; ++j) out[j - j0] = squared_distance(i, j, w);
     }
 
     // out[j − j0] = MW2(p_i, q_j): like squared_distances, but with scaled costs where the squares
@@ -245,12 +249,16 @@ public:
 
     // out[j − j0] = k_P(p_i, q_j) = exp(−MW2/ℓ) or exp(−MW2²/(2ℓ²)); 0 for an infinite distance.
     // (std::sqrt and exp_nonpositive, not Eigen's: its vectorised sqrt gives NaN for ∞.)
+    // (Each value is written once, from the distance: writing the distances first and reading them
+    // back through `out` made GCC 12 warn of an uninitialised read at -O3 for AVX2.)
     void values(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        squared_distances(i, j0, j1, out);
-        const std::size_t len = j1 - j0;
+        Workspace w(rows_.components, cols_.components);
         const double c = 0.5 / (lengthscale_ * lengthscale_);
-        for (std::size_t l = 0; l < len; ++l) out[l] = sqexp_ ? -c * out[l] : -std::sqrt(out[l]) / lengthscale_;
-        exp_nonpositive(out, len);
+        for (std::size_t j = j0; j < j1; ++j) {
+            const double d2 = squared_distance(i, j, w);
+            out[j - j0] = sqexp_ ? -c * d2 : -std::sqrt(d2) / lengthscale_;
+        }
+        exp_nonpositive(out, j1 - j0);
     }
 
 private:
@@ -260,6 +268,14 @@ private:
         TransportSolver transport;
         AssignmentSolver assignment;
     };
+
+    // MW2(p_i, q_j)², with scaled costs where the squares would overflow or underflow.
+    double squared_distance(std::size_t i, std::size_t j, Workspace& w) const {
+        const double t = scale_of(i, j);
+        if (is_safe(t)) return solve(i, j, 1.0, w);
+        const double scaled = solve(i, j, t, w);
+        return scaled == 0 ? 0.0 : t * t * scaled;  // t² may overflow: ∞, not ∞·0
+    }
 
     // The largest |μ_k − μ'_l| and |σ_k − σ'_l| of the pair (0 for equal mixtures).
     double scale_of(std::size_t i, std::size_t j) const {

@@ -9,7 +9,8 @@ Commands are taken from the fenced code blocks of README.md and docs/*.md, excep
   - a line starting with "calib " or "build/bin/calib " is a command whose output is not shown.
 A command ending in "# illustrative" is not run. Shown output is compared line by line: "…" in a
 line stands for any text (an abbreviated value or field list), and a line that is only "…" for any
-number of lines. Shown output that starts with "calib: " is an error: the command must exit 2 and
+number of lines; numbers match under calib's promise about identical numbers across builds
+(printed_numbers.py: a relative tolerance and the last printed digit). Shown output that starts with "calib: " is an error: the command must exit 2 and
 print it on stderr; otherwise it must exit 0.
 
 First, examples/data must be exactly what examples/data/generate.py writes. Blocks whose commands
@@ -25,6 +26,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import printed_numbers  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 binary = os.path.abspath(sys.argv[1])
@@ -79,14 +83,9 @@ def commands(lines):
 
 
 def matches(shown, actual):
-    """Line-by-line comparison with "…" wildcards."""
-    pattern = ""
-    for line in shown:
-        if line.strip() == "…":
-            pattern += r"(?:.*\n)*?"
-        else:
-            pattern += ".*?".join(re.escape(part) for part in line.split("…")) + r"\n"
-    return re.fullmatch(pattern, actual if actual.endswith("\n") else actual + "\n") is not None
+    """Line-by-line comparison with "…" wildcards, numbers under the promise of printed_numbers.py."""
+    text = "\n".join(shown) + "\n"
+    return printed_numbers.matches(text, actual if actual.endswith("\n") else actual + "\n")
 
 
 def run_block(where, block_commands):

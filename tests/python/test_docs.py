@@ -1,15 +1,32 @@
 """The Python examples of the documentation run as shown: every ```pycon block of README.md and
 docs/*.md is a doctest (">>> " lines and their output), run in the repository root; the blocks of a
 page run in order in one session (as a reader goes through it); "…" or "..." in a shown output
-stands for any text."""
+stands for any text, and numbers match under calib's promise about identical numbers across builds
+(tests/docs/printed_numbers.py)."""
 
 import doctest
 import glob
 import os
+import re
+import sys
 
 import pytest
 
 from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "docs"))
+import printed_numbers  # noqa: E402
+
+
+class PromiseChecker(doctest.OutputChecker):
+    """doctest's comparison, then the same texts with numbers compared under the promise."""
+
+    def check_output(self, want, got, optionflags):
+        if super().check_output(want, got, optionflags):
+            return True
+        def squeeze(text):
+            return re.sub(r"\s+", " ", text).strip()
+        return printed_numbers.matches(squeeze(want), squeeze(got), ellipsis_dots=True)
 
 
 def pycon_blocks():
@@ -38,7 +55,7 @@ def test_the_docs_have_python_examples():
 def test_examples_run_as_shown(page, monkeypatch):
     monkeypatch.chdir(ROOT)
     session = {}
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner = doctest.DocTestRunner(checker=PromiseChecker(), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     output = []
     for path, line, text in BLOCKS:
         if path == page:

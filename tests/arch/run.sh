@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make test's stage "arch": calib's promise about identical numbers across builds
+# (docs/architecture.md, "Identical numbers") on the golden set of tests/arch/golden.py:
+#   bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH
+# compares this build (CALIB and its Python module) with one for another ARCH level built on the same
+# machine, then with tests/arch/reference.json, the golden set as another machine printed it (its
+# CPU, ARCH and date are in docs/architecture.md, "Identical numbers"). Ends with "N passed, M failed".
+set -u
+if [ $# -ne 4 ]; then
+    echo "usage: bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python=${PYTHON:-/usr/bin/python3}
+passed=0 failed=0
+step() {
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $*"; fi
+}
+step "$python" "$here/golden.py" run "$1" "$tmp/this.json" --python "$2"
+step "$python" "$here/golden.py" run "$3" "$tmp/other.json" --python "$4"
+echo "== this build against the build for another ARCH ($3)"
+step "$python" "$here/golden.py" compare "$tmp/this.json" "$tmp/other.json"
+echo "== this build against tests/arch/reference.json (another machine)"
+step "$python" "$here/golden.py" compare "$here/reference.json" "$tmp/this.json"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
