@@ -301,12 +301,12 @@ TEST_CASE("mmd: unbiased under calibration (mean of the estimates within Monte-C
     CHECK(mean > 10 * se);
 }
 
-TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration and have power") {
-    // 200 calibrated data sets of n = 80 per notion: the bootstrap's rejections at α = 0.05 lie in the
-    // 99% binomial band [3, 19] of 200 · 0.05; the Gamma null, a heuristic, at most the upper end of the
-    // band at 2α (as test_validity.cpp). Miscalibrated data (uniform labels, n = 150): all reject.
+// `trials` calibrated data sets of n = 80 per notion: the bootstrap's rejections at α = 0.05 lie in
+// the 99% binomial band [lo, hi] of trials · 0.05; the Gamma null, a heuristic, at most gamma_hi, the
+// upper end of the band at 2α (as test_validity.cpp). Miscalibrated data (uniform labels, n = 150):
+// all reject.
+static void mmd_level_and_power(std::size_t trials, std::size_t lo, std::size_t hi, std::size_t gamma_hi) {
     test::Rng rng(37);
-    const std::size_t trials = 200;
     for (const MmdNotion notion : {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise}) {
         CAPTURE(to_string(notion));
         std::size_t bootstrap = 0, gamma = 0;
@@ -321,9 +321,9 @@ TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration
         }
         CAPTURE(bootstrap);
         CAPTURE(gamma);
-        CHECK(bootstrap >= 3);
-        CHECK(bootstrap <= 19);
-        CHECK(gamma <= 33);
+        CHECK(bootstrap >= lo);
+        CHECK(bootstrap <= hi);
+        CHECK(gamma <= gamma_hi);
         for (int t = 0; t < 5; ++t) {
             const Problem bad = problem(150, rng, true);
             const MmdSpec s = spec_for(notion, bad);
@@ -333,6 +333,16 @@ TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration
             CHECK(mmd_gamma_test(bad.data, s).p_value < 0.05);
         }
     }
+}
+
+// The study at full size (200 data sets per notion) is in `make test-slow`; `make test` runs 40 per
+// notion (99% bands of Binomial(40, 0.05): [0, 6], of Binomial(40, 0.1): at most 10) and the power checks.
+TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration and have power (40 data sets)") {
+    mmd_level_and_power(40, 0, 6, 10);
+}
+
+TEST_CASE("mmd: the bootstrap and Gamma tests hold their level under calibration and have power" * doctest::test_suite("mmd slow")) {
+    mmd_level_and_power(200, 3, 19, 33);
 }
 
 TEST_CASE("mmd: the group notion finds a miscalibration confined to one group that the marginal notion misses") {

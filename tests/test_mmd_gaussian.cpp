@@ -138,16 +138,15 @@ TEST_CASE("mmd gaussian: the marginalised h of every target kernel against Monte
     }
 }
 
-TEST_CASE("mmd gaussian: unbiased under calibration, tests hold their level and have power") {
-    // Calibrated normal forecasts (targets drawn from them), n = 60, 300 data sets: for every target
-    // kernel and the distribution and individual notions, the mean estimate lies within 4 standard
-    // errors of 0; the bootstrap (R = 100) rejects at α = 0.05 within the 99% binomial band [6, 25] of
-    // 300 · 0.05 (rbf and pit, distribution). Power, n = 150: targets spread 3 times wider than the
-    // forecasts say (overconfident) are rejected with the rbf, pit and moment targets; the sign kernel
-    // only sees on which side of c = 0 the target falls, which a symmetric spread does not change, so
-    // it is checked on targets shifted by 1 instead.
+// Calibrated normal forecasts (targets drawn from them), n = 60, `reps` data sets: for every target
+// kernel and the distribution and individual notions, the mean estimate lies within 4 standard
+// errors of 0; the bootstrap (R = 100) rejects at α = 0.05 within the 99% binomial band [lo, hi] of
+// reps · 0.05 (rbf and pit, distribution). Power, n = 150: targets spread 3 times wider than the
+// forecasts say (overconfident) are rejected with the rbf, pit and moment targets; the sign kernel
+// only sees on which side of c = 0 the target falls, which a symmetric spread does not change, so
+// it is checked on targets shifted by 1 instead.
+static void gaussian_level_and_power(std::size_t reps, std::size_t lo, std::size_t hi) {
     test::Rng rng(54);
-    const std::size_t reps = 300;
     std::vector<std::vector<double>> estimates(2 * targets.size());
     std::size_t rejections_rbf = 0, rejections_pit = 0;
     for (std::size_t r = 0; r < reps; ++r) {
@@ -180,10 +179,10 @@ TEST_CASE("mmd gaussian: unbiased under calibration, tests hold their level and 
     }
     CAPTURE(rejections_rbf);
     CAPTURE(rejections_pit);
-    CHECK(rejections_rbf >= 6);
-    CHECK(rejections_rbf <= 25);
-    CHECK(rejections_pit >= 6);
-    CHECK(rejections_pit <= 25);
+    CHECK(rejections_rbf >= lo);
+    CHECK(rejections_rbf <= hi);
+    CHECK(rejections_pit >= lo);
+    CHECK(rejections_pit <= hi);
 
     for (int t = 0; t < 3; ++t) {
         const NormalData calibrated = test::normal_data(150, rng);
@@ -200,6 +199,16 @@ TEST_CASE("mmd gaussian: unbiased under calibration, tests hold their level and 
         CHECK(mmd_bootstrap_test(shifted, sign, o).p_value < 0.05);
         CHECK(mmd_gamma_test(shifted, sign).p_value < 0.05);
     }
+}
+
+// The study at full size (300 data sets, band [6, 25]) is in `make test-slow`; `make test` runs its
+// first 40 data sets (the 99% band of Binomial(40, 0.05) is [0, 6]) and the same power checks.
+TEST_CASE("mmd gaussian: unbiased under calibration, tests hold their level and have power (40 data sets)") {
+    gaussian_level_and_power(40, 0, 6);
+}
+
+TEST_CASE("mmd gaussian: unbiased under calibration, tests hold their level and have power" * doctest::test_suite("mmd slow")) {
+    gaussian_level_and_power(300, 6, 25);
 }
 
 TEST_CASE("mmd gaussian: bitwise identical for 1 and 2 threads; errors") {
