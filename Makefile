@@ -150,10 +150,11 @@ step =
 endif
 
 # $(call build_steps,TARGETS,MAKE OPTIONS): makes TARGETS JOBS at a time, the steps numbered [k/N]
-# (N counted by a dry run).
+# (N counted by a dry run). Inside a make that already counts (a check that runs `make install`),
+# the outer count goes on.
 define build_steps
-	@mkdir -p $(BUILD); rm -f $(PROGRESS); \
-	n=$$($(MAKE) --no-print-directory -n $(1) 2>/dev/null | grep -c '^echo "  [A-Z]* '); \
+	@$(if $(STEPS),n=$(STEPS),mkdir -p $(BUILD); rm -f $(PROGRESS); \
+	n=$$($(MAKE) --no-print-directory -n $(1) 2>/dev/null | grep -c '^echo "  [A-Z]* ')); \
 	$(MAKE) --no-print-directory -j$(JOBS) $(2) STEPS=$$n $(1)
 endef
 
