@@ -336,15 +336,17 @@ check-report: $(CLI)
 	@$(STAGE) report python3 tests/report/run.py $(CLI)
 # The promise about identical numbers across builds (docs/architecture.md): the golden set of
 # tests/arch/golden.py from this build and from one for ARCH_OTHER (no AVX, no FMA) of the CLI and the
-# Python module in $(ARCH_BUILD), built by a sub-make that continues the step count.
+# Python module in $(ARCH_BUILD), built by a sub-make that continues the step count; and the unit
+# tests on that build, so that a check that holds only for this machine's instruction set fails here.
 ARCH_OTHER := x86-64-v2
 ARCH_BUILD := $(BUILD)/arch-$(ARCH_OTHER)
 .PHONY: arch-build
 arch-build:
 	@$(MAKE) --no-print-directory BUILD=$(ARCH_BUILD) ARCH=$(ARCH_OTHER) PROGRESS=$(PROGRESS) STEPS=$(STEPS) \
-	  $(ARCH_BUILD)/bin/calib $(if $(PYTHON),python-built)
+	  $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/bin/calib-tests $(if $(PYTHON),python-built)
 check-arch: arch-build $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
-	@$(STAGE) arch env PYTHON=$(PYTHON) bash tests/arch/run.sh $(CLI) $(BUILD)/python $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/python
+	@$(STAGE) arch env PYTHON=$(PYTHON) bash tests/arch/run.sh $(CLI) $(BUILD)/python $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/python \
+	  "$(ARCH_BUILD)/bin/calib-tests $(UNIT_ARGS)"
 # The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
 check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; \

@@ -117,7 +117,10 @@ TEST_CASE("nll+mmd lowers the held-out MMD² below the identity's, and more weig
                 const double before = map_mmd(identity, held_out, 2000), after = map_mmd(map, held_out, 2000);
                 MESSAGE(to_string(notion), " ", to_string(method), " lambda ", lambda, ": T/params ", map.parameters[0],
                         ", training block MMD2 ", training, ", held-out MMD2 ", before, " -> ", after, ", ", map.status);
-                CHECK(map.status == "converged");
+                // The gradient test, or a line search that failed at the rounding floor: which one comes
+                // first depends on the build (an x86-64-v3 build ended canonical vector λ = 100 so;
+                // docs/architecture.md, "Identical numbers"). The fit's result is checked below.
+                CHECK((map.status == "converged" || map.status == "line_search_failed"));
                 CHECK(after < 0.5 * before);
                 if (lambda > 0) CHECK(training <= previous + 1e-9);
                 previous = training;

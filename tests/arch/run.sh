@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # make test's stage "arch": calib's promise about identical numbers across builds
 # (docs/architecture.md, "Identical numbers") on the golden set of tests/arch/golden.py:
-#   bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH
+#   bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH "OTHER_UNIT_TESTS [ARGS]"
 # compares this build (CALIB and its Python module) with one for another ARCH level built on the same
 # machine, then with tests/arch/reference.json, the golden set as another machine printed it (its
-# CPU, ARCH and date are in docs/architecture.md, "Identical numbers"). Ends with "N passed, M failed".
+# CPU, ARCH and date are in docs/architecture.md, "Identical numbers"); then runs the unit tests of
+# the other build (2 threads). Ends with "N passed, M failed".
 set -u
-if [ $# -ne 4 ]; then
-    echo "usage: bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH" >&2
+if [ $# -ne 5 ]; then
+    echo "usage: bash tests/arch/run.sh CALIB PYTHONPATH OTHER_CALIB OTHER_PYTHONPATH \"OTHER_UNIT_TESTS [ARGS]\"" >&2
     exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,5 +25,7 @@ echo "== this build against the build for another ARCH ($3)"
 step "$python" "$here/golden.py" compare "$tmp/this.json" "$tmp/other.json"
 echo "== this build against tests/arch/reference.json (another machine)"
 step "$python" "$here/golden.py" compare "$here/reference.json" "$tmp/this.json"
+echo "== the unit tests of the build for another ARCH"
+step env OMP_NUM_THREADS=2 bash -c "$5 2>&1 | tail -n 4; exit \${PIPESTATUS[0]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

