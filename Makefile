@@ -421,10 +421,10 @@ install: deps-build
 	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
 
 # Every source compiled for AVX2 with the default optimisation and warnings as errors (see the AVX-512
-# note above).
-warnings: deps-unit
+# note above), the Python module's too.
+warnings: deps-unit deps-python
 	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="$(OPT) -Werror" \
-	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests \
+	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests python-module \
 	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 
 # ASan + UBSan build of the library, the CLI and the unit tests in $(BUILD)/sanitize (Eigen's
