@@ -5,8 +5,8 @@ rounding. So a number of the shown text matches a printed number when
 
     |printed - shown| <= REL_TOL * max(|printed|, |shown|) + one unit in the last digit shown,
 
-the unit allowing for a value printed rounded (a table's 6 digits, a p-value of a count) whose last
-digit a last-bit difference can move. Integers (no point, no exponent) must be equal, and every
+the unit allowing for a value printed rounded (a table's 6 significant digits) whose last digit a
+last-bit difference can move; it is left out for literals of fewer than 5 significant digits. Integers (no point, no exponent) must be equal, and every
 text between numbers must be equal; "…" (or "..." where `ellipsis_dots`) stands for any text, and a
 number written just before "…" is a prefix of the printed one (an abbreviated value)."""
 
@@ -57,10 +57,17 @@ def _pattern(shown, ellipsis_dots):
     return "".join(parts), literals
 
 
+def _significant_digits(text):
+    return len(Decimal(text).normalize().as_tuple().digits)
+
+
 def close(shown, printed):
-    """Whether the printed literal is within the promise of the shown one."""
+    """Whether the printed literal is within the promise of the shown one (the unit of the last digit
+    only for a value of 5 or more significant digits: a short one, such as an option's 0.05 or a
+    p-value's 0.013, is not a rounded continuous value)."""
     a, b = float(shown), float(printed)
-    return abs(a - b) <= REL_TOL * max(abs(a), abs(b)) + _unit(shown)
+    unit = _unit(shown) if _significant_digits(shown) >= 5 else 0.0
+    return abs(a - b) <= REL_TOL * max(abs(a), abs(b)) + unit
 
 
 def matches(shown, printed, ellipsis_dots=False):
