@@ -301,7 +301,7 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 # it ends). Every stage runs even when another fails; the summary (tests/check_summary.sh) prints one
 # line per stage and fails if any stage failed. The unit tests run with 2 threads so that the
 # parallel paths are exercised; the CLI tests drive the built binary as a user would.
-TEST_STAGES := unit cli repro repro-ckce mpi install docs layers python report arch
+TEST_STAGES := unit cli faults repro repro-ckce mpi install docs layers python report arch
 STATUS := $(BUILD)/checks
 STAGE  := bash tests/check_stage.sh $(STATUS)
 .PHONY: $(TEST_STAGES:%=check-%)
@@ -317,6 +317,9 @@ check-unit: $(TESTS)
 	@$(STAGE) unit env OMP_NUM_THREADS=2 $(TESTS) $(UNIT_ARGS)
 check-cli: $(CLI)
 	@$(STAGE) cli bash tests/cli/run.sh $(CLI)
+# Every writer against a full disk, a failing fsync, a kill, /dev/full, a read-only target (tests/faults).
+check-faults: $(CLI) $(BUILD)/bin/repro-iclr2021-ols
+	@$(STAGE) faults bash tests/faults/run.sh $(CLI) $(BUILD)/bin/repro-iclr2021-ols
 check-repro: $(REPRO_BINS)
 	@$(STAGE) repro bash tests/repro/run.sh $(BUILD)/bin
 check-repro-ckce: $(REPRO_CKCE)

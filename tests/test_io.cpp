@@ -1,5 +1,5 @@
-// Tests of the CSV readers (io.hpp) and the JSON writer (json.hpp). Expected values are read off
-// the small files written here.
+// Tests of the CSV readers and the file writer (io.hpp) and of the JSON writer (json.hpp). Expected
+// values are read off the small files written here.
 #include <calib/io.hpp>
 #include <calib/tool/json.hpp>
 
@@ -9,9 +9,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <limits>
 #include <string>
+#include <thread>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -311,5 +316,94 @@ TEST_SUITE("io") {
         // Replacing an array by a number, and a number by an array.
         out.set("o", 2.5).set("s", std::vector<calib::JsonObject>{calib::JsonObject().set("y", true)});
         CHECK(out.dump() == "{\"s\":[{\"y\":true}],\"o\":2.5,\"e\":[]}");
+    }
+
+    TEST_CASE("write_file: whole or not at all; links, FIFOs, read-only files, stale partial files") {
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::temp_directory_path() / ("calib_test_write_" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const auto text = [](const fs::path& p) {
+            std::ifstream in(p, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        };
+        const auto partials = [&] {
+            int count = 0;
+            for (const auto& entry : fs::directory_iterator(dir))
+                count += entry.path().filename().string().find(".calib-partial-") != std::string::npos;
+            return count;
+        };
+        const std::string target = (dir / "out.csv").string();
+
+        // A new file, then a replacement that keeps the replaced file's permissions; nothing else left.
+        calib::write_file(target, std::string("a\0b", 3));
+        CHECK(text(target) == std::string("a\0b", 3));
+        fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+        calib::write_file(target, "second");
+        CHECK(text(target) == "second");
+        CHECK(fs::status(target).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+        calib::write_file(target, "");
+        CHECK(fs::file_size(target) == 0);
+        CHECK(partials() == 0);
+
+        // A link: its target is updated, the link stays (relative links resolve from the link's folder).
+        fs::create_directory(dir / "sub");
+        fs::create_symlink("../out.csv", dir / "sub" / "link.csv");
+        calib::write_file((dir / "sub" / "link.csv").string(), "through the link");
+        CHECK(fs::is_symlink(dir / "sub" / "link.csv"));
+        CHECK(text(target) == "through the link");
+        // A dangling link creates its target.
+        fs::create_symlink("created.csv", dir / "dangling.csv");
+        calib::write_file((dir / "dangling.csv").string(), "new");
+        CHECK(fs::is_symlink(dir / "dangling.csv"));
+        CHECK(text(dir / "created.csv") == "new");
+
+        // A FIFO is written through: the reader gets the bytes and the FIFO stays.
+        const std::string fifo = (dir / "pipe").string();
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        std::string received;
+        std::thread reader([&] { received = text(fifo); });
+        calib::write_file(fifo, "to the reader");
+        reader.join();
+        CHECK(received == "to the reader");
+        CHECK(fs::is_fifo(fifo));
+
+        // Refused with the target unchanged: a read-only file (even for root), a folder, a missing
+        // folder, an empty name; check_writable refuses the same before any work.
+        fs::permissions(target, fs::perms::owner_read);
+        for (const auto& write : {std::function<void()>([&] { calib::write_file(target, "x"); }),
+                                  std::function<void()>([&] { calib::check_writable(target); })})
+            CHECK_THROWS_WITH_AS(write(), doctest::Contains("read-only"), calib::invalid_argument);
+        CHECK(text(target) == "through the link");
+        fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+        CHECK_THROWS_WITH_AS(calib::write_file(dir.string(), "x"), doctest::Contains("directory"), calib::invalid_argument);
+        CHECK_THROWS_WITH_AS(calib::check_writable((dir / "no" / "x.csv").string()), doctest::Contains("does not exist"),
+                             calib::invalid_argument);
+        CHECK_THROWS_AS(calib::write_file("", "x"), calib::invalid_argument);
+        calib::check_writable((dir / "fresh.csv").string());
+        CHECK(!fs::exists(dir / "fresh.csv"));
+        CHECK(partials() == 0);
+
+        // /dev/full refuses every byte: an error, and the device is still a device.
+        if (fs::exists("/dev/full")) {
+            CHECK_THROWS_WITH_AS(calib::write_file("/dev/full", "x"), doctest::Contains("No space left"), calib::invalid_argument);
+            CHECK(fs::is_character_file("/dev/full"));
+        }
+
+        // The partial file of a process that no longer exists goes at the next write to its target;
+        // that of a live process (ours, under another number) stays.
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        REQUIRE(child > 0);
+        ::waitpid(child, nullptr, 0);
+        const fs::path stale = dir / ("out.csv.calib-partial-" + std::to_string(child) + "-0");
+        const fs::path live = dir / ("out.csv.calib-partial-" + std::to_string(::getppid()) + "-0");
+        std::ofstream(stale) << "half";
+        std::ofstream(live) << "half";
+        calib::write_file(target, "after the kill");
+        CHECK(!fs::exists(stale));
+        CHECK(fs::exists(live));
+        CHECK(text(target) == "after the kill");
+        fs::remove_all(dir);
     }
 }

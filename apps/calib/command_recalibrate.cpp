@@ -297,6 +297,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     request.threads = take_threads(args);
     args.reject_unused("calib recalibrate fit");
     if (stage == Stage::options) return 0;
+    check_writable(map_path);  // before the fit, not after it
 
     RunRecord run;
     run.threads = request.threads;
@@ -327,10 +328,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
         }
     }
     run.compute_seconds = stopwatch.seconds();
-    std::ofstream file(map_path, std::ios::binary);
-    file << to_json(map);
-    file.close();
-    if (!file) throw usage_error(map_path + ": cannot be written");
+    write_file(map_path, to_json(map));
     out.set("parameters", parameters_json(map));  // by name, as in the map file
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
     if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
@@ -360,6 +358,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     const std::optional<std::string> features_path = args.take("features");
     args.reject_unused("calib recalibrate apply");
     if (stage == Stage::options) return 0;
+    check_writable(output);
 
     RecalibrationMap map;
     try {

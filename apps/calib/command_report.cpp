@@ -17,14 +17,8 @@
 #include <calib/registry.hpp>
 #include <calib/version.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -50,27 +44,6 @@ std::string now_utc() {
     char buffer[32];
     std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
     return buffer;
-}
-
-// Writes the whole text to a temporary file beside `path`, then renames it: an existing file is
-// replaced whole or not at all.
-void write_atomically(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw invalid_argument("cannot write the report to " + path + ": " + std::strerror(errno));
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            throw invalid_argument("cannot write the report to " + path + ": " + std::strerror(errno));
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        const int error = errno;
-        std::remove(temporary.c_str());
-        throw invalid_argument("cannot write the report to " + path + ": " + std::strerror(error));
-    }
 }
 
 // The reliability diagrams of the class predictions, each with one diagram per model: top-label with
@@ -157,6 +130,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     const std::optional<std::string> name = args.take("name");
     for (const std::string& unused : args.unused()) throw usage_error("option --" + unused + " does not apply to calib report");
     if (stage == Stage::options) return 0;
+    if (output || format == "html") check_writable(output.value_or("report.html"));  // before the work, not after it
 
     std::vector<AnyData> data;
     std::vector<FileSummary> read_files;
@@ -218,13 +192,13 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     if (format == "json") {
         const std::string text = report_json(report).dump() + "\n";
         if (output)
-            write_atomically(*output, text);
+            write_file(*output, text);
         else
             std::cout << text;
         return 0;
     }
     const std::string path = output.value_or("report.html");
-    write_atomically(path, report_html(report));
+    write_file(path, report_html(report));
     std::ostringstream verdicts;
     for (const ModelReport& m : report.models) {
         const ReportTest& chosen = m.tests.front();

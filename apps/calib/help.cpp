@@ -41,8 +41,9 @@ Commands:
   metrics    the evaluation metrics of Marx et al. (2023): accuracy, top-label ECE, entropy and
              NLL of class predictions; NLL, QCE, DCE and LCE of univariate distributions
 
-Exit codes: 0 success, 2 bad command line, bad input file, or a result that cannot be computed
-on this data (the message says what to change), 1 internal failure.
+Exit codes: 0 success, 2 bad command line, bad input file, an output that cannot be written, or
+a result that cannot be computed on this data (the message says what to change), 1 internal
+failure.
 Errors are reported as one line on stderr: "calib: <message>".
 
 Examples:

@@ -1,6 +1,6 @@
 // Entry point of `calib`: dispatches to a subcommand and turns every exception into one line on
-// stderr with exit code 2 (usage or input error, or a numerical failure on the user's data) or 1
-// (internal failure).
+// stderr with exit code 2 (usage or input error, an output that cannot be written, or a numerical
+// failure on the user's data) or 1 (internal failure).
 #include "commands.hpp"
 #include "usage_error.hpp"
 
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     try {
         const int code = calib::cli::run_command(std::vector<std::string>(argv + 1, argv + argc));
         // A result that did not reach its reader (full disk, closed pipe) is not a success.
-        if (!std::cout.flush()) return report("cannot write the output to stdout", 1);
+        if (!std::cout.flush()) return report("standard output: cannot be written (a full disk or a closed pipe)", 2);
         return code;
     } catch (const calib::cli::usage_error& e) {
         return report(e.what(), 2);

@@ -3,6 +3,7 @@
 // so rank 0's line and exit code are the job's), and input files travel from rank 0 as bytes.
 #include "processes.hpp"
 
+#include <calib/io.hpp>
 #include <calib/mpi.hpp>
 
 #include <unistd.h>
@@ -59,9 +60,7 @@ std::string private_copy(const std::string& bytes) {
     const int fd = ::mkstemp(name);
     if (fd < 0) throw std::runtime_error("cannot create a temporary file for the input");
     ::close(fd);
-    std::ofstream out(name, std::ios::binary);
-    out << bytes;
-    if (!out.flush()) throw std::runtime_error(std::string("cannot write ") + name);
+    write_file(name, bytes);
     return name;
 }
 

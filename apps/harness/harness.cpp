@@ -153,7 +153,10 @@ Options parse_options(int argc, char** argv, const AppInfo& info) {
         o.out = o.quick ? "results/quick/" + short_name : "results/" + short_name;
     }
     o.progress = !quiet && cluster::root() && ::isatty(STDERR_FILENO);
-    if (cluster::root()) make_directories(o.out);
+    if (cluster::root()) {
+        make_directories(o.out);
+        calib::check_writable(o.out + "/" + info.name + ".check");  // before hours of work, not after them
+    }
     return o;
 }
 
@@ -431,26 +434,13 @@ void Output::write(const std::string& name, const Table& table, const calib::Jso
     calib::JsonObject meta = sidecar(options_, info_, name, parameters, wall_seconds);
     meta.set("rows", table.rows());
     meta.set("fingerprint", fingerprint(name, parameters));
-    write_text_file(csv_path(name), table.text());
-    write_text_file(options_.out + "/" + name + ".meta.json", meta.dump(2) + "\n");
+    calib::write_file(csv_path(name), table.text());
+    calib::write_file(options_.out + "/" + name + ".meta.json", meta.dump(2) + "\n");
 }
 
 void Output::note(const std::string& message) const {
     if (!cluster::root()) return;
     std::fprintf(stderr, "%s: %s\n", info_.name.c_str(), message.c_str());
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write " + temporary);
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write " + temporary);
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + std::strerror(errno));
 }
 
 // ---- statistics ----------------------------------------------------------------------------------

@@ -228,8 +228,6 @@ private:
     const AppInfo& info_;
 };
 
-void write_text_file(const std::string& path, const std::string& text);
-
 // ---- resumable task grids (tasks.cpp) ------------------------------------------------------------
 // For an experiment whose replicates are long: cells × options.reps tasks, task (c, r) drawing from
 // calib::make_stream(seed, stream_id(experiment, c, r)) and returning numbers by key. The result is

@@ -114,14 +114,15 @@ std::vector<TaskRow> run_tasks(const Output& output, const TaskGrid& grid, const
     Packet pending_tasks;
     if (output.writer()) {
         if (options.resume) load_journal(journal, fingerprint, reps, slots);
-        log.open(journal, std::ios::trunc);
-        log << "fingerprint: " << fingerprint << '\n';
+        // The kept tasks replace the journal whole (a kill here loses none of them), then new ones are appended.
+        std::string kept = "fingerprint: " + fingerprint + "\n";
         for (std::size_t t = 0; t < total; ++t)
             if (slots[t].finished)
-                log << journal_rows(t / reps, t % reps, slots[t].values);
+                kept += journal_rows(t / reps, t % reps, slots[t].values);
             else
                 pending_tasks.put(static_cast<std::uint64_t>(t));
-        log.flush();
+        calib::write_file(journal, kept);
+        log.open(journal, std::ios::app);
         if (!log) throw std::runtime_error("cannot write " + journal);
     }
     // The unfinished tasks, as rank 0 found them, on every rank.

@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace calib {
@@ -100,6 +101,21 @@ MixtureNormalData read_mixture_normal(const std::string& path, const ReadOptions
 // Group ids: one column of integers. `summary`, when given, receives how the file was read.
 Matrix read_table(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
 std::vector<int> read_groups(const std::string& path, const TextFormat& text = {}, FileSummary* summary = nullptr);
+
+// Writing files. Every file calib writes (maps, recalibrated predictions, reports, the apps' tables)
+// goes through write_file, which replaces the file whole or not at all: the bytes go to a temporary
+// file beside the target ("<name>.calib-partial-<pid>-<k>"), every write is checked, the file is
+// fsync'ed and renamed over the target. On a failure (full disk, I/O error, a kill) the previous file
+// is unchanged and no temporary file is kept; after a kill -9 the partial file stays until the next
+// write to the same target removes it (a user may delete such files at any time). A symbolic link's
+// target is the file updated (the link stays); a device or a FIFO (/dev/null, a pipe) is written
+// through, never replaced; a regular file without write permission is refused, even for root; the
+// replaced file's permissions are kept. Failures throw calib::invalid_argument "<path>: cannot be
+// written: <reason>".
+void write_file(const std::string& path, std::string_view bytes);
+// The checks of write_file without writing (the folder exists and takes a new file, the target is not
+// read-only): the CLI calls it before a long computation whose result goes to `path`.
+void check_writable(const std::string& path);
 
 // Names used by the CLI ("auto", "yes", "no"; "auto", "comma", "tab", "semicolon", "whitespace") and
 // their parsers, which throw calib::invalid_argument on an unknown name.

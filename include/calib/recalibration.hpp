@@ -162,7 +162,8 @@ RecalibrationMap recalibration_map_from_json(const std::string& text);
 CategoricalScores read_categorical_scores(const std::string& path, const ReadOptions& options = {},
                                           std::vector<FileSummary>* files = nullptr);
 // Writes a matrix as .npy (version 1.0, little-endian float64, C order) when the path ends in ".npy",
-// else as CSV with the header line `names` and doubles in shortest round-trip form.
+// else as CSV with the header line `names` and doubles in shortest round-trip form; whole or not at all
+// (write_file, io.hpp).
 void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names);
 
 }  // namespace calib

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 
 namespace calib {
 
@@ -67,10 +66,7 @@ CategoricalScores read_categorical_scores(const std::string& path, const ReadOpt
 
 void write_table(const std::string& path, const Matrix& values, const std::vector<std::string>& names) {
     const std::string bytes = ends_with(path, ".npy") ? npy_bytes(values) : csv_text(values, names);
-    std::ofstream file(path, std::ios::binary);
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    file.close();
-    if (!file) throw invalid_argument(detail::display_path(path) + ": cannot be written");
+    write_file(path, bytes);
 }
 
 }  // namespace calib
