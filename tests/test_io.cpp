@@ -164,6 +164,11 @@ TEST_SUITE("io") {
             CHECK(contains(error_of("", categorical), "empty"));
             CHECK(contains(error_of("a,b,y\n\n", categorical), "no data rows"));
         }
+        SUBCASE("a NUL byte, even in the header") {
+            CHECK(contains(error_of(std::string("a,b\0x,y\n0.5,0.5,1\n", 18), categorical),
+                           ": line 1: byte 4 is a NUL byte: not a text file"));
+            CHECK(contains(error_of(std::string("0.5,0.5,1\n0.5,0.5\0,1\n", 21), categorical), ": line 2: byte 8 is a NUL byte"));
+        }
         SUBCASE("ragged row") {
             const auto e = error_of("a,b,y\n0.5,0.5,1\n0.5,0.5\n", categorical);
             CHECK(contains(e, ": line 3: found 2 columns, expected 3"));

@@ -485,10 +485,23 @@ TEST_CASE("metrics: evaluation_metrics lists each family's metrics, equal to the
     const MvNormalData mv = MvNormalData::diagonal(Matrix::Zero(3, 2), Matrix::Ones(3, 2), Matrix::Zero(3, 2));
     CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(mv)), doctest::Contains("not for multivariate normals"),
                          invalid_argument);
-    MetricsOptions infinite;
+    MetricsOptions infinite, not_a_number;
     infinite.threshold = inf;
     CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(normal), infinite), doctest::Contains("threshold = inf, must be finite"),
                          invalid_argument);
+    // A NaN threshold is an error, not the median (the median is the empty threshold).
+    not_a_number.threshold = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(normal), not_a_number), doctest::Contains("threshold = nan, must be finite"),
+                         invalid_argument);
+
+    // At the ends of the doubles: a residual of 1e308 makes the NLL +inf (an infinite sum stays
+    // infinite, not NaN), and the median of targets 1e308 and 1e308 is 1e308 (halved before adding).
+    const NormalData far((Vector(2) << 1e308, 0).finished(), Vector::Ones(2), (Vector(2) << -1e308, 1e308).finished());
+    CHECK(mean_nll(far) == inf);
+    CHECK(median_target(far) == 0);
+    const NormalData high(Vector::Zero(2), Vector::Ones(2), Vector::Constant(2, 1e308));
+    CHECK(median_target(high) == 1e308);
+    CHECK(to_double(find(evaluation_metrics(AnyData(high)), "threshold")) == 1e308);
     MetricsOptions no_bins;
     no_bins.bins = 0;
     CHECK_THROWS_WITH_AS(evaluation_metrics(AnyData(normal), no_bins), doctest::Contains("bins = 0"), invalid_argument);

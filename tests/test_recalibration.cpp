@@ -205,7 +205,12 @@ TEST_CASE("bad inputs give clear errors") {
     };
     const std::string temperature = json.substr(json.find("\"temperature\": "), json.find('\n', json.find("\"temperature\": ")) - json.find("\"temperature\": "));
     CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced(temperature, "\"temperature\": -0.5")),
-                         "calib::recalibration_map_from_json: parameters.temperature = -0.5, must be > 0",
+                         "calib::recalibration_map_from_json: parameters.temperature = -0.5, must be > 0 with "
+                         "1/temperature finite",
+                         calib::invalid_argument);
+    // A temperature whose reciprocal overflows maps every finite logit to infinity.
+    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced(temperature, "\"temperature\": 5e-324")),
+                         doctest::Contains("temperature = 5e-324, must be > 0 with 1/temperature finite"),
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"platt\"")),
                          doctest::Contains("method = 'platt' is unknown"), calib::invalid_argument);
@@ -242,6 +247,75 @@ TEST_CASE("bad inputs give clear errors") {
     options.ridge = -1;
     CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::matrix, options),
                          "calib::fit_recalibration: ridge = -1, must be finite and >= 0", calib::invalid_argument);
+}
+
+TEST_CASE("extreme data and maps: one clear error, never a non-finite map or prediction") {
+    // Logits of ±1e308: the NLL at the identity overflows. Before: LBFGS++'s "'step' must be positive"
+    // escaped as an internal error.
+    Matrix logits(4, 3);
+    logits << 1e308, -1e308, 0, -1e308, 1e308, 0, 0, 1e308, -1e308, 5, 1, 2;
+    const CategoricalScores huge{logits, {0, 1, 2, 1}, true};
+    for (RecalibrationMethod method : categorical_methods)
+        CHECK_THROWS_WITH_AS(calib::fit_recalibration(huge, method),
+                             doctest::Contains("calib::fit_recalibration: the objective at the identity map is"),
+                             calib::numerical_error);
+    // Normal forecasts with a mean, a target or a scale at the ends of the doubles; nll and nll+mmd.
+    calib::RecalibrationOptions mmd;
+    mmd.objective = calib::RecalibrationObjective::nll_mmd;
+    mmd.lambda = 1;
+    mmd.notion = calib::MmdNotion::distribution;
+    const Vector mean = (Vector(5) << 0, 0, 1, 2, 0.5).finished(), stddev = (Vector(5) << 1, 1, 2, 1, 1).finished(),
+                 y = (Vector(5) << 1, 1, 0.5, 3, 0.2).finished();
+    for (int column = 0; column < 3; ++column)
+        for (const calib::RecalibrationOptions& options : {calib::RecalibrationOptions(), mmd}) {
+            Vector m = mean, s = stddev, t = y;
+            (column == 0 ? m : column == 1 ? t : s)[0] = column == 2 ? 1e-308 : 1e308;
+            CAPTURE(column);
+            CAPTURE(calib::to_string(options.objective));
+            try {
+                const RecalibrationMap map = calib::fit_recalibration(NormalData(m, s, t), RecalibrationMethod::affine, options);
+                // A fit that ends is a usable map (σ = 1e-308 can leave the identity, unimproved).
+                CHECK(map.parameters.allFinite());
+                CHECK(std::isfinite(map.objective_after));
+            } catch (const calib::numerical_error& e) {
+                CHECK(std::string(e.what()).find("rescale") != std::string::npos);
+            }
+        }
+
+    // Maps whose transforms overflow are refused on reading; extreme but finite ones are refused when
+    // they meet an input they cannot map.
+    const RecalibrationMap affine = calib::identity_map(RecalibrationMethod::affine, 0, false);
+    for (const char* s : {"1000", "-1000"}) {
+        std::string json = calib::to_json(affine);
+        json.replace(json.find("\"s\": 0"), 6, std::string("\"s\": ") + s);
+        CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(json),
+                             doctest::Contains("must have exp(s) finite and > 0"), calib::invalid_argument);
+    }
+    RecalibrationMap matrix = calib::identity_map(RecalibrationMethod::matrix, 3, true);
+    matrix.parameters.head(9).setConstant(1e308);
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(matrix, Matrix(logits.bottomRows(1))),
+                         "calib::apply_recalibration: row 0: the mapped logits are not finite (the map's parameters are "
+                         "too extreme for this input, e.g. a temperature near 0 or matrix entries near the largest double)",
+                         calib::numerical_error);
+    RecalibrationMap wide = affine;
+    wide.parameters << 1e308, 0, 0;
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(wide, mean, stddev, Matrix()),
+                         doctest::Contains("row 3: the recalibrated (mean, stddev) = (inf, 1) is not a normal distribution"),
+                         calib::numerical_error);
+
+    // A map fitted on probabilities refuses logits and negative scores instead of mapping them.
+    const RecalibrationMap on_probabilities = calib::identity_map(RecalibrationMethod::temperature, 3, false);
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(on_probabilities, Matrix(logits.bottomRows(1))),
+                         "calib::apply_recalibration: scores(0, 0) = 5, must be in [0, 1] (the map was fitted on "
+                         "probabilities; for logits, fit a map on logits)",
+                         calib::invalid_argument);
+    const Matrix negative = (Matrix(1, 3) << 0.5, 0.7, -0.2).finished();
+    CHECK_THROWS_WITH_AS(calib::apply_recalibration(on_probabilities, negative),
+                         doctest::Contains("scores(0, 2) = -0.2, must be in [0, 1]"), calib::invalid_argument);
+    // Rows off the simplex but with entries in [0, 1] are taken (a fit may have read them with a
+    // tolerance or renormalised).
+    const Matrix off = (Matrix(1, 3) << 0.5, 0.2, 0.2).finished();
+    CHECK(calib::apply_recalibration(on_probabilities, off).allFinite());
 }
 
 }  // TEST_SUITE

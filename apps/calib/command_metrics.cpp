@@ -13,8 +13,10 @@
 #include <calib/recalibration.hpp>
 #include <calib/tool/json.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <optional>
+#include <variant>
 
 namespace calib::cli {
 
@@ -73,6 +75,10 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage) {
     const Record metrics = evaluation_metrics(data, options);
     run.compute_seconds = stopwatch.seconds();
 
+    // JSON has no infinity: a metric that is not finite (an NLL of +inf) is written null, and said so.
+    for (const Field& f : metrics)
+        if (const double* x = std::get_if<double>(&f.value); x && !std::isfinite(*x))
+            std::cerr << "calib: warning: " << f.name << " = " << *x << ", written null (JSON has no infinity)\n";
     JsonObject out;
     out.set("command", "metrics").set("n", n).merge(metrics);
     if (features_path) out.set("features", *features_path);

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,8 +107,8 @@ KceResult kernel_calibration_error(const NormalData& data, const Matrix& feature
 struct MetricsOptions {
     std::size_t bins = 20;  // QCE, ECE and LCE bins (the paper's 20)
     QceBinning qce_binning = QceBinning::floor;
-    // The DCE's threshold c; NaN: the median of the targets.
-    double threshold = std::numeric_limits<double>::quiet_NaN();
+    // The DCE's threshold c; empty: the median of the targets (a given threshold must be finite).
+    std::optional<double> threshold;
     const Matrix* features = nullptr;  // n×d: the LCE (univariate families) and the KCE (categorical, normal)
     double lce_lengthscale = 0;        // 0: median heuristic
     ParallelOptions parallel;

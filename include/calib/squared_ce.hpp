@@ -229,8 +229,10 @@ struct SquaredCeResult {
     // √ per fold, as the paper's figures: mean, std (ddof 1) and SE = std/√K of √max(estimate_k, 0).
     double sqrt_mean = 0, sqrt_std = 0, sqrt_se = 0;
     std::size_t negative_fold_estimates = 0;  // folds whose estimate was < 0 (clamped before the √)
-    // The validation risk as the tables: mean and SE over folds of √R_k (R_k aggregated over classes).
+    // The validation risk as the tables: mean and SE over folds of √max(R_k, 0) (R_k aggregated over
+    // classes; the U-statistic R_k can fall below 0 when the fit is perfect, e.g. one-hot predictions).
     double risk_sqrt_mean = 0, risk_sqrt_se = 0;
+    std::size_t negative_fold_risks = 0;  // folds whose validation risk was < 0 (clamped before the √)
     std::vector<double> fold_estimate, fold_validation_risk;  // aggregated over classes
     std::vector<double> grid;
     std::vector<CeProblemResult> problems;  // one per class for class-wise

@@ -1,6 +1,8 @@
 // The CKCE estimator: option checks and the four methods (ckce.hpp).
 #include "ckce/detail.hpp"
+#include "ckce/memory.hpp"
 #include "ckce/simplex_rows.hpp"
+#include "core/memory_guard.hpp"
 #include "ridge/low_rank.hpp"
 #include "ridge/random_features.hpp"
 
@@ -14,6 +16,7 @@ using detail::fail;
 namespace {
 
 void check_options(const char* fn, const CategoricalData& data, const CkceOptions& o) {
+    detail::check_ckce_memory(fn, data.size(), o.method);
     detail::check_simplex_kernel(fn, o.kernel);
     detail::check_ckce_target(fn, o.target, data.num_classes());
     (void)to_string(o.method);  // throws on an invalid value
@@ -110,6 +113,14 @@ double rff_ckce(const CategoricalData& data, const Matrix& a, const CkceOptions&
 }
 
 }  // namespace
+
+void detail::check_ckce_memory(const char* function, std::size_t n, CkceMethod method) {
+    if (method != CkceMethod::exact && method != CkceMethod::eigen) return;
+    const double matrices = method == CkceMethod::exact ? 1 : 2;
+    check_memory(function, 8 * matrices * double(n) * double(n),
+                 method == CkceMethod::exact ? "the exact CKCE's n x n matrix" : "the eigen CKCE's n x n matrix and eigenvectors",
+                 "use `ckce_method` lowrank (or rff), whose memory is O(n * rank)");
+}
 
 CkceResult ckce(const CategoricalData& data, const CkceOptions& options) {
     const char* fn = "ckce";

@@ -4,6 +4,8 @@
 // additions gives reproducible results.
 #pragma once
 
+#include <cmath>
+
 namespace calib::detail {
 
 class CompensatedSum {
@@ -14,7 +16,8 @@ public:
         compensation_ += (sum_ - (t - x_part)) + (x - x_part);
         sum_ = t;
     }
-    double value() const { return sum_ + compensation_; }
+    // An infinite sum stays infinite (its compensation is inf − inf = NaN, not an error term).
+    double value() const { return std::isfinite(sum_) ? sum_ + compensation_ : sum_; }
 
 private:
     double sum_ = 0, compensation_ = 0;

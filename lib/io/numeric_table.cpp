@@ -199,6 +199,11 @@ NumericTable text_table(const std::string& path, std::string_view bytes, const T
         position = end == std::string_view::npos ? bytes.size() : end + 1;
         ++line_number;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        // A NUL byte anywhere (the header too) means a binary or damaged file, never a table.
+        if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos)
+            fail_line(path, line_number, 0,
+                      "byte " + std::to_string(nul + 1) + " is a NUL byte: not a text file (a damaged file, or a binary "
+                      "format other than .npy)");
         if (trim(line).empty() && line.find('"') == std::string_view::npos) {
             if (first_blank == 0) first_blank = line_number;
             continue;

@@ -42,7 +42,9 @@ double median_of_targets(const Data& data) {
     const auto middle = y.begin() + static_cast<std::ptrdiff_t>(y.size() / 2);
     std::nth_element(y.begin(), middle, y.end());
     if (y.size() % 2 == 1) return *middle;
-    return 0.5 * (*std::max_element(y.begin(), middle) + *middle);  // the two middle values
+    // The two middle values' midpoint, halved first so that ±1e308 does not overflow (the same double
+    // as 0.5 · (a + b) whenever that does not overflow: halving is exact).
+    return 0.5 * *std::max_element(y.begin(), middle) + 0.5 * *middle;
 }
 
 }  // namespace

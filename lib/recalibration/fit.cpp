@@ -1,6 +1,7 @@
 // Fitting and applying recalibration maps. The optimiser is LBFGS++ (Debian liblbfgspp-dev, header-only
 // on Eigen): L-BFGS with a backtracking line search under the Wolfe conditions, which keeps every
 // curvature pair positive (docs/recalibration.md says why it is used rather than our own).
+#include <calib/metrics.hpp>
 #include <calib/recalibration.hpp>
 
 #include "core/check.hpp"
@@ -134,15 +135,6 @@ Vector map_features(const char* function, const RecalibrationMap& map, const Mat
     return feature_magnitudes(function, features, n);
 }
 
-// The exact median of a sample (the mean of the two middle values for even n).
-double sample_median(std::vector<double> v) {
-    const std::size_t h = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
-    const double upper = v[h];
-    if (v.size() % 2) return upper;
-    return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h)));
-}
-
 // nll+mmd of the normal maps: the block size ⌊√n⌋ and the spec's lengthscales and threshold, fixed
 // for the whole fit from the unrecalibrated forecasts (the identity map's), the features and y, by
 // the rules of recalibration.hpp unless given in the options.
@@ -186,7 +178,7 @@ detail::NormalMmdPenalty normal_mmd_term(RecalibrationMap& map, const NormalData
         map.mmd_target_lengthscale = spec.target_lengthscale;
     }
     if (map.mmd_target == GaussianTarget::sign) {
-        spec.threshold = options.mmd_threshold ? *options.mmd_threshold : sample_median(std::vector<double>(y.data(), y.data() + y.size()));
+        spec.threshold = options.mmd_threshold ? *options.mmd_threshold : median_target(data);  // the paper's rule
         map.mmd_threshold = spec.threshold;
     }
     map.mmd_lengthscale = map.notion == MmdNotion::marginal ? 0.0 : spec.conditioning.lengthscale;
@@ -200,6 +192,12 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     Vector theta = detail::to_coordinates(map.method, map.parameters);
     Vector gradient(theta.size());
     map.objective_before = objective(theta, &gradient);
+    if (!std::isfinite(map.objective_before) || !gradient.allFinite())
+        throw numerical_error(detail::concat(
+            "calib::fit_recalibration: the objective at the identity map is ", detail::format_value(map.objective_before),
+            gradient.allFinite() ? "" : " with a non-finite gradient",
+            ": the data hold values too large (or scales too small) for the likelihood to be computed in double "
+            "precision; rescale them (divide the logits, standardise the targets) or remove the extreme rows"));
     // The lowest point evaluated: the result when the line search fails (LBFGS++ then leaves θ undefined).
     Vector best = theta;
     double best_value = map.objective_before;
@@ -219,14 +217,30 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     double value = 0;
     try {
         map.iterations = static_cast<std::size_t>(solver.minimize(f, theta, value));
-        best = theta;
-    } catch (const std::runtime_error&) {  // LBFGS++ reports a failed line search by throwing, without k
+        if (theta.allFinite()) best = theta;
+    } catch (const invalid_argument&) {  // ours (from the objective): not the optimiser's
+        throw;
+    } catch (const numerical_error&) {
+        throw;
+    } catch (const std::runtime_error&) {  // LBFGS++ reports a failed line search by throwing, without k,
+        map.iterations = 0;
+    } catch (const std::logic_error&) {  // and a step it cannot take (a non-finite direction) likewise
         map.iterations = 0;
     }
     map.objective_after = objective(best, &gradient);
     if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm())) map.status = "converged";
     else map.status = map.iterations > 0 ? "max_iterations" : "line_search_failed";
     map.parameters = detail::to_parameters(map.method, best);
+    // A map that cannot be applied is an error, never a file with null parameters.
+    const std::string problem = detail::map_parameter_problem(map);
+    if (!problem.empty())
+        throw numerical_error(detail::concat(
+            "calib::fit_recalibration: the fit diverged (", problem, "): the data hold values too large (or scales too "
+            "small) for this method; rescale them or remove the extreme rows"));
+    if (!std::isfinite(map.objective_after))
+        throw numerical_error(detail::concat("calib::fit_recalibration: the objective at the fitted map is ",
+                                             detail::format_value(map.objective_after),
+                                             ": the data hold values too large for this method; rescale them"));
 }
 
 // Fits a normal map (features: |x| for affine-features; Z for the individual notion).
@@ -381,8 +395,24 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
     if (scores.cols() != map.num_classes)
         detail::fail("apply_recalibration", "scores has ", scores.cols(), " columns, must have the map's m = ",
                      map.num_classes);
+    // A map of probabilities given logits or negative scores would return plausible probabilities. Only
+    // the entries' range is checked: the fit may have read rows off the simplex (a tolerance, renormalize).
+    if (!map.logits)
+        for (Eigen::Index i = 0; i < scores.rows(); ++i)
+            for (Eigen::Index k = 0; k < scores.cols(); ++k)
+                if (std::isfinite(scores(i, k)) && !(scores(i, k) >= 0 && scores(i, k) <= 1))
+                    detail::fail_at(i, k, "apply_recalibration", "scores(", i, ", ", k, ") = ",
+                                    detail::format_value(scores(i, k)),
+                                    ", must be in [0, 1] (the map was fitted on probabilities; for logits, fit a map on "
+                                    "logits)");
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
-    return detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
+    const Matrix p = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
+    for (Eigen::Index i = 0; i < p.rows(); ++i)
+        if (!p.row(i).allFinite())
+            throw numerical_error(detail::concat(
+                "calib::apply_recalibration: row ", i, ": the mapped logits are not finite (the map's parameters are "
+                "too extreme for this input, e.g. a temperature near 0 or matrix entries near the largest double)"));
+    return p;
 }
 
 Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
@@ -397,6 +427,11 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, cons
         out(i, 0) = map.parameters[0] * mean[i] + map.parameters[1];
         const double s = abs_x.size() ? map.parameters[2] + map.parameters[3] * abs_x[i] : map.parameters[2];
         out(i, 1) = std::exp(s) * stddev[i];
+        if (!std::isfinite(out(i, 0)) || !(std::isfinite(out(i, 1)) && out(i, 1) > 0))
+            throw numerical_error(detail::concat(
+                "calib::apply_recalibration: row ", i, ": the recalibrated (mean, stddev) = (",
+                detail::format_value(out(i, 0)), ", ", detail::format_value(out(i, 1)),
+                ") is not a normal distribution (the map's parameters are too extreme for this input)"));
     }
     return out;
 }

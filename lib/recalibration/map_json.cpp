@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
+#include "recalibration/objective.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -230,10 +231,8 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         }
     }
     only_keys(parameters, names, "parameters");
-    const bool has_temperature =
-        map.method == RecalibrationMethod::temperature || map.method == RecalibrationMethod::temperature_bias;
-    if (has_temperature && !(map.parameters[0] > 0))
-        detail::fail(function, "parameters.temperature = ", detail::format_value(map.parameters[0]), ", must be > 0");
+    const std::string problem = detail::map_parameter_problem(map);
+    if (!problem.empty()) detail::fail(function, "parameters.", problem);
     return map;
 }
 

@@ -104,6 +104,21 @@ Matrix input_columns(const Matrix& scores, bool logits, double floor) {
     return z;
 }
 
+std::string map_parameter_problem(const RecalibrationMap& map) {
+    for (const NamedParameter& p : named_parameters(map))
+        for (std::size_t k = 0; k < p.values.size(); ++k) {
+            const double x = p.values[k];
+            const std::string name = p.name + (p.array ? "[" + std::to_string(k) + "]" : "") + " = " + format_value(x);
+            if (!std::isfinite(x)) return name + ", must be finite";
+            // The transforms the map applies: z/T and exp(s); either overflowing gives no prediction.
+            if (p.name == "temperature" && !(x > 0 && std::isfinite(1 / x)))
+                return name + ", must be > 0 with 1/temperature finite";
+            if ((p.name == "s" || p.name == "s0") && !(std::isfinite(std::exp(x)) && std::exp(x) > 0))
+                return name + ", must have exp(" + p.name + ") finite and > 0 (about [-745, 709])";
+        }
+    return "";
+}
+
 Vector to_coordinates(RecalibrationMethod method, const Vector& parameters) {
     Vector theta = parameters;
     if (has_temperature(method)) theta[0] = std::log(parameters[0]);

@@ -5,6 +5,7 @@
 
 #include <calib/recalibration.hpp>
 
+#include <string>
 #include <vector>
 
 namespace calib::detail {
@@ -26,6 +27,11 @@ struct CategoricalProblem {
 // z of each observation: the logits, or log max(p, floor); transposed. Throws for labels out of range
 // or non-finite scores.
 Matrix input_columns(const Matrix& scores, bool logits, double floor);
+
+// What makes a map's parameters unusable, or "" when they are usable: a non-finite value, a
+// temperature ≤ 0 or with 1/T not finite, a scale s (s0) with exp(s) not finite and > 0. The rule of
+// the map files (read) and of the fits (a fit that ends outside it diverged).
+std::string map_parameter_problem(const RecalibrationMap& map);
 
 // Parameters ↔ coordinates (log T for T).
 Vector to_coordinates(RecalibrationMethod method, const Vector& parameters);

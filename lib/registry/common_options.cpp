@@ -1,6 +1,8 @@
 // Options shared by several methods (common_options.hpp).
 #include "registry/common_options.hpp"
 
+#include "ckce/memory.hpp"
+
 #include <climits>
 #include <cstdio>
 
@@ -147,6 +149,7 @@ std::string lambda_rule(const CkceSpec& spec) {
 }
 
 ResolvedCkce resolve_ckce(const CkceSpec& spec, const CategoricalData& data, const ParallelOptions& parallel) {
+    detail::check_ckce_memory("ckce", data.size(), spec.options.method);  // before the median, not after it
     ResolvedCkce r{spec.options, {}};
     r.options.regularization = spec.lambda ? Regularization::fixed(*spec.lambda)
                                            : Regularization{1.0, spec.lambda_power.value_or(paper_lambda_power)};

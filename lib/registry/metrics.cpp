@@ -49,10 +49,10 @@ Record class_metrics(const CategoricalData& d, const MetricsOptions& o) {
 
 template <class Data>
 Record univariate_metrics(const Data& d, const MetricsOptions& o) {
-    if (!std::isnan(o.threshold) && !std::isfinite(o.threshold))
-        fail("evaluation_metrics", "threshold = ", detail::format_value(o.threshold), ", must be finite");
-    const bool median = std::isnan(o.threshold);
-    const double c = median ? median_target(d) : o.threshold;
+    if (o.threshold && !std::isfinite(*o.threshold))
+        fail("evaluation_metrics", "threshold = ", detail::format_value(*o.threshold), ", must be finite");
+    const bool median = !o.threshold;
+    const double c = median ? median_target(d) : *o.threshold;
     const std::vector<double> u = pit(d);
     Record r{{"nll", mean_nll(d)},
              {"qce", quantile_calibration_error(u, o.bins, o.qce_binning)},

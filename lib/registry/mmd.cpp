@@ -2,8 +2,8 @@
 #include "registry/mmd.hpp"
 
 #include <calib/io.hpp>
+#include <calib/metrics.hpp>
 
-#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <functional>
@@ -369,13 +369,7 @@ GaussianMmdSpec resolve_mmd(const MmdChoice& choice, const NormalData& data, con
     spec.marginalisation = choice.marginalisation;
     spec.samples = choice.samples;
     spec.seed = choice.mc_seed;
-    if (choice.threshold_median) {
-        // A10: the paper's c is the median of the targets (the mean of the two middle values for even n).
-        std::vector<double> y(n);
-        for (std::size_t i = 0; i < n; ++i) y[i] = data.targets()(static_cast<Eigen::Index>(i));
-        std::sort(y.begin(), y.end());
-        spec.threshold = n % 2 ? y[n / 2] : 0.5 * (y[n / 2 - 1] + y[n / 2]);
-    }
+    if (choice.threshold_median) spec.threshold = median_target(data);  // A10: the paper's c, the median of the targets
     spec.thresholds = choice.threshold_pairs;
     if (notion == MmdNotion::individual || notion == MmdNotion::local) spec.features = read_features(choice, n);
     const bool conditioned = distribution || notion == MmdNotion::individual || notion == MmdNotion::local;

@@ -134,6 +134,7 @@ Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
     d.push_back({"fold_validation_risks", fold_record(r.fold_validation_risk)});
     d.push_back({"negative_diagonal", std::uint64_t(r.negative_diagonal)});
     d.push_back({"negative_fold_estimates", std::uint64_t(r.negative_fold_estimates)});
+    d.push_back({"negative_fold_risks", std::uint64_t(r.negative_fold_risks)});
     return d;
 }
 

@@ -195,7 +195,8 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
         result.estimate += result.fold_estimate[k] / static_cast<double>(o.folds);
         result.negative_fold_estimates += result.fold_estimate[k] < 0;
         roots.push_back(std::sqrt(std::max(result.fold_estimate[k], 0.0)));
-        risk_roots.push_back(std::sqrt(result.fold_validation_risk[k]));
+        result.negative_fold_risks += result.fold_validation_risk[k] < 0;
+        risk_roots.push_back(std::sqrt(std::max(result.fold_validation_risk[k], 0.0)));
     }
     const double root_k = std::sqrt(static_cast<double>(o.folds));
     std::tie(result.sqrt_mean, result.sqrt_std) = mean_std(roots);

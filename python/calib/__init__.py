@@ -22,12 +22,15 @@ Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map 
 dict, recalibrate_apply applies one to new predictions.
 """
 
+import math
+import warnings
+
 from . import _calib
 from ._calib import NumericalError
 
 __version__ = _calib.version
 __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
-           "interval_coverage", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
+           "interval_coverage", "metrics", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
            "NumericalError"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
@@ -271,12 +274,17 @@ def metrics(probs=None, labels=None, *, family=None, features=None, threshold=No
     with its threshold (default: the median of y), and with features lce_total_mean with its
     lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
     kce_lengthscale_y.
-    qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf")."""
+    qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf"), with a
+    RuntimeWarning (as for any metric that is not finite)."""
     given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
     if rest:
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
-    return _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
-                          _threads(threads))
+    result = _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
+                            _threads(threads))
+    for name, value in result.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            warnings.warn(f"{name} = {value}", RuntimeWarning, stacklevel=2)
+    return result
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):

@@ -49,7 +49,7 @@ no_partials() {  # $1: case, $2: the target
 # The file equals the previous run's, or for the JSON report (which records its time), is whole JSON.
 same_or_valid() {
     case $1 in
-    report.json) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" ;;
+    report.json) python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" ;;
     *) cmp -s previous "$1" ;;
     esac
 }

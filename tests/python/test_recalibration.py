@@ -172,3 +172,50 @@ def test_recalibration_errors():
         calib.recalibrate_fit(**normal, method="affine", features=normal["y"])
     with pytest.raises(ValueError, match="must be n = 400 x 1|features is"):
         calib.recalibrate_fit(**normal, method="affine-features", features=normal["y"][:5])
+
+
+def cli_error(*args):
+    """The one line `calib` prints on stderr for arguments that must fail with exit 2, without "calib: "."""
+    run = subprocess.run([CLI, *args], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, (run.returncode, run.stderr)
+    return run.stderr.strip().removeprefix("calib: ")
+
+
+def test_extreme_inputs_give_the_same_error_in_python_and_on_the_command_line(tmp_path):
+    """Logits of +-1e308, a mean of 1e308, maps whose transforms overflow, logits given to a map of
+    probabilities: one error, the same text from both front-ends; never a map with null parameters or
+    non-finite predictions."""
+    logits = np.array([[1e308, -1e308, 0], [-1e308, 1e308, 0], [0, 1e308, -1e308], [5, 1, 2]])
+    labels = np.array([0, 1, 2, 1])
+    np.savetxt(tmp_path / "huge.csv", np.column_stack([logits, labels]), delimiter=",", header="a,b,c,y", comments="")
+    with pytest.raises(calib.NumericalError) as python:
+        calib.recalibrate_fit(logits, labels, logits=True, method="temperature")
+    assert "rescale" in str(python.value)
+    assert str(python.value) == cli_error("recalibrate", "fit", "--family", "categorical", "--input",
+                                          str(tmp_path / "huge.csv"), "--logits", "--method", "temperature",
+                                          "--out", str(tmp_path / "m.json"))
+    assert not (tmp_path / "m.json").exists()
+
+    mean, std, y = np.array([1e308, 0, 1, 2, 0.5]), np.array([1.0, 1, 2, 1, 1]), np.array([0, 1, 0.5, 3, 0.2])
+    np.savetxt(tmp_path / "normal.csv", np.column_stack([mean, std, y]), delimiter=",")
+    for options, args in [({}, []), ({"objective": "nll+mmd", "lambda_": 1}, ["--objective", "nll+mmd", "--lambda", "1"])]:
+        with pytest.raises(calib.NumericalError) as python:
+            calib.recalibrate_fit(mean=mean, std=std, y=y, method="affine", **options)
+        assert str(python.value) == cli_error("recalibrate", "fit", "--family", "normal", "--input",
+                                              str(tmp_path / "normal.csv"), "--method", "affine", *args,
+                                              "--out", str(tmp_path / "m.json"))
+
+    # A map whose 1/T or exp(s) overflows is refused as a file; a map of probabilities refuses logits.
+    probs = np.array([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+    np.savetxt(tmp_path / "p.csv", probs, delimiter=",")
+    np.savetxt(tmp_path / "l.csv", logits[3:], delimiter=",")
+    fitted = calib.recalibrate_fit(probs, np.array([2, 2]), method="temperature")
+    for name, value, data in [("temperature", 5e-324, "p.csv"), ("temperature", 0.5, "l.csv")]:
+        changed = {**fitted, "parameters": {name: value}}
+        (tmp_path / "t.json").write_text(json.dumps(changed))
+        with pytest.raises(ValueError) as python:
+            calib.recalibrate_apply(changed, np.loadtxt(tmp_path / data, delimiter=",", ndmin=2))
+        message = cli_error("recalibrate", "apply", "--map", str(tmp_path / "t.json"), "--input", str(tmp_path / data),
+                            "--output", str(tmp_path / "out.csv"))
+        assert message.endswith(str(python.value).split(": ", 1)[1]), (message, str(python.value))
+    assert not (tmp_path / "out.csv").exists()

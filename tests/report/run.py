@@ -192,7 +192,8 @@ with tempfile.TemporaryDirectory() as work:
     r = calib("report", "--family", "categorical", "--input", "apps/demo/calibrated.csv", "--output",
               os.path.join(work, "no", "such", "dir", "r.html"), "--quiet")
     check("an unwritable output: exit 2 with a clear line",
-          r.returncode == 2 and "cannot write the report to" in r.stderr and r.stderr.count("\n") == 1, r.stderr)
+          r.returncode == 2 and "r.html: cannot be written" in r.stderr and "does not exist" in r.stderr
+          and r.stderr.count("\n") == 1, r.stderr)
     existing = os.path.join(work, "existing.html")
     with open(existing, "w") as f:
         f.write("an earlier report")
