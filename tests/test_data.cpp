@@ -198,4 +198,63 @@ TEST_CASE("subset") {
     CHECK_THROWS_AS(subset(d, {}), calib::invalid_argument);
 }
 
+TEST_CASE("conventions of class predictions: labels' base, logits, scores; one text for every front-end") {
+    const auto labels_of = [](std::vector<double> v, long m, bool one_based, bool advise = true) {
+        return class_labels("label", v.size(), [&](std::size_t i) { return v[i]; }, m, one_based, advise);
+    };
+    CHECK(labels_of({0, 2, 1}, 3, false) == std::vector<int>{0, 2, 1});
+    CHECK(labels_of({1, 3, 2}, 3, true) == std::vector<int>{0, 2, 1});
+    // 1..m read as 0-based: the remedy; another value out of range: only the convention in use.
+    CHECK_THROWS_WITH_AS(labels_of({1, 3, 2}, 3, false),
+                         "label = 3, must be in [0, 2] (0-based labels; the labels run from 1 to 3: if they are 1-based, "
+                         "use `one_based_labels`)",
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(labels_of({0, 5}, 3, false), "label = 5, must be in [0, 2] (0-based labels)", invalid_argument);
+    CHECK_THROWS_WITH_AS(labels_of({0, 2}, 3, true),
+                         "label = 0, must be in [1, 3] (1-based labels, as `one_based_labels` says; the labels include 0: "
+                         "are they 0-based?)",
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(labels_of({0, 2.5}, 3, false), "label = 2.5, must be an integer", invalid_argument);
+    CHECK_THROWS_WITH_AS(labels_of({0, NAN}, 3, false), "label = nan, must be an integer", invalid_argument);
+    CHECK_THROWS_WITH_AS(labels_of({0, 2}, 2, false, false), "label = 2, must be in [0, 1]", invalid_argument);
+    try {
+        labels_of({0, 1, 7}, 3, false);
+    } catch (const invalid_argument& e) {
+        CHECK(e.row() == 2);  // the front-end says where: a file's line, an array's index
+    }
+
+    // Label 0 never occurring among n >= 20 m observations: the warning; fewer, or a 0 present: none.
+    const Matrix p = Matrix::Constant(60, 3, 1.0 / 3);
+    std::vector<int> no_zero(60, 1);
+    no_zero[5] = 2;
+    CHECK(zero_label_warning(CategoricalData(p, no_zero), false) ==
+          "label 0 never occurs among 60 observations of 3 classes; if the labels run 1..3, pass `one_based_labels` "
+          "(they are read as 0-based: class k is label k)");
+    CHECK(zero_label_warning(CategoricalData(p, no_zero), true).empty());
+    CHECK(zero_label_warning(CategoricalData(Matrix(p.topRows(59)), std::vector<int>(59, 1)), false).empty());
+    std::vector<int> with_zero = no_zero;
+    with_zero[7] = 0;
+    CHECK(zero_label_warning(CategoricalData(p, with_zero), false).empty());
+
+    // The advice for CategoricalData's errors on the scores as given.
+    const auto advice = [](const Matrix& scores, bool logits = false) {
+        try {
+            CategoricalData(scores, std::vector<int>(static_cast<std::size_t>(scores.rows()), 0));
+        } catch (const invalid_argument& e) {
+            return probability_advice(e, view_of(scores), logits);
+        }
+        return std::string("no error");
+    };
+    Matrix logits(2, 2);
+    logits << 1.5, -0.5, 0.2, 0.1;
+    CHECK(advice(logits) == "; if the columns hold logits, use `logits`");
+    CHECK(advice(logits, true).empty());
+    Matrix scaled(2, 2);
+    scaled << 0.6, 0.6, 0.5, 0.5;
+    CHECK(advice(scaled) == "; if the columns hold logits use `logits`, for unnormalised scores `renormalize`");
+    Matrix close(2, 2);
+    close << 0.5, 0.5001, 0.5, 0.5;
+    CHECK(advice(close) == "; to accept such rows use `renormalize` or a larger `simplex_tolerance`");
+}
+
 }  // TEST_SUITE

@@ -3,6 +3,8 @@
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
 #include <calib/squared_ce.hpp>
+#include <calib/tool/random.hpp>
+#include <calib/tool/synthetic.hpp>
 
 #include "support.hpp"
 
@@ -22,8 +24,10 @@ namespace {
 std::vector<std::pair<std::string, Setup*>> all_setups(std::vector<EstimatorSetup>& estimators,
                                                        std::vector<TestSetup>& tests,
                                                        std::vector<KernelSetup>& kernels,
-                                                       ComparisonSetup& comparison) {
+                                                       ComparisonSetup& comparison,
+                                                       std::vector<RecalibrationSetup>& fits) {
     std::vector<std::pair<std::string, Setup*>> out;
+    for (const char* family : {"categorical", "normal"}) fits.emplace_back(find_family(family));
     for (const MethodInfo& m : estimator_methods()) estimators.push_back(make_estimator(m.name));
     for (const MethodInfo& m : test_methods()) tests.push_back(make_test(m.name));
     for (const FamilyInfo& f : families()) kernels.emplace_back(f);
@@ -31,6 +35,8 @@ std::vector<std::pair<std::string, Setup*>> all_setups(std::vector<EstimatorSetu
     for (auto& t : tests) out.emplace_back("test " + t.info().name, &t);
     for (std::size_t k = 0; k < kernels.size(); ++k) out.emplace_back("kernel " + families()[k].name, &kernels[k]);
     out.emplace_back("comparison", &comparison);
+    out.emplace_back("recalibrate fit categorical", &fits[0]);
+    out.emplace_back("recalibrate fit normal", &fits[1]);
     return out;
 }
 
@@ -47,7 +53,8 @@ TEST_CASE("every option is documented, and its documented default is the value a
     std::vector<TestSetup> t;
     std::vector<KernelSetup> k;
     ComparisonSetup c;
-    for (auto& [what, setup] : all_setups(e, t, k, c)) {
+    std::vector<RecalibrationSetup> r;
+    for (auto& [what, setup] : all_setups(e, t, k, c, r)) {
         std::set<std::string> earlier;
         for (const OptionInfo& o : setup->options()) {
             CAPTURE(what);
@@ -68,7 +75,8 @@ TEST_CASE("every option takes back the text of its own value") {
     std::vector<TestSetup> t;
     std::vector<KernelSetup> k;
     ComparisonSetup c;
-    for (auto& [what, setup] : all_setups(e, t, k, c))
+    std::vector<RecalibrationSetup> r;
+    for (auto& [what, setup] : all_setups(e, t, k, c, r))
         for (const OptionInfo& o : setup->options()) {
             if (!setup->applies(o.name) || o.default_value.empty()) continue;
             CAPTURE(what);
@@ -88,7 +96,7 @@ TEST_CASE("values: text and typed values alike, bad values named with their rule
     CHECK(std::get<std::uint64_t>(bootstrap.get("replicates")) == 300);
     bootstrap.set("replicates", 400.0);  // an integral number from a program
     CHECK(std::get<std::uint64_t>(bootstrap.get("replicates")) == 400);
-    CHECK_THROWS_WITH_AS(bootstrap.set("replicates", "0"), "replicates = '0', must be an integer in [1, 100000000]",
+    CHECK_THROWS_WITH_AS(bootstrap.set("replicates", "0"), "option `replicates` = '0', must be an integer in [1, 100000000]",
                          option_error);
     CHECK_THROWS_AS(bootstrap.set("replicates", "1e3"), option_error);
     CHECK_THROWS_AS(bootstrap.set("replicates", 2.5), option_error);
@@ -104,11 +112,11 @@ TEST_CASE("values: text and typed values alike, bad values named with their rule
     CHECK(to_text(bootstrap.get("memory_budget")) == "auto");
     CHECK_THROWS_AS(bootstrap.set("memory_budget", "2X"), option_error);
     CHECK_THROWS_WITH_AS(bootstrap.set("pvalue_rule", "sometimes"),
-                         "pvalue_rule = sometimes, must be one of count or plus-one", option_error);
+                         "option `pvalue_rule` = sometimes, must be one of count or plus-one", option_error);
     CHECK_THROWS_WITH_AS(bootstrap.set("nope", "1"), "`nope` is not an option of bootstrap", invalid_argument);
 
     KernelSetup kernel(find_family("normal"));
-    CHECK_THROWS_WITH_AS(kernel.set("metric", "tv"), "metric = tv, must be one of w2 for the normal family",
+    CHECK_THROWS_WITH_AS(kernel.set("metric", "tv"), "option `metric` = tv, must be one of w2 for the normal family",
                          option_error);
     kernel.set("lengthscale", 0.5);
     CHECK(std::get<double>(kernel.get("lengthscale")) == 0.5);
@@ -181,6 +189,91 @@ TEST_CASE("a front-end's arguments: set in order, missing options, why an option
     TestSetup nested = make_test("block");
     nested.set("null_variance", "true");
     CHECK(nested.why_not("variance_divisor") == "applies only without `null_variance`");
+}
+
+TEST_CASE("the recalibration fit: the family's methods, the library's defaults and bounds, the features' rule") {
+    const RecalibrationOptions library;
+    RecalibrationSetup fit(find_family("categorical"));
+    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|vector|matrix)",
+                         invalid_argument);
+    fit.set("method", "matrix");
+    fit.check();
+    CHECK(fit.method() == RecalibrationMethod::matrix);
+    const RecalibrationOptions o = fit.fit_options();
+    CHECK(o.objective == library.objective);
+    CHECK(o.ridge == library.ridge);
+    CHECK(o.probability_floor == library.probability_floor);
+    CHECK(o.max_iterations == library.max_iterations);
+    CHECK(o.gradient_tolerance == library.gradient_tolerance);
+    CHECK_THROWS_WITH_AS(fit.set("method", "affine"),
+                         "option `method` = affine, must be one of temperature, temperature-bias, vector or matrix "
+                         "for family categorical",
+                         option_error);
+    CHECK_THROWS_WITH_AS(fit.set("lambda", "1"), "`lambda` applies only with `objective` nll+mmd", invalid_argument);
+    fit.set("objective", "nll+mmd");
+    CHECK(fit.missing()->name == "lambda");
+    fit.set("lambda", "0.5");
+    CHECK(fit.fit_options().notion == MmdNotion::canonical);
+    CHECK(fit.option("kernel_y") == nullptr);  // the normal maps' MMD options
+    CHECK(!fit.needs_features());
+    CHECK_THROWS_WITH_AS(fit.check_features(true),
+                         "`features` applies only with `method` affine-features or `notion` individual", invalid_argument);
+
+    RecalibrationSetup normal(find_family("normal"));
+    normal.set("method", "affine");
+    normal.set("objective", "nll+mmd");
+    normal.set("lambda", "1");
+    CHECK(normal.fit_options().notion == MmdNotion::distribution);
+    CHECK(normal.why_not("samples") == "applies only with `marginalisation` mc-paired|mc-all-pairs, not analytic");
+    normal.set("kernel_y", "sign");
+    CHECK(normal.why_not("marginalisation") == "applies only with `kernel_y` sqexp|moment|pit, not sign");
+    normal.set("kernel_y", "pit");
+    normal.set("marginalisation", "mc-paired");
+    // One bound for the samples: the library's (fit_recalibration and the MMD's Monte-Carlo modes).
+    normal.set("samples", std::to_string(max_mc_samples));
+    CHECK_THROWS_AS(normal.set("samples", std::to_string(max_mc_samples + 1)), option_error);
+    EstimatorSetup mmd = make_estimator("mmd");
+    for (const auto& [name, value] : {std::pair<const char*, const char*>{"notion", "distribution"},
+                                      {"kernel_y", "sqexp"}, {"marginalisation", "mc-paired"}})
+        mmd.set(name, value);
+    mmd.set("samples", std::to_string(max_mc_samples));
+    CHECK_THROWS_AS(mmd.set("samples", std::to_string(max_mc_samples + 1)), option_error);
+    normal.set("mc_seed", std::to_string(max_map_seed));
+    CHECK_THROWS_AS(normal.set("mc_seed", std::to_string(max_map_seed + 1)), option_error);
+    normal.set("notion", "individual");
+    CHECK(normal.needs_features());
+    CHECK_THROWS_WITH_AS(normal.check_features(false),
+                         "`notion` individual needs `features` (the conditioning variable, n rows)", invalid_argument);
+    normal.check_features(true);
+    CHECK(message_context(normal) == "recalibrate fit `method` affine");
+    CHECK_THROWS_AS(RecalibrationSetup(find_family("laplace")), invalid_argument);
+
+    // The setup's options are what the library fits with: the same map as the direct call, bitwise.
+    Rng rng = make_stream(5, 0);
+    const CategoricalScores scores = synthetic::tempered_logits(200, 3, 2.0, 1.5, rng);
+    RecalibrationSetup temperature(find_family("categorical"));
+    temperature.set("method", "temperature");
+    temperature.set("max_iterations", "5");
+    RecalibrationOptions direct;
+    direct.max_iterations = 5;
+    CHECK(fit_recalibration(scores, temperature.method(), temperature.fit_options()).parameters ==
+          fit_recalibration(scores, RecalibrationMethod::temperature, direct).parameters);
+}
+
+TEST_CASE("messages every front-end shares: unused and missing options, their context") {
+    EstimatorSetup ece = make_estimator("ece");
+    CHECK(unused_option_message("bins", {&ece}, message_context(ece)) ==
+          "option `bins` does not apply to `estimator` ece; its options are `binning`, `distance`, `mode`");
+    EstimatorSetup ckce = make_estimator("ckce");
+    CHECK(unused_option_message("features", {&ckce, nullptr}, message_context(ckce)) ==
+          "option `features` applies only with `ckce_method` rff, not exact (`estimator` ckce)");
+    TestSetup bootstrap = make_test("bootstrap");
+    bootstrap.set("estimator", "mmd");
+    CHECK(message_context(bootstrap) == "`method` bootstrap `estimator` mmd");
+    TestSetup block = make_test("block");
+    CHECK(missing_option_message(*block.missing()) == "missing option `block_size` B|sqrt");
+    CHECK(render_message(missing_option_message(*block.missing()), NameStyle::command_line) ==
+          "missing option --block-size B|sqrt");
 }
 
 TEST_CASE("copies of a setup are independent") {

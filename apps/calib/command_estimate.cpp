@@ -51,7 +51,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
-    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, "--estimator " + name);
+    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
     if (stage == Stage::options) return 0;
 
     const AnyData data = read_input(input, &run.files);

@@ -76,9 +76,8 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage) {
     run.compute_seconds = stopwatch.seconds();
 
     // JSON has no infinity: a metric that is not finite (an NLL of +inf) is written null, and said so.
-    for (const Field& f : metrics)
-        if (const double* x = std::get_if<double>(&f.value); x && !std::isfinite(*x))
-            std::cerr << "calib: warning: " << f.name << " = " << *x << ", written null (JSON has no infinity)\n";
+    for (const std::string& warning : non_finite_warnings(metrics))
+        warn(warning + ", written null (JSON has no infinity)");
     JsonObject out;
     out.set("command", "metrics").set("n", n).merge(metrics);
     if (features_path) out.set("features", *features_path);

@@ -49,9 +49,7 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     take_setup_options(args, setup);
     run.setup = &setup;
     const bool quiet = args.take_flag("quiet");
-    std::string listed;
-    for (const std::string& name : setup.estimators()) listed += (listed.empty() ? "" : ",") + name;
-    reject_unused(args, {&setup}, "calib rank --estimators " + listed);
+    reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
 
     std::vector<CategoricalData> models;

@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "run_output.hpp"
+#include "setup_options.hpp"
 #include "shared_options.hpp"
 #include "usage_error.hpp"
 
@@ -24,11 +25,10 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> fit_specs() {
-    std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"method", true}, {"objective", true},
-                                     {"ridge", true},  {"lambda", true}, {"notion", true}, {"kernel-y", true}, {"threshold", true},
-                                     {"lengthscale", true}, {"lengthscale-y", true}, {"marginalisation", true}, {"samples", true},
-                                     {"mc-seed", true}, {"features", true}, {"holdout", true}, {"seed", true},   {"out", true},
-                                     {"threads", true}, {"help", false}};
+    std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"features", true}, {"holdout", true},
+                                     {"seed", true},   {"out", true},     {"threads", true},  {"help", false}};
+    for (const char* family : {"categorical", "normal"})
+        add_option_specs(specs, RecalibrationSetup(find_family(family)).options());
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
 }
@@ -160,49 +160,10 @@ double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
     return recalibrated_nll(map, data.data, map_features(map, data.features));
 }
 
-// --kernel-y, --threshold, --lengthscale, --lengthscale-y: the Gaussian MMD of the normal maps' nll+mmd.
-// Returns the name of the target kernel.
-std::string take_normal_mmd_options(Args& args, bool categorical, bool mmd, RecalibrationOptions& options) {
-    const auto kernel = args.take("kernel-y"), threshold = args.take("threshold");
-    const auto lengthscale = args.take("lengthscale"), lengthscale_y = args.take("lengthscale-y");
-    const auto marginalisation = args.take("marginalisation"), samples = args.take("samples"), seed = args.take("mc-seed");
-    for (const auto& [name, given] : {std::pair<const char*, bool>{"kernel-y", kernel.has_value()},
-                                      {"threshold", threshold.has_value()}, {"lengthscale", lengthscale.has_value()},
-                                      {"lengthscale-y", lengthscale_y.has_value()},
-                                      {"marginalisation", marginalisation.has_value()}})
-        if (given && (categorical || !mmd))
-            throw usage_error(std::string("--") + name + " applies only to --family normal with --objective nll+mmd");
-    if (kernel) options.mmd_target = parse_gaussian_target(*kernel, "--kernel-y");
-    if (threshold) {
-        if (options.mmd_target != GaussianTarget::sign) throw usage_error("--threshold applies only to --kernel-y sign");
-        options.mmd_threshold = parse_double("threshold", *threshold);
-    }
-    if (lengthscale) {
-        if (options.notion == MmdNotion::marginal) throw usage_error("--lengthscale does not apply to --notion marginal (no k_Z)");
-        options.mmd_lengthscale = parse_positive_double("lengthscale", *lengthscale);
-    }
-    if (lengthscale_y) {
-        if (options.mmd_target != GaussianTarget::rbf && options.mmd_target != GaussianTarget::pit)
-            throw usage_error("--lengthscale-y applies only to --kernel-y sqexp or pit");
-        options.mmd_target_lengthscale = parse_positive_double("lengthscale-y", *lengthscale_y);
-    }
-    if (marginalisation) options.mmd_marginalisation = parse_mmd_marginalisation(*marginalisation, "--marginalisation");
-    const bool sampled = options.mmd_marginalisation != MmdMarginalisation::analytic;
-    if (samples) {
-        if (!sampled) throw usage_error("--samples applies only with --marginalisation mc-paired|mc-all-pairs");
-        options.mmd_samples = static_cast<std::size_t>(parse_unsigned64("samples", *samples));
-    }
-    if (seed) {
-        if (!sampled) throw usage_error("--mc-seed applies only with --marginalisation mc-paired|mc-all-pairs");
-        options.mmd_seed = parse_unsigned64("mc-seed", *seed);
-    }
-    return kernel.value_or("sqexp");
-}
-
 struct FitRequest {
     const FamilyInfo* family = nullptr;
     RecalibrationMethod method = RecalibrationMethod::temperature;
-    RecalibrationOptions options;
+    RecalibrationOptions options;  // as the setup resolved them
     std::optional<double> holdout;
     std::uint64_t seed = default_seed;
     int threads = 0;
@@ -241,50 +202,16 @@ std::string read_text_file(const std::string& path) {
 int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) {
     Args args(arguments, fit_specs(), "recalibrate fit");
     InputOptions input = take_input_options(args);
+    RecalibrationSetup setup(*input.family);
+    take_setup_options(args, setup);
+    const std::optional<std::string> features_path = args.take("features");
+    setup.check_features(features_path.has_value());
     FitRequest request;
     request.family = input.family;
+    request.method = setup.method();
+    request.options = setup.fit_options();
     const bool categorical = input.family->name == "categorical";
-    if (!categorical && input.family->name != "normal")
-        throw usage_error("calib recalibrate applies to --family categorical or normal, not " + input.family->name);
-    request.method = parse_recalibration_method(args.take_required("method", categorical
-        ? "temperature|temperature-bias|vector|matrix" : "affine|affine-features"));
-    if (is_categorical(request.method) != categorical)
-        throw usage_error("--method " + to_string(request.method) + " does not apply to --family " + input.family->name +
-                          (categorical ? " (temperature, temperature-bias, vector, matrix)" : " (affine, affine-features)"));
-    const std::optional<std::string> features_path = args.take("features");
-    if (request.method == RecalibrationMethod::affine_features && !features_path)
-        throw usage_error("--method affine-features needs --features FILE (one column x per row)");
-    const std::string objective = args.take("objective", "nll");
-    if (objective != "nll" && objective != "nll+mmd") throw usage_error("--objective " + objective + ", must be nll or nll+mmd");
-    request.options.objective = parse_recalibration_objective(objective);
     const bool mmd = request.options.objective == RecalibrationObjective::nll_mmd;
-    if (const auto lambda = args.take("lambda")) {
-        if (!mmd) throw usage_error("--lambda applies only with --objective nll+mmd");
-        request.options.lambda = parse_double("lambda", *lambda);
-        if (!(request.options.lambda >= 0)) throw usage_error("--lambda " + *lambda + ", must be >= 0");
-    } else if (mmd) {
-        throw usage_error("--objective nll+mmd needs --lambda L (the weight of MMD^2, >= 0)");
-    }
-    if (const auto notion = args.take("notion")) {
-        if (!mmd) throw usage_error("--notion applies only with --objective nll+mmd");
-        const std::vector<MmdNotion>& notions = recalibration_notions(categorical);
-        if (std::none_of(notions.begin(), notions.end(), [&](MmdNotion v) { return to_string(v) == *notion; }))
-            throw usage_error("--notion " + *notion + " does not apply to --family " + input.family->name + " (" +
-                              recalibration_notion_names(categorical) + ")");
-        request.options.notion = parse_mmd_notion(*notion);
-    } else if (mmd && !categorical) {
-        request.options.notion = MmdNotion::distribution;
-    }
-    const std::string kernel_y = take_normal_mmd_options(args, categorical, mmd, request.options);
-    const bool individual = mmd && request.options.notion == MmdNotion::individual;
-    if (individual && !features_path)
-        throw usage_error("--notion individual needs --features FILE (the conditioning variable, n rows)");
-    if (features_path && request.method != RecalibrationMethod::affine_features && !individual)
-        throw usage_error("--features applies only to --method affine-features or --notion individual");
-    if (const auto ridge = args.take("ridge")) {
-        if (request.method != RecalibrationMethod::matrix) throw usage_error("--ridge applies only to --method matrix");
-        request.options.ridge = parse_double("ridge", *ridge);
-    }
     if (const auto holdout = args.take("holdout")) {
         request.holdout = parse_positive_double("holdout", *holdout);
         if (*request.holdout >= 1) throw usage_error("--holdout " + *holdout + ", must be in (0, 1)");
@@ -295,7 +222,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     }
     const std::string map_path = args.take_required("out", "FILE.json");
     request.threads = take_threads(args);
-    args.reject_unused("calib recalibrate fit");
+    reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
     check_writable(map_path);  // before the fit, not after it
 
@@ -333,7 +260,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
     if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
     if (mmd && !categorical) {
-        out.set("kernel_y", kernel_y);
+        out.set("kernel_y", to_string(map.mmd_target));
         if (map.mmd_target_lengthscale > 0) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
         if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
         if (map.mmd_marginalisation != MmdMarginalisation::analytic)

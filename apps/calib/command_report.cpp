@@ -121,7 +121,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
             if (const auto text = args.take(name)) comparison.set(name, Value(*text));
         comparison.check();
     } catch (const option_error& e) {
-        throw usage_error("option --" + e.option() + " = " + e.value() + ", must be " + e.rule());
+        throw usage_error(render_message(e.what(), NameStyle::command_line));
     }
     settings.intervals.replicates = static_cast<std::size_t>(to_double(comparison.get("replicates")));
     settings.intervals.level = to_double(comparison.get("level"));

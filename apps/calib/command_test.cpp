@@ -61,9 +61,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
-    std::string context = "--method " + name;
-    if (setup.option("estimator")) context += " --estimator " + to_text(setup.get("estimator"));
-    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, context);
+    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
     if (stage == Stage::options) return 0;
 
     const AnyData data = read_input(input, &run.files);

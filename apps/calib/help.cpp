@@ -321,6 +321,22 @@ Examples:
 )";
 }
 
+// The options of the recalibration fit (the registry's RecalibrationSetup): the categorical maps', then
+// those of the normal maps that differ.
+std::string fit_options_text() {
+    const RecalibrationSetup categorical_setup(find_family("categorical")), normal_setup(find_family("normal"));
+    const std::vector<OptionInfo>& categorical = categorical_setup.options();
+    std::vector<OptionInfo> normal;
+    for (const OptionInfo& o : normal_setup.options()) {
+        const auto same = std::find_if(categorical.begin(), categorical.end(), [&](const OptionInfo& c) {
+            return c.name == o.name && c.help == o.help && c.metavar == o.metavar;
+        });
+        if (same == categorical.end()) normal.push_back(o);
+    }
+    return "categorical maps (--family categorical):\n" + options_text(categorical) +
+           "normal maps (--family normal), the others as for categorical maps:\n" + options_text(normal);
+}
+
 std::string recalibrate_help() {
     return R"(calib recalibrate - fit a recalibration map by NLL (or NLL + lambda MMD^2), and apply it
 
@@ -343,26 +359,9 @@ Options of fit:
   --input FILE          the validation predictions with their targets (the formats of
                         'calib estimate'); --labels, --header, --delimiter, --one-based-labels,
                         --logits, --simplex-tolerance, --renormalize as there
-  --method M            temperature, temperature-bias, vector, matrix (categorical); affine,
-                        affine-features (normal)
   --features FILE       affine-features: one column x per row of the input (fit and apply);
                         notion individual: the conditioning features, n x d (fit only for affine)
-  --objective O         nll (default), or nll+mmd: mean NLL + lambda * MMD^2, the
-                        conditional MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al.
-                        2023), k_Z = exp(-d^2/(2 l^2)) with l the median heuristic on the
-                        unrecalibrated predictions, fixed for the fit (docs/recalibration.md)
-  --lambda L            nll+mmd (required): the weight of MMD^2, >= 0
-  --notion N            nll+mmd: canonical (default), top-label, class-wise (one l for every
-                        class) or marginal (no Z) (categorical); distribution (default,
-                        Z = (mu', sigma')), individual (Z = --features) or marginal (normal)
-  --kernel-y K          normal nll+mmd: the target kernel sqexp (default, l_T the median of
-                        |y_i - y_j|), sign (--threshold C, default the median of y), moment, or
-                        pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)
-  --lengthscale L       normal nll+mmd: k_Z's l instead of the median heuristic
-  --lengthscale-y L     normal nll+mmd, sqexp or pit: l_T instead of its median rule
-  --marginalisation M   normal nll+mmd: analytic (default), mc-paired or mc-all-pairs (S samples
-                        per forecast, --samples S (default 10), --mc-seed N; not with sign)
-  --ridge L             matrix: the off-diagonal ridge (default 0.001)
+)" + fit_options_text() + R"(
   --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
                         the NLL, the SKCE bootstrap test's p-value and the conditional MMD^2
                         (the objective's notion; normal: distribution, PIT target) before and after

@@ -33,12 +33,9 @@ void take_setup_options(Args& args, Setup& setup) {
             return o.metavar.empty() ? Value(args.take_flag(name)) : Value(*args.take(name));
         });
     } catch (const option_error& e) {
-        throw usage_error("option " + option_name(e.option(), NameStyle::command_line) + " = " + e.value() +
-                          ", must be " + e.rule());
+        throw usage_error(command_line_message(e.what()));
     }
-    if (const OptionInfo* o = setup.missing())
-        throw usage_error("missing option " + option_name(o->name, NameStyle::command_line) + " " + o->metavar +
-                          " (see 'calib " + args.command() + " --help')");
+    if (const OptionInfo* o = setup.missing()) throw usage_error(command_line_message(missing_option_message(*o)));
     try {
         setup.check();
     } catch (const invalid_argument& e) {
@@ -47,13 +44,9 @@ void take_setup_options(Args& args, Setup& setup) {
 }
 
 void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context) {
-    for (const std::string& name : args.unused()) {
-        std::string snake = name;
-        std::replace(snake.begin(), snake.end(), '-', '_');
-        for (const Setup* s : setups)
-            if (const std::string why = s ? s->why_not(snake) : ""; !why.empty())
-                throw usage_error("option --" + name + " " + command_line_message(why) + " (" + context + ")");
-        throw usage_error("option --" + name + " does not apply to " + context);
+    for (std::string name : args.unused()) {
+        std::replace(name.begin(), name.end(), '-', '_');
+        throw usage_error(command_line_message(unused_option_message(name, setups, context)));
     }
 }
 

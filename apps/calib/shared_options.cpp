@@ -5,6 +5,7 @@
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
+#include <calib/options.hpp>
 #include <calib/parallel.hpp>
 
 #include <iostream>
@@ -109,33 +110,38 @@ OutputFormat take_format(Args& args) {
 
 namespace {
 
-// A likely 1-based file read as 0-based: label 0 never occurs although n ≥ 20m observations make its
-// absence unlikely for any model worth evaluating (under uniform labels, (1 − 1/m)^n < e^{−20}).
+}  // namespace
+
+void warn(const std::string& message) {
+    std::cerr << "calib: warning: " << render_message(message, NameStyle::command_line) << '\n';
+}
+
+namespace {
+
+// A likely 1-based file read as 0-based (zero_label_warning), said once with the labels' file.
 void warn_if_one_based(const CategoricalData& data, const std::string& path, const ReadOptions& options) {
-    const std::size_t m = static_cast<std::size_t>(data.num_classes());
-    if (options.one_based_labels || data.size() < 20 * m) return;
-    for (const int label : data.labels())
-        if (label == 0) return;
+    const std::string warning = zero_label_warning(data, options.one_based_labels);
+    if (warning.empty()) return;
     const std::string file = options.labels.empty() ? path : options.labels;
-    std::cerr << "calib: warning: " << (file == "-" ? "stdin" : file) << ": label 0 never occurs among "
-              << data.size() << " observations of " << m << " classes; if the labels run 1.." << m
-              << ", pass --one-based-labels (they are read as 0-based: class k is label k)\n";
+    warn((file == "-" ? "stdin" : file) + ": " + warning);
 }
 
 // The family's reader on `path` and read.labels, from rank 0's bytes under MPI (processes.hpp).
-AnyData read_family(const FamilyInfo& family, const std::string& path, ReadOptions read,
+// Warns of likely 1-based labels (the file names as the user gave them).
+AnyData read_family(const FamilyInfo& family, const std::string& path, const ReadOptions& read,
                     std::vector<FileSummary>* files) {
     const SharedInput input(path), labels(read.labels);
-    read.labels = labels.path();
-    return family.read(input.path(), read, files);
+    ReadOptions shared = read;
+    shared.labels = labels.path();
+    AnyData data = family.read(input.path(), shared, files);
+    if (family.labels_options) warn_if_one_based(std::get<CategoricalData>(data), path, read);
+    return data;
 }
 
 }  // namespace
 
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
-    AnyData data = read_family(*input.family, input.path, input.read, files);
-    if (input.family->labels_options) warn_if_one_based(std::get<CategoricalData>(data), input.path, input.read);
-    return data;
+    return read_family(*input.family, input.path, input.read, files);
 }
 
 // Said here so that the message names the two files rather than the arguments of the library call.

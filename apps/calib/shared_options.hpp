@@ -44,6 +44,10 @@ std::optional<double> take_alpha(Args& args);
 enum class OutputFormat { json, table };
 OutputFormat take_format(Args& args);  // --format json|table (default json)
 
+// A warning on stderr: "calib: warning: " and the library's message with its options spelled as
+// options of the command line (render_message). Python gives the same text as a calib.CalibWarning.
+void warn(const std::string& message);
+
 // Reads the input (and labels) file in the family's format; warns on stderr about labels that look
 // 1-based. Throws calib::invalid_argument on a bad file; `files` receives a summary of each file.
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);

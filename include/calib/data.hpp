@@ -17,9 +17,11 @@
 #include <calib/eigen.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace calib {
@@ -228,5 +230,34 @@ NormalData subset(const NormalData& data, const std::vector<std::size_t>& indice
 LaplaceData subset(const LaplaceData& data, const std::vector<std::size_t>& indices);
 MvNormalData subset(const MvNormalData& data, const std::vector<std::size_t>& indices);
 MixtureNormalData subset(const MixtureNormalData& data, const std::vector<std::size_t>& indices);
+
+// ---- Conventions of class predictions ------------------------------------------------------------
+// The likely mistakes in how class predictions are given (1-based labels, logits, unnormalised scores)
+// and their remedies, said once for every front-end. Messages name the front-end's options in
+// backquotes (`one_based_labels`, `logits`, `renormalize`, `simplex_tolerance`): render_message
+// (options.hpp) writes them as --one-based-labels on the command line.
+
+// n class labels given as numbers value(0), …, value(n − 1) (a file's cells, an array's elements),
+// returned 0-based. Each must be an integer in [0, m − 1] ([1, m] when one_based). Throws
+// invalid_argument at the first that is not, with row() = its index (the caller says where that is)
+// and the message "<name> = 10, must be in [0, 9]" followed, when `advise` (the front-end has a
+// `one_based_labels` option), by the convention in use and, when the labels look like the other
+// convention, the remedy: " (0-based labels; the labels run from 1 to 10: if they are 1-based, use
+// `one_based_labels`)".
+std::vector<int> class_labels(const std::string& name, std::size_t n, const std::function<double(std::size_t)>& value,
+                              long m, bool one_based, bool advise);
+
+// Labels read as 0-based (one_based false) in which label 0 never occurs although there are at least
+// 20 m observations: for uniform labels that has probability (1 − 1/m)^n < e^−20, so the labels are
+// most likely 1-based. The warning's text ("label 0 never occurs among 9000 observations of 10
+// classes; if the labels run 1..10, pass `one_based_labels` (…)"), or empty.
+std::string zero_label_warning(const CategoricalData& data, bool one_based);
+
+// What an error of CategoricalData's validation (`error`, with its row and column) on the scores as
+// given (n × m, before any renormalisation) may mean, as text to append to its message: an entry
+// outside [0, 1] — logits ("; if the columns hold logits, use `logits`"); a row whose sum is off by more
+// than 0.01 — logits or unnormalised scores; a row just off the simplex — `renormalize` or a larger
+// `simplex_tolerance`. Empty for other errors and when the scores were given as logits.
+std::string probability_advice(const invalid_argument& error, const MatrixView& scores, bool logits);
 
 }  // namespace calib

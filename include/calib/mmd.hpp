@@ -147,6 +147,8 @@ struct MmdThreshold {
 // The cross terms E k(y_i, Ŷ_j) are (1/S) Σ_s k(y_i, ŷ_js) in both. ε_i (or u_i) is drawn from the
 // stream (seed, i) of calib/tool/random.hpp: the same for any thread count.
 enum class MmdMarginalisation { analytic, mc_paired, mc_all_pairs };
+// The most samples S per forecast a Monte-Carlo mode takes (the draws are n × S doubles).
+inline constexpr std::size_t max_mc_samples = 1000000;
 struct GaussianMmdSpec {
     MmdNotion notion = MmdNotion::distribution;
     PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
@@ -158,7 +160,7 @@ struct GaussianMmdSpec {
     Matrix features;                  // individual, local
     std::vector<MmdThreshold> thresholds;  // threshold notion: at least one pair
     MmdMarginalisation marginalisation = MmdMarginalisation::analytic;
-    std::size_t samples = 10;         // S ≥ 1 of the Monte-Carlo modes (10 as the paper's code)
+    std::size_t samples = 10;         // S in [1, max_mc_samples] of the Monte-Carlo modes (10 as the paper's code)
     std::uint64_t seed = default_seed;
 };
 // E exp(−|D|/ℓ) for D ~ N(m, s²), s ≥ 0 (closed form, stable for any m, s): the Laplacian kernel's

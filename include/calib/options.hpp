@@ -30,8 +30,9 @@ struct OptionInfo {
     Condition condition;        // applies only when this holds
 };
 
-// A value an option does not accept; what() reads "<option> = <value>, must be <rule>", e.g.
-// "replicates = 0, must be an integer in [1, 100000000]".
+// A value an option does not accept; what() reads "option `<option>` = <value>, must be <rule>", e.g.
+// "option `replicates` = 0, must be an integer in [1, 100000000]" (render_message spells the name for a
+// front-end: --replicates on the command line).
 class option_error : public invalid_argument {
 public:
     option_error(const std::string& option, const std::string& value, const std::string& rule);

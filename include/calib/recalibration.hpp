@@ -82,9 +82,12 @@ struct RecalibrationOptions {
     // Ŷ integrated out in closed form, or by S samples per forecast from the streams (mmd_seed, i),
     // fixed for the fit (GaussianMmdSpec; not with sign, whose sampled gradient is 0).
     MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;
-    std::size_t mmd_samples = 10;
-    std::uint64_t mmd_seed = default_seed;
+    std::size_t mmd_samples = 10;           // in [1, max_mc_samples]
+    std::uint64_t mmd_seed = default_seed;  // at most max_map_seed
 };
+// The largest seed a map records: the map file stores it as a JSON number, which readers take exactly
+// only up to 2^53.
+inline constexpr std::uint64_t max_map_seed = 1000000000000000ULL;
 
 // A fitted map. `parameters` are the map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];

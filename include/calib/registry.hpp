@@ -26,6 +26,7 @@
 #include <calib/kernels.hpp>
 #include <calib/options.hpp>
 #include <calib/parallel.hpp>
+#include <calib/recalibration.hpp>
 #include <calib/record.hpp>
 
 #include <cstddef>
@@ -176,6 +177,40 @@ public:
 private:
     const detail::ComparisonModel& model() const;
 };
+
+// The fit of a recalibration map (recalibration.hpp; `calib recalibrate fit`, calib.recalibrate_fit) with
+// the options of the family's maps (categorical or normal; another family throws invalid_argument):
+// method (required), objective, lambda (required with nll+mmd), notion, the normal maps' MMD options
+// (kernel_y, threshold, lengthscale, lengthscale_y, marginalisation, samples, mc_seed), ridge and
+// probability_floor (categorical), max_iterations, gradient_tolerance. The front-end reads the data and
+// calls fit_recalibration(data, method(), fit_options()).
+class RecalibrationSetup : public Setup {
+public:
+    explicit RecalibrationSetup(const FamilyInfo& family);
+    RecalibrationMethod method() const;
+    RecalibrationOptions fit_options() const;
+    // The features (affine-features' x; the individual notion's Z) are an input beside the data: whether
+    // the fit needs them, and check_features (after check()) throws invalid_argument when they are given
+    // but unused or needed but missing.
+    bool needs_features() const;
+    void check_features(bool given) const;
+};
+
+// Why the option `name`, given with a method, is not taken, in the same words for every front-end:
+// "option `name` applies only with `ckce_method` rff (<context>)" when one of `setups` (nullptr
+// entries are skipped) has it, else "option `name` does not apply to <context>; its options are
+// `a`, `b`, …". `context` names the method, options in backquotes ("`estimator` ece").
+std::string unused_option_message(const std::string& name, const std::vector<const Setup*>& setups,
+                                  const std::string& context);
+// "missing option `block_size` B|sqrt": a required option that applies was not given (Setup::missing).
+std::string missing_option_message(const OptionInfo& option);
+
+// The context of a setup's messages: "`estimator` ece", "`method` bootstrap `estimator` mmd",
+// "rank `estimators` ckce,ece".
+std::string message_context(const EstimatorSetup& setup);
+std::string message_context(const TestSetup& setup);
+std::string message_context(const ComparisonSetup& setup);
+std::string message_context(const RecalibrationSetup& setup);  // "recalibrate fit `method` temperature"
 
 // The registered estimators and tests, in the order of the documentation.
 const std::vector<MethodInfo>& estimator_methods();

@@ -59,8 +59,6 @@ long prediction_columns(const Input& input, long target_columns) {
     return input.input_columns;
 }
 
-std::string cell(double value) { return detail::format_value(value); }
-
 // Rethrows a data constructor's error at the file position of its row() and of `column` (in the
 // combined table; -1 for a whole-row rule), keeping the constructor's message.
 [[noreturn]] void rethrow(const NumericTable& table, const invalid_argument& error, long column,
@@ -68,18 +66,6 @@ std::string cell(double value) { return detail::format_value(value); }
     if (error.row() < 0 || error.row() >= table.rows)
         throw invalid_argument(display_path(table.files[0].path) + ": " + error.what() + advice);
     table.fail_at(error.row(), column, error.what() + advice);
-}
-
-// The integer in cell (row, column); throws when it is not an integer in [low, high] (with `advice`).
-int integer_cell(const NumericTable& table, long row, long column, const char* name, long low, long high,
-                 const std::string& range_advice = "") {
-    const double value = table.at(row, column);
-    if (value != std::floor(value))
-        table.fail_at(row, column, std::string(name) + " = " + cell(value) + ", must be an integer");
-    if (!(value >= static_cast<double>(low) && value <= static_cast<double>(high)))
-        table.fail_at(row, column, std::string(name) + " = " + cell(value) + ", must be in [" + std::to_string(low) +
-                                       ", " + std::to_string(high) + "]" + range_advice);
-    return static_cast<int>(value);
 }
 
 // Columns [first, first + count) of the table as an n × count matrix.
@@ -90,43 +76,17 @@ Matrix columns_of(const NumericTable& table, long first, long count) {
     return x;
 }
 
-// Labels of m classes in column `column`, checked here (rather than by CategoricalData) so that a
-// likely convention mistake gets its remedy.
-std::vector<int> class_labels(const NumericTable& table, long column, long m, bool one_based) {
-    double low = INFINITY, high = -INFINITY;
-    for (long i = 0; i < table.rows; ++i) {
-        low = std::min(low, table.at(i, column));
-        high = std::max(high, table.at(i, column));
+// Labels of m classes in column `column` (class_labels, data.hpp: with the remedy of a likely
+// convention mistake), at their file position when one is out of range.
+std::vector<int> labels_in(const NumericTable& table, long column, long m, bool one_based, const char* name,
+                           bool advise) {
+    try {
+        return class_labels(name, static_cast<std::size_t>(table.rows),
+                            [&](std::size_t i) { return table.at(static_cast<long>(i), column); }, m, one_based,
+                            advise);
+    } catch (const invalid_argument& e) {
+        table.fail_at(e.row(), column, e.what());
     }
-    std::string advice;
-    if (one_based)
-        advice = " (1-based labels, as --one-based-labels says" +
-                 std::string(low == 0 ? "; the labels include 0: are they 0-based?)" : ")");
-    else if (low >= 1 && high == static_cast<double>(m))
-        advice = " (0-based labels; the labels run from 1 to " + std::to_string(m) +
-                 ": if they are 1-based, use --one-based-labels)";
-    else
-        advice = " (0-based labels)";
-    const long offset = one_based ? 1 : 0;
-    std::vector<int> labels(static_cast<std::size_t>(table.rows));
-    for (long i = 0; i < table.rows; ++i)
-        labels[static_cast<std::size_t>(i)] = integer_cell(table, i, column, "label", offset, m - 1 + offset, advice) -
-                                              static_cast<int>(offset);
-    return labels;
-}
-
-// What a broken probability rule may mean: logits, or scores that need renormalising.
-std::string probability_advice(const NumericTable& table, const invalid_argument& e, long m, const ReadOptions& options) {
-    if (options.logits) return "";
-    if (e.column() >= 0 && e.column() < m) return "; if the columns hold logits, use --logits";
-    if (e.column() == -1 && e.row() >= 0 && e.row() < table.rows) {
-        double sum = 0;
-        for (long k = 0; k < m; ++k) sum += table.at(e.row(), k);
-        if (std::abs(sum - 1) > 0.01)
-            return "; if the columns hold logits use --logits, for unnormalised scores --renormalize";
-        return "; to accept such rows use --renormalize or a larger --simplex-tolerance";
-    }
-    return "";
 }
 
 }  // namespace
@@ -141,14 +101,14 @@ CategoricalData read_categorical(const std::string& path, const ReadOptions& opt
                                       "--family binary"
                                     : "at least 3 (m >= 2 class probabilities, then the label); for one probability "
                                       "column use --family binary");
-    std::vector<int> labels = class_labels(table, m, m, options.one_based_labels);
+    std::vector<int> labels = labels_in(table, m, m, options.one_based_labels, "label", true);
     Matrix values = columns_of(table, 0, m);
     try {
         return options.logits ? CategoricalData::from_logits(values, std::move(labels))
                               : CategoricalData(std::move(values), std::move(labels), options.simplex);
     } catch (const invalid_argument& e) {
         // CategoricalData's columns are the table's: 0 … m − 1 the classes, m the label.
-        rethrow(table, e, e.column(), probability_advice(table, e, m, options));
+        rethrow(table, e, e.column(), probability_advice(e, view_of(columns_of(table, 0, m)), options.logits));
     }
 }
 
@@ -157,8 +117,7 @@ CategoricalData read_binary(const std::string& path, const ReadOptions& options,
     const NumericTable& table = input.table;
     if (prediction_columns(input, 1) != 1)
         fail_columns(input, false, input.input_columns, input.separate ? "1 (p = P(Y = 1))" : "2 (p, y)");
-    std::vector<int> y(static_cast<std::size_t>(table.rows));
-    for (long i = 0; i < table.rows; ++i) y[static_cast<std::size_t>(i)] = integer_cell(table, i, 1, "y", 0, 1);
+    const std::vector<int> y = labels_in(table, 1, 2, false, "y", false);
     try {
         return CategoricalData::from_binary(columns_of(table, 0, 1).col(0), y);
     } catch (const invalid_argument& e) {

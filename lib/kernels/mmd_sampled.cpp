@@ -20,8 +20,8 @@ double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 void check_marginalisation(const char* fn, const GaussianMmdSpec& spec) {
     if (spec.marginalisation == MmdMarginalisation::analytic) return;
-    if (spec.samples < 1 || spec.samples > 1000000)
-        fail(fn, "samples = ", spec.samples, ", must be in [1, 1000000] for Monte-Carlo marginalisation");
+    if (spec.samples < 1 || spec.samples > max_mc_samples)
+        fail(fn, "samples = ", spec.samples, ", must be in [1, ", max_mc_samples, "] for Monte-Carlo marginalisation");
     const GaussianTarget t = spec.target;
     if (t != GaussianTarget::rbf && t != GaussianTarget::sign && t != GaussianTarget::moment && t != GaussianTarget::pit)
         fail(fn, "Monte-Carlo marginalisation is implemented for the target kernels sqexp, sign, moment and pit");

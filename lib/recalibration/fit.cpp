@@ -36,10 +36,10 @@ void check_normal_mmd_options(const RecalibrationOptions& options) {
     if (options.mmd_marginalisation != MmdMarginalisation::analytic) {
         if (t == GaussianTarget::sign)
             detail::fail(fn, "the sign kernel's sampled gradient is 0 almost everywhere; take mmd_marginalisation = analytic");
-        if (options.mmd_samples < 1 || options.mmd_samples > 1000000)
-            detail::fail(fn, "mmd_samples = ", options.mmd_samples, ", must be in [1, 1000000]");
-        if (options.mmd_seed > 1000000000000000ULL)  // the map file stores it as a JSON number, exactly
-            detail::fail(fn, "mmd_seed = ", options.mmd_seed, ", must be <= 10^15");
+        if (options.mmd_samples < 1 || options.mmd_samples > max_mc_samples)
+            detail::fail(fn, "mmd_samples = ", options.mmd_samples, ", must be in [1, ", max_mc_samples, "]");
+        if (options.mmd_seed > max_map_seed)
+            detail::fail(fn, "mmd_seed = ", options.mmd_seed, ", must be <= ", max_map_seed);
     }
     if (options.mmd_threshold && !std::isfinite(*options.mmd_threshold))
         detail::fail(fn, "mmd_threshold = ", detail::format_value(*options.mmd_threshold), ", must be finite");

@@ -188,7 +188,7 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
         integer_option(&MmdChoice::samples,
                        info("samples", "S", "10", "the Monte-Carlo samples per forecast",
                             {"marginalisation", {"mc-paired", "mc-all-pairs"}}),
-                       1),
+                       1, max_mc_samples),
         integer_option(&MmdChoice::mc_seed,
                        info("mc_seed", "N", std::to_string(default_seed),
                             "the seed of the Monte-Carlo samples (forecast i draws from the stream (N, i))",

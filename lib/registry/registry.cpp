@@ -153,6 +153,37 @@ TestResult TestSetup::run(const AnyData& data, const Kernel* kernel, const AnyDa
     return model().run(data, kernel, locations, {}, parallel);
 }
 
+std::string unused_option_message(const std::string& name, const std::vector<const Setup*>& setups,
+                                  const std::string& context) {
+    for (const Setup* s : setups)
+        if (const std::string why = s ? s->why_not(name) : ""; !why.empty())
+            return "option `" + name + "` " + why + " (" + context + ")";
+    std::string known;
+    for (const Setup* s : setups)
+        for (const OptionInfo& o : s ? s->options() : std::vector<OptionInfo>{})
+            known += (known.empty() ? "`" : ", `") + o.name + "`";
+    return "option `" + name + "` does not apply to " + context +
+           (known.empty() ? ", which takes no options" : "; its options are " + known);
+}
+
+std::string missing_option_message(const OptionInfo& option) {
+    return "missing option `" + option.name + "`" + (option.metavar.empty() ? "" : " " + option.metavar);
+}
+
+std::string message_context(const EstimatorSetup& setup) { return "`estimator` " + setup.info().name; }
+
+std::string message_context(const TestSetup& setup) {
+    std::string context = "`method` " + setup.info().name;
+    if (setup.option("estimator")) context += " `estimator` " + to_text(setup.get("estimator"));
+    return context;
+}
+
+std::string message_context(const ComparisonSetup& setup) {
+    std::string listed;
+    for (const std::string& name : setup.estimators()) listed += (listed.empty() ? "" : ",") + name;
+    return "rank `estimators` " + listed;
+}
+
 // ---- model comparison ----------------------------------------------------------------------------------
 
 ComparisonSetup::ComparisonSetup() : Setup(detail::make_comparison_model()) {}

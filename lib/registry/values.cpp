@@ -11,7 +11,8 @@
 namespace calib {
 
 option_error::option_error(const std::string& option, const std::string& value, const std::string& rule)
-    : invalid_argument(option + " = " + value + ", must be " + rule), option_(option), value_(value), rule_(rule) {}
+    : invalid_argument("option `" + option + "` = " + value + ", must be " + rule), option_(option), value_(value),
+      rule_(rule) {}
 
 std::string option_name(const std::string& name, NameStyle style) {
     if (style == NameStyle::python) return name;

@@ -18,20 +18,21 @@ The predictions and targets are given by name, and their family follows from the
 Reading options (as the command line's): logits, one_based_labels (alias one_based),
 simplex_tolerance, renormalize.
 
+Warnings: where the command line prints "calib: warning: ..." (labels that look 1-based but are read
+as 0-based, a metric that is not finite), Python issues a CalibWarning (a UserWarning) with the same
+text; error messages name options in backquotes (`one_based_labels`, `logits`).
+
 Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map as the JSON map file's
 dict, recalibrate_apply applies one to new predictions.
 """
 
-import math
-import warnings
-
 from . import _calib
-from ._calib import NumericalError
+from ._calib import CalibWarning, NumericalError
 
 __version__ = _calib.version
 __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
            "interval_coverage", "metrics", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
-           "NumericalError"]
+           "NumericalError", "CalibWarning"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
 _DATA = frozenset(a for family in _calib.families() for a in family["arrays"])
@@ -275,15 +276,12 @@ def metrics(probs=None, labels=None, *, family=None, features=None, threshold=No
     lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
     kce_lengthscale_y.
     qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf"), with a
-    RuntimeWarning (as for any metric that is not finite)."""
+    CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
     if rest:
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
     result = _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
                             _threads(threads))
-    for name, value in result.items():
-        if isinstance(value, float) and not math.isfinite(value):
-            warnings.warn(f"{name} = {value}", RuntimeWarning, stacklevel=2)
     return result
 
 
@@ -305,8 +303,9 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     if lambda_ is not None:
         arguments["lambda"] = lambda_
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    options["method"] = method
     import json
-    return json.loads(_calib.recalibrate_fit(family or "", arrays, reading, features, method, options))
+    return json.loads(_calib.recalibrate_fit(family or "", arrays, reading, features, options))
 
 
 def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <list>
+#include <optional>
 #include <vector>
 
 namespace py = pybind11;
@@ -161,23 +162,17 @@ private:
     std::list<Matrix> copies_;  // a list: views point into its elements
 };
 
-// Labels: integers (any integer or bool dtype, or floats with integral values), shifted to 0-based.
-std::vector<int> to_labels(const py::array& a, bool one_based) {
-    std::vector<int> labels(static_cast<std::size_t>(a.shape(0)));
-    const double shift = one_based ? 1 : 0;
-    for_each(a, [&](std::size_t i, double v) {
-        if (std::floor(v) != v)
-            throw invalid_argument("labels[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(v))) +
-                                       " is not an integer",
-                                   static_cast<long>(i));
-        if (!(v - shift >= 0 && v - shift <= std::numeric_limits<int>::max()))
-            throw invalid_argument("labels[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(v))) +
-                                       " is out of range: labels are " + (one_based ? "1-based" : "0-based") +
-                                       (one_based ? "" : " (pass one_based_labels=True for labels 1..m)"),
-                                   static_cast<long>(i));
-        labels[i] = static_cast<int>(v - shift);
-    });
-    return labels;
+// Labels of m classes (class_labels: integers of any dtype, or floats with integral values), shifted to
+// 0-based; an error names the element ("labels[3]: label = 10, must be in [0, 9] …").
+std::vector<int> to_labels(const py::array& a, long m, bool one_based, bool binary) {
+    std::vector<double> values(static_cast<std::size_t>(a.shape(0)));
+    for_each(a, [&](std::size_t i, double v) { values[i] = v; });
+    try {
+        return class_labels(binary ? "y" : "label", values.size(), [&](std::size_t i) { return values[i]; }, m,
+                            one_based, !binary);
+    } catch (const invalid_argument& e) {
+        throw invalid_argument("labels[" + std::to_string(e.row()) + "]: " + e.what(), e.row());
+    }
 }
 
 std::vector<Matrix> to_matrices(const py::array& a) {
@@ -288,20 +283,29 @@ AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOp
 
     // The arrays are read with the GIL held; the data set is validated without it.
     const std::string& f = family.name;
-    if (f == "categorical" || f == "binary") {
-        std::vector<int> labels = to_labels(a[1], options.one_based_labels);
-        if (f == "binary" || options.logits) {
-            // New probabilities are computed from these: [1 − p, p] or the softmax.
-            const Matrix p = to_matrix(a[0]);
-            py::gil_scoped_release release;
-            if (f == "binary") return CategoricalData::from_binary(p.col(0), labels);
-            return CategoricalData::from_logits(p, std::move(labels));
-        }
-        Arrays arrays;
-        const MatrixView p = arrays.matrix(a[0]);
-        Owner owner = std::move(arrays).owner();
+    if (f == "binary") {
+        const std::vector<int> labels = to_labels(a[1], 2, false, true);
+        const Matrix p = to_matrix(a[0]);  // copied: the data set holds [1 − p, p]
         py::gil_scoped_release release;
-        return CategoricalData(p, std::move(owner), std::move(labels), options.simplex);
+        return CategoricalData::from_binary(p.col(0), labels);
+    }
+    if (f == "categorical") {
+        std::vector<int> labels = to_labels(a[1], a[0].shape(1), options.one_based_labels, false);
+        std::optional<CategoricalData> data;
+        Arrays arrays;
+        const Matrix logits = options.logits ? to_matrix(a[0]) : Matrix();  // copied: the softmax replaces them
+        const MatrixView p = options.logits ? view_of(logits) : arrays.matrix(a[0]);
+        Owner owner = std::move(arrays).owner();
+        try {
+            py::gil_scoped_release release;
+            data = options.logits ? CategoricalData::from_logits(logits, std::move(labels))
+                                  : CategoricalData(p, std::move(owner), std::move(labels), options.simplex);
+        } catch (const invalid_argument& e) {
+            throw invalid_argument(e.what() + probability_advice(e, p, options.logits), e.row(), e.column());
+        }
+        const std::string warning = zero_label_warning(*data, options.one_based_labels);
+        if (!warning.empty()) warn(warning);
+        return std::move(*data);
     }
     Arrays arrays;
     if (f == "normal" || f == "laplace") {

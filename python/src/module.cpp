@@ -78,7 +78,7 @@ struct Configured {
 };
 
 template <class MethodSetup>
-Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict options, const std::string& context) {
+Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict options) {
     const MethodInfo& info = setup.info();
     const FamilyInfo& family = *in.family;
     const bool has_locations = in.locations.has_value();
@@ -129,7 +129,7 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
         set_options(*c.kernel, options);
         setups.push_back(&*c.kernel);
     }
-    reject_unused(options, setups, context);
+    reject_unused(options, setups, message_context(c.setup));
     return c;
 }
 
@@ -172,7 +172,7 @@ py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fi
 py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
                   const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_estimator(estimator), in, options, "estimator " + estimator);
+    const auto c = configure(make_estimator(estimator), in, options);
     return run(c, in, threads, [](py::dict& out, const EstimateResult& r) {
         out["estimator"] = r.estimator;
         out["estimate"] = r.estimate;
@@ -183,7 +183,7 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
 py::dict test(const std::string& family, const py::dict& arrays, const py::dict& reading, const py::object& locations,
               const std::string& method, const py::dict& options, int threads) {
     const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_test(method), in, options, "method " + method);
+    const auto c = configure(make_test(method), in, options);
     return run(c, in, threads, [](py::dict& out, const TestResult& r) {
         out["method"] = r.method;
         out["null"] = r.null_approximation;
@@ -214,7 +214,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
     }
     ComparisonSetup setup;
     set_options(setup, options);
-    reject_unused(options, {&setup}, "rank");
+    reject_unused(options, {&setup}, message_context(setup));
     ComparisonRun run;
     double compute_seconds = 0;
     {
@@ -314,6 +314,7 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
         record = evaluation_metrics(in.data, o);
         compute_seconds = seconds_since(start);
     }
+    for (const std::string& warning : non_finite_warnings(record)) warn(warning);
     py::dict out = to_dict(record);
     out["n"] = data_size(in.data);
     out["family"] = in.family->name;
@@ -367,6 +368,7 @@ PYBIND11_MODULE(_calib, m) {
     m.doc() = "calib's compiled core: the registry of estimators and tests on NumPy arrays (use the package calib).";
     // invalid_argument (and option_error) derive from std::invalid_argument: ValueError.
     py::register_exception<calib::numerical_error>(m, "NumericalError", PyExc_ArithmeticError);
+    add_warning_class(m);
     m.attr("version") = calib::version;
     m.attr("default_seed") = calib::default_seed;
     m.def("estimate", &estimate, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),

@@ -27,6 +27,34 @@ Value to_value(const std::string& name, const py::handle& value) {
                        "a number, a str or a bool (not " + std::string(py::str(value.get_type().attr("__name__"))) + ")");
 }
 
+namespace {
+PyObject* warning_class = nullptr;  // made once and kept for the life of the process
+}
+
+void add_warning_class(py::module_& m) {
+    warning_class = PyErr_NewExceptionWithDoc(
+        "calib._calib.CalibWarning",
+        "A likely mistake in the input that calib does not refuse (1-based labels read as 0-based), or a "
+        "result that is not finite; the command line prints the same text as 'calib: warning: ...'.",
+        PyExc_UserWarning, nullptr);
+    if (!warning_class) throw py::error_already_set();
+    m.attr("CalibWarning") = py::reinterpret_borrow<py::object>(warning_class);
+}
+
+void warn(const std::string& message) {
+    // Attributed to the first frame outside the calib package (its functions call one another), as
+    // warnings.warn's skip_file_prefixes would (Python 3.12+).
+    const std::string package = py::str(py::module_::import("os.path").attr("dirname")(
+        py::module_::import("calib").attr("__file__")));
+    long level = 1;
+    for (py::object frame = py::module_::import("sys").attr("_getframe")(0); !frame.is_none();
+         frame = frame.attr("f_back"), ++level) {
+        const std::string file = py::str(frame.attr("f_code").attr("co_filename"));
+        if (file.compare(0, package.size(), package) != 0) break;
+    }
+    if (PyErr_WarnEx(warning_class, message.c_str(), level) < 0) throw py::error_already_set();
+}
+
 bool flag_argument(const std::string& name, const py::handle& value) {
     if (!py::isinstance<py::bool_>(value)) throw option_error(name, std::string(py::repr(value)), "True or False");
     return value.cast<bool>();
@@ -39,22 +67,18 @@ void set_options(Setup& setup, py::dict& options) {
         PyDict_DelItemString(options.ptr(), o.name.c_str());
         return v;
     });
-    if (const OptionInfo* o = setup.missing())
-        throw invalid_argument("missing option " + o->name + "=" + o->metavar + " (" + setup.info().name + ")");
+    if (const OptionInfo* o = setup.missing()) throw invalid_argument(missing_option_message(*o));
     setup.check();
 }
 
 void reject_unused(const py::dict& options, const std::vector<const Setup*>& setups, const std::string& context) {
     for (const auto& item : options) {
         const std::string name = py::str(item.first);
+        const std::string message = unused_option_message(name, setups, context);
+        // An option no setup has is an unexpected keyword argument: TypeError, as Python's own.
         for (const Setup* s : setups)
-            if (const std::string why = s->why_not(name); !why.empty())
-                throw invalid_argument("option " + name + " " + why + " (" + context + ")");
-        std::string known;
-        for (const Setup* s : setups)
-            for (const OptionInfo& o : s->options()) known += (known.empty() ? "" : ", ") + o.name;
-        throw py::type_error("unexpected keyword argument " + name + " for " + context +
-                             (known.empty() ? ", which takes no options" : "; its options are " + known));
+            if (s->option(name)) throw invalid_argument(message);
+        throw py::type_error(message);
     }
 }
 

@@ -25,6 +25,14 @@ void set_options(Setup& setup, pybind11::dict& options);
 // the known ones), ValueError for an option whose condition does not hold.
 void reject_unused(const pybind11::dict& options, const std::vector<const Setup*>& setups, const std::string& context);
 
+// calib.CalibWarning (a UserWarning): the command line's warnings, with the same text. The class is
+// made once, when the module is imported (add_warning_class).
+void add_warning_class(pybind11::module_& m);
+// Issues `message` (a library message: options in backquotes, as Python keeps them) as a CalibWarning
+// attributed to the caller of the calib function; raises when the warnings filter makes it an error.
+// The GIL must be held.
+void warn(const std::string& message);
+
 pybind11::object to_python(const Value& value);
 pybind11::dict to_dict(const Record& record);
 // name, metavar, default, help, required, condition ("" or the registry's description of it).

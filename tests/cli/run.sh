@@ -1159,7 +1159,7 @@ expect_json "recalibrate apply affine-features" 'j["columns"] == 3' \
     recalibrate apply --map hetero.json --input hetero.csv --features hetero_x.csv --output hetero_out.csv
 expect_error "recalibrate affine-features needs --features" "--method affine-features needs --features" -- \
     recalibrate fit --family normal --input hetero.csv --method affine-features --out x.json
-expect_error "recalibrate --features without affine-features" "--features applies only to --method affine-features" -- \
+expect_error "recalibrate --features without affine-features" "--features applies only with --method affine-features or --notion individual" -- \
     recalibrate fit --family normal --input hetero.csv --method affine --features hetero_x.csv --out x.json
 expect_error "recalibrate apply affine-features without features" "it needs --features" -- \
     recalibrate apply --map hetero.json --input hetero.csv --output x.csv
@@ -1170,20 +1170,20 @@ expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_fro
     recalibrate apply --map t0.json --input over.csv --output x.csv
 expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma)" -- \
     recalibrate apply --map affine.json --input over.csv --output x.csv
-expect_error "recalibrate method of another family" "--method affine does not apply to --family categorical" -- \
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector or matrix for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
-expect_error "recalibrate unknown method" "method = 'platt' is unknown" -- "${fit[@]}" --method platt --out x.json
+expect_error "recalibrate unknown method" "option --method = platt, must be one of temperature" -- "${fit[@]}" --method platt --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
     recalibrate fit --family categorical --input over_bad.csv --logits --method vector --out x.json
-expect_error "recalibrate objective mmd" "--objective mmd, must be nll or nll+mmd" -- "${fit[@]}" --method temperature --objective mmd --out x.json
+expect_error "recalibrate objective mmd" "option --objective = mmd, must be one of nll or nll+mmd" -- "${fit[@]}" --method temperature --objective mmd --out x.json
 # NLL + lambda MMD^2: the map file records the objective's fields; lambda 0 is the NLL fit.
 expect_json "recalibrate nll+mmd" 'j["status"] == "converged" and j["objective"] == "nll+mmd" and j["lambda"] == 2 and j["notion"] == "top-label" and j["mmd_block_size"] == 38 and json.load(open("tm.json"))["mmd_lengthscale"] == j["mmd_lengthscale"] > 0 and 1.7 < j["parameters"]["temperature"] < 2.3' \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion top-label --out tm.json
 expect_json "recalibrate nll+mmd lambda 0 is nll" 'j["parameters"] == json.load(open("t.json"))["parameters"]' \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 0 --out t0m.json
 expect_json "recalibrate apply nll+mmd map" 'j["columns"] == 4' recalibrate apply --map tm.json --input over_x.csv --output recal_m.npy
-expect_error "recalibrate negative lambda" "--lambda -1, must be >= 0" -- "${fit[@]}" --method temperature --objective nll+mmd --lambda -1 --out x.json
-expect_error "recalibrate unknown notion" "--notion group does not apply to --family categorical (canonical, top-label, class-wise or marginal)" -- \
+expect_error "recalibrate negative lambda" "option --lambda = '-1', must be finite and >= 0" -- "${fit[@]}" --method temperature --objective nll+mmd --lambda -1 --out x.json
+expect_error "recalibrate unknown notion" "option --notion = group, must be one of canonical, top-label, class-wise or marginal for family categorical" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --notion group --out x.json
 expect_json "recalibrate nll+mmd class-wise" 'j["status"] == "converged" and j["notion"] == "class-wise" and json.load(open("cm.json"))["mmd_lengthscale"] > 0' \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 2 --notion class-wise --out cm.json
@@ -1198,7 +1198,7 @@ expect_error "recalibrate lambda without nll+mmd" "--lambda applies only with --
     "${fit[@]}" --method temperature --lambda 1 --out x.json
 expect_error "recalibrate notion without nll+mmd" "--notion applies only with --objective nll+mmd" -- \
     "${fit[@]}" --method temperature --notion canonical --out x.json
-expect_error "recalibrate nll+mmd needs lambda" "--objective nll+mmd needs --lambda" -- \
+expect_error "recalibrate nll+mmd needs lambda" "missing option --lambda L" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --out x.json
 # NLL + lambda MMD^2 for the normal maps: the Gaussian MMD's notion, target kernel and fixed lengthscales
 # are recorded in the map file; lambda 0 is the NLL fit; the individual notion's features may be n x d.
@@ -1218,22 +1218,22 @@ expect_json "recalibrate normal nll+mmd lambda 0 is nll" 'j["parameters"] == jso
     "${nfit[@]}" --method affine --lambda 0 --notion marginal --out a0m.json
 expect_json "recalibrate normal nll+mmd mc-paired" 'j["status"] == "converged" and j["mmd_samples"] == 10 and j["mmd_seed"] == 5 and json.load(open("mcm.json"))["mmd_marginalisation"] == "mc-paired"' \
     "${nfit[@]}" --method affine --lambda 1 --marginalisation mc-paired --samples 10 --mc-seed 5 --out mcm.json
-expect_error "recalibrate normal mc with sign" "sign kernel's sampled gradient" -- \
+expect_error "recalibrate normal mc with sign" "option --marginalisation applies only with --kernel-y sqexp|moment|pit, not sign" -- \
     "${nfit[@]}" --method affine --lambda 1 --kernel-y sign --marginalisation mc-paired --out x.json
 expect_error "recalibrate samples without mc" "--samples applies only with --marginalisation" -- \
     "${nfit[@]}" --method affine --lambda 1 --samples 3 --out x.json
-expect_error "recalibrate normal negative lambda" "--lambda -1, must be >= 0" -- "${nfit[@]}" --method affine --lambda -1 --out x.json
-expect_error "recalibrate normal individual without features" "--notion individual needs --features FILE" -- \
+expect_error "recalibrate normal negative lambda" "option --lambda = '-1', must be finite and >= 0" -- "${nfit[@]}" --method affine --lambda -1 --out x.json
+expect_error "recalibrate normal individual without features" "--notion individual needs --features (the conditioning variable, n rows)" -- \
     "${nfit[@]}" --method affine --lambda 1 --notion individual --out x.json
-expect_error "recalibrate normal notion canonical" "--notion canonical does not apply to --family normal" -- \
+expect_error "recalibrate normal notion canonical" "option --notion = canonical, must be one of distribution, individual or marginal for family normal" -- \
     "${nfit[@]}" --method affine --lambda 1 --notion canonical --out x.json
-expect_error "recalibrate normal unknown kernel-y" "--kernel-y = 'cosine' is unknown; the target kernels of normal forecasts are sqexp, sign" -- \
+expect_error "recalibrate normal unknown kernel-y" "option --kernel-y = cosine, must be one of sqexp, sign, moment or pit" -- \
     "${nfit[@]}" --method affine --lambda 1 --kernel-y cosine --out x.json
-expect_error "recalibrate threshold without sign" "--threshold applies only to --kernel-y sign" -- \
+expect_error "recalibrate threshold without sign" "option --threshold applies only with --kernel-y sign, not sqexp" -- \
     "${nfit[@]}" --method affine --lambda 1 --threshold 1 --out x.json
-expect_error "recalibrate kernel-y for categorical" "--kernel-y applies only to --family normal with --objective nll+mmd" -- \
+expect_error "recalibrate kernel-y for categorical" "option --kernel-y does not apply to recalibrate fit --method temperature; its options are --method, --objective, --lambda, --notion, --ridge" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --kernel-y sign --out x.json
-expect_error "recalibrate ridge without matrix" "--ridge applies only to --method matrix" -- \
+expect_error "recalibrate ridge without matrix" "option --ridge applies only with --method matrix" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
     "${fit[@]}" --method temperature --seed 3 --out x.json

@@ -38,8 +38,8 @@ def data():
     (np.array([[0.5, np.nan], [0.5, 0.5]]), np.array([0, 1]), "nan"),
     (np.array([[0.5, 0.6], [0.5, 0.5]]), np.array([0, 1]), "simplex"),
     (np.full((2, 2), 0.5), np.array([0, 2]), "label"),
-    (np.full((2, 2), 0.5), np.array([0.0, 1.5]), "labels[1] = 1.5 is not an integer"),
-    (np.full((2, 2), 0.5), np.array([0, -1]), "labels[1] = -1.0 is out of range"),
+    (np.full((2, 2), 0.5), np.array([0.0, 1.5]), "labels[1]: label = 1.5, must be an integer"),
+    (np.full((2, 2), 0.5), np.array([0, -1]), "labels[1]: label = -1, must be in [0, 1] (0-based labels)"),
     (np.full((2, 2), 0.5), np.array(["a", "b"]), "labels must hold numbers"),
     (np.array([["a", "b"]]), np.array([0]), "probs must hold numbers"),
     (np.full((2, 1), 1.0), np.array([0, 0]), "class"),
@@ -67,13 +67,13 @@ def test_missing_and_extra_arrays():
 
 def test_bad_options(data):
     probs, labels = data
-    with pytest.raises(TypeError, match="unexpected keyword argument blocksize"):
+    with pytest.raises(TypeError, match="option `blocksize` does not apply to `estimator` skce-unbiased; its options are `kernel_p`, `metric`"):
         calib.skce(probs, labels, blocksize=3)
-    with pytest.raises(ValueError, match="replicates = '0', must be an integer in"):
+    with pytest.raises(ValueError, match="option `replicates` = '0', must be an integer in"):
         calib.test(probs, labels, replicates=0)
     with pytest.raises(ValueError, match="replicates"):
         calib.test(probs, labels, replicates=True)
-    with pytest.raises(ValueError, match="features applies only with `ckce_method` rff, not exact"):
+    with pytest.raises(ValueError, match="option `features` applies only with `ckce_method` rff, not exact"):
         calib.ckce(probs, labels, features=10)
     with pytest.raises(ValueError, match="train takes the arrays of a data set .* not a file name"):
         calib.estimate(probs, labels, estimator="ce-kkr", train="train.csv", ridge_constant=1e-3)
@@ -83,7 +83,7 @@ def test_bad_options(data):
         calib.estimate(probs, labels, estimator="ce-kkr", seed=(1, 2))
     with pytest.raises(ValueError, match="train has 2 classes but data has"):
         calib.estimate(probs, labels, estimator="ce-bins", train=(np.full((4, 2), 0.5), [0, 1, 0, 1]), bins=3)
-    with pytest.raises(ValueError, match="missing option block_size"):
+    with pytest.raises(ValueError, match="missing option `block_size` B\\|sqrt"):
         calib.test(probs, labels, method="block")
     with pytest.raises(ValueError, match="unknown"):
         calib.test(probs, labels, method="nonsense")
@@ -316,7 +316,7 @@ def test_mmd_conditioning_array_errors():
         calib.estimate(**mmd, notion="group", groups=np.zeros((30, 2)))
     with pytest.raises(ValueError, match=r"`groups` has 3 rows"):
         calib.estimate(**mmd, notion="group", groups=[0, 1, 2])
-    with pytest.raises(ValueError, match="option features applies only with `notion` individual\\|local, not canonical"):
+    with pytest.raises(ValueError, match="option `features` applies only with `notion` individual\\|local, not canonical"):
         calib.estimate(**mmd, features=x)
     with pytest.raises(ValueError, match="ckce: features takes a value, not arrays"):
         calib.ckce(probs, labels, ckce_method="rff", features=x)

@@ -40,6 +40,9 @@ CATEGORICAL = [
      ["--objective", "nll+mmd", "--lambda", "1", "--notion", "marginal"]),
     ("temperature", {"objective": "nll+mmd", "lambda_": 1, "notion": "class-wise"},
      ["--objective", "nll+mmd", "--lambda", "1", "--notion", "class-wise"]),
+    # The optimiser's limits and the floor of log p: options of both front-ends (RecalibrationSetup).
+    ("vector", {"max_iterations": 3, "gradient_tolerance": 1e-4, "probability_floor": 1e-6},
+     ["--max-iterations", "3", "--gradient-tolerance", "1e-4", "--probability-floor", "1e-6"]),
 ]
 
 
@@ -121,34 +124,34 @@ def test_normal_individual_notion_takes_features_matching_cli(tmp_path):
                           "--objective", "nll+mmd", "--lambda", "3", "--notion", "individual", "--features",
                           str(tmp_path / "x2.csv"))
     assert fitted == expected and fitted["notion"] == "individual"
-    with pytest.raises(ValueError, match="samples applies only with marginalisation mc-paired or mc-all-pairs"):
+    with pytest.raises(ValueError, match="option `samples` applies only with `marginalisation` mc-paired\\|mc-all-pairs, not analytic"):
         calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, samples=4)
     for seed in (-1, 2**64, 2.0**64, 0.5):
         with pytest.raises(ValueError, match="mc_seed"):
             calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3,
                                   marginalisation="mc-paired", mc_seed=seed)
-    with pytest.raises(ValueError, match="notion individual needs features"):
+    with pytest.raises(ValueError, match="`notion` individual needs `features`"):
         calib.recalibrate_fit(**arrays, method="affine", objective="nll+mmd", lambda_=3, notion="individual")
 
 
 def test_recalibration_errors():
     _, arrays = family_arrays("categorical")
     probs, labels = arrays["probs"], arrays["labels"]
-    with pytest.raises(ValueError, match="ridge applies only with method matrix"):
+    with pytest.raises(ValueError, match="option `ridge` applies only with `method` matrix, not temperature"):
         calib.recalibrate_fit(probs, labels, method="temperature", ridge=1)
-    with pytest.raises(ValueError, match="lambda applies only with objective nll\\+mmd"):
+    with pytest.raises(ValueError, match="option `lambda` applies only with `objective` nll\\+mmd, not nll"):
         calib.recalibrate_fit(probs, labels, method="temperature", lambda_=1)
-    with pytest.raises(ValueError, match="objective nll\\+mmd needs lambda"):
+    with pytest.raises(ValueError, match="missing option `lambda` L"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd")
-    with pytest.raises(ValueError, match="takes canonical, top-label, class-wise or marginal"):
+    with pytest.raises(ValueError, match="option `notion` = group, must be one of canonical, top-label, class-wise or marginal"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
-    with pytest.raises(ValueError, match="kernel_y applies only with family normal and objective nll\\+mmd"):
+    with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="method affine does not apply to family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector or matrix for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
-    with pytest.raises(ValueError, match="method = 'platt' is unknown"):
+    with pytest.raises(ValueError, match="option `method` = platt, must be one of"):
         calib.recalibrate_fit(probs, labels, method="platt")
-    with pytest.raises(TypeError, match="unexpected keyword argument alpha for recalibrate_fit"):
+    with pytest.raises(TypeError, match="option `alpha` does not apply to recalibrate fit `method` temperature; its options are `method`"):
         calib.recalibrate_fit(probs, labels, method="temperature", alpha=1)
     with pytest.raises(ValueError, match="labels\\[0\\] = 10 is out of range|labels"):
         calib.recalibrate_fit(probs, labels + 10, method="temperature")
@@ -166,9 +169,9 @@ def test_recalibration_errors():
     with pytest.raises(TypeError, match="must be a dict or the path"):
         calib.recalibrate_apply(3, probs)
     _, normal = family_arrays("normal")
-    with pytest.raises(ValueError, match="method affine-features needs features"):
+    with pytest.raises(ValueError, match="`method` affine-features needs `features`"):
         calib.recalibrate_fit(**normal, method="affine-features")
-    with pytest.raises(ValueError, match="features applies only to method affine-features or notion individual"):
+    with pytest.raises(ValueError, match="`features` applies only with `method` affine-features or `notion` individual"):
         calib.recalibrate_fit(**normal, method="affine", features=normal["y"])
     with pytest.raises(ValueError, match="must be n = 400 x 1|features is"):
         calib.recalibrate_fit(**normal, method="affine-features", features=normal["y"][:5])

@@ -1,0 +1,202 @@
+// The recalibration fit with its options (registry.hpp, RecalibrationSetup): the family's methods, the
+// objective and its MMD, the optimiser's limits. Each option's rule is the one fit_recalibration checks,
+// said before the data are read.
+#include "registry/models.hpp"
+
+#include <calib/recalibration.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace calib {
+
+namespace detail {
+
+namespace {
+
+struct FitSpec {
+    RecalibrationMethod method = RecalibrationMethod::temperature;
+    RecalibrationOptions options;
+};
+
+template <class E>
+std::vector<std::pair<E, std::string>> names_of(const std::vector<E>& values) {
+    std::vector<std::pair<E, std::string>> table;
+    for (const E v : values) table.push_back({v, to_string(v)});
+    return table;
+}
+
+bool finite_nonnegative(double x) { return x >= 0 && std::isfinite(x); }
+bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
+
+const Condition with_mmd{"objective", {"nll+mmd"}};
+
+OptionList<RecalibrationOptions> categorical_options() {
+    using O = RecalibrationOptions;
+    return {
+        real_option(&O::ridge,
+                    info("ridge", "L", "0.001", "the ridge on the off-diagonal entries of W, >= 0",
+                         {"method", {"matrix"}}),
+                    finite_nonnegative, "finite and >= 0"),
+        real_option(&O::probability_floor,
+                    info("probability_floor", "F", "1e-12",
+                         "probabilities are mapped to z = log max(p, F) (a zero would be -infinity, which no map moves)"),
+                    [](double x) { return x > 0 && x < 1; }, "in (0, 1)"),
+    };
+}
+
+// The Gaussian MMD of the normal maps' nll+mmd (recalibration.hpp): its target kernel, lengthscales,
+// threshold and marginalisation, each fixed by a rule on the data unless given.
+OptionList<RecalibrationOptions> normal_mmd_options() {
+    using O = RecalibrationOptions;
+    const std::vector<GaussianTarget> targets = {GaussianTarget::rbf, GaussianTarget::sign, GaussianTarget::moment,
+                                                 GaussianTarget::pit};
+    const std::vector<MmdMarginalisation> schemes = {MmdMarginalisation::analytic, MmdMarginalisation::mc_paired,
+                                                     MmdMarginalisation::mc_all_pairs};
+    const Condition sampled{"marginalisation", {"mc-paired", "mc-all-pairs"}};
+    return {
+        enum_option(&O::mmd_target,
+                    info("kernel_y", "", "sqexp",
+                         "the target kernel: sqexp (l_T the median of |y_i - y_j|), sign (threshold c, default the "
+                         "median of y), moment, or pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)",
+                         with_mmd),
+                    names_of(targets)),
+        custom_option<O>(info("threshold", "C", "", "the sign kernel's threshold c (default: the median of y)",
+                              {"kernel_y", {"sign"}}),
+                         [](O& o, const Value& v) { o.mmd_threshold = real_value("threshold", v, {}, ""); },
+                         [](const O& o) { return o.mmd_threshold ? Value(*o.mmd_threshold) : Value(std::string("median")); }),
+        real_option(&O::mmd_lengthscale,
+                    info("lengthscale", "L", "", "k_Z's lengthscale instead of the median heuristic",
+                         {"notion", {"distribution", "individual"}}),
+                    finite_positive, "finite and > 0"),
+        real_option(&O::mmd_target_lengthscale,
+                    info("lengthscale_y", "L", "", "the target kernel's l_T instead of its median rule",
+                         {"kernel_y", {"sqexp", "pit"}}),
+                    finite_positive, "finite and > 0"),
+        enum_option(&O::mmd_marginalisation,
+                    info("marginalisation", "", "analytic",
+                         "the forecast's Y-hat integrated out in closed form, or by S samples per forecast fixed for "
+                         "the fit (mc-paired: sample s of i with sample s of j; mc-all-pairs: all S^2 combinations)",
+                         {"kernel_y", {"sqexp", "moment", "pit"}}),
+                    names_of(schemes)),
+        integer_option(&O::mmd_samples, info("samples", "S", "10", "the Monte-Carlo samples per forecast", sampled),
+                       1, max_mc_samples),
+        integer_option(&O::mmd_seed,
+                       info("mc_seed", "N", std::to_string(default_seed),
+                            "the seed of the Monte-Carlo samples (stored in the map file, exactly)", sampled),
+                       0, max_map_seed),
+    };
+}
+
+OptionList<FitSpec> fit_options(bool categorical) {
+    using O = RecalibrationOptions;
+    const std::vector<RecalibrationMethod> methods =
+        categorical ? std::vector<RecalibrationMethod>{RecalibrationMethod::temperature,
+                                                       RecalibrationMethod::temperature_bias,
+                                                       RecalibrationMethod::vector, RecalibrationMethod::matrix}
+                    : std::vector<RecalibrationMethod>{RecalibrationMethod::affine, RecalibrationMethod::affine_features};
+    const std::string family = categorical ? "categorical" : "normal";
+    OptionInfo method = info("method", "", "",
+                             categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
+                                           "(softmax(w*z + b)) or matrix (softmax(Wz + b), with a ridge on the "
+                                           "off-diagonal W)"
+                                         : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
+                                           "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");
+    method.required = true;
+    OptionInfo lambda = info("lambda", "L", "", "the weight of MMD^2 in the objective, >= 0", with_mmd);
+    lambda.required = true;
+    OptionList<O> options = {
+        enum_option(&O::objective,
+                    info("objective", "", "nll",
+                         "nll: the mean negative log-likelihood; nll+mmd: mean NLL + lambda * MMD^2, the conditional "
+                         "MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al. 2023)"),
+                    names_of(std::vector<RecalibrationObjective>{RecalibrationObjective::nll,
+                                                                 RecalibrationObjective::nll_mmd})),
+        real_option(&O::lambda, lambda, finite_nonnegative, "finite and >= 0"),
+        enum_option(&O::notion,
+                    info("notion", "", to_string(recalibration_notions(categorical).front()),
+                         categorical ? "the MMD's notion: canonical, top-label, class-wise (one k_Z lengthscale for "
+                                       "every class) or marginal (no Z)"
+                                     : "the MMD's notion: distribution (Z = (mu', sigma'), moving with the map), "
+                                       "individual (Z = the features) or marginal (no Z)",
+                         with_mmd),
+                    names_of(recalibration_notions(categorical)), "for family " + family),
+    };
+    options = options + (categorical ? categorical_options() : normal_mmd_options());
+    options.push_back(integer_option(&O::max_iterations,
+                                     info("max_iterations", "N", "1000", "the L-BFGS iterations at most"), 1,
+                                     1000000000));
+    options.push_back(real_option(&O::gradient_tolerance,
+                                  info("gradient_tolerance", "G", "1e-08",
+                                       "stop when the gradient's norm is at most G * max(1, |theta|)"),
+                                  finite_positive, "finite and > 0"));
+    return OptionList<FitSpec>{enum_option(&FitSpec::method, method, names_of(methods), "for family " + family)} +
+           nested(&FitSpec::options, options);
+}
+
+class FitEntry final : public WithOptions<SetupModel, FitSpec> {
+public:
+    FitEntry(bool categorical, FitSpec defaults)
+        : WithOptions<SetupModel, FitSpec>({"recalibrate fit", "fit a recalibration map",
+                                            "recalibration by NLL (or NLL + lambda MMD^2)", false},
+                                           fit_options(categorical), std::move(defaults)) {}
+    using WithOptions<SetupModel, FitSpec>::values;
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<FitEntry>(*this); }
+};
+
+}  // namespace
+
+}  // namespace detail
+
+namespace {
+
+bool categorical_family(const FamilyInfo& family) {
+    if (family.name != "categorical" && family.name != "normal")
+        throw invalid_argument("recalibration maps categorical predictions or normal ones, not family " + family.name);
+    return family.name == "categorical";
+}
+
+detail::FitSpec defaults(bool categorical) {
+    detail::FitSpec spec;
+    if (!categorical) {
+        spec.method = RecalibrationMethod::affine;
+        spec.options.notion = MmdNotion::distribution;
+    }
+    return spec;
+}
+
+}  // namespace
+
+RecalibrationSetup::RecalibrationSetup(const FamilyInfo& family)
+    : Setup(std::make_shared<detail::FitEntry>(categorical_family(family), defaults(family.name == "categorical"))) {}
+
+namespace {
+const detail::FitSpec& spec_of(const detail::SetupModel& model) {
+    return static_cast<const detail::FitEntry&>(model).values();
+}
+}  // namespace
+
+RecalibrationMethod RecalibrationSetup::method() const { return spec_of(*model_).method; }
+RecalibrationOptions RecalibrationSetup::fit_options() const { return spec_of(*model_).options; }
+
+bool RecalibrationSetup::needs_features() const {
+    const RecalibrationOptions& o = spec_of(*model_).options;
+    return method() == RecalibrationMethod::affine_features ||
+           (o.objective == RecalibrationObjective::nll_mmd && o.notion == MmdNotion::individual);
+}
+
+void RecalibrationSetup::check_features(bool given) const {
+    check();
+    if (given && !needs_features())
+        throw invalid_argument("`features` applies only with `method` affine-features or `notion` individual");
+    if (!given && method() == RecalibrationMethod::affine_features)
+        throw invalid_argument("`method` affine-features needs `features` (one value x per observation)");
+    if (!given && needs_features())
+        throw invalid_argument("`notion` individual needs `features` (the conditioning variable, n rows)");
+}
+
+std::string message_context(const RecalibrationSetup& setup) {
+    return "recalibrate fit `method` " + to_string(setup.method());
+}
+
+}  // namespace calib

@@ -1,0 +1,210 @@
+"""The command line and Python say the same thing about the same bad input: the same error message and
+the same warning text, with options spelled for each front-end (--one-based-labels on the command line,
+`one_based_labels` in Python; render_message in the library). A file's position (`p.csv: line 1,
+column 1: `) and an array's (`labels[0]: `) are where each front-end says the problem is; the text after
+them must be equal. A CLI warning is a calib.CalibWarning in Python."""
+
+import re
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+import calib
+from conftest import CLI, data_path
+
+
+def for_cli(python_text):
+    """A Python message as the command line writes it: `one_based_labels` -> --one-based-labels."""
+    return re.sub(r"`([a-z0-9_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), python_text)
+
+
+def without_array_position(python_text):
+    return re.sub(r"^[a-z_]+\[\d+\]: ", "", python_text)
+
+
+def cli(*args):
+    """Exit code and stderr (--quiet: no progress bar, for the commands that draw one)."""
+    quiet = ["--quiet"] if args[0] in ("estimate", "test", "rank") else []
+    out = subprocess.run([CLI, *args, *quiet], capture_output=True, text=True)
+    return out.returncode, out.stderr.strip()
+
+
+def python_error(call):
+    with pytest.raises((ValueError, TypeError)) as info:
+        call()
+    return str(info.value)
+
+
+def python_warnings(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if issubclass(w.category, calib.CalibWarning)]
+
+
+def assert_same_error(cli_args, call):
+    code, stderr = cli(*cli_args)
+    message = python_error(call)
+    assert code == 2, stderr
+    core = for_cli(without_array_position(message))
+    assert len(core) > 20 and stderr.startswith("calib: ") and stderr.endswith(core), \
+        f"\n  command line: {stderr}\n  Python:       {message}"
+
+
+RNG = np.random.default_rng(7)
+N, M = 400, 10
+PROBS = RNG.dirichlet(np.ones(M), N)
+
+
+def save(tmp_path, name, array, fmt="%.17g"):
+    path = tmp_path / name
+    np.savetxt(path, array, delimiter=",", fmt=fmt)
+    return str(path)
+
+
+def categorical_case(tmp_path, probs, labels, *flags, **reading):
+    args = ["estimate", "--family", "categorical", "--input", save(tmp_path, "p.csv", probs),
+            "--labels", save(tmp_path, "y.csv", labels, "%.17g"), "--estimator", "ece", *flags]
+    return args, lambda: calib.ece(probs, labels, **reading)
+
+
+def test_labels_that_look_one_based_warn_alike(tmp_path):
+    """1-based labels with the top label absent: read as 0-based they are all in range, label 0 never occurs."""
+    labels = RNG.integers(1, M, N)
+    args, call = categorical_case(tmp_path, PROBS, labels)
+    code, stderr = cli(*args)
+    assert code == 0
+    said = python_warnings(call)
+    assert len(said) == 1
+    assert stderr == "calib: warning: " + args[6] + ": " + for_cli(said[0])
+    assert "label 0 never occurs among 400 observations of 10 classes" in said[0]
+    # Not said when the labels are declared 1-based, nor when label 0 occurs.
+    assert python_warnings(lambda: calib.ece(PROBS, labels, one_based_labels=True)) == []
+    assert python_warnings(lambda: calib.ece(PROBS, labels - 1)) == []
+
+
+BAD_LABELS = [
+    ("labels 1..m read as 0-based", lambda: RNG.permutation(np.arange(N) % M + 1), {}),
+    ("a label that is not an integer", lambda: np.r_[2.5, np.zeros(N - 1)], {}),
+    ("a label 0 with one_based_labels", lambda: np.r_[0, np.ones(N - 1)], {"one_based_labels": True}),
+    ("a negative label", lambda: np.r_[np.zeros(N - 1), -1], {}),
+]
+
+
+@pytest.mark.parametrize("case,labels,reading", BAD_LABELS, ids=[c[0] for c in BAD_LABELS])
+def test_bad_labels_are_refused_alike(case, labels, reading, tmp_path):
+    y = labels()
+    flags = ["--one-based-labels"] if reading else []
+    assert_same_error(*categorical_case(tmp_path, PROBS, y, *flags, **reading))
+
+
+def logits():
+    return RNG.normal(size=(N, M))
+
+
+def scores_off_by(factor):
+    p = PROBS.copy()
+    p[3] *= factor
+    return p
+
+
+BAD_PROBABILITIES = [
+    ("logits given as probabilities", logits, "use --logits"),
+    ("unnormalised scores", lambda: scores_off_by(1.05), "--renormalize"),
+    ("a row just off the simplex", lambda: scores_off_by(1 + 1e-4), "--simplex-tolerance"),
+]
+
+
+@pytest.mark.parametrize("case,probs,hint", BAD_PROBABILITIES, ids=[c[0] for c in BAD_PROBABILITIES])
+def test_bad_probabilities_are_refused_alike(case, probs, hint, tmp_path):
+    p = probs()
+    args, call = categorical_case(tmp_path, p, np.arange(N) % M)
+    assert_same_error(args, call)
+    assert hint in cli(*args)[1]
+
+
+def test_binary_targets_are_refused_alike(tmp_path):
+    p = RNG.uniform(size=N)
+    y = np.r_[2, np.zeros(N - 1)]
+    args = ["estimate", "--family", "binary", "--input", save(tmp_path, "p.csv", p), "--labels",
+            save(tmp_path, "y.csv", y), "--estimator", "ece"]
+    assert_same_error(args, lambda: calib.ece(p, y))
+
+
+def test_a_metric_that_is_not_finite_warns_alike(tmp_path):
+    mean, std, y = np.zeros(30), np.ones(30), np.r_[np.zeros(29), 1e308]
+    path = save(tmp_path, "normal.csv", np.c_[mean, std, y])
+    code, stderr = cli("metrics", "--family", "normal", "--input", path)
+    said = python_warnings(lambda: calib.metrics(mean=mean, std=std, y=y))
+    assert code == 0 and said == ["nll = inf"]
+    assert stderr == "calib: warning: nll = inf, written null (JSON has no infinity)"
+
+
+PREDS = ["--family", "categorical", "--input", data_path("preds.csv")]
+OPTIONS = [
+    ("a value out of range", ["estimate", "--estimator", "skce-block", "--block-size", "1"],
+     lambda p, y: calib.estimate(p, y, estimator="skce-block", block_size=1)),
+    ("a test's value out of range", ["test", "--method", "bootstrap", "--replicates", "0"],
+     lambda p, y: calib.test(p, y, method="bootstrap", replicates=0)),
+    ("an option of another estimator", ["estimate", "--estimator", "ece", "--bins", "3"],
+     lambda p, y: calib.estimate(p, y, estimator="ece", bins=3)),
+    ("an option whose condition does not hold", ["estimate", "--estimator", "ckce", "--features", "3"],
+     lambda p, y: calib.estimate(p, y, estimator="ckce", features=3)),
+    ("an option of the kernel that does not apply", ["test", "--method", "block", "--block-size", "2",
+                                                      "--lengthscale", "0.5", "--median-subsample", "10"],
+     lambda p, y: calib.test(p, y, method="block", block_size=2, lengthscale=0.5, median_subsample=10)),
+]
+
+
+@pytest.mark.parametrize("case,args,call", OPTIONS, ids=[c[0] for c in OPTIONS])
+def test_bad_options_are_refused_alike(case, args, call, categorical):
+    probs, labels = categorical
+    assert_same_error([args[0], *PREDS, *args[1:]], lambda: call(probs, labels))
+
+
+# Recalibration fits: the registry's RecalibrationSetup gives both front-ends their options and rules.
+FITS = [
+    ("a method of the other family", "categorical", ["--method", "affine"], {"method": "affine"}),
+    ("nll+mmd without lambda", "categorical", ["--method", "vector", "--objective", "nll+mmd"],
+     {"method": "vector", "objective": "nll+mmd"}),
+    ("a notion of the other family", "normal", ["--method", "affine", "--objective", "nll+mmd", "--lambda", "1",
+                                                "--notion", "canonical"],
+     {"method": "affine", "objective": "nll+mmd", "lambda_": 1, "notion": "canonical"}),
+    ("too many Monte-Carlo samples", "normal", ["--method", "affine", "--objective", "nll+mmd", "--lambda", "1",
+                                                "--marginalisation", "mc-paired", "--samples", "1000001"],
+     {"method": "affine", "objective": "nll+mmd", "lambda_": 1, "marginalisation": "mc-paired",
+      "samples": 1000001}),
+    ("a seed the map file cannot hold", "normal", ["--method", "affine", "--objective", "nll+mmd", "--lambda", "1",
+                                                   "--marginalisation", "mc-paired", "--mc-seed", "1000000000000001"],
+     {"method": "affine", "objective": "nll+mmd", "lambda_": 1, "marginalisation": "mc-paired",
+      "mc_seed": 1000000000000001}),
+    ("Monte-Carlo samples with the sign kernel", "normal",
+     ["--method", "affine", "--objective", "nll+mmd", "--lambda", "1", "--kernel-y", "sign", "--marginalisation",
+      "mc-paired"],
+     {"method": "affine", "objective": "nll+mmd", "lambda_": 1, "kernel_y": "sign", "marginalisation": "mc-paired"}),
+    ("an option of the normal maps for a categorical one", "categorical", ["--method", "temperature", "--kernel-y",
+                                                                           "sign"],
+     {"method": "temperature", "kernel_y": "sign"}),
+    ("a ridge without matrix scaling", "categorical", ["--method", "vector", "--ridge", "1"],
+     {"method": "vector", "ridge": 1}),
+    ("features the method does not take", "normal", ["--method", "affine", "--features", data_path("gauss.csv")],
+     {"method": "affine", "features": np.zeros((300, 1))}),
+    ("affine-features without features", "normal", ["--method", "affine-features"], {"method": "affine-features"}),
+    ("a probability floor out of range", "categorical", ["--method", "temperature", "--probability-floor", "1"],
+     {"method": "temperature", "probability_floor": 1}),
+]
+
+
+@pytest.mark.parametrize("case,family,args,options", FITS, ids=[c[0] for c in FITS])
+def test_bad_recalibration_options_are_refused_alike(case, family, args, options, categorical, tmp_path):
+    if family == "categorical":
+        probs, labels = categorical
+        data, arrays = data_path("preds.csv"), {"probs": probs, "labels": labels}
+    else:
+        table = np.loadtxt(data_path("gauss.csv"), delimiter=",", skiprows=1)
+        data, arrays = data_path("gauss.csv"), {"mean": table[:, 0], "std": table[:, 1], "y": table[:, 2]}
+    cli_args = ["recalibrate", "fit", "--family", family, "--input", data, *args, "--out", str(tmp_path / "m.json")]
+    assert_same_error(cli_args, lambda: calib.recalibrate_fit(**arrays, **options))
+    assert not (tmp_path / "m.json").exists()
