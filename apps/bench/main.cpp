@@ -77,7 +77,7 @@ void report(const std::string& name, int threads, double s, double pairs, double
     std::fflush(stdout);
 }
 
-// Issue 9: the reference tests, the exact median and model ranking at the size of real network
+// The reference tests, the exact median and model ranking at the size of real network
 // outputs (n = 10 000, m = 10), 2 threads.
 void real_data_scale() {
     std::printf("-- real-data scale (n = 10 000, m = 10, 2 threads)\n");
@@ -168,7 +168,7 @@ void real_data_scale() {
     std::printf("%-48s %.2f (target <= 3)\n", "  median / skce pass", exact_median / pass);
 }
 
-// Issue 12: a miscalibrated model of Dirichlet truths: P ~ Dir(0.3·1_m), Y ~ P, predictions f ∝ P^0.6
+// A miscalibrated model of Dirichlet truths: P ~ Dir(0.3·1_m), Y ~ P, predictions f ∝ P^0.6
 // (underconfident), so CCE₂² = E‖f − P‖² > 0.
 CategoricalData tempered_dirichlet(std::size_t n, int m, std::uint64_t seed) {
     Rng rng = make_stream(seed, 0);
@@ -186,7 +186,7 @@ CeEstimator ce_estimator(const std::string& name) {
                              : CeEstimator::ukkr;
 }
 
-// Issue 12's speed targets: the squared-CE pipeline (5 folds of 6 400, default grids) at n = 10 000,
+// Speed targets of the squared-CE pipeline (5 folds of 6 400, default grids) at n = 10 000,
 // m = 10, 2 threads; `only` = one estimator name, "NAME:NOTION" or "brier", for a process of its own
 // under /usr/bin/time -v (peak memory per estimator, docs/performance.md).
 void squared_ce_scale(const std::string& only) {
@@ -306,8 +306,8 @@ void python_reference() {
     }
 }
 
-// Issue 13: the normal maps by NLL + λ·MMD² (Gaussian conditional MMD, rbf target, B = ⌊√n⌋ = 100) at
-// n = 10⁴ (target ≤ 10 s) on the heteroscedastic model of the Marx digest §11.6: x ~ U[−2, 2],
+// The normal maps by NLL + λ·MMD² (Gaussian conditional MMD, rbf target, B = ⌊√n⌋ = 100) at
+// n = 10⁴ (target ≤ 10 s) on the heteroscedastic model of repro-marx: x ~ U[−2, 2],
 // y ~ N(sin x, (0.2 + 0.3|x|)²), forecasts N(0.8x, 0.6²); the median rules are part of the fit.
 void normal_recalibration() {
     Rng rng = make_stream(13, 2);
@@ -339,7 +339,7 @@ void normal_recalibration() {
         }
 }
 
-// Issue 13: temperature scaling by NLL (L-BFGS, analytic gradient; serial) at n = 10⁵, m = 10, on
+// Temperature scaling by NLL (L-BFGS, analytic gradient; serial) at n = 10⁵, m = 10, on
 // logits that need T = 2 (target ≤ 0.5 s).
 void recalibration() {
     Rng rng = make_stream(13, 0);
@@ -350,7 +350,7 @@ void recalibration() {
                 "recalibrate temperature nll n=1e5 m=10", s, map.parameters[0], map.iterations, map.evaluations,
                 map.status.c_str());
     std::fflush(stdout);
-    // Issue 13: the same by NLL + λ·MMD² (block estimate, B = ⌊√n⌋ = 100, canonical) at n = 10⁴,
+    // The same by NLL + λ·MMD² (block estimate, B = ⌊√n⌋ = 100, canonical) at n = 10⁴,
     // m = 10 (target ≤ 10 s); the median heuristic for k_Z is part of the fit.
     Rng rng4 = make_stream(13, 1);
     const CategoricalScores data4 = synthetic::tempered_logits(10000, 10, 3.0, 2.0, rng4);
@@ -370,7 +370,7 @@ void recalibration() {
 
 // With an argument, only that section: "recalibration"; "squared-ce [ESTIMATOR|brier]";
 // "krr-agreement [N [NOTION]]" (not in the full run: the exact paths take minutes).
-// Issue 13: the conditional MMD at n = 20 000 beside the SKCE's pair rate (same data, same k_Z).
+// The conditional MMD at n = 20 000 beside the SKCE's pair rate (same data, same k_Z).
 // Canonical with exp-TV ⊗ δ is the SKCE's U-statistic through the MMD's generic pair term;
 // top-label compares one conditioning distance and a 2-class residual per pair; class-wise makes one
 // pass per class (m passes).

@@ -1,8 +1,9 @@
 // Fig. 2 [ms-ckce §5.1.1, App. C.1]: m = 10 classes, P(Y | X = x_i) ~ Dir(0.1), y_i drawn from it;
 // calibrated models f_t (the truth) and f_m (the uniform marginal), miscalibrated f_u (temperature
 // 2) and f_o (temperature ½); in each trial all four models see the same conditionals and labels
-// (ckce.md §6.2.11). Reported: the proportion of trials in which the calibrated model's estimate is
-// strictly lower (ties counted separately, §6.2.8), with 95% Wilson intervals (§6.2.9).
+// (calib's reading; the paper does not say). Reported: the proportion of trials in which the calibrated
+// model's estimate is strictly lower (ties counted separately), with 95% Wilson intervals (the paper
+// gives no level).
 #include "dgp.hpp"
 #include "experiments.hpp"
 

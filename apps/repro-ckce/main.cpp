@@ -15,7 +15,7 @@ const repro::AppInfo info{
     "repro-ckce",
     "The synthetic experiments of the CKCE paper (Moskvichev & Sejdinovic).",
     "Moskvichev & Sejdinovic, All models are miscalibrated, but some less so: comparing calibration with "
-    "conditional mean operators (synthetic experiments, ckce digest)",
+    "conditional mean operators (synthetic experiments)",
     0,
     0,
     calib::default_seed,

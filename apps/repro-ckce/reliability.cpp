@@ -1,7 +1,7 @@
 // Fig. 1 [ms-ckce App. C.2]: m = 2, n = 1000, P(Y | X = x_i) ~ Dir(1, 1), y_i drawn from it; the
 // true model, an underconfident (temperature 2) and an overconfident (temperature ½) one. Ten
 // uniform bins of the confidence in class 0 ([k/10, (k+1)/10), the last closed; the paper's bins
-// are closed on both ends, ckce.md §3.3): mean confidence, accuracy (frequency of y = 0) and count
+// are closed on both ends, App. C.2): mean confidence, accuracy (frequency of y = 0) and count
 // per bin, and the CKCE of each model on the same 1000 samples.
 #include "dgp.hpp"
 #include "experiments.hpp"

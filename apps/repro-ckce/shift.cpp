@@ -1,7 +1,7 @@
 // Fig. 4(a) [ms-ckce §5.2.1]: X ∈ [−1, 1] from a normal(α, 0.25²) truncated to [−1, 1], labels
 // with P(Y = 1 | X = x) = σ(x), the miscalibrated model Q(Y = 1 | X = x) = σ(5x); n = 1000 per α.
 // P(Y | Q) does not depend on α (covariate shift), so a marginal-free error should stay flat.
-// The α grid and the replicates per α are not in the paper (ckce.md §6.2.10): α = −1, −0.9, …, 1
+// The α grid and the replicates per α are not in the paper (calib's choice): α = −1, −0.9, …, 1
 // and 5 replicates by default.
 #include "dgp.hpp"
 #include "experiments.hpp"

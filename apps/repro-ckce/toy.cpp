@@ -1,7 +1,7 @@
 // App. A [ms-ckce Table 2]: x ∈ {0, 1} with P(X = 0) = p; the model predicts Q(Y = 1 | x) = 0.3 and
 // 0.6, the truth is P(Y = 1 | x) = 0.5; discrete kernels 1{q = q'} and 1{y = y'}. Closed forms
-// (ckce.md §4.1): CKCE = 0.1 for every p, JKCE = 0.1p² − 0.04p + 0.02, ECE_L1 = 0.2 + 0.2p (the
-// printed 0.4 − 0.2p swaps the groups, ckce.md §6.2.14). For each p: the library's estimators on
+// (App. A): CKCE = 0.1 for every p, JKCE = 0.1p² − 0.04p + 0.02, ECE_L1 = 0.2 + 0.2p (the
+// printed 0.4 − 0.2p swaps the groups). For each p: the library's estimators on
 // simulated samples (mean and sd over the replicates) and on the exact-frequency sample of the
 // same size (n p observations at 0.3, half of each group labelled 1). The CKCE with the discrete
 // kernel is computed from the exact factor of its Gram matrix (the group indicators).

@@ -1,4 +1,4 @@
-// The squared-CE estimators on the §5.1 data: against the population values, and their runtime (issue 12).
+// The squared-CE estimators on the §5.1 data: against the population values, and their runtime.
 #include "simulation.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // repro-gruber-bach: the simulation of Gruber & Bach, "Optimizing estimators of squared calibration
-// errors in classification" (TMLR 2025), §5.1 / Fig. 1 (digest §8.1), and the issue-12 comparison of
+// errors in classification" (TMLR 2025), §5.1 / Fig. 1, and a comparison of
 // the squared-CE estimators against the ground truth on the same data, with their runtimes.
 #include "simulation.hpp"
 
@@ -8,7 +8,7 @@ namespace {
 const repro::AppInfo info{
     "repro-gruber-bach",
     "The simulation of Gruber & Bach (TMLR 2025, section 5.1): the risk of h_sim(theta), and the estimators.",
-    "Gruber & Bach section 5.1 / Fig. 1: n = 500, 5 classes, P ~ Dir(0.04), f = softmax(0.3 log P) (digest 8.1)",
+    "Gruber & Bach section 5.1 / Fig. 1: n = 500, 5 classes, P ~ Dir(0.04), f = softmax(0.3 log P)",
     100,
     4,
     2025,

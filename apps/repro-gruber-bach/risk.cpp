@@ -1,4 +1,4 @@
-// Fig. 1 of Gruber & Bach (§5.1, digest §8.1): the empirical risk (20) of h_sim(θ) against θ.
+// Fig. 1 of Gruber & Bach (§5.1): the empirical risk (20) of h_sim(θ) against θ.
 #include "simulation.hpp"
 
 #include <cmath>
@@ -19,7 +19,7 @@ void run_risk(const repro::Output& out) {
     calib::JsonObject parameters;
     parameters.set("n", static_cast<double>(sample_size)).set("classes", classes).set("dirichlet_alpha", dirichlet_alpha)
         .set("temperature", temperature).set("theta_grid", "2^(-5 + 0.05 k), k = 0..199")
-        .set("h_sim", "exponent theta / 0.3 on f (digest 6.6)");
+        .set("h_sim", "exponent theta / 0.3 on f (section 5.1)");
     if (out.done("risk", parameters)) return;
     std::vector<std::vector<double>> risk(o.reps);  // [replicate][θ index]
     repro::Progress progress(o, "gruber-bach risk", o.reps);

@@ -1,4 +1,4 @@
-// The data of Gruber & Bach §5.1 (digest §8.1) and the three experiments of repro-gruber-bach, each
+// The data of Gruber & Bach §5.1 and the three experiments of repro-gruber-bach, each
 // writing its CSV files (with sidecars) through the harness's Output:
 //   risk       Fig. 1: the risk (20) of h_sim(θ) on the θ grid, mean ± sd, paired against θ = 1
 //   estimates  the squared-CE estimators against the population CCE₂² and TCE₂²
@@ -23,7 +23,7 @@ struct Sample {
     calib::CategoricalData data;  // f and Y
 };
 // Row by row: 5 pairs (Gamma(α + 1), uniform) draws, then the label's uniform draw. log G =
-// log G_{α+1} + log U / α (digest ambiguity 18): with α = 0.04 most Gamma(α) draws underflow to 0 in
+// log G_{α+1} + log U / α (calib's choice): with α = 0.04 most Gamma(α) draws underflow to 0 in
 // double, but their logarithms do not, and f is computed from them, so it has no spurious zeros.
 Sample draw(std::size_t n, calib::Rng& rng);
 

@@ -1,5 +1,5 @@
 // repro-iclr2021-friedman: the Friedman 1 experiment of Widmann, Lindsten & Zachariah (ICLR 2021),
-// §5.2 and App. A.3 (Figs. 3 and 12; widmann digest §11.2).
+// §5.2 and App. A.3 (Figs. 3 and 12).
 //
 // Data: Y = 10 sin(πX₁X₂) + 20(X₃ − 0.5)² + 10X₄ + 5X₅ + ε, X ∼ U[0,1]¹⁰, ε ∼ N(0, 1); 100 training
 // and 50 test pairs. Model: N(f_θ(x), σ²) with f_θ a 10→200→50→1 ReLU network (Glorot-uniform
@@ -39,7 +39,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 const repro::AppInfo info{
     "repro-iclr2021-friedman",
     "The Friedman 1 experiment of Widmann et al. (ICLR 2021, App. A.3): networks and their ensemble during training.",
-    "ICLR 2021 section 5.2 / App. A.3, Friedman 1 regression (widmann digest section 11.2)",
+    "ICLR 2021 section 5.2 / App. A.3, Friedman 1 regression",
     10,
     3,
     1234,

@@ -1,5 +1,5 @@
 // repro-iclr2021-ols: the ordinary-least-squares example of Widmann, Lindsten & Zachariah (ICLR
-// 2021), App. A.1 (Figs. 1, 4, 5; widmann digest §11.2).
+// 2021), App. A.1 (Figs. 1, 4, 5).
 //
 // X ∼ U[−1, 1], Y = sin(πX) + |1 + X|·ε with ε ∼ N(0, 0.15²) (heteroscedastic). The model is an OLS
 // line with homoscedastic Gaussian noise, N(a + bx, σ²), fitted on 100 training pairs, with σ the
@@ -34,7 +34,7 @@ const double pi = boost::math::constants::pi<double>();
 const repro::AppInfo info{
     "repro-iclr2021-ols",
     "The OLS example of Widmann et al. (ICLR 2021, App. A.1): quantile curve and bootstrap p-value.",
-    "ICLR 2021 App. A.1, ordinary least squares on heteroscedastic sin data (widmann digest section 11.2)",
+    "ICLR 2021 App. A.1, ordinary least squares on heteroscedastic sin data",
     1000,
     20,
     1234,

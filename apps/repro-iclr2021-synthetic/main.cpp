@@ -1,6 +1,5 @@
 // repro-iclr2021-synthetic: the synthetic Gaussian experiments of Widmann, Lindsten & Zachariah
-// (ICLR 2021), "Calibration tests beyond classification", App. A.2 (Figs. 2, 6–11; widmann digest
-// §11.2).
+// (ICLR 2021), "Calibration tests beyond classification", App. A.2 (Figs. 2, 6–11).
 //
 // Predictions P_X = N(c·1_d, 0.1²·I_d) with c ∼ U(0, 1), d ∈ {1, 10}; targets Y ∼ P_X (calibrated
 // model) or Y ∼ N([0.1, μ_2, …, μ_d], 0.1²·I_d) (uncalibrated model); n ∈ {4, 16, 64, 256, 1024};
@@ -39,7 +38,7 @@ constexpr std::size_t num_locations = 10;
 const repro::AppInfo info{
     "repro-iclr2021-synthetic",
     "The synthetic Gaussian experiments of Widmann et al. (ICLR 2021, App. A.2): estimators and tests.",
-    "ICLR 2021 App. A.2, synthetic Gaussian models (widmann digest section 11.2)",
+    "ICLR 2021 App. A.2, synthetic Gaussian models",
     500,
     20,
     100,
@@ -88,7 +87,7 @@ calib::MvNormalData as_mvnormal(const Sample& s) {
 }
 
 // The CME test locations of dimension d: predictions N(m, 0.1²I), m ∼ U[0,1]^d, targets
-// N(0, 0.1²I); drawn once per dimension from their own stream (widmann digest §11.2).
+// N(0, 0.1²I); drawn once per dimension (as the authors' scripts) from their own stream.
 // Set 0 is the experiment's; sets 1, 2, … serve the study of how the CME test's level depends on
 // the draw of the locations.
 Sample locations(const repro::Options& o, std::size_t d_index, std::size_t set = 0) {
@@ -315,7 +314,8 @@ void write_locations(const repro::Options& o, const repro::Output& out, std::siz
     out.write("cme_locations_d" + std::to_string(dimensions[d_index]), table, parameters, 0);
 }
 
-// Published values [widmann digest §11.2, from the authors' tests_*.csv and errors_*.csv].
+// Published values [the authors' Calibration_ICLR2021 repository: experiments/data/synthetic/
+// tests_*.csv and errors_*.csv].
 // Test errors: [test][d][model][n]; test order block2, blocksqrt, bootstrap, cme.
 const double published_errors[4][2][2][5] = {
     {{{.128, .050, .054, .054, .060}, {.648, .122, 0, 0, 0}}, {{.102, .052, .064, .048, .048}, {.748, .308, 0, 0, 0}}},

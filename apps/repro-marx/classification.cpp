@@ -1,4 +1,4 @@
-// Part 2 of repro-marx (digest §11.6): temperature and temperature + bias scaling of an overconfident
+// Part 2 of repro-marx: temperature and temperature + bias scaling of an overconfident
 // softmax model by NLL and by NLL + λ·MMD² (canonical, top-label), judged on a held-out split by the
 // paper's classification metrics, the SKCE bootstrap test and the unbiased MMD².
 #include "marx.hpp"
@@ -54,7 +54,7 @@ struct Method {
     calib::MmdNotion notion;
     double lambda;
 };
-// λ relative to the mean NLL (digest A24): small 1 (the NLL dominates), large 100 (MMD² does).
+// λ relative to the mean NLL (not the paper's batch sum): small 1 (the NLL dominates), large 100 (MMD² does).
 const std::vector<Method>& methods() {
     using calib::MmdNotion;
     using calib::RecalibrationMethod;

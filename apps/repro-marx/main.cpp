@@ -1,4 +1,4 @@
-// repro-marx: the synthetic demo of Marx, Zalouk & Ermon (NeurIPS 2023) of digest §11.6 (marx.hpp).
+// repro-marx: a synthetic demo for Marx, Zalouk & Ermon (NeurIPS 2023) (marx.hpp).
 #include "marx.hpp"
 
 #include <cmath>
@@ -22,7 +22,7 @@ namespace {
 const repro::AppInfo info{
     "repro-marx",
     "A synthetic demo of Marx, Zalouk & Ermon (NeurIPS 2023): recalibration by NLL + lambda MMD^2 (not a reproduction).",
-    "Marx, Zalouk & Ermon 2023, digest 11.6: synthetic demo (the paper's tables are on real data; not reproduced)",
+    "Marx, Zalouk & Ermon 2023: synthetic demo (the paper's tables are on real data; not reproduced)",
     50,
     3,
     2023,

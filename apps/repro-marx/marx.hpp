@@ -1,5 +1,5 @@
 // repro-marx: a synthetic demo of Marx, Zalouk & Ermon (NeurIPS 2023), "Calibration by distribution
-// matching: trainable kernel calibration metrics" (digest shared/reference/marx.md §9.11, §11.6). Not a
+// matching: trainable kernel calibration metrics", of calib's own design. Not a
 // reproduction of the paper's tables, which are all on real data sets and neural networks: the demo
 // fits small recalibration maps by NLL and by NLL + λ·MMD² and reports the paper's metrics on a held-out
 // split (docs/reproduction.md, section "Marx, Zalouk & Ermon (2023): a synthetic demo").

@@ -1,4 +1,4 @@
-// Parts 1 and 3 of repro-marx (digest §11.6): heteroscedastic regression, a forecaster with a constant
+// Parts 1 and 3 of repro-marx: heteroscedastic regression, a forecaster with a constant
 // σ, affine(-features) recalibration by NLL and by NLL + λ·MMD² (RBF or sign target kernel, Z = X),
 // judged on a held-out split by the NLL, QCE, DCE, the individual MMD² and its bootstrap test.
 #include "marx.hpp"
@@ -17,7 +17,7 @@ namespace marx {
 
 namespace {
 
-// x ~ U[−2, 2], y | x ~ N(sin x, (0.2 + 0.3|x|)²) (digest §11.6). sin is odd and x symmetric, so the
+// x ~ U[−2, 2], y | x ~ N(sin x, (0.2 + 0.3|x|)²). sin is odd and x symmetric, so the
 // population median of y, the decision threshold, is 0.
 double true_sd(double x) { return 0.2 + 0.3 * std::abs(x); }
 
@@ -78,7 +78,7 @@ calib::NormalData forecasts(const Forecaster& f, const Points& p) {
 calib::Matrix column(const calib::Vector& v) { return calib::Matrix(v); }
 
 // The target kernels of the MMD term and of the evaluation: the RBF, and the sign kernel of the
-// threshold decision at c = the median of y (the paper's c, A10) or at its 70% quantile. The base
+// threshold decision at c = the median of y (the c of the paper's code) or at its 70% quantile. The base
 // forecaster's error is symmetric about the median (sin is odd, x symmetric, σ̂ too wide at x = 0 and too
 // narrow at |x| = 2), so its DCE at the median is ≈ 0 in the population; at the 70% quantile it is
 // ≈ 0.046 (Monte Carlo, 4·10⁵ draws), so that threshold shows how the DCE responds.
@@ -92,7 +92,7 @@ const char* name(Target t) {
     }
 }
 
-// The recalibrations compared. λ is relative to the mean NLL (digest A24); the MMD² terms are of
+// The recalibrations compared. λ is relative to the mean NLL (not the paper's batch sum); the MMD² terms are of
 // order 10⁻⁴–10⁻³ here, so λ = 100 is "small" (the NLL dominates) and λ = 1000 "large"
 // (docs/reproduction.md has the measured trade-off).
 constexpr double lambda_small = 100, lambda_large = 1000;
@@ -127,7 +127,7 @@ calib::RecalibrationObjective objective(const Method& m) {
 // for every method and for the fit's MMD term and the evaluation.
 struct Setting {
     Forecaster forecaster;
-    double median = 0;         // c: the median of y (the paper takes the whole data set's, A10)
+    double median = 0;         // c: the median of y (the paper's code takes the whole data set's)
     double q70 = 0;            // the 70% quantile of y: order statistic ⌊0.7 n⌋ + 1
     double lengthscale_x = 0;  // k_Z: median |x − x'|
     double lengthscale_y = 0;  // RBF k_T: median |y − y'|

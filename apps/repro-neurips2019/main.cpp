@@ -1,5 +1,5 @@
 // repro-neurips2019: the synthetic experiments of Widmann, Lindsten & Zachariah (NeurIPS 2019),
-// "Calibration tests in multi-class classification" (poster; widmann digest §11.1).
+// "Calibration tests in multi-class classification" (poster and full paper).
 //
 // 10⁴ data sets of n = 250 predictions g(X) ∼ Dir(0.1, …, 0.1) over m = 10 classes, with labels
 //   M1: Cat(g(X))                         calibrated
@@ -36,7 +36,7 @@ constexpr double dirichlet_alpha = 0.1;
 const repro::AppInfo info{
     "repro-neurips2019",
     "The synthetic experiments of Widmann et al. (NeurIPS 2019): estimates and test errors for models M1-M3.",
-    "NeurIPS 2019 poster / full paper, synthetic Dirichlet models (widmann digest section 11.1)",
+    "NeurIPS 2019 poster / full paper, synthetic Dirichlet models",
     10000,
     40,
     1234,
@@ -85,7 +85,7 @@ calib::Kernel kernel_for(const calib::CategoricalData& data) {
     return kernel;
 }
 
-// ECE_TV of the generative model [widmann digest §10.4]:
+// ECE_TV of the generative model [the full NeurIPS 2019 paper's appendix]:
 //   π Σ_i (β_i I(β_i; α_i, α_0 − α_i) − α_i/α_0 I(β_i; α_i + 1, α_0 − α_i)).
 double true_ece(const Model& model) {
     const double a = dirichlet_alpha, a0 = num_classes * dirichlet_alpha;
@@ -100,8 +100,8 @@ double true_ece(const Model& model) {
 const std::array<const char*, 4> estimators{{"ece", "skce_b", "skce_uq", "skce_ul"}};
 const std::array<const char*, 6> tests{{"C", "D_b", "D_uq", "D_ul", "A_uq", "A_l"}};
 
-// Published values [widmann digest §11.1, from the authors' errors_comparison.tex and
-// pvalues_comparison.tex]: mean and true value per estimator and model; test errors at α = 0.05
+// Published values [the authors' CalibrationPaper repository: paper/figures/errors_comparison.tex
+// and pvalues_comparison.tex]: mean and true value per estimator and model; test errors at α = 0.05
 // (and at 0.01 and 0.1 for the type-I error of A_uq, A_l). NaN: not published.
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 const double published_mean[4][3] = {{0.4395, 0.6633, 0.8918},

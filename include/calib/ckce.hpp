@@ -1,6 +1,6 @@
 // Conditional kernel calibration error (CKCE) for comparing the calibration of classifiers
 // [ms-ckce: Moskvichev & Sejdinovic, "All models are miscalibrated, but some less so: comparing
-// calibration with conditional mean operators"; digest shared/reference/ckce.md]. docs/ckce.md has
+// calibration with conditional mean operators"]. docs/ckce.md has
 // the mathematics, the decisions on the paper's gaps, and a user guide.
 //
 // With predictions q_i ∈ Δ^{m−1}, labels y_i, residuals a_i = q_i − e_{y_i} (A = Q − E, n×m), a

@@ -65,7 +65,7 @@ template <class Data>
 Matrix ucme_deviations(const Data& data, const Data& locations, const Kernel& kernel,
                        const ParallelOptions& parallel = {});
 
-// Expected calibration error with binning [widmann-2019 §ECE; julia-reference §1.1, §2.4]:
+// Expected calibration error with binning [widmann-2019 §ECE; CalibrationErrors.jl `ECE`]:
 //   ECE = Σ_{non-empty bins b} (n_b / n) · d(mean prediction in b, label frequencies in b).
 // Modes: canonical bins the full probability vector; top_label reduces each observation to the
 // 2-class problem ([c, 1 − c], 1{y = argmax p}) with confidence c = max_k p_k (ties: first class)

@@ -10,7 +10,7 @@
 //   consistency_test          the 2019 consistency resampling of any estimator (anti-conservative
 //                             for ECE, kept for reproduction).
 //   cme_test                  O(nJ) Hotelling test at J test locations; needs n ≫ J.
-// Defaults reproduce CalibrationTests.jl; deviations (its bugs, julia-reference §2.12) are listed
+// Defaults reproduce CalibrationTests.jl; deviations (its bugs) are listed
 // in docs/tests.md.
 #pragma once
 
@@ -165,7 +165,7 @@ void validate(const BootstrapOptions& options, std::size_t n);
 template <class Data>
 TestResult bootstrap_test(const Data& data, const Kernel& kernel, const BootstrapOptions& options = {});
 
-// Gamma approximation of T = n·SKCE_b (Gretton et al. 2009's MMD heuristic, peers §2.1.3):
+// Gamma approximation of T = n·SKCE_b (Gretton et al. 2009's MMD heuristic, applied to the SKCE):
 // mean = mean of h_ii, variance = 2·n/(n−1)·mean_{i≠j} h_ij², shape = mean²/variance,
 // scale = variance/mean, p = P(Gamma(shape, scale) ≥ T). One pass, O(n·m) memory.
 template <class Data>

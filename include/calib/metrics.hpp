@@ -1,5 +1,5 @@
-// The evaluation metrics of Marx, Zalouk & Ermon (NeurIPS 2023, §6 and App. B; digest
-// shared/reference/marx.md §8), as reported beside their kernel calibration metrics: for class
+// The evaluation metrics of Marx, Zalouk & Ermon (NeurIPS 2023, §6 and App. B), as reported
+// beside their kernel calibration metrics: for class
 // predictions the accuracy, the top-label ECE over 20 equal-width bins, the mean entropy and the NLL;
 // for univariate predictive distributions (normal, Laplace, mixtures) the NLL, the quantile
 // calibration error (QCE) of the PIT, the decision calibration error (DCE, eq. 19) of a threshold
@@ -57,7 +57,8 @@ double quantile_calibration_error_squared(const std::vector<double>& u, std::siz
 double decision_calibration_error(const NormalData& data, double threshold);
 double decision_calibration_error(const LaplaceData& data, double threshold);
 double decision_calibration_error(const MixtureNormalData& data, double threshold);
-// The median of the targets (the mean of the two middle values for even n): the paper's c (A10).
+// The median of the targets (the mean of the two middle values for even n): the c of the paper's
+// code (the paper leaves c unstated).
 double median_target(const NormalData& data);
 double median_target(const LaplaceData& data);
 double median_target(const MixtureNormalData& data);
@@ -88,13 +89,13 @@ LceResult local_calibration_error(const MixtureNormalData& data, const Matrix& f
 double median_feature_distance(const Matrix& features, const ParallelOptions& parallel = {});
 
 // ---- the KCE --------------------------------------------------------------------------------------------
-// The kernel calibration error of Marx et al.'s tables ("the MMD objective for an RBF kernel over
-// X × Y", §6; digest §11.1 item 6): the conditional MMD's unbiased U-statistic (calib/mmd.hpp, unscaled:
-// digest A17; it can be negative) in the individual notion, k_Z = exp(−‖x − x'‖²/(2ℓ²)) on the features
-// with ℓ the median of ‖x_i − x_j‖ over the pairs i < j, and the target kernel δ(y, y') for class
-// predictions or exp(−(y − y')²/(2ℓ_Y²)) for normal forecasts (integrated over the forecast in closed
-// form). features: n×d, finite; n ≥ 2. O(n²(d + m)) time through the pairwise engine, bitwise the same for
-// any thread count. Throws invalid_argument for bad features or a median distance of 0.
+// The kernel calibration error of Marx et al.'s tables ("the MMD objective for an RBF kernel over X ×
+// Y", §6.2): the conditional MMD's unbiased U-statistic (calib/mmd.hpp; unscaled, unlike the paper's
+// tables, App. B.1; it can be negative) in the individual notion, k_Z = exp(−‖x − x'‖²/(2ℓ²)) on the
+// features with ℓ the median of ‖x_i − x_j‖ over the pairs i < j, and the target kernel δ(y, y') for
+// class predictions or exp(−(y − y')²/(2ℓ_Y²)) for normal forecasts (integrated over the forecast in
+// closed form). features: n×d, finite; n ≥ 2. O(n²(d + m)) time through the pairwise engine, bitwise
+// the same for any thread count. Throws invalid_argument for bad features or a median distance of 0.
 struct KceResult {
     double estimate = 0;
     double lengthscale = 0;  // ℓ of k_Z, by the median heuristic

@@ -4,7 +4,7 @@
 // product kernel k((t, z), (t', z')) = k_T(t, t') · k_Z(z, z') is estimated without bias by
 //   MMD² = 1/(n(n−1)) Σ_{i≠j} h_ij,   h_ij = k_Z(z_i, z_j) · r_iᵀ K_T r_j,
 // with Ŷ marginalised analytically: r_i = e_{t_i} − (forecast pmf of t_i), K_T the Gram matrix of k_T
-// on the target's values [marx-2023 eq. 3, §3.4; the symmetric four-term h, i ≠ j only]. The notions:
+// on the target's values [marx-2023 eq. 3, §4.1; the symmetric four-term h, i ≠ j only]. The notions:
 //   notion       target T                  forecast of T          Z                 k_Z
 //   canonical    Y                         q_i                    q_i               exp/sqexp of a metric on q
 //   top-label    1{Y = Y*}, Y* = argmax q  q_i(Y*)                q_i(Y*)           exp/sqexp of |q − q'|
@@ -109,18 +109,18 @@ TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, 
 TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
 TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
 
-// ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1, §6.4 (digest)] ----
+// ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1] ----
 // T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out for the target kernel (docs/mmd.md §6):
 //   rbf     k_T = exp(−(y − y')²/(2ℓ²))        the expectations of the SKCE's normal family [W21 App. D]
 //   sign    k_T = sign(y − c) sign(y' − c)    r_i = sign(y_i − c) − (2Φ((μ_i − c)/σ_i) − 1): decision
-//                                             calibration for the threshold c (Marx §5.5); rank 1
-//   moment  k_T = y y' + y² y'²              r_i = (y_i − μ_i, y_i² − μ_i² − σ_i²) (Marx §5.3); rank 2
+//                                             calibration for the threshold c (Marx §6.3); rank 1
+//   moment  k_T = y y' + y² y'²              r_i = (y_i − μ_i, y_i² − μ_i² − σ_i²) (Marx §5, Ex. 1); rank 2
 //   pit     k_T = exp(−(t − t')²/(2ℓ²)) on the PIT t_i = Φ((y_i − μ_i)/σ_i) against U ~ Unif[0, 1]:
 //           h_Y = k(t_i, t_j) − g(t_i) − g(t_j) + E k(U, U'), g(t) = E_U k(t, U) (quantile calibration)
 //   laplacian k_T = exp(−|y − y'|/ℓ): E over a Gaussian difference in closed form (erfcx), O(n²)
-//   tanh    k_T = tanh((y − c)/τ) tanh((y' − c)/τ) (Marx §5.5's relaxation, A11): r_i = tanh((y_i − c)/τ)
+//   tanh    k_T = tanh((y − c)/τ) tanh((y' − c)/τ) (Marx §6.3's relaxation, scaled): r_i = tanh((y_i − c)/τ)
 //           − E_{Q_i} tanh((Ŷ − c)/τ), the expectation by fixed quadrature (gaussian_tanh_mean); rank 1
-//   min     k_T = min(A(y), A(y')), A(y) = clip(y − lo, 0, T), T = hi − lo (Example 2, A15: PSD for every
+//   min     k_T = min(A(y), A(y')), A(y) = clip(y − lo, 0, T), T = hi − lo (Marx §5, Ex. 2, shifted: PSD for every
 //           real y, k = ∫_0^T 1{A(y) ≥ t} 1{A(y') ≥ t} dt): h_Y = ∫_0^T r_i(t) r_j(t) dt,
 //           r_i(t) = 1{A(y_i) ≥ t} − S_i(lo + t), S_i the forecast's survival function (expected_min_*)
 // Notions: distribution (Z = (μ, σ), whose Euclidean distance is W2: k_Z = exp(−W2²/(2ℓ²)) with sqexp,
@@ -205,7 +205,7 @@ MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSp
 // time (× S or S² under Monte-Carlo marginalisation), O(n) memory, bitwise the same for any thread count.
 MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMmdSpec& spec,
                                         const ParallelOptions& parallel = {});
-// E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (digest §6.4).
+// E_U exp(−(t − U)²/(2ℓ²)) and E exp(−(U − U')²/(2ℓ²)) for U, U' ~ Unif[0, 1] independent (docs/mmd.md §6).
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);
 

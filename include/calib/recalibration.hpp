@@ -12,9 +12,9 @@
 //                        affine-features    N(a μ + b, (e^{s₀ + s₁|x|} σ)²), x one feature per observation
 //
 // The categorical maps can instead minimise mean NLL + λ·MMD² (Marx, Zalouk & Ermon 2023, eq. 4 with
-// the mean NLL, digest A24): MMD² is the conditional MMD's block estimate (calib/mmd.hpp) with
-// B = ⌊√n⌋ consecutive blocks, notion canonical, top-label, class-wise or marginal, k_Z = exp(−d²/(2ℓ²)) with ℓ fixed at
-// the start by the median heuristic on the unrecalibrated predictions.
+// the mean NLL in place of its batch sum): MMD² is the conditional MMD's block estimate (calib/mmd.hpp)
+// with B = ⌊√n⌋ consecutive blocks, notion canonical, top-label, class-wise or marginal, k_Z =
+// exp(−d²/(2ℓ²)) with ℓ fixed at the start by the median heuristic on the unrecalibrated predictions.
 // The normal maps (affine, affine-features) minimise the same with the Gaussian conditional MMD
 // (GaussianMmdSpec): notion distribution (Z = (μ′, σ′), which moves with θ), individual (Z = the
 // features, n×d, fixed) or marginal; target rbf, sign, moment or pit; k_Z = exp(−d²/(2ℓ²)). Fixed

@@ -19,16 +19,17 @@
 
 namespace calib {
 
-// One regression problem on pairs (digest §2, §3): row a holds the input z_a the function sees and
+// One regression problem on pairs (§2.2–2.3, §3.1): row a holds the input z_a the function sees and
 // the residual r_a whose pair products ⟨r_a, r_b⟩ are the noisy targets T_ab.
 struct CeProblem {
     Matrix inputs;     // n×q: probability vectors (canonical) or one scalar (top-label, one class)
-    Matrix residuals;  // n×d': P − e_Y (canonical) or s − b (scalar reductions, digest §2.5)
+    Matrix residuals;  // n×d': P − e_Y (canonical) or s − b (scalar reductions, no factor 2)
 };
 
 // canonical: z = P, r = P − e_Y (CCE₂).  top_label: z = max_k P_k (first maximum), r = z − 1{Y = argmax}
 // (TCE₂).  class_wise: one problem per class k, z = P_k, r = P_k − 1{Y = k}, with the scalar
-// convention (no factor 2, digest §2.5 / ambiguity 6); the class values are summed or averaged.
+// convention (no factor 2, as the authors' code; docs/squared_ce.md, decision 6); the class values are
+// summed or averaged.
 enum class CeNotion { canonical, top_label, class_wise };
 enum class ClassAggregation { sum, mean };
 
@@ -42,10 +43,11 @@ std::vector<CeProblem> ce_problems(const CategoricalData& data, CeNotion notion)
 double ce_risk(const Matrix& residuals, const Matrix& h, const ParallelOptions& parallel = {});
 
 // The same for a low-rank function H = U Uᵀ (U m×r: binning r = 1, KDE and two-step KRR r = d'), exactly, in
-// O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (digest §4.3).
+// O(m (d' + r)²) by ‖T − H‖²_F = ‖ΔᵀΔ‖² − 2‖ΔᵀU‖² + ‖UᵀU‖² minus the diagonal (an exact
+// rearrangement of (20)).
 double ce_risk_low_rank(const Matrix& residuals, const Matrix& factor);
 
-// The linear-time risk (digest §4.3, ambiguity 15): the mean over the m − 1 consecutive pairs (a, a + 1)
+// The linear-time risk (§3.2.1 only says one exists): the mean over the m − 1 consecutive pairs (a, a + 1)
 // of (⟨r_a, r_{a+1}⟩ − h(z_a, z_{a+1}))², as the authors' ce_estimator_lin_simulation; unbiased for the
 // risk when the rows are i.i.d. in random order, with a larger variance than (20). O(m (d' + r)). Needs m ≥ 2.
 // pair_values(a) = h(z_a, z_{a+1}), a = 0 … m − 2; or h = U Uᵀ given by its factor U (m×r).
@@ -53,7 +55,7 @@ double ce_risk_consecutive(const Matrix& residuals, const Vector& pair_values);
 double ce_risk_consecutive_low_rank(const Matrix& residuals, const Matrix& factor);
 
 // h_bin (23) on a scalar problem: the bin value v_m = mean of the residuals z − b in training bin m
-// (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (digest §6.1). Bins are
+// (conf(B_m) − acc(B_m)); an empty training bin takes the global mean (as the authors' code). Bins are
 // right-closed, the first also closed on the left: equal_width [0, 1/M], (1/M, 2/M], …; equal_mass
 // cuts at the training values of rank ⌈kn/M⌉ (k = 1 … M−1), so ties can leave bins empty.
 enum class CeBinning { equal_width, equal_mass };
@@ -80,7 +82,7 @@ private:
 // mean of BinCeFunction fitted and evaluated on the same data (24).
 double binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
 
-// Kumar et al.'s debiased (TCE₂^bin)² (digest §6.1, the formula of their verified_calibration code):
+// Kumar et al.'s debiased (TCE₂^bin)² (mentioned in §4.1; the formula of their verified_calibration code):
 // Σ_m |B_m|/n [(conf_m − acc_m)² − acc_m (1 − acc_m)/(|B_m| − 1)], bins with |B_m| < 2 contributing 0;
 // acc_m is the bin mean of the labels z − r. Squared scale, may be < 0 (the L2 version is √max(·, 0)).
 double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning scheme = CeBinning::equal_width);
@@ -136,7 +138,7 @@ private:
 
 // h_kde (25): h(z, z′) = ⟨z − ĝ(z), z′ − ĝ(z′)⟩ with the Nadaraya–Watson estimate
 // ĝ(z) = Σ_i k(z; z_i) y_i / Σ_i k(z; z_i) of the training labels y_i = z_i − r_i, computed in log
-// space. Kernel centred at training point z_i, evaluated at the query z (digest ambiguity 13): the
+// space. Kernel centred at training point z_i, evaluated at the query z (as the authors' code): the
 // Dirichlet density with α = z_i/b + 1 on probability vectors (canonical), the Beta density with
 // α = z_i/b + 1, β = (1 − z_i)/b + 1 on scalars (top-label, class-wise). Queries are clipped to
 // [1e-12, 1] inside the logarithm (float-saturated confidences of 1.0, coordinates 0), so no NaN arises;
@@ -162,21 +164,22 @@ private:
 // Needs n ≥ 2.
 double kde_squared_ce(const CeProblem& problem, double bandwidth, const ParallelOptions& parallel = {});
 
-// h_sim (§5.1, digest §6.6): h(p, p′) = ⟨p − s(p), p′ − s(p′)⟩ with s(p) = p^a / Σ_k p_k^a
+// h_sim (§5.1): h(p, p′) = ⟨p − s(p), p′ − s(p′)⟩ with s(p) = p^a / Σ_k p_k^a
 // = softmax(a log p). For a model f = softmax(t log P) of true probabilities P, s(f) = P^θ / Σ P^θ
 // with a = θ/t (the paper: t = 0.3, a = (10/3)θ), so h_sim = h* exactly at θ = 1. Returns U (m×d),
 // u_a = p_a − s(p_a), h = U Uᵀ (the low-rank risk applies). Zero coordinates are exact in this power
-// form (ambiguity 18). Needs a finite exponent > 0 and finite, non-negative rows, none all zero.
+// form (no log 0 is formed). Needs a finite exponent > 0 and finite, non-negative rows, none all zero.
 Matrix power_ce_factor(const Matrix& probabilities, double exponent);
 
-// How a ridge constant c becomes the effective ridges on n training points (digest §6.5, ambiguity 2):
+// How a ridge constant c becomes the effective ridges on n training points (App. B; docs/squared_ce.md,
+// decision 2):
 //   reference_code  ρ = c n^1.5, μ = c n^0.75 (the authors' code, which made the tables)
 //   paper_text      ρ = λ n², μ = λ n with λ = c √n (App. B as printed)
 enum class RidgePreset { reference_code, paper_text };
 double kronecker_ridge(double c, std::size_t n, RidgePreset preset);
 double two_step_ridge(double c, std::size_t n, RidgePreset preset);
 
-// The cross-validation pipeline (digest §5, §5.1): a seeded permutation; its first ⌊(1 − F)·n⌋
+// The cross-validation pipeline (§3.2.2, §5.2): a seeded permutation; its first ⌊(1 − F)·n⌋
 // observations are the CV part, the rest the test part; K unshuffled consecutive folds of the CV part
 // (sizes differ by at most one, the larger first). For each problem, fold and grid value the function
 // is fitted on the training folds, scored by the risk (20) on the validation fold and averaged over
@@ -201,10 +204,10 @@ struct SquaredCeOptions {
     ParallelOptions parallel;
 };
 
-// The grids of digest §6.1/§6.2/§6.5: bins {5, 10, …, 100}; kde 10^-5, 10^(-5 + 4/14), …, 10^-1 and
-// 0.2, 0.4, …, 1 (the paper's 20 bandwidths, for every notion); kkr top-label and
-// class-wise {10^-1, 10^-3, …, 10^-17}, canonical {10^8, 10^7, …, 10^-9}; ukkr top-label and
-// class-wise {10^-1, …, 10^-9}, canonical {10^4, 10^3.5, …, 10^-4.5}. Bins need a scalar notion.
+// The grids of App. B (ridge constants c without its n^0.5 factor): bins {5, 10, …, 100}; kde 10^-5,
+// 10^(-5 + 4/14), …, 10^-1 and 0.2, 0.4, …, 1 (the paper's 20 bandwidths, for every notion); kkr
+// top-label and class-wise {10^-1, 10^-3, …, 10^-17}, canonical {10^8, 10^7, …, 10^-9}; ukkr top-label
+// and class-wise {10^-1, …, 10^-9}, canonical {10^4, 10^3.5, …, 10^-4.5}. Bins need a scalar notion.
 std::vector<double> default_ce_grid(CeEstimator estimator, CeNotion notion);
 
 struct CeSplit {
@@ -242,7 +245,7 @@ struct SquaredCeResult {
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
 
 // The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
-// Eq. 5 with the erratum of digest §2.1): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
+// Eq. 5, corrected: it prints ‖π‖²): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
 // frequencies; CAL = CCE₂² = E‖P − q(P)‖², estimated by the canonical ce-kde pipeline with `options`
 // (its notion is set to canonical); RES = E‖q(P) − π‖² is then CAL + UNC − BS, so the identity holds
 // exactly for the reported numbers (RES inherits CAL's estimation error, and may come out < 0).
@@ -252,13 +255,14 @@ struct BrierDecomposition {
 };
 BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options = {});
 
-// The fixed-hyperparameter mode (issue 12, "CLI"): the function of `estimator` with one hyperparameter
-// (bins: M, with options.binning; kde: bandwidth b; kkr, ukkr: ridge constant c, the effective ridge by
-// options.ridge_preset with n the size of `train`, and options.rbf_gamma), fitted on all of `train`; no
-// cross-validation (options' folds, test_fraction, seed, grid and selection are not used). estimate =
-// (1/m) Σ_a h(p_a, p_a) over `data`; validation_risk = the risk (20) of h on `validation` (NaN without
-// one). Class-wise: summed or averaged over the classes as options.aggregation, per class in
-// problem_estimates. Needs the same number of classes in every set and a validation set of m ≥ 2.
+// The fixed-hyperparameter mode (the command line's --train): the function of `estimator` with one
+// hyperparameter (bins: M, with options.binning; kde: bandwidth b; kkr, ukkr: ridge constant c, the
+// effective ridge by options.ridge_preset with n the size of `train`, and options.rbf_gamma), fitted on
+// all of `train`; no cross-validation (options' folds, test_fraction, seed, grid and selection are not
+// used). estimate = (1/m) Σ_a h(p_a, p_a) over `data`; validation_risk = the risk (20) of h on
+// `validation` (NaN without one). Class-wise: summed or averaged over the classes as
+// options.aggregation, per class in problem_estimates. Needs the same number of classes in every set
+// and a validation set of m ≥ 2.
 struct FixedCeResult {
     double estimate = 0, validation_risk = 0;
     std::vector<double> problem_estimates;  // one per class for class-wise, else one
