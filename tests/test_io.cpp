@@ -198,7 +198,7 @@ TEST_SUITE("io") {
                            "line 2, column 3: label = 0.5, must be an integer"));
             const auto range = error_of("a,b,y\n0.5,0.5,1\n0.5,0.5,2\n", categorical);
             CHECK(contains(range, "line 3, column 3: label = 2, must be in [0, 1]"));
-            CHECK(contains(range, "if they are 1-based, use --one-based-labels"));
+            CHECK(contains(range, "if they are 1-based, use `one_based_labels`"));
             CHECK(range.column() == 2);
             const auto zero = error_of("a,b,y\n0.5,0.5,0\n", [](const std::string& path) {
                 calib::ReadOptions options;

@@ -59,12 +59,12 @@ OptionList<EceOptions> ece_options(const std::string& default_binning, const std
         enum_option(&EceOptions::distance,
                     info("distance", "tv|l1|euclidean|sqeuclidean", default_distance,
                          "the distance between a bin's mean prediction and its label frequencies"),
-                    {{EceDistance::tv, "tv"}, {EceDistance::l1, "l1"}, {EceDistance::euclidean, "euclidean"},
-                     {EceDistance::sqeuclidean, "sqeuclidean"}}),
+                    named<EceDistance>({EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
+                                        EceDistance::sqeuclidean})),
         enum_option(&EceOptions::mode,
                     info("mode", "canonical|top-label", "canonical",
                          "bin the whole probability vector (canonical) or the confidence of the top label"),
-                    {{EceMode::canonical, "canonical"}, {EceMode::top_label, "top-label"}}),
+                    named<EceMode>({EceMode::canonical, EceMode::top_label})),
     };
 }
 
@@ -101,8 +101,7 @@ OptionList<CkceSpec> ckce_options(bool with_seed) {
                     info("ckce_method", "exact|eigen|rff|lowrank", "exact",
                          "exact (Cholesky, O(n^3)), eigen (eigendecomposition), rff (random Fourier features) or "
                          "lowrank (pivoted incomplete Cholesky)"),
-                    {{CkceMethod::exact, "exact"}, {CkceMethod::eigen, "eigen"}, {CkceMethod::rff, "rff"},
-                     {CkceMethod::lowrank, "lowrank"}}),
+                    named<CkceMethod>({CkceMethod::exact, CkceMethod::eigen, CkceMethod::rff, CkceMethod::lowrank})),
         integer_option(&CkceOptions::features,
                        info("features", "D", "100", "the number of random frequencies", {"ckce_method", {"rff"}}), 1,
                        1000000),

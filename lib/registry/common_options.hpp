@@ -90,7 +90,7 @@ OptionList<S> resampling_options(std::size_t S::*replicates, std::uint64_t S::*s
         enum_option(rule,
                     info("pvalue_rule", "count|plus-one", "count",
                          "#{T* >= T}/R (count) or (1 + #{T* >= T})/(1 + R) (plus-one, never 0)"),
-                    {{PValueRule::count, "count"}, {PValueRule::plus_one, "plus-one"}}),
+                    named<PValueRule>({PValueRule::count, PValueRule::plus_one})),
     };
 }
 

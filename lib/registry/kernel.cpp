@@ -22,12 +22,6 @@ struct KernelSpec {
     double target_lengthscale = 1.0;
 };
 
-template <class T>
-std::vector<std::pair<T, std::string>> named(const std::vector<T>& values) {
-    std::vector<std::pair<T, std::string>> out;
-    for (const T v : values) out.emplace_back(v, to_string(v));
-    return out;
-}
 
 OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
     std::vector<TargetKernelType> targets;  // the gram target needs a matrix: from C++ only
@@ -38,7 +32,7 @@ OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
     return {
         enum_option(&KernelSpec::shape,
                     info("kernel_p", "exp|sqexp", "exp", "the prediction kernel k_P = exp(-d/l) or exp(-d^2/(2 l^2))"),
-                    {{PredictionKernelShape::exp, "exp"}, {PredictionKernelShape::sqexp, "sqexp"}}),
+                    named<PredictionKernelShape>({PredictionKernelShape::exp, PredictionKernelShape::sqexp})),
         enum_option(&KernelSpec::metric,
                     info("metric", metrics, to_string(family.metrics.front()),
                          "the distance d between predictions: tv (half L1), l1 or euclidean for class "

@@ -90,7 +90,7 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                          "the conditioning kernel k_Z = exp(-d/l) or exp(-d^2/(2 l^2)) (the RBF; its bandwidth in "
                          "the paper's code is 2 l^2)",
                          {"notion", conditioned_notions}),
-                    {{PredictionKernelShape::exp, "exp"}, {PredictionKernelShape::sqexp, "sqexp"}}),
+                    named<PredictionKernelShape>({PredictionKernelShape::exp, PredictionKernelShape::sqexp})),
         enum_option(&MmdChoice::metric,
                     info("metric", "tv|l1|euclidean|w2", "euclidean",
                          "the distance d between the conditioning values: tv (half L1), l1 or euclidean between "
@@ -98,7 +98,7 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                          "euclidean, the same: |(mu, sigma) - (mu', sigma')|) between normal forecasts "
                          "(distribution)",
                          {"notion", {"canonical", "individual", "distribution", "local"}}),
-                    {{Metric::tv, "tv"}, {Metric::l1, "l1"}, {Metric::euclidean, "euclidean"}, {Metric::w2, "w2"}}),
+                    named<Metric>({Metric::tv, Metric::l1, Metric::euclidean, Metric::w2})),
         lengthscale_option(&MmdChoice::lengthscale,
                            info("lengthscale", "", "median",
                                 "l > 0 of k_Z, or the exact median of the distances d(z_i, z_j) over the pairs i < j "
@@ -183,8 +183,8 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                          "sample s of j (mc-paired, the paper's code, O(n^2 S)) or all S^2 combinations "
                          "(mc-all-pairs, O(n^2 S^2))",
                          {"kernel_y", {"sqexp", "sign", "moment", "pit"}}),
-                    {{MmdMarginalisation::analytic, "analytic"}, {MmdMarginalisation::mc_paired, "mc-paired"},
-                     {MmdMarginalisation::mc_all_pairs, "mc-all-pairs"}}),
+                    named<MmdMarginalisation>({MmdMarginalisation::analytic, MmdMarginalisation::mc_paired,
+                                               MmdMarginalisation::mc_all_pairs})),
         integer_option(&MmdChoice::samples,
                        info("samples", "S", "10", "the Monte-Carlo samples per forecast",
                             {"marginalisation", {"mc-paired", "mc-all-pairs"}}),

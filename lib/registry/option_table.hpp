@@ -131,6 +131,15 @@ Option<S> enum_option(E S::*member, OptionInfo i, std::vector<std::pair<E, std::
             {}, {}};
 }
 
+// The values with the library's names (to_string of each): an enumeration option's one name table is
+// the library's own.
+template <class E>
+std::vector<std::pair<E, std::string>> named(const std::vector<E>& values) {
+    std::vector<std::pair<E, std::string>> out;
+    for (const E v : values) out.emplace_back(v, to_string(v));
+    return out;
+}
+
 // An option with its own accessors.
 template <class S>
 Option<S> custom_option(OptionInfo i, std::function<void(S&, const Value&)> set, std::function<Value(const S&)> get,

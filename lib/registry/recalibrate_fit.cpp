@@ -19,13 +19,6 @@ struct FitSpec {
     RecalibrationOptions options;
 };
 
-template <class E>
-std::vector<std::pair<E, std::string>> names_of(const std::vector<E>& values) {
-    std::vector<std::pair<E, std::string>> table;
-    for (const E v : values) table.push_back({v, to_string(v)});
-    return table;
-}
-
 bool finite_nonnegative(double x) { return x >= 0 && std::isfinite(x); }
 bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
 
@@ -60,7 +53,7 @@ OptionList<RecalibrationOptions> normal_mmd_options() {
                          "the target kernel: sqexp (l_T the median of |y_i - y_j|), sign (threshold c, default the "
                          "median of y), moment, or pit (l_T the median of |t_i - t_j| of the unrecalibrated PITs)",
                          with_mmd),
-                    names_of(targets)),
+                    named(targets)),
         custom_option<O>(info("threshold", "C", "", "the sign kernel's threshold c (default: the median of y)",
                               {"kernel_y", {"sign"}}),
                          [](O& o, const Value& v) { o.mmd_threshold = real_value("threshold", v, {}, ""); },
@@ -78,7 +71,7 @@ OptionList<RecalibrationOptions> normal_mmd_options() {
                          "the forecast's Y-hat integrated out in closed form, or by S samples per forecast fixed for "
                          "the fit (mc-paired: sample s of i with sample s of j; mc-all-pairs: all S^2 combinations)",
                          {"kernel_y", {"sqexp", "moment", "pit"}}),
-                    names_of(schemes)),
+                    named(schemes)),
         integer_option(&O::mmd_samples, info("samples", "S", "10", "the Monte-Carlo samples per forecast", sampled),
                        1, max_mc_samples),
         integer_option(&O::mmd_seed,
@@ -110,7 +103,7 @@ OptionList<FitSpec> fit_options(bool categorical) {
                     info("objective", "", "nll",
                          "nll: the mean negative log-likelihood; nll+mmd: mean NLL + lambda * MMD^2, the conditional "
                          "MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al. 2023)"),
-                    names_of(std::vector<RecalibrationObjective>{RecalibrationObjective::nll,
+                    named(std::vector<RecalibrationObjective>{RecalibrationObjective::nll,
                                                                  RecalibrationObjective::nll_mmd})),
         real_option(&O::lambda, lambda, finite_nonnegative, "finite and >= 0"),
         enum_option(&O::notion,
@@ -120,7 +113,7 @@ OptionList<FitSpec> fit_options(bool categorical) {
                                      : "the MMD's notion: distribution (Z = (mu', sigma'), moving with the map), "
                                        "individual (Z = the features) or marginal (no Z)",
                          with_mmd),
-                    names_of(recalibration_notions(categorical)), "for family " + family),
+                    named(recalibration_notions(categorical)), "for family " + family),
     };
     options = options + (categorical ? categorical_options() : normal_mmd_options());
     options.push_back(integer_option(&O::max_iterations,
@@ -130,7 +123,7 @@ OptionList<FitSpec> fit_options(bool categorical) {
                                   info("gradient_tolerance", "G", "1e-08",
                                        "stop when the gradient's norm is at most G * max(1, |theta|)"),
                                   finite_positive, "finite and > 0"));
-    return OptionList<FitSpec>{enum_option(&FitSpec::method, method, names_of(methods), "for family " + family)} +
+    return OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
            nested(&FitSpec::options, options);
 }
 

@@ -81,8 +81,7 @@ OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
                                         "the ridges of a constant c on n training points: c n^1.5 (Kronecker) and c "
                                         "n^0.75 (two-step) as the authors' code, or lambda = c sqrt(n) in lambda n^2 "
                                         "and lambda n as the paper's text"),
-                                   {{RidgePreset::reference_code, "reference-code"},
-                                    {RidgePreset::paper_text, "paper-text"}}));
+                                   named<RidgePreset>({RidgePreset::reference_code, RidgePreset::paper_text})));
         list.push_back(real_option(&SquaredCeOptions::rbf_gamma,
                                    info("rbf_gamma", "G", "1", "gamma of the RBF kernel exp(-gamma |z - z'|^2)"),
                                    [](double x) { return x > 0; }, "a number > 0"));

@@ -79,7 +79,7 @@ OptionList<BlockTestOptions> block_options() {
         enum_option(&BlockTestOptions::divisor,
                     info("variance_divisor", "s-1|s", "s-1", "the divisor of the block estimates' variance",
                          {"null_variance", {"false"}}),
-                    {{VarianceDivisor::s_minus_1, "s-1"}, {VarianceDivisor::s, "s"}}),
+                    named<VarianceDivisor>({VarianceDivisor::s_minus_1, VarianceDivisor::s})),
     };
 }
 
@@ -197,7 +197,7 @@ OptionList<Cme> cme_options() {
                                          info("reference", "f|chi2", "f",
                                               "the null of Hotelling's statistic: F(J, n-J) (never more liberal) or "
                                               "the paper's chi2_J"),
-                                         {{CmeReference::f, "f"}, {CmeReference::chi2, "chi2"}}),
+                                         named<CmeReference>({CmeReference::f, CmeReference::chi2})),
                              real_option(&CmeOptions::ridge,
                                          info("ridge", "EPS", "0", "added to the covariance's diagonal"),
                                          [](double x) { return x >= 0; }, ">= 0"),
