@@ -390,6 +390,16 @@ Examples:
 )";
 }
 
+// The options of the metrics (the registry's MetricsSetup): class predictions', then the univariate
+// families' own.
+std::string metrics_options_text() {
+    const MetricsSetup classes(find_family("categorical")), univariate(find_family("normal"));
+    std::vector<OptionInfo> more;
+    for (const OptionInfo& o : univariate.options())
+        if (!classes.option(o.name)) more.push_back(o);
+    return options_text(classes.options()) + "univariate families also:\n" + options_text(more);
+}
+
 std::string metrics_help() {
     std::string classes, univariate;
     for (const MetricInfo& m : metric_descriptions()) (m.classes ? classes : univariate) += entry(m.name, m.summary);
@@ -403,17 +413,7 @@ Prints every metric that applies to the family as one JSON object (docs/metrics.
 Class predictions (--family categorical, binary):
 )" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
 Options:
-  --features FILE       n rows of features x_i (text or .npy): adds the LCE, whose kernel is
-                        exp(-|x - x'|^2 / (2 l^2)) (univariate families), and the KCE, the
-                        unbiased MMD^2 with that kernel (l: the median heuristic) on the features
-                        (class predictions, normal forecasts)
-  --lce-lengthscale L   the LCE's l > 0 (default: the median of the pairwise feature distances)
-  --threshold C         the DCE's decision threshold c (default: the median of the targets)
-  --qce-binning floor|round
-                        the PIT's bin: floor(u B) (default), or round(u B) clamped to B - 1 as
-                        the paper's code (whose QCE is about 0.025, not 0, when calibrated)
-  --bins B              bins of the QCE and the ECE, levels of the LCE (default 20, the paper's)
-  --format json|table   one JSON object (default) or a readable table
+)" + metrics_options_text() + R"(  --format json|table   one JSON object (default) or a readable table
   --threads N           threads of the LCE and the KCE (the result does not depend on it)
   The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
   --logits, --simplex-tolerance, --renormalize) apply.

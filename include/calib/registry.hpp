@@ -24,6 +24,7 @@
 #include <calib/families.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/kernels.hpp>
+#include <calib/metrics.hpp>
 #include <calib/options.hpp>
 #include <calib/parallel.hpp>
 #include <calib/recalibration.hpp>
@@ -196,6 +197,23 @@ public:
     void check_features(bool given) const;
 };
 
+// The evaluation metrics of Marx et al. (metrics.hpp; `calib metrics`, calib.metrics) with the options
+// of the family (class predictions, or univariate distributions: normal, laplace, mixture-normal;
+// another family throws invalid_argument): bins, features (a FILE, or its table in memory through
+// set_table), and for the univariate families qce_binning, threshold and lce_lengthscale (with
+// features).
+class MetricsSetup : public Setup {
+public:
+    explicit MetricsSetup(const FamilyInfo& family);
+    const std::string& family() const { return family_; }
+    // evaluation_metrics with these options; a features file is read here, and the table's rows are
+    // checked against the data's.
+    Record run(const AnyData& data, const ParallelOptions& parallel = {}) const;
+
+private:
+    std::string family_;
+};
+
 // Why the option `name`, given with a method, is not taken, in the same words for every front-end:
 // "option `name` applies only with `ckce_method` rff (<context>)" when one of `setups` (nullptr
 // entries are skipped) has it, else "option `name` does not apply to <context>; its options are
@@ -211,6 +229,7 @@ std::string message_context(const EstimatorSetup& setup);
 std::string message_context(const TestSetup& setup);
 std::string message_context(const ComparisonSetup& setup);
 std::string message_context(const RecalibrationSetup& setup);  // "recalibrate fit `method` temperature"
+std::string message_context(const MetricsSetup& setup);        // "`family` categorical"
 
 // The registered estimators and tests, in the order of the documentation.
 const std::vector<MethodInfo>& estimator_methods();

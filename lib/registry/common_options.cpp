@@ -183,4 +183,11 @@ Record ckce_details(const CkceSpec& spec, const ResolvedCkce& resolved, const Ck
     return r;
 }
 
+void check_rows(const std::string& option, const std::string& source, std::size_t rows, std::size_t n) {
+    if (rows != n)
+        throw invalid_argument("`" + option + "` " + (source.empty() ? "" : source + " ") + "has " +
+                               std::to_string(rows) + " rows, but the input has n = " + std::to_string(n) +
+                               " observations; give one row per observation");
+}
+
 }  // namespace calib::detail

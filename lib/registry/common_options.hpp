@@ -16,6 +16,10 @@
 
 namespace calib::detail {
 
+// Throws unless a table given for `option` (from the file `source`, or in memory when empty) has one row
+// per observation: "`features` x.csv has 800 rows, but the input has n = 1500 observations; …".
+void check_rows(const std::string& option, const std::string& source, std::size_t rows, std::size_t n);
+
 // ---- block sizes: B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known ----------------------------
 
 // The option, recorded as block_size_rule (sqrt or given): the result reports the size used.

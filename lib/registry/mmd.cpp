@@ -209,13 +209,6 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
 namespace {
 
 // `source`: the file's name, or empty for a table given in memory.
-void check_rows(const std::string& option, const std::string& source, std::size_t rows, std::size_t n) {
-    if (rows != n)
-        throw invalid_argument("`" + option + "` " + (source.empty() ? "" : source + " ") + "has " +
-                               std::to_string(rows) + " rows, but the input has n = " + std::to_string(n) +
-                               " observations; give one row per observation");
-}
-
 Matrix read_features(const MmdChoice& choice, std::size_t n) {
     if (choice.feature_table) {
         const Matrix& x = *choice.feature_table;

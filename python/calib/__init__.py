@@ -265,8 +265,7 @@ def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None,
     return numpy.asarray(_calib.pit(family or "", arrays, {}))
 
 
-def metrics(probs=None, labels=None, *, family=None, features=None, threshold=None, qce_binning="floor", bins=20,
-            lce_lengthscale=None, threads=None, **arrays):
+def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     """The evaluation metrics of Marx, Zalouk & Ermon (2023), as `calib metrics` prints them (a dict;
     docs/metrics.md). Class predictions (probs, labels): accuracy, ece_top_label, entropy, nll, and
     with features (an (n, d) array) the KCE, kce with kce_lengthscale (the individual-notion MMD with
@@ -275,14 +274,13 @@ def metrics(probs=None, labels=None, *, family=None, features=None, threshold=No
     with its threshold (default: the median of y), and with features lce_total_mean with its
     lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
     kce_lengthscale_y.
-    qce_binning: "floor" (default) or "round" (the paper's code). An infinite NLL is float("inf"), with a
+    Options, as `calib metrics` takes them (one description in the library): bins (20), features (an
+    (n, d) array, or the name of a file), and for univariate families qce_binning ("floor" or "round",
+    the paper's code), threshold (a number, or "median") and lce_lengthscale (with features); another
+    option is a TypeError naming the ones that apply. An infinite NLL is float("inf"), with a
     CalibWarning "nll = inf" (as for any metric that is not finite)."""
-    given, reading, rest = _split({"probs": probs, "labels": labels, **arrays})
-    if rest:
-        raise TypeError(f"unexpected keyword argument {next(iter(rest))} for metrics")
-    result = _calib.metrics(family or "", given, reading, features, threshold, qce_binning, bins, lce_lengthscale,
-                            _threads(threads))
-    return result
+    given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    return _calib.metrics(family or "", given, reading, options, _threads(threads))
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):

@@ -287,31 +287,25 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
 }
 
 // The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
-py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
-                 const py::object& threshold, const std::string& qce_binning, std::size_t bins, const py::object& lce_lengthscale,
+py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options,
                  int threads) {
     const Inputs in = read_inputs(family_name, arrays, reading, py::none());
-    MetricsOptions o;
-    o.bins = bins;
-    o.qce_binning = parse_qce_binning(qce_binning);
-    if (!threshold.is_none()) o.threshold = threshold.cast<double>();
-    std::optional<Matrix> x;
-    if (!features.is_none()) {
-        x = table_matrix(features);
-        o.features = &*x;
+    MetricsSetup setup(*in.family);
+    // features: an array (the command line's FILE), recorded as "arrays".
+    std::optional<py::object> features;
+    if (options.contains("features") && is_arrays(options["features"])) {
+        features = options["features"];
+        options["features"] = "arrays";
     }
-    if (!lce_lengthscale.is_none()) {
-        if (!x) throw invalid_argument("lce_lengthscale applies only with features");
-        o.lce_lengthscale = lce_lengthscale.cast<double>();
-        if (!(o.lce_lengthscale > 0)) throw invalid_argument("lce_lengthscale = " + std::to_string(o.lce_lengthscale) + ", must be > 0");
-    }
-    o.parallel = ParallelOptions{threads};
+    set_options(setup, options);
+    reject_unused(options, {&setup}, message_context(setup));
+    if (features) setup.set_table("features", table_matrix(*features));
     Record record;
     double compute_seconds = 0;
     {
         py::gil_scoped_release release;
         const auto start = std::chrono::steady_clock::now();
-        record = evaluation_metrics(in.data, o);
+        record = setup.run(in.data, ParallelOptions{threads});
         compute_seconds = seconds_since(start);
     }
     for (const std::string& warning : non_finite_warnings(record)) warn(warning);
@@ -380,8 +374,8 @@ PYBIND11_MODULE(_calib, m) {
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
           py::arg("binning"), py::arg("bins"), py::arg("level"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
-    m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("features"),
-          py::arg("threshold"), py::arg("qce_binning"), py::arg("bins"), py::arg("lce_lengthscale"), py::arg("threads"));
+    m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("options"),
+          py::arg("threads"));
     m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("bins"), py::arg("level"));
     m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("nominal"), py::arg("level"));
     m.def("methods", &methods, py::arg("kind"));

@@ -1370,7 +1370,7 @@ expect_close "metrics KCE normal = calib estimate --estimator mmd --notion indiv
     "$(estimate_of estimate --family normal --input grid.csv --estimator mmd --notion individual --kernel-y sqexp --features grid_x.csv --threads 1)" 0
 expect_json "metrics KCE fields" 'j["kce_lengthscale"] > 0 and "lce_total_mean" not in j and list(j)[list(j).index("kce") + 1] == "kce_lengthscale"' \
     metrics --family categorical --input cat.csv --features cat_x.csv
-expect_error "metrics --lce-lengthscale for classes" "--lce-lengthscale does not apply to --family categorical" -- \
+expect_error "metrics --lce-lengthscale for classes" "option --lce-lengthscale does not apply to --family categorical; its options are --bins, --features" -- \
     metrics --family categorical --input cat.csv --features cat_x.csv --lce-lengthscale 1
 if "$bin" metrics --family normal --input grid.csv --features grid_x.csv --format table >out 2>err &&
     grep -q "lce_total_mean" out && grep -q "qce" out && [ ! -s err ]; then ok
@@ -1379,11 +1379,11 @@ printf '0,1,0.5\n0,-1,0.5\n' >negative_sigma.csv
 printf '0,1,nan\n' >nan_target.csv
 expect_error "metrics sigma < 0" "negative_sigma.csv" -- metrics --family normal --input negative_sigma.csv
 expect_error "metrics NaN target" "nan_target.csv" -- metrics --family normal --input nan_target.csv
-expect_error "metrics --threshold for classes" "--threshold does not apply to --family categorical" -- \
+expect_error "metrics --threshold for classes" "option --threshold does not apply to --family categorical; its options are --bins, --features" -- \
     metrics --family categorical --input cat.csv --threshold 0
 expect_error "metrics --threshold inf" "--threshold" -- metrics --family normal --input grid.csv --threshold inf
-expect_error "metrics unknown binning" "must be one of: floor, round" -- metrics --family normal --input grid.csv --qce-binning ceil
-expect_error "metrics features rows" "cat.csv: 10 rows, but the input has 40 observations" -- \
+expect_error "metrics unknown binning" "option --qce-binning = ceil, must be one of floor or round" -- metrics --family normal --input grid.csv --qce-binning ceil
+expect_error "metrics features rows" "--features cat.csv has 10 rows, but the input has n = 40 observations" -- \
     metrics --family normal --input grid.csv --features cat.csv
 expect_error "metrics --lce-lengthscale without features" "--lce-lengthscale applies only with --features" -- \
     metrics --family normal --input grid.csv --lce-lengthscale 1

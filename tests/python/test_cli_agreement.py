@@ -276,10 +276,14 @@ def test_metrics_with_features_match_cli(tmp_path):
                       *cli_args(extra))
         assert python["lce_total_mean"] == cli["lce_total_mean"]
         same_fields(python, cli)
-    with pytest.raises(ValueError, match="features has 3 rows"):
+    with pytest.raises(ValueError, match="`features` has 3 rows, but the input has n = 1500 observations"):
         calib.metrics(family="normal", **arrays, features=x[:3])
-    with pytest.raises(ValueError, match="lce_lengthscale applies only to univariate predictions"):
+    with pytest.raises(TypeError, match="option `lce_lengthscale` does not apply to `family` categorical; its options are `bins`, `features`"):
         calib.metrics(family="categorical", **family_arrays("categorical")[1], features=x[:800], lce_lengthscale=1)
+    # A file name works too, as on the command line.
+    from_file = calib.metrics(family="normal", **arrays, features=str(tmp_path / "x.csv"))
+    from_array = calib.metrics(family="normal", **arrays, features=x)
+    assert from_file["lce_total_mean"] == from_array["lce_total_mean"] and from_file["kce"] == from_array["kce"]
 
 
 def test_metrics_kce_matches_cli(tmp_path):

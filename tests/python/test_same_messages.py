@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import calib
-from conftest import CLI, data_path
+from conftest import CLI, data_path, family_arrays
 
 
 def for_cli(python_text):
@@ -208,3 +208,33 @@ def test_bad_recalibration_options_are_refused_alike(case, family, args, options
     cli_args = ["recalibrate", "fit", "--family", family, "--input", data, *args, "--out", str(tmp_path / "m.json")]
     assert_same_error(cli_args, lambda: calib.recalibrate_fit(**arrays, **options))
     assert not (tmp_path / "m.json").exists()
+
+
+# Metrics: the registry's MetricsSetup gives both front-ends their options and rules.
+METRICS = [
+    ("bins out of range", "categorical", ["--bins", "0"], {"bins": 0}),
+    ("a univariate option for class predictions", "categorical", ["--threshold", "0.5"], {"threshold": 0.5}),
+    ("an unknown QCE binning", "normal", ["--qce-binning", "ceil"], {"qce_binning": "ceil"}),
+    ("a threshold that is not a number", "normal", ["--threshold", "high"], {"threshold": "high"}),
+    ("an LCE lengthscale without features", "normal", ["--lce-lengthscale", "0.5"], {"lce_lengthscale": 0.5}),
+    ("a multivariate family", "mvnormal-diag", [], {}),
+]
+
+
+@pytest.mark.parametrize("case,family,args,options", METRICS, ids=[c[0] for c in METRICS])
+def test_bad_metrics_options_are_refused_alike(case, family, args, options):
+    file, arrays = family_arrays(family)
+    assert_same_error(["metrics", "--family", family, "--input", data_path(file), *args],
+                      lambda: calib.metrics(family=family, **arrays, **options))
+
+
+def test_metrics_features_with_the_wrong_rows_are_refused_alike(tmp_path):
+    file, arrays = family_arrays("normal")
+    x = np.zeros((3, 2))
+    path = save(tmp_path, "x.csv", x)
+    code, stderr = cli("metrics", "--family", "normal", "--input", data_path(file), "--features", path)
+    message = python_error(lambda: calib.metrics(**arrays, features=x))
+    assert code == 2 and message == "`features` has 3 rows, but the input has n = 1500 observations; give one row " \
+                                    "per observation"
+    assert stderr == "calib: --features " + path + " has 3 rows, but the input has n = 1500 observations; give one " \
+                     "row per observation"

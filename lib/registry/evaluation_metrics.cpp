@@ -1,9 +1,13 @@
 // Every evaluation metric of the paper that applies to a data set, in one record, and their
-// descriptions (metrics.hpp): what `calib metrics` and the Python module's calib.metrics return.
+// descriptions (metrics.hpp): what `calib metrics` and the Python module's calib.metrics return; and
+// their options for a family (registry.hpp, MetricsSetup).
 #include <calib/metrics.hpp>
+#include <calib/registry.hpp>
 #include <calib/reliability.hpp>
 
 #include "core/check.hpp"
+#include "registry/common_options.hpp"
+#include "registry/models.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -104,5 +108,95 @@ std::vector<std::string> non_finite_warnings(const Record& metrics) {
             warnings.push_back(f.name + " = " + (std::isnan(*x) ? "nan" : *x > 0 ? "inf" : "-inf"));
     return warnings;
 }
+
+namespace detail {
+
+namespace {
+
+struct MetricsSpec {
+    MetricsOptions options;
+    std::string features;                         // the file, when given
+    std::shared_ptr<const Matrix> feature_table;  // or the table (Setup::set_table)
+};
+
+bool univariate(const FamilyInfo& family) {
+    if (family.classes) return false;
+    if (family.name == "normal" || family.name == "laplace" || family.name == "mixture-normal") return true;
+    throw invalid_argument("the paper's metrics are defined for class predictions and univariate distributions "
+                           "(normal, laplace, mixture-normal), not for multivariate normals (family " + family.name + ")");
+}
+
+OptionList<MetricsSpec> metrics_options(bool univariate) {
+    Option<MetricsSpec> features = custom_option<MetricsSpec>(
+        info("features", "FILE", "",
+             "n rows of features x_i (text or .npy): adds the KCE, the unbiased MMD^2 with the kernel "
+             "exp(-|x - x'|^2 / (2 l^2)) on the features (l: the median heuristic; class predictions and normal "
+             "forecasts), and for univariate families the LCE with that kernel"),
+        [](MetricsSpec& s, const Value& v) { s.features = text_value(v); },
+        [](const MetricsSpec& s) { return Value(s.features); });
+    features.set_table = [](MetricsSpec& s, std::shared_ptr<const Matrix> t) { s.feature_table = std::move(t); };
+    OptionList<MetricsSpec> list = nested(
+        &MetricsSpec::options,
+        OptionList<MetricsOptions>{integer_option(
+            &MetricsOptions::bins, info("bins", "B", "20", "bins of the QCE and the ECE, levels of the LCE (the paper's)"),
+            1, 100000)});
+    list.push_back(std::move(features));
+    if (!univariate) return list;
+    const OptionList<MetricsOptions> own = {
+        enum_option(&MetricsOptions::qce_binning,
+                    info("qce_binning", "", "floor",
+                         "the PIT's bin: floor(u B), or round(u B) clamped to B - 1 as the paper's code (whose QCE "
+                         "is about 0.025, not 0, when calibrated)"),
+                    named<QceBinning>({QceBinning::floor, QceBinning::round})),
+        custom_option<MetricsOptions>(
+            info("threshold", "C|median", "median", "the DCE's decision threshold c, or the median of the targets"),
+            [](MetricsOptions& o, const Value& v) {
+                if (text_value(v) == "median") o.threshold.reset();
+                else o.threshold = real_value("threshold", v, {}, "");
+            },
+            [](const MetricsOptions& o) { return o.threshold ? Value(*o.threshold) : Value(std::string("median")); }),
+        real_option(&MetricsOptions::lce_lengthscale,
+                    info("lce_lengthscale", "L", "",
+                         "the LCE's l > 0 (default: the median of the pairwise feature distances)", {"features", {}}),
+                    [](double x) { return x > 0 && std::isfinite(x); }, "finite and > 0"),
+    };
+    return list + nested(&MetricsSpec::options, own);
+}
+
+class MetricsEntry final : public WithOptions<SetupModel, MetricsSpec> {
+public:
+    explicit MetricsEntry(bool univariate)
+        : WithOptions<SetupModel, MetricsSpec>({"metrics", "the evaluation metrics of Marx et al. (2023)",
+                                                "evaluation metrics", false},
+                                               metrics_options(univariate), {}) {}
+    using WithOptions<SetupModel, MetricsSpec>::values;
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<MetricsEntry>(*this); }
+};
+
+}  // namespace
+
+}  // namespace detail
+
+MetricsSetup::MetricsSetup(const FamilyInfo& family)
+    : Setup(std::make_shared<detail::MetricsEntry>(detail::univariate(family))), family_(family.name) {}
+
+Record MetricsSetup::run(const AnyData& data, const ParallelOptions& parallel) const {
+    check();
+    const detail::MetricsSpec& spec = static_cast<const detail::MetricsEntry&>(*model_).values();
+    MetricsOptions options = spec.options;
+    options.parallel = parallel;
+    Matrix features;
+    if (spec.feature_table) {
+        detail::check_rows("features", "", static_cast<std::size_t>(spec.feature_table->rows()), data_size(data));
+        options.features = spec.feature_table.get();
+    } else if (!spec.features.empty()) {
+        features = read_table(spec.features);
+        detail::check_rows("features", spec.features, static_cast<std::size_t>(features.rows()), data_size(data));
+        options.features = &features;
+    }
+    return evaluation_metrics(data, options);
+}
+
+std::string message_context(const MetricsSetup& setup) { return "`family` " + setup.family(); }
 
 }  // namespace calib
