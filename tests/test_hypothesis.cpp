@@ -3,6 +3,7 @@
 #include <calib/hypothesis.hpp>
 
 #include "engine/count_forms.hpp"
+#include "engine/term.hpp"
 #include "kernels/family_ops.hpp"
 #include "naive_h.hpp"
 #include "support.hpp"
@@ -58,6 +59,27 @@ void check_same_p_value(double p1, std::size_t r1, double p2, std::size_t r2) {
 }
 
 }  // namespace
+
+// The engine's pair-term contract is checked at compile time where the engine takes a term
+// (CALIB_CHECK_PAIR_TERM): a type with size() and row() keeps it; one without row(), or with another
+// row(), does not.
+namespace contract {
+struct RowTerm {
+    std::size_t size() const { return 1; }
+    void row(std::size_t, std::size_t, std::size_t, double*) const {}
+};
+struct SizeOnly {
+    std::size_t size() const { return 1; }
+};
+struct RowOfFloats {
+    std::size_t size() const { return 1; }
+    void row(std::size_t, std::size_t, std::size_t, float*) const {}
+};
+static_assert(calib::detail::is_pair_term_v<RowTerm>);
+static_assert(!calib::detail::is_pair_term_v<SizeOnly>);
+static_assert(!calib::detail::is_pair_term_v<RowOfFloats>);
+static_assert(!calib::detail::is_pair_term_v<int>);
+}  // namespace contract
 
 TEST_SUITE("hypothesis") {
 

@@ -171,12 +171,8 @@ Matrix simplex_random_features(const Matrix& p, const SimplexKernel& kernel, std
 // Pivoted incomplete Cholesky of the simplex Gram (times K_AA when an attribute is given):
 // greedy pivots on the largest remaining diagonal (ties: lowest index), stopping when the residual
 // trace tr(K − GGᵀ) ≤ tolerance · tr(K) or r = max_rank. O(n r (m + r)) time, O(n r) memory;
-// K is never formed. Throws on a bad kernel, tolerance outside [0, 1), max_rank = 0.
-struct LowRankFactor {
-    Matrix factor;              // n×r
-    double residual_trace = 0;  // tr(K − GGᵀ)
-    double trace = 0;           // tr(K)
-};
+// K is never formed (LowRankFactor: kernels.hpp). Throws on a bad kernel, tolerance outside [0, 1),
+// max_rank = 0.
 LowRankFactor simplex_pivoted_cholesky(const Matrix& p, const SimplexKernel& kernel, double tolerance,
                                        std::size_t max_rank, const Attribute* attribute = nullptr,
                                        const ParallelOptions& parallel = {});

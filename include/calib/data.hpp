@@ -22,6 +22,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace calib {
@@ -222,6 +223,9 @@ private:
     detail::Held<VectorView> targets_;
     double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
+
+// A data set of any family.
+using AnyData = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData, MixtureNormalData>;
 
 // The observations at the given indices (repeats allowed), in that order: for resampling, splits
 // and subsampling. Throws when an index is out of range or no index is given.

@@ -29,13 +29,7 @@ double skce_unbiased(const Data& data, const Kernel& kernel, const ParallelOptio
 // Block estimator [widmann-2021 Lemma 2, eq. B.2]: consecutive blocks of B observations, the last
 // n mod B observations dropped; η_b = (B choose 2)^{-1} Σ_{i<j in block b} h_ij and the estimate
 // is the mean of the ⌊n/B⌋ block estimates. B = 2 is the linear estimator SKCE_ul, B = n the
-// unbiased one. O(nB) time. Needs 2 ≤ B ≤ n.
-struct BlockSkce {
-    double estimate = 0;
-    std::size_t block_size = 0;
-    std::vector<double> block_estimates;       // η_1 … η_{⌊n/B⌋}
-    std::vector<double> block_mean_squares;    // (B choose 2)^{-1} Σ_{i<j in block} h_ij², per block
-};
+// unbiased one. O(nB) time. Needs 2 ≤ B ≤ n. (BlockSkce: kernels.hpp, shared with the MMD's.)
 template <class Data>
 BlockSkce skce_block(const Data& data, const Kernel& kernel, std::size_t block_size,
                      const ParallelOptions& parallel = {});

@@ -1,6 +1,6 @@
 // The families of predictions as files and programs give them: one entry per family with its name,
 // its columns, the reader of its files, and the kernels it supports (the command line's --family, the
-// Python module's family=). A data set of any family is an AnyData.
+// Python module's family=). A data set of any family is an AnyData (data.hpp).
 #pragma once
 
 #include <calib/data.hpp>
@@ -14,8 +14,6 @@
 #include <vector>
 
 namespace calib {
-
-using AnyData = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData, MixtureNormalData>;
 
 struct FamilyInfo {
     std::string name;                       // "categorical", "binary", "normal", "laplace", "mvnormal-diag", …

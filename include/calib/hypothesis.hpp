@@ -17,6 +17,7 @@
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
 #include <calib/kernels.hpp>
+#include <calib/mmd.hpp>
 #include <calib/record.hpp>
 #include <calib/seed.hpp>
 
@@ -262,5 +263,15 @@ const Details& TestResult::details_as() const {
     throw invalid_argument("calib::TestResult::details_as: the result of a " + method +
                            " test holds other details");
 }
+
+// ---- the tests on the conditional MMD's h (mmd.hpp) ---------------------------------------------
+// bootstrap_test, gamma_test and block_test on the MMD's h instead of the SKCE's; their estimator is
+// "mmd-unbiased", "mmd-biased" and "mmd-block".
+TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, const BootstrapOptions& options);
+TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
+TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
+TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
+TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
 
 }  // namespace calib

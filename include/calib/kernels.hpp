@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace calib {
 
@@ -130,6 +131,24 @@ struct GramCheckOptions {
 };
 template <class Data>
 double gram_min_eigenvalue(const Data& data, const PredictionKernel& kernel, const GramCheckOptions& options = {});
+
+// The result of a block estimator over a kernel's h (skce_block, estimators.hpp; mmd_block, mmd.hpp):
+// the estimate, the block size B, and per block of B consecutive observations its estimate and the
+// mean of h² over its pairs.
+struct BlockSkce {
+    double estimate = 0;
+    std::size_t block_size = 0;
+    std::vector<double> block_estimates;       // η_1 … η_{⌊n/B⌋}
+    std::vector<double> block_mean_squares;    // (B choose 2)^{-1} Σ_{i<j in block} h_ij², per block
+};
+
+// A low-rank factor G of a Gram matrix, K ≈ G Gᵀ (the pivoted incomplete Cholesky of ckce.hpp's
+// simplex_pivoted_cholesky and of the CKCE's lowrank method).
+struct LowRankFactor {
+    Matrix factor;              // n×r
+    double residual_trace = 0;  // tr(K − GGᵀ)
+    double trace = 0;           // tr(K)
+};
 
 // sup |h| over all inputs, for the distribution-free tests. Prediction kernels are bounded by 1.
 // white: 2; gram: max_{y,z} (K_yy + K_zz − 2 K_yz), attained at one-hot predictions; sqexp and exp

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <calib/data.hpp>
-#include <calib/families.hpp>
 #include <calib/parallel.hpp>
 #include <calib/record.hpp>
 

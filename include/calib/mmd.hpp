@@ -21,8 +21,6 @@
 #pragma once
 
 #include <calib/data.hpp>
-#include <calib/estimators.hpp>
-#include <calib/hypothesis.hpp>
 #include <calib/kernels.hpp>
 #include <calib/parallel.hpp>
 #include <calib/seed.hpp>
@@ -103,11 +101,7 @@ std::vector<double> mmd_median_lengthscales(const CategoricalData& data, const M
 double rbf_lengthscale_from_bandwidth(double bandwidth);
 double rbf_bandwidth_from_lengthscale(double lengthscale);
 
-// The tests of bootstrap_test, gamma_test and block_test (hypothesis.hpp) on the MMD's h; their
-// estimator is "mmd-unbiased", "mmd-biased" and "mmd-block".
-TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, const BootstrapOptions& options);
-TestResult mmd_gamma_test(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel = {});
-TestResult mmd_block_test(const CategoricalData& data, const MmdSpec& spec, const BlockTestOptions& options);
+// The tests on the MMD's h (mmd_bootstrap_test, mmd_gamma_test, mmd_block_test) are in hypothesis.hpp.
 
 // ---- Gaussian forecasts N(μ_i, σ_i²) with real targets (NormalData) [marx-2023 Table 1] ----
 // T = Y, forecast N(μ_i, σ_i²), Ŷ integrated out for the target kernel (docs/mmd.md §6):
@@ -186,9 +180,6 @@ BlockSkce mmd_block(const NormalData& data, const GaussianMmdSpec& spec, std::si
 // (distribution) or of the feature distances (individual); throws for marginal.
 std::vector<double> mmd_median_lengthscales(const NormalData& data, const GaussianMmdSpec& spec,
                                             const MedianOptions& options = {});
-TestResult mmd_bootstrap_test(const NormalData& data, const GaussianMmdSpec& spec, const BootstrapOptions& options);
-TestResult mmd_gamma_test(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel = {});
-TestResult mmd_block_test(const NormalData& data, const GaussianMmdSpec& spec, const BlockTestOptions& options);
 // The block estimate (mmd_block's, B consecutive forecasts per block) and its analytic gradient with
 // respect to μ_i and log σ_i (docs/mmd.md §9): targets rbf, sign, moment, pit; notions distribution,
 // individual, local, marginal, quantile (not threshold and decision, whose Z is piecewise constant in

@@ -8,6 +8,7 @@
 #include "ridge/random_features.hpp"
 #include "engine/count_forms.hpp"
 #include "core/memory_guard.hpp"
+#include "hypothesis/p_values.hpp"
 #include "core/parallel.hpp"
 #include "core/serial_eigen.hpp"
 #include "ckce/simplex_rows.hpp"

@@ -4,6 +4,7 @@
 #include "compare/summaries.hpp"
 #include "core/check.hpp"
 #include "core/memory_guard.hpp"
+#include "hypothesis/p_values.hpp"
 #include "core/parallel.hpp"
 #include "data/families.hpp"
 #include "engine/count_forms.hpp"

@@ -6,8 +6,6 @@
 
 #include "core/check.hpp"
 
-#include <calib/hypothesis.hpp>
-
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -95,12 +93,6 @@ inline double resolve_memory_budget(const char* function, const std::optional<st
         fail(function, "memory_budget = ", format_bytes(double(*given)), " exceeds this machine's memory (",
              format_bytes(available), ")");
     return double(*given);
-}
-
-// 1 <= replicates <= max_replicates (hypothesis.hpp).
-inline void check_replicates(const char* function, std::size_t replicates) {
-    if (replicates < 1 || replicates > max_replicates)
-        fail(function, "replicates = ", replicates, ", must be in [1, ", max_replicates, "]");
 }
 
 }  // namespace calib::detail

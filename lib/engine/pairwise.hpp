@@ -59,6 +59,7 @@ inline void reduce_chunk(const double* x, std::size_t len, PairSums& s) {
 // the strip while it is in cache.
 template <class Term, class Visit>
 void for_each_strip_chunk(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, Visit&& visit) {
+    CALIB_CHECK_PAIR_TERM(Term);
     alignas(64) double buffer[chunk_width];
     for (std::size_t j0 = r0 + 1; j0 < c_end; j0 += chunk_width) {
         const std::size_t j1 = std::min(j0 + chunk_width, c_end);
@@ -104,6 +105,7 @@ inline bool owns_item(const Processes* processes, std::size_t item) {
 template <class Term, class State, class Visit>
 void for_each_pair_chunk(const Term& term, std::vector<State>& states, const ParallelOptions& parallel,
                          const char* stage, Visit&& visit) {
+    CALIB_CHECK_PAIR_TERM(Term);
     const std::size_t n = term.size();
     const int threads = resolve_num_threads(parallel.num_threads);
     if (states.size() < static_cast<std::size_t>(threads)) states.resize(static_cast<std::size_t>(threads), states.at(0));

@@ -14,6 +14,12 @@
 
 namespace calib::detail {
 
+// 1 <= replicates <= max_replicates (hypothesis.hpp): the resampling tests and the model comparison.
+inline void check_replicates(const char* function, std::size_t replicates) {
+    if (replicates < 1 || replicates > max_replicates)
+        fail(function, "replicates = ", replicates, ", must be in [1, ", max_replicates, "]");
+}
+
 // #{T* ≥ T}/R, or (1 + #{T* ≥ T})/(1 + R); throws if T or a replicate T* is not finite.
 inline double resampling_p_value(const char* function, const std::vector<double>& replicates, double statistic,
                                  PValueRule rule) {

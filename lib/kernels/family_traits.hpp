@@ -1,6 +1,6 @@
 // What each data family supports, in one place per family: its name, the metrics and target kernels it
 // supports (the first of each is the default), and the checks beyond those lists. Validation
-// (kernels.cpp), the default kernel and the families table (registry/families.cpp) read it here;
+// (kernels.cpp), the default kernel and the families table (registry/family_table.cpp) read it here;
 // how each family computes h is in family.hpp, which builds on these traits. Light: no kernel code.
 //
 // FamilyTraits<Data> provides:

@@ -6,7 +6,7 @@
 #include "core/compensated_sum.hpp"
 #include "engine/pairwise.hpp"
 
-#include <calib/ckce.hpp>
+#include <calib/kernels.hpp>
 
 #include <omp.h>
 

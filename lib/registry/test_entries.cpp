@@ -1,7 +1,7 @@
 // The registered calibration tests (registry.hpp): one entry each, with its options, its validation
 // against n and its library call.
 #include "registry/common_options.hpp"
-#include "registry/mmd.hpp"
+#include "registry/mmd_options.hpp"
 #include "registry/models.hpp"
 
 #include <calib/estimators.hpp>

@@ -1,7 +1,7 @@
 // The registry entries of the squared-CE estimators (squared_ce.hpp): one per estimation function,
 // sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md); and brier, the Brier score with
 // its decomposition, whose calibration term is the canonical ce-kde pipeline.
-#include "registry/squared_ce.hpp"
+#include "registry/squared_ce_entries.hpp"
 
 #include "registry/option_table.hpp"
 

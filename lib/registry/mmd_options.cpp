@@ -1,5 +1,5 @@
-// The conditional MMD's options and their resolution on the data (registry/mmd.hpp).
-#include "registry/mmd.hpp"
+// The conditional MMD's options and their resolution on the data (registry/mmd_options.hpp).
+#include "registry/mmd_options.hpp"
 
 #include <calib/io.hpp>
 #include <calib/metrics.hpp>

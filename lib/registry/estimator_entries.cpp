@@ -1,8 +1,8 @@
 // The registered estimators (registry.hpp): one entry each, with its options and its library call.
 #include "registry/common_options.hpp"
-#include "registry/mmd.hpp"
+#include "registry/mmd_options.hpp"
 #include "registry/models.hpp"
-#include "registry/squared_ce.hpp"
+#include "registry/squared_ce_entries.hpp"
 
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
