@@ -17,6 +17,7 @@ First, examples/data must be exactly what examples/data/generate.py writes. Bloc
 use build/bin/calib run in the repository root; the others run in a fresh
 copy of examples/data with `calib` on PATH (the docs tell the reader to cd there). The commands of
 one block run in order in the same directory (so `printf ... > file` feeds the next command).
+The README's C++ block must be examples/readme.cpp, whole (make test compiles and runs that file).
 Prints one line per failure and "docs: N passed, M failed"; exit 1 if any failed.
 """
 import glob
@@ -138,6 +139,15 @@ for path in [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(RO
         found = commands(lines)
         if found:
             run_block("%s:%d" % (os.path.relpath(path, ROOT), start), found)
+
+# The README's C++ program is examples/readme.cpp, whole (make test builds and runs that file).
+program = open(os.path.join(ROOT, "examples", "readme.cpp"), encoding="utf-8").read().rstrip("\n").split("\n")
+shown_programs = [lines for _, language, lines in blocks(os.path.join(ROOT, "README.md"))
+                  if language == "cpp" and lines[:1] == program[:1]]
+if shown_programs == [program]:
+    passed += 1
+else:
+    fail("README.md", "its C++ block is not examples/readme.cpp as it is (%d blocks start like it)" % len(shown_programs))
 
 print("docs: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
