@@ -83,6 +83,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     // A non-finite estimate is a failure of the library, never a result to print as null.
     if (!std::isfinite(result.estimate))
         throw std::runtime_error(name + " returned a non-finite estimate (" + std::to_string(result.estimate) + ")");
+    for (const std::string& warning : result.warnings) warn(warning);
     out.set("estimate", result.estimate).merge(result.details);
     add_options(out, setup.record(n));
     if (!setup.options().empty()) report.line("options", describe_record(setup.record(n)));

@@ -125,6 +125,9 @@ struct EstimateResult {
     double estimate = 0;
     std::size_t n = 0;      // observations used
     Record details;         // its own numbers (block_size, num_blocks; num_locations; lambda, ridge, …)
+    // What a front-end says besides the numbers (the command line on stderr, Python as CalibWarning):
+    // e.g. a squared-CE search that chose a grid edge. Options in backquotes (render_message).
+    std::vector<std::string> warnings;
 };
 
 class EstimatorSetup : public Setup {

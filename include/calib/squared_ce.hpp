@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,12 +100,26 @@ double debiased_binned_squared_ce(const CeProblem& problem, int bins, CeBinning 
 // agreement with the exact path is measured in docs/squared_ce.md. Every result is bitwise the same for
 // any thread count.
 // The default tolerance for n training inputs of dimension q (docs/squared_ce.md, measured agreement):
-// 1e-10 for scalar inputs (top-label, class-wise: ranks below 10, so its cost is negligible; 1e-6
-// changed a class's chosen ridge); for probability vectors (canonical) 0, the exact path, up to
-// exact_krr_limit training points (a few seconds per fit), and 1e-6 above (rank ≈ 1 200 at n = 6 400,
-// where 1e-8 needs ≈ 2 900 and minutes).
+// for scalar inputs (top-label, class-wise) the rounding floor, the machine epsilon: the factor then
+// holds every direction of K above rounding (rank about 10 for the RBF kernel on [0, 1], whatever n,
+// in milliseconds), so it agrees with the exact path as closely as two exact computations agree with
+// each other; for probability vectors (canonical) 0, the exact path, up to exact_krr_limit training
+// points (a few seconds per fit), and 1e-6 above (rank ≈ 1 200 at n = 6 400, where 1e-8 needs ≈ 2 900
+// and minutes).
 inline constexpr Eigen::Index exact_krr_limit = 2000;
 double default_krr_tolerance(Eigen::Index n, Eigen::Index input_dimension);
+
+// The rounding floor of a KRR fit (docs/squared_ce.md, "The rounding floor"): a ridge whose rounding
+// sensitivity (KrrCeFit::kronecker_sensitivity, two_step_sensitivity) exceeds this is not a candidate of
+// the search, and the fixed-hyperparameter mode warns about it: its numbers would carry fewer than
+// about five significant digits, and below it they are rounding noise.
+inline constexpr double max_rounding_sensitivity = 1e-6;
+// A low-rank fit's truncation: the bound truncation_error_factor × the truncation indicator on the
+// relative error of a grid value's estimate (measured against the exact path, docs/squared_ce.md) must
+// stay within max_truncation_error_in_se of that estimate's standard error over the folds, or the value
+// is not a candidate.
+inline constexpr double truncation_error_factor = 2;
+inline constexpr double max_truncation_error_in_se = 0.1;
 
 class KrrCeFit {
 public:
@@ -121,6 +136,23 @@ public:
     Vector kronecker_diagonal(const Matrix& projected, double rho) const;  // b_aᵀ S b_a, may be < 0
     // h_ukkr = U Uᵀ with U = Bᵀ diag(1/(ℓ + μ)) R (m×d'); μ ≥ 0 is the effective ridge λn of (32).
     Matrix two_step_factor(const Matrix& projected, double mu) const;
+
+    // The rounding sensitivity of the fit at a ridge: the largest change of a weight of the function,
+    // ℓ_iℓ_j/(ℓ_iℓ_j + ρ) (Kronecker) or ℓ_i/(ℓ_i + μ) (two-step), when the eigenvalues move by their
+    // rounding error ε ℓ_max (ε the machine epsilon), over eigenvalues in [ℓ_min, ℓ_max]; ℓ_min is 0 when
+    // the factor leaves directions out (rank < n) or K is singular to rounding. Kronecker:
+    // ε ℓ_max x ρ/(x ℓ_min + ρ)² with x = ρ/ℓ_min clamped to [ℓ_min, ℓ_max]; two-step: ε ℓ_max μ/(ℓ_min + μ)²;
+    // +inf when the ridge and ℓ_min are both 0. Relative errors of the estimate measured at a
+    // sensitivity s were below about 20 s (docs/squared_ce.md).
+    double kronecker_sensitivity(double rho) const;
+    double two_step_sensitivity(double mu) const;
+    // The truncation indicator of a low-rank fit at a ridge: the weight the function would give the
+    // directions the factor leaves out, with the factor's smallest eigenvalue ℓ_r standing for the
+    // largest of them: ℓ_max ℓ_r/ρ (Kronecker), ℓ_r/μ (two-step); 0 on a complete spectrum (rank n),
+    // +inf at a zero ridge otherwise. Measured (docs/squared_ce.md): the estimate's relative error
+    // against the exact path was at most about 2 times it (truncation_error_factor).
+    double kronecker_truncation(double rho) const;
+    double two_step_truncation(double mu) const;
 
     std::size_t training_size() const { return static_cast<std::size_t>(points_.cols()); }  // n
     Eigen::Index rank() const { return eigenvalues_.size(); }  // r (n on the exact path)
@@ -184,7 +216,10 @@ double two_step_ridge(double c, std::size_t n, RidgePreset preset);
 // (sizes differ by at most one, the larger first). For each problem, fold and grid value the function
 // is fitted on the training folds, scored by the risk (20) on the validation fold and averaged over
 // the diagonal of the test part; the grid value with the least fold-mean risk is chosen (test risks
-// are never computed), and the estimate is the fold ensemble's test diagonal mean (21).
+// are never computed), and the estimate is the fold ensemble's test diagonal mean (21). For kkr and ukkr
+// the candidates are the grid values whose rounding sensitivity is at most max_rounding_sensitivity in
+// every fold and whose truncation error (low-rank factors) is within max_truncation_error_in_se
+// standard errors (none: invalid_argument).
 enum class CeEstimator { bins, kde, kkr, ukkr };
 // mean_risk: argmin of the fold mean of R (the U-statistic itself; CV_pipeline.py); mean_sqrt_risk:
 // argmin of the fold mean of √R (the notebook behind the paper's tables).
@@ -218,6 +253,8 @@ struct CeSplit {
 // observations (the risk needs pairs).
 CeSplit ce_split(std::size_t n, std::size_t folds, double test_fraction, std::uint64_t seed);
 
+enum class CeGridEdge { none, smallest, largest };
+inline constexpr double unsettled_shift = 0.1;
 // The selection and estimate of one problem (the problem itself for canonical and top-label, one
 // class for class-wise).
 struct CeProblemResult {
@@ -226,6 +263,24 @@ struct CeProblemResult {
     std::vector<double> fold_validation_risk;  // R_k of the chosen value
     std::vector<double> fold_estimate;         // test diagonal mean of the chosen value, per fold
     std::size_t negative_diagonal = 0;         // h(p, p) < 0 on the test part, chosen value, all folds
+    // KRR: the rounding sensitivity per grid value, the largest over the folds (0 for bins and KDE); the
+    // values above max_rounding_sensitivity were not candidates.
+    std::vector<double> rounding_sensitivity;
+    // KRR on a low-rank factor: the bound on the estimate's error from the factor's truncation per grid
+    // value (truncation_error_factor × the indicator, largest over the folds, × |grid_estimate|) in
+    // standard errors of the fold estimates; the values above max_truncation_error_in_se were not
+    // candidates. 0 for bins, KDE and complete spectra.
+    std::vector<double> truncation_error_in_se;
+    // The chosen value is the smallest or largest candidate: the risk may still fall beyond it.
+    CeGridEdge edge = CeGridEdge::none;
+    // A candidate next to the chosen one (by value) whose validation risk is within noise of the chosen
+    // one's (the mean over folds of the risk difference is below twice its standard error) while its
+    // estimate (grid_estimate) differs by more than twice the standard error of the chosen one's fold
+    // estimates and by more than unsettled_shift of the larger of the two: the choice between them is not
+    // settled by the data. Absent otherwise.
+    std::optional<std::size_t> unsettled_neighbour;
+    std::vector<double> grid_estimate;     // fold mean of the test diagonal mean per grid value
+    std::vector<double> grid_estimate_se;  // its standard error over the folds (std, ddof 1, over √K)
 };
 struct SquaredCeResult {
     double estimate = 0;  // squared scale: the fold ensemble's test diagonal mean, aggregated over classes
@@ -243,6 +298,11 @@ struct SquaredCeResult {
     std::size_t cv_size = 0, test_size = 0;
 };
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
+
+// What a front-end should warn about a squared_ce result, one sentence each with what it means and what
+// to try (options named in backquotes): the choice at an edge of the candidates (and the ridges left out
+// below the rounding floor), an unsettled choice, and for kkr a test diagonal mostly negative.
+std::vector<std::string> squared_ce_warnings(const SquaredCeResult& result, CeEstimator estimator);
 
 // The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
 // Eq. 5, corrected: it prints ‖π‖²): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
@@ -267,7 +327,12 @@ struct FixedCeResult {
     double estimate = 0, validation_risk = 0;
     std::vector<double> problem_estimates;  // one per class for class-wise, else one
     std::size_t negative_diagonal = 0;      // h(p, p) < 0 over `data` (h_kkr only)
+    std::size_t diagonal_size = 0;          // the diagonal values computed: the size of `data` times the problems
+    double rounding_sensitivity = 0;        // kkr, ukkr: the largest over the problems (KrrCeFit)
 };
+// A warning when the ridge's rounding sensitivity exceeds max_rounding_sensitivity, or (kkr) when most
+// of the diagonal is negative.
+std::vector<std::string> fixed_squared_ce_warnings(const FixedCeResult& result, CeEstimator estimator);
 FixedCeResult fixed_squared_ce(const CategoricalData& train, const CategoricalData& data, const CategoricalData* validation,
                                CeEstimator estimator, double hyperparameter, const SquaredCeOptions& options = {});
 

@@ -15,7 +15,7 @@ namespace {
 struct NoOptions {};
 
 EstimateResult estimate(const std::string& name, double value, std::size_t n, Record details = {}) {
-    return {name, value, n, std::move(details)};
+    return {name, value, n, std::move(details), {}};
 }
 
 std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {

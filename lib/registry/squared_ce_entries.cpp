@@ -88,8 +88,9 @@ OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
         list.push_back(custom_option<SquaredCeOptions>(
             info("krr_tolerance", "T|auto", "auto",
                  "the low-rank factorisation of the kernel matrix stops at a residual trace of T times its trace; "
-                 "0 = the exact dense eigendecomposition (O(n^3)); auto = 1e-10 (top-label, class-wise); canonical: "
-                 "exact up to 2000 training points, 1e-6 above"),
+                 "0 = the exact dense eigendecomposition (O(n^3)); auto = the rounding floor (top-label, class-wise: "
+                 "rank about 10, agreeing with the exact path); canonical: exact up to 2000 training points, 1e-6 "
+                 "above"),
             [](SquaredCeOptions& o, const Value& v) {
                 o.krr_tolerance = text_value(v) == "auto"
                                       ? -1
@@ -105,6 +106,35 @@ Record fold_record(const std::vector<double>& values) {
     Record r;
     for (std::size_t k = 0; k < values.size(); ++k) r.push_back({"fold_" + std::to_string(k + 1), values[k]});
     return r;
+}
+
+const char* to_text(CeGridEdge edge) {
+    return edge == CeGridEdge::smallest ? "smallest" : edge == CeGridEdge::largest ? "largest" : "none";
+}
+
+// How the search ended, per problem (docs/squared_ce.md, "The search and its warnings"): the chosen
+// value's edge among the candidates, the grid values below the rounding floor and beyond the low-rank
+// factor's accuracy, the chosen value's rounding sensitivity and truncation error, and whether a
+// neighbour's risk was within noise while its estimate was not.
+Field search_record(const SquaredCeResult& r) {
+    Record problems;
+    for (std::size_t c = 0; c < r.problems.size(); ++c) {
+        const CeProblemResult& p = r.problems[c];
+        std::uint64_t below = 0, beyond = 0;
+        for (std::size_t g = 0; g < r.grid.size(); ++g) {
+            below += p.rounding_sensitivity[g] > max_rounding_sensitivity;
+            beyond += p.truncation_error_in_se[g] > max_truncation_error_in_se;
+        }
+        Record one{{"edge", std::string(to_text(p.edge))},
+                   {"below_rounding_floor", below},
+                   {"beyond_low_rank_accuracy", beyond},
+                   {"rounding_sensitivity", p.rounding_sensitivity[p.chosen]},
+                   {"truncation_error_in_se", p.truncation_error_in_se[p.chosen]},
+                   {"unsettled", p.unsettled_neighbour.has_value()}};
+        if (r.problems.size() == 1) return {"search", one};
+        problems.push_back({"class_" + std::to_string(c), one});
+    }
+    return {"search", problems};
 }
 
 Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
@@ -132,6 +162,7 @@ Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
     d.push_back({"fold_estimates", fold_record(r.fold_estimate)});
     d.push_back({"fold_validation_risks", fold_record(r.fold_validation_risk)});
     d.push_back({"negative_diagonal", std::uint64_t(r.negative_diagonal)});
+    d.push_back(search_record(r));
     d.push_back({"negative_fold_estimates", std::uint64_t(r.negative_fold_estimates)});
     d.push_back({"negative_fold_risks", std::uint64_t(r.negative_fold_risks)});
     return d;
@@ -197,7 +228,7 @@ OptionList<CeEntryOptions> entry_options(CeEstimator estimator) {
 }
 
 // The fixed-hyperparameter mode's output fields.
-Record fixed_details(const FixedCeResult& r, const CeEntryOptions& o, std::size_t train_size) {
+Record fixed_details(const FixedCeResult& r, const CeEntryOptions& o, std::size_t train_size, CeEstimator estimator) {
     Record d{{"sqrt_estimate", std::sqrt(std::max(r.estimate, 0.0))},
              {"hyperparameter", o.hyperparameter},
              {"train_size", std::uint64_t(train_size)}};
@@ -209,6 +240,8 @@ Record fixed_details(const FixedCeResult& r, const CeEntryOptions& o, std::size_
         d.push_back({"class_estimates", classes});
     }
     d.push_back({"negative_diagonal", std::uint64_t(r.negative_diagonal)});
+    if (estimator == CeEstimator::kkr || estimator == CeEstimator::ukkr)
+        d.push_back({"rounding_sensitivity", r.rounding_sensitivity});
     return d;
 }
 
@@ -226,7 +259,7 @@ Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const ch
              o.parallel = p;
              const CategoricalData& d = classes_of(name, data);
              const SquaredCeResult r = squared_ce(d, estimator, o);
-             return EstimateResult{name, r.estimate, d.size(), details(r, o)};
+             return EstimateResult{name, r.estimate, d.size(), details(r, o), squared_ce_warnings(r, estimator)};
          }},
         [name](const CeEntryOptions& o) {
             if (!o.train.empty() && o.cv_option_given)
@@ -248,7 +281,8 @@ Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const ch
              const auto v = sets.find("validation");
              const FixedCeResult r = fixed_squared_ce(train, d, v == sets.end() ? nullptr : &classes_of(name, v->second),
                                                       estimator, given.hyperparameter, o);
-             return EstimateResult{name, r.estimate, d.size(), fixed_details(r, given, train.size())};
+             return EstimateResult{name, r.estimate, d.size(), fixed_details(r, given, train.size(), estimator),
+                                   fixed_squared_ce_warnings(r, estimator)};
          }});
 }
 
@@ -274,7 +308,8 @@ Registered<MethodModel<EstimateResult>> brier_entry() {
                                     {"resolution", b.resolution},
                                     {"uncertainty", b.uncertainty},
                                     {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
-                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean}}};
+                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean}},
+                                   squared_ce_warnings(b.calibration_fit, CeEstimator::kde)};
          }});
 }
 

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace calib {
 
@@ -60,7 +62,7 @@ detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tol
 }  // namespace
 
 double default_krr_tolerance(Eigen::Index n, Eigen::Index input_dimension) {
-    if (input_dimension == 1) return 1e-10;
+    if (input_dimension == 1) return std::numeric_limits<double>::epsilon();
     return n <= exact_krr_limit ? 0.0 : 1e-6;
 }
 
@@ -86,6 +88,47 @@ KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& 
     eigenvalues_ = std::move(spectrum.eigenvalues);
     eigenvectors_ = std::move(spectrum.eigenvectors);
     projected_residuals_ = eigenvectors_.transpose() * train.residuals;  // R = Qᵀ Δ, so Qᵀ T Q = R Rᵀ
+}
+
+namespace {
+// ℓ_min, ℓ_max of a fit: ℓ_min = 0 when the factor leaves directions out.
+std::pair<double, double> spectrum_range(const Vector& eigenvalues, std::size_t n) {
+    const double largest = eigenvalues.size() ? eigenvalues.maxCoeff() : 0.0;
+    const bool complete = static_cast<std::size_t>(eigenvalues.size()) == n;
+    return {complete && eigenvalues.size() ? eigenvalues.minCoeff() : 0.0, largest};
+}
+constexpr double infinite = std::numeric_limits<double>::infinity();
+}  // namespace
+
+double KrrCeFit::kronecker_sensitivity(double rho) const {
+    detail::check_ridge("KrrCeFit::kronecker_sensitivity", "rho", rho);
+    const auto [low, high] = spectrum_range(eigenvalues_, training_size());
+    // max over ℓ_i of ℓ_i ρ/(ℓ_i ℓ_min + ρ)², at ℓ_i = ρ/ℓ_min within the spectrum's range.
+    const double x = low > 0 ? std::clamp(rho / low, low, high) : high;
+    const double denominator = x * low + rho;
+    return denominator > 0 ? std::numeric_limits<double>::epsilon() * high * x * rho / (denominator * denominator)
+                           : infinite;
+}
+
+double KrrCeFit::two_step_sensitivity(double mu) const {
+    detail::check_ridge("KrrCeFit::two_step_sensitivity", "mu", mu);
+    const auto [low, high] = spectrum_range(eigenvalues_, training_size());
+    const double denominator = low + mu;
+    return denominator > 0 ? std::numeric_limits<double>::epsilon() * high * mu / (denominator * denominator) : infinite;
+}
+
+double KrrCeFit::kronecker_truncation(double rho) const {
+    detail::check_ridge("KrrCeFit::kronecker_truncation", "rho", rho);
+    if (static_cast<std::size_t>(rank()) == training_size()) return 0;
+    const double weight = eigenvalues_.size() ? eigenvalues_.maxCoeff() * eigenvalues_.minCoeff() : 0.0;
+    return rho > 0 ? weight / rho : infinite;
+}
+
+double KrrCeFit::two_step_truncation(double mu) const {
+    detail::check_ridge("KrrCeFit::two_step_truncation", "mu", mu);
+    if (static_cast<std::size_t>(rank()) == training_size()) return 0;
+    const double smallest = eigenvalues_.size() ? eigenvalues_.minCoeff() : 0.0;
+    return mu > 0 ? smallest / mu : infinite;
 }
 
 Matrix KrrCeFit::project(const Matrix& inputs) const {

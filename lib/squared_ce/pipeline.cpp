@@ -1,8 +1,8 @@
 // The cross-validation pipeline of the squared-CE estimators (squared_ce.hpp; digest §5), and its
 // fixed-hyperparameter mode.
-#include "core/compensated_sum.hpp"
 #include "core/parallel.hpp"
 #include "squared_ce/checks.hpp"
+#include "squared_ce/selection.hpp"
 
 #include <calib/squared_ce.hpp>
 
@@ -14,22 +14,7 @@ namespace calib {
 
 namespace {
 
-// The validation risk and the test diagonal of each grid value, for one problem and fold.
-struct FoldScores {
-    std::vector<double> risk, estimate;
-    std::vector<std::size_t> negative;
-    void add(double r, const Vector& diagonal) {
-        detail::CompensatedSum s;
-        std::size_t below = 0;
-        for (Eigen::Index a = 0; a < diagonal.size(); ++a) {
-            s.add(diagonal(a));
-            below += diagonal(a) < 0;
-        }
-        risk.push_back(r);
-        estimate.push_back(s.value() / static_cast<double>(diagonal.size()));
-        negative.push_back(below);
-    }
-};
+using detail::FoldScores;
 
 CeProblem take(const CeProblem& p, const std::vector<std::size_t>& rows) {
     CeProblem out{Matrix(static_cast<Eigen::Index>(rows.size()), p.inputs.cols()),
@@ -77,11 +62,13 @@ FoldScores score_fold(const CeProblem& train, const CeProblem* validation, const
             const double rho = kronecker_ridge(c, n, o.ridge_preset);
             scores.add(validation ? ce_risk(validation->residuals, fit.kronecker_pairs(b.leftCols(mv), rho), o.parallel)
                                   : no_risk,
-                       fit.kronecker_diagonal(b.rightCols(mt), rho));
+                       fit.kronecker_diagonal(b.rightCols(mt), rho), fit.kronecker_sensitivity(rho),
+                       fit.kronecker_truncation(rho));
         } else {
-            const Matrix u = fit.two_step_factor(b, two_step_ridge(c, n, o.ridge_preset));
+            const double mu = two_step_ridge(c, n, o.ridge_preset);
+            const Matrix u = fit.two_step_factor(b, mu);
             scores.add(validation ? ce_risk_low_rank(validation->residuals, u.topRows(mv)) : no_risk,
-                       u.bottomRows(mt).rowwise().squaredNorm());
+                       u.bottomRows(mt).rowwise().squaredNorm(), fit.two_step_sensitivity(mu), fit.two_step_truncation(mu));
         }
     }
     return scores;
@@ -102,10 +89,6 @@ void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::
     if (!(o.krr_tolerance < 1))
         detail::fail("squared_ce", "krr_tolerance = ", detail::format_value(o.krr_tolerance),
                      ", must be < 1 (0: the exact dense path, < 0: the default)");
-}
-
-std::size_t argmin(const std::vector<double>& x) {
-    return static_cast<std::size_t>(std::min_element(x.begin(), x.end()) - x.begin());
 }
 
 // Mean, and std with ddof 1, of a fold series.
@@ -172,18 +155,8 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
         });
         // Selection by the validation folds only.
         CeProblemResult& r = result.problems.emplace_back();
-        std::vector<double> criterion(grid.size(), 0.0);
-        r.mean_validation_risk.assign(grid.size(), 0.0);
-        for (std::size_t g = 0; g < grid.size(); ++g)
-            for (const FoldScores& f : folds) {
-                r.mean_validation_risk[g] += f.risk[g] / static_cast<double>(o.folds);
-                criterion[g] += (o.selection == CeSelection::mean_risk ? f.risk[g] : std::sqrt(f.risk[g]));
-            }
-        r.chosen = argmin(criterion);
+        detail::choose(r, folds, grid, o.selection);
         for (std::size_t k = 0; k < o.folds; ++k) {
-            r.fold_validation_risk.push_back(folds[k].risk[r.chosen]);
-            r.fold_estimate.push_back(folds[k].estimate[r.chosen]);
-            r.negative_diagonal += folds[k].negative[r.chosen];
             result.fold_validation_risk[k] += scale * folds[k].risk[r.chosen];
             result.fold_estimate[k] += scale * folds[k].estimate[r.chosen];
         }
@@ -242,6 +215,8 @@ FixedCeResult fixed_squared_ce(const CategoricalData& train, const CategoricalDa
         result.estimate += scale * s.estimate[0];
         result.validation_risk += scale * s.risk[0];
         result.negative_diagonal += s.negative[0];
+        result.diagonal_size += static_cast<std::size_t>(problems[c].inputs.rows());
+        result.rounding_sensitivity = std::max(result.rounding_sensitivity, s.sensitivity[0]);
     }
     return result;
 }

@@ -177,6 +177,7 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
         out["estimator"] = r.estimator;
         out["estimate"] = r.estimate;
         out["details"] = to_dict(r.details);
+        for (const std::string& warning : r.warnings) warn(warning);
     });
 }
 

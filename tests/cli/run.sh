@@ -1283,6 +1283,23 @@ expect_json "ce-ukkr --krr-tolerance 0 (the exact path)" 'j["estimate"] >= 0 and
     estimate --family binary --input bin.csv --estimator ce-ukkr --train train.csv --ridge-constant 1e-3 --krr-tolerance 0
 expect_json "ce-kkr --krr-tolerance default" 'j["krr_tolerance"] == "auto"' \
     estimate --family binary --input bin.csv --estimator ce-kkr --train train.csv --ridge-constant 1e-3
+# A ridge below the rounding floor (docs/squared_ce.md): the fixed mode warns and reports its sensitivity;
+# the search leaves it out and warns of the edge it then chose; a grid wholly below the floor is an error.
+"$bin" estimate --family binary --input bin.csv --estimator ce-kkr --train train.csv --ridge-constant 1e-17 >out 2>err
+if [ $? -eq 0 ] && grep -q "^calib: warning: ce-kkr: the ridge constant lies below the rounding floor of the fit" err &&
+    grep -q -- "--ridge-constant" err && /usr/bin/python3 -c 'import json,sys; assert json.load(open("out"))["rounding_sensitivity"] > 1e-6'; then ok
+else bad "fixed ridge below the floor: $(head -c 300 err)"; fi
+"$bin" estimate --family categorical --input combined.csv --estimator ce-kkr --grid 1e-1,1e-17 >out 2>err
+if [ $? -eq 0 ] && grep -q "^calib: warning: ce-kkr chose the ridge constant 0.1, the smallest that its fits resolve" err &&
+    /usr/bin/python3 -c '
+import json; s = json.load(open("out"))["search"]
+assert s["edge"] == "smallest" and s["below_rounding_floor"] == 1 and s["rounding_sensitivity"] < 1e-6 and s["unsettled"] in (True, False)'
+then ok; else bad "search with a ridge below the floor: $(head -c 300 err)"; fi
+expect_error "a grid wholly below the rounding floor" "no grid value is resolved by its fits" -- \
+    estimate --family categorical --input combined.csv --estimator ce-kkr --grid 1e-17
+"$bin" estimate --family categorical --input combined.csv --estimator ce-bins --grid 100 >out 2>err
+if [ $? -eq 0 ] && [ ! -s err ] && /usr/bin/python3 -c 'import json; assert json.load(open("out"))["search"]["edge"] == "none"'; then ok
+else bad "a one-value grid has no edge: $(head -c 300 err)"; fi
 expect_error "--krr-tolerance 1" "--krr-tolerance" "in [0, 1), or auto" -- \
     estimate --family binary --input bin.csv --estimator ce-kkr --train train.csv --ridge-constant 1e-3 --krr-tolerance 1
 expect_json "ce-kde --train class-wise" 'len(j["class_estimates"]) == 2' \

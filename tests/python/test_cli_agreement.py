@@ -76,6 +76,9 @@ ESTIMATES = [
 ]
 
 
+# The squared-CE searches on these small grids warn (an edge, an unsettled choice); the warnings
+# themselves are compared in test_same_messages.py.
+@pytest.mark.filterwarnings("ignore::calib.CalibWarning")
 @pytest.mark.parametrize("family,estimator,options", ESTIMATES)
 def test_estimate_matches_cli(family, estimator, options):
     file, arrays = family_arrays(family)

@@ -4,6 +4,7 @@ the same warning text, with options spelled for each front-end (--one-based-labe
 column 1: `) and an array's (`labels[0]: `) are where each front-end says the problem is; the text after
 them must be equal. A CLI warning is a calib.CalibWarning in Python."""
 
+import json
 import re
 import subprocess
 import warnings
@@ -238,3 +239,34 @@ def test_metrics_features_with_the_wrong_rows_are_refused_alike(tmp_path):
                                     "per observation"
     assert stderr == "calib: --features " + path + " has 3 rows, but the input has n = 1500 observations; give one " \
                      "row per observation"
+
+
+SQUARED_CE_SEARCHES = [
+    ("a Kronecker ridge below the rounding floor", ["--estimator", "ce-kkr", "--grid", "1e-1,1e-17"],
+     dict(estimator="ce-kkr", grid="1e-1,1e-17"), "smallest that its fits resolve"),
+    ("a fixed ridge below the rounding floor", ["--estimator", "ce-kkr", "--train", "TRAIN", "--ridge-constant", "1e-17"],
+     dict(estimator="ce-kkr", ridge_constant=1e-17), "below the rounding floor of the fit"),
+    ("an unsettled canonical choice", ["--estimator", "ce-ukkr", "--notion", "canonical"],
+     dict(estimator="ce-ukkr", notion="canonical"), "the data do not settle the ridge constant"),
+]
+
+
+@pytest.mark.parametrize("case,args,options,text", SQUARED_CE_SEARCHES, ids=[c[0] for c in SQUARED_CE_SEARCHES])
+def test_squared_ce_search_warnings_alike(case, args, options, text, tmp_path):
+    """The search's warnings (docs/squared_ce.md): the same text on stderr and as CalibWarning, and the
+    same facts in the JSON's and the Python details' `search`."""
+    probs, labels = np.load(data_path("preds.npy")), np.load(data_path("labels.npy"))
+    train = save(tmp_path, "train.csv", np.c_[probs[:400], labels[:400]])
+    if "TRAIN" in args:
+        args = [train if a == "TRAIN" else a for a in args]
+        options = dict(options, train=(probs[:400], labels[:400]))
+    out = subprocess.run([CLI, "estimate", "--family", "categorical", "--input", data_path("preds.npy"),
+                          "--labels", data_path("labels.npy"), "--quiet", *args], capture_output=True, text=True)
+    said = python_warnings(lambda: calib.estimate(probs, labels, **options))
+    printed = [line.removeprefix("calib: warning: ") for line in out.stderr.splitlines()]
+    assert out.returncode == 0 and any(text in w for w in said), (out.stderr, said)
+    assert printed == [for_cli(w) for w in said]
+    if "--train" not in args:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", calib.CalibWarning)
+            assert json.loads(out.stdout)["search"] == calib.estimate(probs, labels, **options).details["search"]
