@@ -354,10 +354,15 @@ TEST_CASE("squared_ce: every bad input is a clear error") {
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::ce_risk_low_rank(c.residuals, Matrix::Zero(5, 1)), doctest::Contains("they must match"),
                          calib::invalid_argument);
-    // A fit whose n×n matrices cannot fit in memory fails before allocating them.
+    // An exact fit whose n×n matrices cannot fit in memory fails before allocating them; the low-rank
+    // path needs O(n r) and fits scalar inputs of any size (rank about 10 at the floor).
     const CeProblem huge{Matrix::Constant(2000000, 1, 0.5), Matrix::Zero(2000000, 1)};
-    CHECK_THROWS_WITH_AS(calib::KrrCeFit(huge, 1.0), doctest::Contains("more than this machine's memory"),
+    CHECK_THROWS_WITH_AS(calib::KrrCeFit(huge, 1.0, {}, 0), doctest::Contains("more than this machine's memory"),
                          calib::invalid_argument);
+    const CeProblem many{Matrix::Random(200000, 1).cwiseAbs(), Matrix::Random(200000, 1)};
+    const calib::KrrCeFit large(many, 1.0);
+    CHECK(large.rank() <= 20);
+    CHECK(large.rank() >= 5);
     // Labels out of range are refused by the data set every reduction starts from.
     CHECK_THROWS_AS(calib::CategoricalData(Matrix{{0.5, 0.5}}, {2}), calib::invalid_argument);
 }

@@ -37,9 +37,10 @@ void column_strips(Eigen::Index cols, int threads, F f) {
 // residual trace `tolerance`; G = Q₁R by Householder QR and R Rᵀ = W diag(ℓ) Wᵀ, so G Gᵀ = (Q₁W) diag(ℓ)
 // (Q₁W)ᵀ with orthonormal columns Q₁W to rounding (the QR avoids forming GᵀG, whose eigenvectors
 // would lose accuracy with its squared condition number). Eigen serial (the caller's scope).
-detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tolerance, int threads) {
+detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tolerance, std::size_t max_rank,
+                                         int threads) {
     detail::PivotedCholesky<detail::RbfTerm> cholesky(term, threads);
-    cholesky.grow(tolerance, term.size());
+    cholesky.grow(tolerance, max_rank);
     const Matrix g = cholesky.factor(cholesky.rank());
     const Eigen::Index n = g.rows(), r = g.cols();
     const Eigen::HouseholderQR<Matrix> qr(g);
@@ -76,15 +77,24 @@ KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& 
                      ", must be < 1 (0: the exact dense path, < 0: the default)");
     if (tolerance < 0) tolerance = default_krr_tolerance(train.inputs.rows(), train.inputs.cols());
     const double n = static_cast<double>(train.inputs.rows());
-    // Exact: K, the eigensolver's workspace and Q, then S of kronecker_apply, about three n×n matrices.
-    // Low rank: at worst (rank n) the factor's columns, its QR and Q.
-    detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix (or its factor), its eigenvectors and the Kronecker weights",
-                         "fit on fewer observations (ce-bins and ce-kde need O(n) memory)");
     const int threads = resolve_num_threads(parallel.num_threads);
     const detail::SerialEigenScope serial;
     const detail::RbfTerm term{points_, points_, gamma};
-    detail::KernelSpectrum spectrum = tolerance > 0 ? low_rank_spectrum(term, tolerance, threads)
-                                                    : detail::kernel_spectrum("KrrCeFit", term, threads);
+    detail::KernelSpectrum spectrum;
+    if (tolerance > 0) {
+        // The factor's columns, its QR and Q: about 24 n r bytes. Its rank stops where two fits at once
+        // (the pipeline's folds run in parallel) would exceed half the machine's memory; a factor cut
+        // short leaves more out, which the truncation indicator reports. The cap depends on the
+        // machine's memory only, so a run is repeatable on it.
+        const double budget = detail::physical_memory_bytes() / 4;
+        const auto max_rank = static_cast<std::size_t>(std::max(1.0, std::floor(budget / (24 * n))));
+        spectrum = low_rank_spectrum(term, tolerance, max_rank, threads);
+    } else {
+        // K, the eigensolver's workspace and Q, then S of kronecker_apply: about three n×n matrices.
+        detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix, its eigenvectors and the Kronecker weights",
+                             "use the low-rank path (`krr_tolerance` > 0 or auto) or fewer observations");
+        spectrum = detail::kernel_spectrum("KrrCeFit", term, threads);
+    }
     eigenvalues_ = std::move(spectrum.eigenvalues);
     eigenvectors_ = std::move(spectrum.eigenvectors);
     projected_residuals_ = eigenvectors_.transpose() * train.residuals;  // R = Qᵀ Δ, so Qᵀ T Q = R Rᵀ
@@ -136,15 +146,22 @@ Matrix KrrCeFit::project(const Matrix& inputs) const {
         detail::fail("KrrCeFit::project", "inputs has ", inputs.cols(), " columns, must have ", points_.rows(),
                      " as the training inputs");
     if (!inputs.allFinite()) detail::fail("KrrCeFit::project", "inputs has a value that is not finite");
-    const Matrix query = inputs.transpose();
-    const auto m = static_cast<std::size_t>(inputs.rows());
-    // K×ᵀ (m×n) is the column-major view of the row-major n×m cross matrix.
-    Matrix cross_t(inputs.rows(), points_.cols());
-    detail::cross_rows(detail::RbfTerm{points_, query, gamma_}, training_size(), m, cross_t.data(), parallel_);
+    // The evaluation points in blocks of 1 024, so that the cross matrix K×ᵀ takes O(n) memory however
+    // many there are; the product's strips of 256 columns are the same as without blocks.
+    constexpr Eigen::Index block = 1024;
+    const int threads = resolve_num_threads(parallel_.num_threads);
     Matrix b(rank(), inputs.rows());
-    column_strips(b.cols(), resolve_num_threads(parallel_.num_threads), [&](Eigen::Index c0, Eigen::Index width) {
-        b.middleCols(c0, width).noalias() = eigenvectors_.transpose() * cross_t.middleRows(c0, width).transpose();
-    });
+    for (Eigen::Index a0 = 0; a0 < inputs.rows(); a0 += block) {
+        const Eigen::Index w = std::min(block, inputs.rows() - a0);
+        const Matrix query = inputs.middleRows(a0, w).transpose();
+        // K×ᵀ (w×n) is the column-major view of the row-major n×w cross matrix.
+        Matrix cross_t(w, points_.cols());
+        detail::cross_rows(detail::RbfTerm{points_, query, gamma_}, training_size(), static_cast<std::size_t>(w),
+                           cross_t.data(), parallel_);
+        column_strips(w, threads, [&](Eigen::Index c0, Eigen::Index width) {
+            b.middleCols(a0 + c0, width).noalias() = eigenvectors_.transpose() * cross_t.middleRows(c0, width).transpose();
+        });
+    }
     return b;
 }
 
