@@ -148,8 +148,9 @@ public:
     double two_step_sensitivity(double mu) const;
     // The truncation indicator of a low-rank fit at a ridge: the weight the function would give the
     // directions the factor leaves out, with the factor's smallest eigenvalue ℓ_r standing for the
-    // largest of them: ℓ_max ℓ_r/ρ (Kronecker), ℓ_r/μ (two-step); 0 on a complete spectrum (rank n),
-    // +inf at a zero ridge otherwise. Measured (docs/squared_ce.md): the estimate's relative error
+    // largest of them: ℓ_max ℓ_r/ρ (Kronecker), ℓ_r/μ (two-step); 0 on a complete spectrum (rank n) and
+    // on a factor grown to the rounding floor (the trace it leaves out ≤ 16 ε ℓ_max: what it drops is
+    // rounding, which the rounding sensitivity covers), +inf at a zero ridge otherwise. Measured (docs/squared_ce.md): the estimate's relative error
     // against the exact path was at most about 2 times it (truncation_error_factor).
     double kronecker_truncation(double rho) const;
     double two_step_truncation(double mu) const;
@@ -160,12 +161,14 @@ public:
 
 private:
     Matrix kronecker_weights(double rho) const;  // S
+    bool reaches_floor() const;
     Matrix points_;        // q×n training inputs, one point per column
     double gamma_;
     ParallelOptions parallel_;
     Vector eigenvalues_;   // ℓ, ascending, ≥ 0
     Matrix eigenvectors_;  // Q
     Matrix projected_residuals_;  // R
+    double residual_trace_ = 0;   // tr(K − G Gᵀ) of the low-rank path, 0 on the exact one
 };
 
 // h_kde (25): h(z, z′) = ⟨z − ĝ(z), z′ − ĝ(z′)⟩ with the Nadaraya–Watson estimate

@@ -122,8 +122,9 @@ Field search_record(const SquaredCeResult& r) {
         const CeProblemResult& p = r.problems[c];
         std::uint64_t below = 0, beyond = 0;
         for (std::size_t g = 0; g < r.grid.size(); ++g) {
-            below += p.rounding_sensitivity[g] > max_rounding_sensitivity;
-            beyond += p.truncation_error_in_se[g] > max_truncation_error_in_se;
+            const bool rounding = p.rounding_sensitivity[g] > max_rounding_sensitivity;
+            below += rounding;
+            beyond += !rounding && p.truncation_error_in_se[g] > max_truncation_error_in_se;
         }
         Record one{{"edge", std::string(to_text(p.edge))},
                    {"below_rounding_floor", below},

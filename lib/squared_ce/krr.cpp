@@ -38,9 +38,10 @@ void column_strips(Eigen::Index cols, int threads, F f) {
 // (Q₁W)ᵀ with orthonormal columns Q₁W to rounding (the QR avoids forming GᵀG, whose eigenvectors
 // would lose accuracy with its squared condition number). Eigen serial (the caller's scope).
 detail::KernelSpectrum low_rank_spectrum(const detail::RbfTerm& term, double tolerance, std::size_t max_rank,
-                                         int threads) {
+                                         int threads, double& residual_trace) {
     detail::PivotedCholesky<detail::RbfTerm> cholesky(term, threads);
     cholesky.grow(tolerance, max_rank);
+    residual_trace = cholesky.result().residual_trace;
     const Matrix g = cholesky.factor(cholesky.rank());
     const Eigen::Index n = g.rows(), r = g.cols();
     const Eigen::HouseholderQR<Matrix> qr(g);
@@ -88,7 +89,7 @@ KrrCeFit::KrrCeFit(const CeProblem& train, double gamma, const ParallelOptions& 
         // machine's memory only, so a run is repeatable on it.
         const double budget = detail::physical_memory_bytes() / 4;
         const auto max_rank = static_cast<std::size_t>(std::max(1.0, std::floor(budget / (24 * n))));
-        spectrum = low_rank_spectrum(term, tolerance, max_rank, threads);
+        spectrum = low_rank_spectrum(term, tolerance, max_rank, threads, residual_trace_);
     } else {
         // K, the eigensolver's workspace and Q, then S of kronecker_apply: about three n×n matrices.
         detail::check_memory("KrrCeFit", 24 * n * n, "the Gram matrix, its eigenvectors and the Kronecker weights",
@@ -127,16 +128,24 @@ double KrrCeFit::two_step_sensitivity(double mu) const {
     return denominator > 0 ? std::numeric_limits<double>::epsilon() * high * mu / (denominator * denominator) : infinite;
 }
 
+// A factor leaves nothing above rounding out when it is complete or the trace it leaves out, a bound on
+// every eigenvalue it drops, is within a few rounding errors ε ℓ_max (what the rounding sensitivity
+// already covers).
+bool KrrCeFit::reaches_floor() const {
+    return static_cast<std::size_t>(rank()) == training_size() ||
+           residual_trace_ <= 16 * std::numeric_limits<double>::epsilon() * eigenvalues_.maxCoeff();
+}
+
 double KrrCeFit::kronecker_truncation(double rho) const {
     detail::check_ridge("KrrCeFit::kronecker_truncation", "rho", rho);
-    if (static_cast<std::size_t>(rank()) == training_size()) return 0;
+    if (reaches_floor()) return 0;
     const double weight = eigenvalues_.size() ? eigenvalues_.maxCoeff() * eigenvalues_.minCoeff() : 0.0;
     return rho > 0 ? weight / rho : infinite;
 }
 
 double KrrCeFit::two_step_truncation(double mu) const {
     detail::check_ridge("KrrCeFit::two_step_truncation", "mu", mu);
-    if (static_cast<std::size_t>(rank()) == training_size()) return 0;
+    if (reaches_floor()) return 0;
     const double smallest = eigenvalues_.size() ? eigenvalues_.minCoeff() : 0.0;
     return mu > 0 ? smallest / mu : infinite;
 }

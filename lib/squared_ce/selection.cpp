@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 namespace calib {
 
@@ -154,13 +155,20 @@ std::string classes(const SquaredCeResult& r, const std::vector<std::size_t>& pr
            ")";
 }
 
-// A grid value below the chosen one that was not a candidate.
-bool unresolved_below(const SquaredCeResult& r, const CeProblemResult& p) {
+// Why the grid values beyond the chosen one (below it, or above) were not candidates: "" when they all
+// were, else the reasons that apply.
+std::string unresolved_beyond(const SquaredCeResult& r, const CeProblemResult& p, bool above) {
+    bool rounding = false, truncation = false;
     for (std::size_t g = 0; g < r.grid.size(); ++g)
-        if (r.grid[g] < r.grid[p.chosen] && (p.rounding_sensitivity[g] > max_rounding_sensitivity ||
-                                             p.truncation_error_in_se[g] > max_truncation_error_in_se))
-            return true;
-    return false;
+        if (above ? r.grid[g] > r.grid[p.chosen] : r.grid[g] < r.grid[p.chosen]) {
+            const bool below_floor = p.rounding_sensitivity[g] > max_rounding_sensitivity;
+            rounding = rounding || below_floor;
+            truncation = truncation || (!below_floor && p.truncation_error_in_se[g] > max_truncation_error_in_se);
+        }
+    const std::string floor = "lie below the rounding floor of float64 (their estimates would be rounding noise)",
+                      factor = "lie beyond the accuracy of the low-rank factor (a smaller `krr_tolerance` resolves "
+                               "them, 0 the exact path)";
+    return rounding && truncation ? floor + " or " + factor : rounding ? floor : truncation ? factor : "";
 }
 
 std::string negative_diagonal_warning(std::size_t negative, std::size_t size) {
@@ -173,25 +181,29 @@ std::string negative_diagonal_warning(std::size_t negative, std::size_t size) {
 
 std::vector<std::string> squared_ce_warnings(const SquaredCeResult& r, CeEstimator estimator) {
     const std::string name = to_string(estimator), what = hyperparameter_name(estimator);
-    std::vector<std::size_t> floor_edge, smallest, largest;
+    // Edges, grouped by the message they get: (edge, why the values beyond it were left out).
+    std::vector<std::pair<std::pair<CeGridEdge, std::string>, std::vector<std::size_t>>> edges;
     for (std::size_t c = 0; c < r.problems.size(); ++c) {
         const CeProblemResult& p = r.problems[c];
-        if (p.edge == CeGridEdge::smallest) (unresolved_below(r, p) ? floor_edge : smallest).push_back(c);
-        if (p.edge == CeGridEdge::largest) largest.push_back(c);
+        if (p.edge == CeGridEdge::none) continue;
+        const std::pair<CeGridEdge, std::string> key{p.edge, unresolved_beyond(r, p, p.edge == CeGridEdge::largest)};
+        auto it = std::find_if(edges.begin(), edges.end(), [&](const auto& e) { return e.first == key; });
+        if (it == edges.end()) it = edges.insert(edges.end(), {key, {}});
+        it->second.push_back(c);
     }
     std::vector<std::string> out;
-    if (!floor_edge.empty())
-        out.push_back(name + " chose the " + what + " " + chosen_values(r, floor_edge) +
-                      ", the smallest that its fits resolve: the grid's smaller values lie below the rounding floor of "
-                      "float64 (their estimates would be rounding noise) or beyond the accuracy of the low-rank factor "
-                      "(a smaller `krr_tolerance` resolves them, 0 the exact path), and were not candidates; the risk "
-                      "may still fall toward them, so compare ce-ukkr and ce-kde, or use more data");
-    if (!smallest.empty())
-        out.push_back(name + " chose the " + what + " " + chosen_values(r, smallest) +
-                      ", the smallest value of the grid: the risk may still fall below it; extend `grid` to see");
-    if (!largest.empty())
-        out.push_back(name + " chose the " + what + " " + chosen_values(r, largest) +
-                      ", the largest value of the grid: the risk may still fall above it; extend `grid` to see");
+    for (const auto& [key, problems] : edges) {
+        const bool small = key.first == CeGridEdge::smallest;
+        const std::string side = small ? "smallest" : "largest", beyond = small ? "below" : "above";
+        if (key.second.empty())
+            out.push_back(name + " chose the " + what + " " + chosen_values(r, problems) + ", the " + side +
+                          " value of the grid: the risk may still fall " + beyond + " it; extend `grid` to see");
+        else
+            out.push_back(name + " chose the " + what + " " + chosen_values(r, problems) + ", the " + side +
+                          " that its fits resolve: the grid's values " + beyond + " it " + key.second +
+                          ", and were not candidates; the risk may still fall toward them, so compare ce-ukkr and "
+                          "ce-kde, or use more data");
+    }
     std::vector<std::size_t> unsettled;
     double chosen_sum = 0, shift_sum = 0;
     for (std::size_t c = 0; c < r.problems.size(); ++c) {
