@@ -12,12 +12,9 @@
 
 #include <calib/metrics.hpp>
 #include <calib/registry.hpp>
-#include <calib/recalibration.hpp>
 #include <calib/tool/json.hpp>
 
-#include <cmath>
 #include <iostream>
-#include <optional>
 #include <variant>
 
 namespace calib::cli {

@@ -15,7 +15,6 @@
 #include <calib/tool/recalibration_json.hpp>
 #include <calib/version.hpp>
 
-#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>

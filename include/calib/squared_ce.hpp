@@ -150,8 +150,9 @@ public:
     // directions the factor leaves out, with the factor's smallest eigenvalue ℓ_r standing for the
     // largest of them: ℓ_max ℓ_r/ρ (Kronecker), ℓ_r/μ (two-step); 0 on a complete spectrum (rank n) and
     // on a factor grown to the rounding floor (the trace it leaves out ≤ 16 ε ℓ_max: what it drops is
-    // rounding, which the rounding sensitivity covers), +inf at a zero ridge otherwise. Measured (docs/squared_ce.md): the estimate's relative error
-    // against the exact path was at most about 2 times it (truncation_error_factor).
+    // rounding, which the rounding sensitivity covers), +inf at a zero ridge otherwise. Measured
+    // (docs/squared_ce.md): the estimate's relative error against the exact path was at most about 2
+    // times it (truncation_error_factor).
     double kronecker_truncation(double rho) const;
     double two_step_truncation(double mu) const;
 
@@ -256,7 +257,9 @@ struct CeSplit {
 // observations (the risk needs pairs).
 CeSplit ce_split(std::size_t n, std::size_t folds, double test_fraction, std::uint64_t seed);
 
+// Where the chosen value sits among the candidates, by value.
 enum class CeGridEdge { none, smallest, largest };
+// The least relative change of the estimate that makes a choice unsettled (CeProblemResult).
 inline constexpr double unsettled_shift = 0.1;
 // The selection and estimate of one problem (the problem itself for canonical and top-label, one
 // class for class-wise).
