@@ -15,6 +15,7 @@ namespace calib {
 namespace {
 
 using detail::FoldScores;
+using detail::mean_std;
 
 CeProblem take(const CeProblem& p, const std::vector<std::size_t>& rows) {
     CeProblem out{Matrix(static_cast<Eigen::Index>(rows.size()), p.inputs.cols()),
@@ -91,14 +92,6 @@ void check_options(CeEstimator estimator, const SquaredCeOptions& o, const std::
                      ", must be < 1 (0: the exact dense path, < 0: the default)");
 }
 
-// Mean, and std with ddof 1, of a fold series.
-std::pair<double, double> mean_std(const std::vector<double>& x) {
-    double mean = 0, squares = 0;
-    for (double v : x) mean += v;
-    mean /= static_cast<double>(x.size());
-    for (double v : x) squares += (v - mean) * (v - mean);
-    return {mean, std::sqrt(squares / static_cast<double>(x.size() - 1))};
-}
 
 }  // namespace
 

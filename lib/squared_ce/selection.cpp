@@ -30,16 +30,20 @@ void FoldScores::add(double r, const Vector& diagonal, double rounding_sensitivi
     negative.push_back(below);
 }
 
+std::pair<double, double> mean_std(const std::vector<double>& x) {
+    double mean = 0, squares = 0;
+    for (double v : x) mean += v;
+    mean /= static_cast<double>(x.size());
+    for (double v : x) squares += (v - mean) * (v - mean);
+    return {mean, std::sqrt(squares / static_cast<double>(x.size() - 1))};
+}
+
 namespace {
 
 // Mean and standard error (std with ddof 1 over √K) of a fold series.
 std::pair<double, double> mean_se(const std::vector<double>& x) {
-    double mean = 0, squares = 0;
-    for (double v : x) mean += v;
-    const double k = static_cast<double>(x.size());
-    mean /= k;
-    for (double v : x) squares += (v - mean) * (v - mean);
-    return {mean, x.size() > 1 ? std::sqrt(squares / (k - 1) / k) : 0.0};
+    const auto [mean, deviation] = mean_std(x);
+    return {mean, deviation / std::sqrt(static_cast<double>(x.size()))};
 }
 
 // The neighbour of the chosen value whose risk is within noise of its risk while its estimate differs

@@ -5,6 +5,7 @@
 #include <calib/squared_ce.hpp>
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace calib::detail {
@@ -16,6 +17,9 @@ struct FoldScores {
     std::vector<std::size_t> negative;
     void add(double r, const Vector& diagonal, double rounding_sensitivity = 0, double truncation_indicator = 0);
 };
+
+// Mean, and std with ddof 1, of a fold series (K ≥ 2 values).
+std::pair<double, double> mean_std(const std::vector<double>& x);
 
 // Fills `r` from the folds' scores: the candidates (rounding sensitivity ≤ max_rounding_sensitivity in
 // every fold, truncation error within max_truncation_error_in_se; none throws invalid_argument), the least fold-mean criterion among them, the fold series
