@@ -143,8 +143,9 @@ TEST_CASE("conditions: an option applies only when the option it depends on allo
     ckce.set("lambda", "0.1");
     ckce.set("lambda_power", "0.5");
     CHECK_THROWS_WITH_AS(ckce.check(), "`lambda` and `lambda_power` exclude each other (give one)", invalid_argument);
-    TestSetup block = make_test("block");
-    CHECK_THROWS_AS(block.check(), invalid_argument);
+    TestSetup consistency = make_test("consistency");
+    CHECK_THROWS_AS(consistency.check(), invalid_argument);
+    CHECK_NOTHROW(make_test("block").check());  // block_size has the estimator's default, 2
     TestSetup cme = make_test("cme");
     CHECK_THROWS_AS(cme.check(), invalid_argument);
     cme.set("locations", "3");
@@ -181,11 +182,11 @@ TEST_CASE("a front-end's arguments: set in order, missing options, why an option
     CHECK(ckce.why_not("median_seed") == "applies only with `median_subsample`");
     CHECK(ckce.why_not("no_such_option").empty());
     CHECK(ckce.missing() == nullptr);
-    TestSetup block = make_test("block");
-    REQUIRE(block.missing() != nullptr);
-    CHECK(block.missing()->name == "block_size");
-    block.set("block_size", "sqrt");
-    CHECK(block.missing() == nullptr);
+    TestSetup consistency = make_test("consistency");
+    REQUIRE(consistency.missing() != nullptr);
+    CHECK(consistency.missing()->name == "estimator");
+    consistency.set("estimator", "ece");
+    CHECK(consistency.missing() == nullptr);
     TestSetup nested = make_test("block");
     nested.set("null_variance", "true");
     CHECK(nested.why_not("variance_divisor") == "applies only without `null_variance`");
@@ -270,10 +271,11 @@ TEST_CASE("messages every front-end shares: unused and missing options, their co
     TestSetup bootstrap = make_test("bootstrap");
     bootstrap.set("estimator", "mmd");
     CHECK(message_context(bootstrap) == "`method` bootstrap `estimator` mmd");
-    TestSetup block = make_test("block");
-    CHECK(missing_option_message(*block.missing()) == "missing option `block_size` B|sqrt");
-    CHECK(render_message(missing_option_message(*block.missing()), NameStyle::command_line) ==
-          "missing option --block-size B|sqrt");
+    TestSetup consistency = make_test("consistency");
+    CHECK(missing_option_message(*consistency.missing()) ==
+          "missing option `estimator` ece|skce-unbiased|skce-biased|skce-block");
+    CHECK(render_message(missing_option_message(*consistency.missing()), NameStyle::command_line) ==
+          "missing option --estimator ece|skce-unbiased|skce-biased|skce-block");
 }
 
 TEST_CASE("copies of a setup are independent") {
@@ -304,7 +306,7 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
     for (const MethodInfo& m : test_methods()) {
         CAPTURE(m.name);
         TestSetup setup = make_test(m.name);
-        if (setup.option("block_size") && setup.option("block_size")->required) setup.set("block_size", "sqrt");
+        if (m.name == "block" || m.name == "dfree-block") setup.set("block_size", "sqrt");
         if (m.name == "consistency") setup.set("estimator", "skce-block"), setup.set("replicates", "40");
         if (m.name == "cme") setup.set("locations", "2");
         if (m.name == "bootstrap" || m.name == "spectral") setup.set("replicates", "200");
@@ -561,4 +563,72 @@ TEST_CASE("registry: the MMD's features and groups as tables in memory (Setup::s
                          invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("lengthscale", x), doctest::Contains("does not take a table"), invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("groups", g), doctest::Contains("applies only with `notion` group"), invalid_argument);
+}
+
+TEST_CASE("presets: the conventions where no value was given, a row equal to its columns' library calls") {
+    CHECK_THROWS_WITH_AS(find_preset("nips"), "unknown preset 'nips', expected one of neurips2019", invalid_argument);
+    const Preset& p = find_preset("neurips2019");
+    TestSetup block = make_test("block");
+    CHECK(apply_preset(p, block) == std::vector<std::string>{"variance_divisor"});
+    CHECK(to_text(block.get("variance_divisor")) == "s");
+    TestSetup given = make_test("block");
+    given.set("variance_divisor", "s-1");
+    CHECK(apply_preset(p, given).empty());  // a given value wins
+    TestSetup null_variance = make_test("block");
+    null_variance.set("null_variance", "true");
+    CHECK(apply_preset(p, null_variance).empty());  // the divisor does not apply
+    EstimatorSetup ece_setup = make_estimator("ece");
+    CHECK(apply_preset(p, ece_setup).empty());  // its conventions are calib's defaults
+
+    // The row against the library's functions with the 2019 conventions written out here.
+    test::Rng rng(9);
+    const CategoricalData data = synthetic::dirichlet_data(300, 4, 0.5, rng);
+    CHECK_THROWS_AS(run_preset(p, AnyData(NormalData(Vector::Zero(3), Vector::Ones(3), Vector::Zero(3)))),
+                    invalid_argument);
+    const Record row = run_preset(p, data);
+    const Record& errors = std::get<Record>(find(row, "errors"));
+    const Record& pvalues = std::get<Record>(find(row, "pvalues"));
+    REQUIRE(errors.size() + pvalues.size() == p.columns.size());
+    Kernel kernel = default_kernel(data);
+    MedianOptions full;
+    full.variant = MedianVariant::full;
+    kernel.prediction.lengthscale = median_distance(data, Metric::tv, full);
+    CHECK(to_double(find(row, "lengthscale")) == kernel.prediction.lengthscale);
+    EceOptions dynamic;
+    dynamic.binning = BinningScheme::median_variance;
+    dynamic.minsize = 100;
+    CHECK(to_double(find(errors, "ECE_uniform")) == ece(data));
+    CHECK(to_double(find(errors, "ECE_dynamic")) == ece(data, dynamic));
+    CHECK(to_double(find(errors, "SKCEb_median")) == skce_biased(data, kernel));
+    CHECK(to_double(find(errors, "SKCEuq_median")) == skce_unbiased(data, kernel));
+    CHECK(to_double(find(errors, "SKCEul_median")) == skce_block(data, kernel, 2).estimate);
+    BlockTestOptions linear;
+    linear.divisor = VarianceDivisor::s;
+    CHECK(to_double(find(pvalues, "SKCEul_median_asymptotic")) == block_test(data, kernel, linear).p_value);
+    CHECK(to_double(find(pvalues, "SKCEuq_median_distribution_free")) == dfree_unbiased_test(data, kernel).p_value);
+    CHECK(to_double(find(pvalues, "SKCEul_median_distribution_free")) == dfree_block_test(data, kernel, 2).p_value);
+    CHECK(to_double(find(pvalues, "ECE_dynamic")) ==
+          consistency_test(data, [&](const CategoricalData& d) { return ece(d, dynamic); }, "ece").p_value);
+}
+
+TEST_CASE("low_power_note: the block test below sqrt(n), the distribution-free bounds, cme at few locations") {
+    test::Rng rng(4);
+    const CategoricalData data = synthetic::dirichlet_data(400, 3, 0.7, rng);
+    const Kernel kernel = default_kernel(data);
+    const auto block = [&](std::size_t b) {
+        BlockTestOptions o;
+        o.block_size = b;
+        return low_power_note(block_test(data, kernel, o));
+    };
+    CHECK(block(2) ==
+          "the block test with B = 2 uses 200 of the 79800 pairs of the n = 400 observations and has little power; "
+          "`block_size` sqrt (B = 20) has more, `method` bootstrap has the most power (O(n^2) per replicate)");
+    CHECK(block(19) != "");
+    CHECK(block(20) == "");  // floor(sqrt(400))
+    CHECK(low_power_note(dfree_biased_test(data, kernel)).find("conservative") != std::string::npos);
+    CHECK(low_power_note(dfree_block_test(data, kernel, 20)).find("conservative") != std::string::npos);
+    CHECK(low_power_note(gamma_test(data, kernel)) == "");
+    CHECK(low_power_note(cme_test(data, 3, 1, kernel)).find("J = 3 test locations") != std::string::npos);
+    const CategoricalData large = synthetic::dirichlet_data(1500, 3, 0.7, rng);  // J = 10 needs n >= 1429 + J
+    CHECK(low_power_note(cme_test(large, 10, 1, kernel)) == "");
 }

@@ -25,6 +25,7 @@ namespace {
 
 std::vector<OptionSpec> estimate_option_specs() {
     std::vector<OptionSpec> specs = shared_option_specs;
+    specs.push_back({"preset", true});
     specs.push_back({"estimator", true});
     for (const MethodInfo& m : estimator_methods()) add_option_specs(specs, make_estimator(m.name).options());
     add_option_specs(specs, KernelSetup(families().front()).options());
@@ -48,9 +49,14 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     const OutputFormat format = take_format(args);
     ProgressBar bar("calib estimate " + name, !args.take_flag("quiet"));
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
+    const Preset* preset = take_preset(args, *input.family);
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
+    if (preset) {  // its conventions where the user gave no value
+        apply_preset(*preset, setup);
+        if (kernel_setup) apply_preset(*preset, *kernel_setup);
+    }
     reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
     if (stage == Stage::options) return 0;
 
@@ -86,6 +92,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     for (const std::string& warning : result.warnings) warn(warning);
     out.set("estimate", result.estimate).merge(result.details);
     add_options(out, setup.record(n));
+    if (preset) out.set("preset", preset->name);
     if (!setup.options().empty()) report.line("options", describe_record(setup.record(n)));
     if (!result.details.empty()) report.line("details", describe_record(result.details));
     report.line("estimate", readable(result.estimate));

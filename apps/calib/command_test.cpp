@@ -23,6 +23,7 @@ namespace {
 
 std::vector<OptionSpec> test_option_specs() {
     std::vector<OptionSpec> specs = shared_option_specs;
+    specs.push_back({"preset", true});
     specs.push_back({"method", true});
     specs.push_back({"alpha", true});
     for (const MethodInfo& m : test_methods()) add_option_specs(specs, make_test(m.name).options());
@@ -37,6 +38,7 @@ JsonObject result_fields(const TestResult& result, const std::optional<double>& 
         out.set(f.name, f.value);
         if (f.name == "p_value" && alpha) out.set("alpha", *alpha).set("reject", result.p_value < *alpha);
     }
+    if (const std::string note = low_power_note(result); !note.empty()) out.set("low_power", command_line_message(note));
     return out;
 }
 
@@ -58,9 +60,14 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     ProgressBar bar("calib test " + name, !args.take_flag("quiet"));
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
     const std::optional<double> alpha = take_alpha(args);
+    const Preset* preset = take_preset(args, *input.family);
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;
     if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
+    if (preset) {  // its conventions where the user gave no value
+        apply_preset(*preset, setup);
+        if (kernel_setup) apply_preset(*preset, *kernel_setup);
+    }
     reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
     if (stage == Stage::options) return 0;
 
@@ -81,6 +88,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
 
     JsonObject out = result_fields(result, alpha);
     add_options(out, setup.record(n));
+    if (preset) out.set("preset", preset->name);
     if (kernel) out.merge(kernel_setup->record(*kernel));
 
     Report report("calib test: " + setup.info().title);

@@ -20,6 +20,7 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run
 int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_recalibrate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_metrics(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+int run_reproduce(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
 extern const std::string main_help;
@@ -30,5 +31,6 @@ std::string rank_help();
 std::string report_help();
 std::string recalibrate_help();
 std::string metrics_help();
+std::string reproduce_help();
 
 }  // namespace calib::cli

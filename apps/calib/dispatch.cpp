@@ -26,6 +26,7 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     }
     if (command == "estimate") return run_estimate(rest, stage);
     if (command == "test") return run_test(rest, stage);
+    if (command == "reproduce") return run_reproduce(rest, stage);
     // The other commands are not spread over MPI processes: run alike on every rank, each would write
     // the same output files at once.
     const Processes* processes = run_processes();

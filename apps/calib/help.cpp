@@ -20,6 +20,7 @@ const char* const main_usage = R"(Usage:
   calib recalibrate fit   --family F --input FILE --method M --out map.json [options]
   calib recalibrate apply --map map.json --input FILE --output FILE.npy|FILE.csv
   calib metrics  --family F --input FILE [--features FILE] [--threshold C] [options]
+  calib reproduce PRESET --input FILE [--labels FILE] [options]
   calib --help | --version
   calib COMMAND --help
 )";
@@ -40,6 +41,8 @@ Commands:
              by NLL and write it as JSON; apply a map file to new predictions
   metrics    the evaluation metrics of Marx et al. (2023): accuracy, top-label ECE, entropy and
              NLL of class predictions; NLL, QCE, DCE and LCE of univariate distributions
+  reproduce  one row of a published table (neurips2019: the CIFAR-10 errors and p-values of
+             Widmann et al. 2019) from one model's outputs, with the paper's conventions
 
 Exit codes: 0 success, 2 bad command line, bad input file, an output that cannot be written, or
 a result that cannot be computed on this data (the message says what to change), 1 internal
@@ -167,6 +170,21 @@ Other:
   --help                this text
 )";
 
+// --preset of estimate and test, from the registry's presets.
+std::string preset_option_text() {
+    std::string names, conventions;
+    for (const Preset& p : presets()) {
+        std::string set;
+        for (const auto& [name, value] : p.conventions)
+            set += (set.empty() ? "" : ", ") + option_name(name, NameStyle::command_line) + " " + value;
+        names += (names.empty() ? "" : "|") + p.name;
+        conventions += (conventions.empty() ? "" : "; ") + p.name + ": " + set;
+    }
+    return entry("--preset " + names, "the conventions of a published experiment, set where the method has the "
+                                      "option and it was not given (" + conventions +
+                                      "); 'calib reproduce --help' lists its table");
+}
+
 }  // namespace
 
 std::string estimate_help() {
@@ -179,7 +197,7 @@ Usage:
            "\nEstimators (--estimator E):\n" + methods_text(estimator_methods()) +
            method_options_text(estimator_methods(), make_estimator) +
            "\nKernel options (estimators of the SKCE and the UCME; k = k_P(p,p') * k_Y(y,y')):\n" +
-           options_text(KernelSetup(families().front()).options()) + other_options + R"(
+           options_text(KernelSetup(families().front()).options()) + other_options + preset_option_text() + R"(
 Output: one JSON object on one line: estimator, estimate, n, the estimator's own numbers
 (block_size, num_blocks; num_locations; for ckce lambda, ridge, rank, ...), the options used, the
 kernel (lengthscale, lengthscale_rule, kernel), family, input, labels, files (what was read),
@@ -214,11 +232,14 @@ Methods (--method M; every test is right-tailed: a small p-value speaks against 
            method_options_text(test_methods(), make_test) +
            "\nKernel options:\n" + options_text(KernelSetup(families().front()).options()) + R"(
   --alpha A             level in (0, 1): adds "alpha" and "reject" (p_value < A)
-)" + other_options + R"(
+)" + other_options + preset_option_text() + R"(
 Output: one JSON object on one line: method, null, estimator, estimate, statistic, p_value,
 [alpha, reject], n, the method's details (e.g. block_size, num_blocks, std_error; replicates,
-seed), the options used, the kernel (lengthscale, lengthscale_rule, kernel), family, input,
-files, threads, compute_seconds, wall_time_seconds and calib_version.
+seed), low_power (why a test of little power for this n may miss a miscalibration: the block test
+with B below max(2, floor(sqrt(n))), the distribution-free bounds, cme at fewer than 10 locations;
+the table's verdict repeats it), the options used, [preset], the kernel (lengthscale,
+lengthscale_rule, kernel), family, input, files, threads, compute_seconds, wall_time_seconds and
+calib_version.
 
 Exit codes: 0 success, 2 bad option, bad input file, or a test that cannot be computed on this
 data (e.g. a singular CME covariance; the message says what to change), 1 internal failure.
@@ -429,4 +450,45 @@ Examples:
 )";
 }
 
+std::string reproduce_help() {
+    std::string text = R"(calib reproduce - one row of a published table from one model's outputs
+
+Usage:
+  calib reproduce PRESET --input FILE [--labels FILE] [--one-based-labels] [--family categorical|binary]
+                  [--format json|table] [--threads N]
+
+Computes every column of the preset's table with the paper's conventions and prints them under the
+table's own names, to compare with the published row. The same conventions, without the table, are
+'calib estimate --preset PRESET' and 'calib test --preset PRESET' (they set the options below where
+the estimator or test has them and they were not given). --family defaults to categorical; the
+reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels, --logits,
+--simplex-tolerance, --renormalize) apply.
+
+Presets:
+)";
+    for (const Preset& p : presets()) {
+        std::string conventions, columns;
+        for (const auto& [name, value] : p.conventions)
+            conventions += (conventions.empty() ? "" : ", ") + option_name(name, NameStyle::command_line) + " " + value;
+        for (const PresetColumn& c : p.columns) {
+            std::string options;
+            for (const auto& [name, value] : c.options)
+                options += " " + option_name(name, NameStyle::command_line) + " " + value;
+            columns += "    " + c.table + "." + c.name + ": " + (c.test ? "test --method " : "estimate --estimator ") +
+                       c.method + options + "\n";
+        }
+        text += entry(p.name, p.source + "; conventions: " + conventions) + columns;
+    }
+    return text + R"(
+Output (json): command, preset, source, n, one object per table ({column: estimate or p-value}),
+lengthscale (the kernel's, chosen once by the preset's rule), then family, input, files, threads,
+compute_seconds, wall_time_seconds, calib_version. docs/reproduction.md compares a row with the
+published one.
+
+Example:
+  calib reproduce neurips2019 --input densenet121.csv --labels labels.csv --one-based-labels --format table
+)";
+}
+
 }  // namespace calib::cli
+

@@ -45,6 +45,10 @@ auto take_method(Args& args, const std::string& option, const std::vector<Method
     throw usage_error("unknown " + option + " '" + name + "', expected one of " + method_names(methods));
 }
 
+// --preset NAME (calib/registry.hpp's presets), or nullptr when not given. Throws usage_error for an
+// unknown name or a family its table was not computed for.
+const Preset* take_preset(Args& args, const FamilyInfo& family);
+
 // A message of the library with its option names (`block_size`) written as the command line's.
 std::string command_line_message(const std::string& message);
 

@@ -1,6 +1,8 @@
 // The readable reports of `calib estimate` and `calib test` (report.hpp).
 #include "table_report.hpp"
 
+#include "setup_options.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -103,7 +105,9 @@ std::string describe_p_value(const TestResult& result) {
 std::string describe_verdict(const TestResult& result, double alpha, bool alpha_given) {
     const std::string level = "alpha = " + readable(alpha) + (alpha_given ? "" : " (the default; --alpha changes it)");
     if (result.p_value < alpha) return "NOT CALIBRATED: calibration is rejected at " + level;
-    return "consistent with calibration: not rejected at " + level;
+    const std::string note = low_power_note(result);
+    return "consistent with calibration: not rejected at " + level +
+           (note.empty() ? "" : "; but little power: " + command_line_message(note));
 }
 
 }  // namespace calib::cli

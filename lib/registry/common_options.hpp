@@ -22,10 +22,17 @@ void check_rows(const std::string& option, const std::string& source, std::size_
 
 // ---- block sizes: B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known ----------------------------
 
-// The option, recorded as block_size_rule (sqrt or given): the result reports the size used.
+// The option `block_size` of every block method (the estimator skce-block, the block and dfree-block
+// tests, consistency resampling of skce-block), with one rule and one default: 2, the linear estimator
+// of the 2019 paper and its test (the cheapest, and the least powerful: docs/tests.md); sqrt is the
+// 2021 paper's choice. `note` adds the method's own limit; `condition` when it applies. Recorded as
+// block_size_rule (sqrt or given): the result reports the size used.
 template <class S>
-Option<S> block_size_option(BlockSize S::*member, OptionInfo i) {
-    i.metavar = "B|sqrt";
+Option<S> block_size_option(BlockSize S::*member, const std::string& note = "", Condition condition = {}) {
+    OptionInfo i = info("block_size", "B|sqrt", "2",
+                        "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); 2 is the linear estimator, "
+                        "sqrt has more power" + note,
+                        std::move(condition));
     return custom_option<S>(
         std::move(i),
         [=](S& s, const Value& v) {

@@ -51,9 +51,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
     all.push_back(estimator_entry<BlockEstimate>(
         method("skce-block", "mean of unbiased estimates on consecutive blocks of B observations, O(nB)",
                "the block estimator of the squared kernel calibration error (SKCE)"),
-        {block_size_option(&BlockEstimate::block_size,
-                           info("block_size", "", "2", "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); 2 is "
-                                                        "the linear estimator"))},
+        {block_size_option(&BlockEstimate::block_size)},
         {},
         {nullptr, nullptr,
          [](const BlockEstimate& o, std::size_t n, std::size_t) {

@@ -70,10 +70,7 @@ TestResult on_mmd(const AnyData& data, const MmdChoice& choice, const ParallelOp
 
 OptionList<BlockTestOptions> block_options() {
     return {
-        block_size_option(&BlockTestOptions::block_size,
-                          required(info("block_size", "", "",
-                                        "the block size B >= 2, or sqrt = max(2, floor(sqrt(n))); at least 2 blocks "
-                                        "(B <= n/2)"))),
+        block_size_option(&BlockTestOptions::block_size, "; at least 2 blocks (B <= n/2)"),
         flag_option(&BlockTestOptions::null_variance,
                     info("null_variance", "", "false", "the standard error from the within-block mean of h^2")),
         enum_option(&BlockTestOptions::divisor,
@@ -149,9 +146,7 @@ OptionList<Consistency> consistency_options() {
         o.info.condition = {"estimator", {"ece"}};
         list.push_back(std::move(o));
     }
-    list.push_back(block_size_option(&Consistency::block_size,
-                                     info("block_size", "", "2", "the block size of skce-block: B >= 2 or sqrt",
-                                          {"estimator", {"skce-block"}})));
+    list.push_back(block_size_option(&Consistency::block_size, " (of skce-block)", {"estimator", {"skce-block"}}));
     return list + nested(&Consistency::options,
                          resampling_options(&ConsistencyOptions::replicates, &ConsistencyOptions::seed,
                                             &ConsistencyOptions::rule));
@@ -298,8 +293,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
     all.push_back(test_entry<DfreeBlock>(
         method("dfree-block", "distribution-free bound on the block SKCE (Hoeffding): valid at every n, conservative",
                "distribution-free test of the block SKCE (Hoeffding bound; conservative)"),
-        {block_size_option(&DfreeBlock::block_size,
-                           required(info("block_size", "", "", "the block size B >= 2, or sqrt = max(2, floor(sqrt(n)))")))},
+        {block_size_option(&DfreeBlock::block_size)},
         {},
         {nullptr, nullptr,
          [](const DfreeBlock& o, std::size_t n, std::size_t) {
@@ -369,3 +363,34 @@ const std::vector<Registered<MethodModel<TestResult>>>& registered_tests() {
 }
 
 }  // namespace calib::detail
+
+namespace calib {
+
+std::string low_power_note(const TestResult& r) {
+    const std::string n = std::to_string(r.n);
+    const std::string stronger = "`method` bootstrap has the most power (O(n^2) per replicate)";
+    if (r.method == "block") {
+        const BlockTestDetails& d = r.details_as<BlockTestDetails>();
+        const std::size_t root = sqrt_block_size(r.n);
+        if (d.block_size >= root) return "";
+        const auto pairs = [](std::size_t m) { return std::to_string(m * (m - 1) / 2); };
+        return "the block test with B = " + std::to_string(d.block_size) + " uses " +
+               std::to_string(d.num_blocks * (d.block_size * (d.block_size - 1) / 2)) + " of the " + pairs(r.n) +
+               " pairs of the n = " + n + " observations and has little power; `block_size` sqrt (B = " +
+               std::to_string(root) + ") has more, " + stronger;
+    }
+    if (r.method.rfind("dfree-", 0) == 0)
+        return "a distribution-free bound holds for every distribution at every n, and is so conservative that "
+               "miscalibrated models often get p-values near 1; " + stronger + ", the block test with `block_size` "
+               "sqrt is the fast alternative";
+    if (r.method == "cme") {
+        const std::size_t j = r.details_as<CmeDetails>().num_locations;
+        if (j >= 10) return "";
+        return "the CME test looks at J = " + std::to_string(j) +
+               " test locations only (the 2021 experiments used 10) and misses a miscalibration away from them; " +
+               stronger;
+    }
+    return "";
+}
+
+}  // namespace calib

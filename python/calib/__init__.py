@@ -31,7 +31,7 @@ from ._calib import CalibWarning, NumericalError
 
 __version__ = _calib.version
 __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
-           "interval_coverage", "metrics", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
+           "interval_coverage", "metrics", "reproduce", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
            "NumericalError", "CalibWarning"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
@@ -108,9 +108,11 @@ class Estimate(_Run):
 
 class TestResult(_Run):
     """A calibration test: method, null (its approximation), estimator, estimate, statistic, p_value,
-    alpha and reject (p_value < alpha), and n, details (the method's own numbers: block_size,
-    std_error, replicates, seed, ...), options, kernel, family, compute_seconds. Every test is
-    right-tailed: a small p-value speaks against calibration."""
+    alpha and reject (p_value < alpha), low_power (None, or why a test that does not reject may have
+    missed a miscalibration: the block test with B below max(2, floor(sqrt(n))), a distribution-free
+    bound, the CME test at fewer than 10 locations; with the stronger test to run), and n, details
+    (the method's own numbers: block_size, std_error, replicates, seed, ...), options, kernel, family,
+    compute_seconds. Every test is right-tailed: a small p-value speaks against calibration."""
 
     __test__ = False  # not a pytest class
 
@@ -124,12 +126,15 @@ class TestResult(_Run):
         self.p_value = fields["p_value"]
         self.alpha = alpha
         self.reject = self.p_value < alpha
+        self.low_power = fields["low_power"] or None
 
     def to_dict(self):
         """One flat dict with the fields of `calib test --alpha`'s JSON output."""
         out = {"method": self.method, "null": self.null, "estimator": self.estimator, "estimate": self.estimate,
                "statistic": self.statistic, "p_value": self.p_value, "alpha": self.alpha, "reject": self.reject,
                "n": self.n, **self.details}
+        if self.low_power:
+            out["low_power"] = self.low_power
         for name, value in {**self.options, **self.kernel}.items():
             out.setdefault(name, value)
         out["family"] = self.family
@@ -281,6 +286,19 @@ def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     return _calib.metrics(family or "", given, reading, options, _threads(threads))
+
+
+def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **reading):
+    """One row of a published table from one model's outputs, as `calib reproduce PRESET` prints it: a
+    dict with preset, source, n, one dict per table of the paper ({column: estimate or p-value}, the
+    paper's column names), lengthscale (the kernel's, chosen by the preset's rule), family and
+    compute_seconds. Presets: "neurips2019" (Widmann et al. 2019, the CIFAR-10 errors.csv and
+    pvalues.csv of the authors' repository). The reading options of skce (one_based_labels, logits,
+    ...) apply. The same conventions, without the table: preset= in estimate and test."""
+    given, reading_options, options = _split({"probs": probs, "labels": labels, **reading})
+    if options:
+        raise TypeError(f"reproduce takes the data and the reading options, not {', '.join(options)}")
+    return _calib.reproduce(preset, family or "", given, reading_options, _threads(threads))
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):

@@ -75,6 +75,7 @@ struct Configured {
     MethodSetup setup;
     std::optional<KernelSetup> kernel;
     DataSets data_sets;
+    const Preset* preset = nullptr;  // preset=: its conventions where no value was given
 };
 
 template <class MethodSetup>
@@ -105,6 +106,13 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     }
     for (const auto& item : given_arrays) options[item.first] = "arrays";
     Configured<MethodSetup> c{std::move(setup), std::nullopt, {}};
+    if (options.contains("preset")) {
+        c.preset = &find_preset(py::str(options["preset"]));
+        PyDict_DelItemString(options.ptr(), "preset");
+        if (c.preset->classes_only && !family.classes)
+            throw invalid_argument("preset " + c.preset->name +
+                                   " applies only to class predictions (categorical or binary), not to family " + family.name);
+    }
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
     std::vector<std::string> data_sets;
@@ -130,6 +138,10 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
         setups.push_back(&*c.kernel);
     }
     reject_unused(options, setups, message_context(c.setup));
+    if (c.preset) {
+        apply_preset(*c.preset, c.setup);
+        if (c.kernel) apply_preset(*c.preset, *c.kernel);
+    }
     return c;
 }
 
@@ -163,6 +175,7 @@ py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fi
     fields(out, result);
     out["n"] = result.n;
     out["options"] = to_dict(c.setup.record(n));
+    if (c.preset) out["options"]["preset"] = c.preset->name;
     out["kernel"] = to_dict(kernel_record);
     out["family"] = in.family->name;
     out["compute_seconds"] = compute_seconds;
@@ -192,6 +205,7 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
         out["estimate"] = r.estimate;
         out["statistic"] = r.statistic;
         out["p_value"] = r.p_value;
+        out["low_power"] = low_power_note(r);
         Record details = std::visit([](const auto& d) { return d.record(); }, r.details);
         details.insert(details.end(), r.estimator_details.begin(), r.estimator_details.end());  // the MMD's notion, kernel
         out["details"] = to_dict(details);
@@ -288,6 +302,29 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
 }
 
 // The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
+// A row of a preset's published table (calib reproduce).
+py::dict reproduce(const std::string& preset_name, const std::string& family_name, const py::dict& arrays,
+                   const py::dict& reading, int threads) {
+    const Preset& preset = find_preset(preset_name);
+    const Inputs in = read_inputs(family_name, arrays, reading, py::none());
+    Record row;
+    double compute_seconds = 0;
+    {
+        py::gil_scoped_release release;
+        const auto start = std::chrono::steady_clock::now();
+        row = run_preset(preset, in.data, ParallelOptions{threads});
+        compute_seconds = seconds_since(start);
+    }
+    py::dict out;
+    out["preset"] = preset.name;
+    out["source"] = preset.source;
+    out["n"] = data_size(in.data);
+    for (const Field& f : row) out[f.name.c_str()] = to_python(f.value);
+    out["family"] = in.family->name;
+    out["compute_seconds"] = compute_seconds;
+    return out;
+}
+
 py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options,
                  int threads) {
     const Inputs in = read_inputs(family_name, arrays, reading, py::none());
@@ -375,6 +412,8 @@ PYBIND11_MODULE(_calib, m) {
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
           py::arg("binning"), py::arg("bins"), py::arg("level"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
+    m.def("reproduce", &reproduce, py::arg("preset"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
+          py::arg("threads"));
     m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("options"),
           py::arg("threads"));
     m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("bins"), py::arg("level"));

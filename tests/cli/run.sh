@@ -39,6 +39,13 @@ def check(j, expression):
     if j.get("command") in ("recalibrate fit", "recalibrate apply"):  # calib recalibrate: the case's check only
         assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
         return
+    if j.get("command") == "reproduce":  # calib reproduce: the preset's tables
+        need = ["command", "preset", "source", "n", "family", "input", "files", "threads", "wall_time_seconds",
+                "calib_version"]
+        missing = [k for k in need if k not in j]
+        assert not missing, "missing keys %s" % missing
+        assert eval(expression, {"math": math}, {"j": j}), "check failed: " + expression
+        return
     if j.get("command") == "rank":  # calib rank
         need = ["command", "n", "models", "estimators", "replicates", "seed", "level", "results", "family",
                 "threads", "wall_time_seconds", "calib_version"]
@@ -661,6 +668,31 @@ expect_json "test block" 'j["method"] == "block" and j["estimator"] == "skce-blo
 expect_json "test block sqrt, divisor s" 'j["block_size"] == 14 and j["num_blocks"] == 14 and j["block_size_rule"] == "sqrt" and j["variance_divisor"] == 14' \
     "${t[@]}" --method block --block-size sqrt --variance-divisor s
 expect_json "test block null variance" 'j["null_variance"] == 1' "${t[@]}" --method block --block-size 4 --null-variance
+# One rule for block sizes: the test's default is the estimator's (2), and a block size below
+# max(2, floor(sqrt(n))) or a distribution-free bound carries the low_power note; B = sqrt does not.
+expect_json "test block default B = 2, with low_power" 'j["block_size"] == 2 and "has little power" in j["low_power"] and "--block-size sqrt (B = 14)" in j["low_power"]' \
+    "${t[@]}" --method block
+expect_json "test block sqrt: no low_power" '"low_power" not in j' "${t[@]}" --method block --block-size sqrt
+expect_json "test dfree-block default B = 2" 'j["block_size"] == 2 and "conservative" in j["low_power"]' "${t[@]}" --method dfree-block
+expect_json "test bootstrap: no low_power" '"low_power" not in j' "${t[@]}" --method bootstrap --replicates 50
+"$bin" "${t[@]}" --method block --alpha 0.01 --format table >out 2>err
+if [ $? -eq 0 ] && grep -q "verdict .*consistent with calibration.*but little power: the block test with B = 2" out; then ok
+else bad "test block --format table: the verdict lacks the low-power note: $(head -c 600 out)"; fi
+# --preset: the published conventions where no value was given; calib reproduce: a published row.
+expect_json "test --preset neurips2019" 'j["preset"] == "neurips2019" and j["variance_divisor"] == 100 and j["lengthscale_rule"] == "median-full"' \
+    "${t[@]}" --method block --preset neurips2019
+expect_json "a given option wins over the preset" 'j["lengthscale_rule"] == "given" and j["lengthscale"] == 0.5' \
+    estimate --family categorical --input cal.csv --estimator skce-biased --preset neurips2019 --lengthscale 0.5
+expect_error "unknown preset" "unknown preset 'nips'" "neurips2019" -- "${t[@]}" --method block --preset nips
+expect_error "preset of class predictions, normal data" "--preset neurips2019 applies only to --family categorical or binary" -- \
+    test --family normal --input normal60.csv --method block --preset neurips2019
+expect_json "reproduce neurips2019" 'j["command"] == "reproduce" and j["n"] == 200 and len(j["errors"]) == 5 and len(j["pvalues"]) == 7 and j["lengthscale"] > 0 and all(0 <= p <= 1 for p in j["pvalues"].values())' \
+    reproduce neurips2019 --input cal.csv
+expect_close "reproduce's column is estimate --preset's (bitwise)" "$(field_of SKCEb_median reproduce neurips2019 --input cal.csv)" \
+    "$(estimate_of estimate --family categorical --input cal.csv --estimator skce-biased --preset neurips2019)" 0
+expect_error "reproduce without a preset" "needs a preset first" -- reproduce --input cal.csv
+expect_error "reproduce: unknown preset" "unknown preset 'x'" -- reproduce x --input cal.csv
+expect_error "reproduce: normal data" "applies only to --family categorical or binary" -- reproduce neurips2019 --family normal --input normal60.csv
 # Zero standard error: every h_ij is 0 for predictions [1, 0] with label 0, so every block estimate
 # is 0; the test reports it (degenerate = 1, statistic -inf written as null) with p = 1.
 printf 'p0,p1,label\n1,0,0\n1,0,0\n1,0,0\n1,0,0\n' >certain.csv
@@ -795,12 +827,10 @@ expect_json "cme: the ridge makes it computable" 'j["ridge"] == 1e-8' \
 h=(test --family categorical --input hand.csv)
 expect_error "test: missing --method" "--method" -- "${t[@]}"
 expect_error "test: unknown method" "permutation" -- "${t[@]}" --method permutation
-expect_error "test: block without --block-size" "--block-size" -- "${t[@]}" --method block
 expect_error "test: block-size larger than n" "--block-size = 201" "n = 200" -- "${t[@]}" --method block --block-size 201
 expect_error "test: one block only" "--block-size = 150" "2 blocks" -- "${t[@]}" --method block --block-size 150
 expect_error "test: sqrt block size with one block" "--block-size sqrt = 2" "2 blocks" -- "${h[@]}" --method block --block-size sqrt
 expect_error "test: block-size 1" "--block-size" -- "${t[@]}" --method block --block-size 1
-expect_error "test: dfree-block without --block-size" "--block-size" -- "${t[@]}" --method dfree-block
 expect_error "test: dfree-block larger than n" "--block-size = 300" -- "${t[@]}" --method dfree-block --block-size 300
 expect_error "test: bad variance divisor" "--variance-divisor" -- "${t[@]}" --method block --block-size 2 --variance-divisor n
 expect_error "test: variance divisor with null variance" "--variance-divisor" "--null-variance" -- \
@@ -1262,6 +1292,8 @@ expect_help "test help wins over a bad option" "Usage" test --method nope --help
 expect_help "calib --version" "calib " --version
 expect_help "calib --help lists rank" "calib rank" --help
 expect_help "calib rank --help" "paired bootstrap" rank --help
+expect_help "calib reproduce --help lists the preset's columns" "pvalues.SKCEul_median_asymptotic: test --method block" reproduce --help
+expect_help "test --help names the presets" "--preset neurips2019" test --help
 expect_help "estimate --help lists the ckce options" "--lambda-power" estimate --help
 expect_help "calib --help lists recalibrate" "calib recalibrate fit" --help
 expect_help "calib recalibrate --help" "temperature-bias" recalibrate --help

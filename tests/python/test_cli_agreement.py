@@ -4,6 +4,8 @@ two outputs share (estimates, statistics, p-values with the same seed, the optio
 used). The command line's options are written from the Python keyword arguments (block_size="sqrt" as
 --block-size sqrt), so the correspondence of names and values is checked too."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,8 @@ def same_fields(python, cli):
             continue
         assert name in cli, f"{name} is not in the command line's output"
         expected = cli[name]
+        if name == "low_power":  # a message: options in backquotes in Python, as --options on the command line
+            value = re.sub(r"`([a-z0-9_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), value)
         if isinstance(value, float) and not np.isfinite(value):  # JSON has no NaN or inf: null
             assert expected is None, name
         else:
@@ -45,6 +49,8 @@ ESTIMATES = [
     ("categorical", "skce-unbiased", {}),
     ("categorical", "skce-unbiased", {"kernel_p": "sqexp", "metric": "euclidean", "lengthscale": "median-full"}),
     ("categorical", "skce-block", {"block_size": "sqrt"}),
+    ("categorical", "skce-biased", {"preset": "neurips2019"}),
+    ("categorical", "skce-biased", {"preset": "neurips2019", "lengthscale": 0.5}),
     ("categorical", "skce-block", {"block_size": 10, "lengthscale": 0.5}),
     ("categorical", "ece", {}),
     ("categorical", "ece", {"binning": "uniform:15", "mode": "top-label", "distance": "l1"}),
@@ -129,6 +135,8 @@ def test_ucme_with_test_locations_matches_cli():
 
 
 TESTS = [
+    ("categorical", "block", {}),  # B = 2, the estimator's default, with its low_power note
+    ("categorical", "block", {"preset": "neurips2019"}),
     ("categorical", "block", {"block_size": "sqrt"}),
     ("categorical", "block", {"block_size": 20, "null_variance": True}),
     ("categorical", "bootstrap", {"replicates": 200, "seed": 7}),
@@ -162,6 +170,23 @@ def test_test_matches_cli(family, method, options):
                   *cli_args(options))
     assert (python.statistic, python.p_value) == (cli["statistic"], cli["p_value"])
     same_fields(python.to_dict(), cli)
+
+
+def test_reproduce_matches_cli_and_its_columns():
+    """calib.reproduce gives `calib reproduce`'s row, and each column is the estimate or p-value of the
+    command its help names, with the preset's conventions."""
+    file, arrays = family_arrays("categorical")
+    python = calib.reproduce("neurips2019", **arrays)
+    cli = run_cli("reproduce", "neurips2019", "--input", data_path(file))
+    for name in ("preset", "source", "n", "errors", "pvalues", "lengthscale", "family"):
+        assert python[name] == cli[name], name
+    base = ("--family", "categorical", "--input", data_path(file), "--preset", "neurips2019")
+    assert cli["errors"]["ECE_dynamic"] == run_cli("estimate", *base, "--estimator", "ece", "--binning",
+                                                   "median-variance:100")["estimate"]
+    assert cli["errors"]["SKCEuq_median"] == run_cli("estimate", *base, "--estimator", "skce-unbiased")["estimate"]
+    assert cli["pvalues"]["SKCEul_median_asymptotic"] == run_cli("test", *base, "--method", "block")["p_value"]
+    assert cli["pvalues"]["ECE_uniform"] == run_cli("test", *base, "--method", "consistency", "--estimator",
+                                                    "ece")["p_value"]
 
 
 def test_mmd_conditioning_files_match_cli(tmp_path):

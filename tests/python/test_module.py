@@ -83,8 +83,8 @@ def test_bad_options(data):
         calib.estimate(probs, labels, estimator="ce-kkr", seed=(1, 2))
     with pytest.raises(ValueError, match="train has 2 classes but data has"):
         calib.estimate(probs, labels, estimator="ce-bins", train=(np.full((4, 2), 0.5), [0, 1, 0, 1]), bins=3)
-    with pytest.raises(ValueError, match="missing option `block_size` B\\|sqrt"):
-        calib.test(probs, labels, method="block")
+    with pytest.raises(ValueError, match="missing option `estimator` ece\\|skce-unbiased"):
+        calib.test(probs, labels, method="consistency")
     with pytest.raises(ValueError, match="unknown"):
         calib.test(probs, labels, method="nonsense")
     with pytest.raises(ValueError, match="alpha"):
