@@ -143,6 +143,8 @@ class TestResult(_Run):
 
     def __repr__(self):
         verdict = "not calibrated" if self.reject else "no evidence against calibration"
+        if not self.reject and self.low_power:
+            verdict += " (a test of little power here: see low_power)"
         return (f"TestResult(method={self.method!r}, estimator={self.estimator!r}, estimate={self.estimate!r}, "
                 f"statistic={self.statistic!r}, p_value={self.p_value!r}, n={self.n}, "
                 f"alpha={self.alpha!r}, reject={self.reject}: {verdict})")
