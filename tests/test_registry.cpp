@@ -632,3 +632,25 @@ TEST_CASE("low_power_note: the block test below sqrt(n), the distribution-free b
     const CategoricalData large = synthetic::dirichlet_data(1500, 3, 0.7, rng);  // J = 10 needs n >= 1429 + J
     CHECK(low_power_note(cme_test(large, 10, 1, kernel)) == "");
 }
+
+TEST_CASE("test_in_words: every test's settings and statistic in words") {
+    test::Rng rng(6);
+    const CategoricalData data = synthetic::dirichlet_data(400, 3, 0.7, rng);
+    const AnyData any = data;
+    const Kernel kernel = default_kernel(data);
+    for (const MethodInfo& m : test_methods()) {
+        CAPTURE(m.name);
+        TestSetup setup = make_test(m.name);
+        if (m.name == "consistency") setup.set("estimator", "ece");
+        if (m.name == "cme") setup.set("locations", "3");
+        if (setup.option("replicates")) setup.set("replicates", "50");
+        if (m.name == "block") setup.set("block_size", "sqrt");
+        const TestInWords words = test_in_words(setup.run(any, &kernel, nullptr));
+        CHECK(!words.settings.empty());
+        CHECK(!words.statistic.empty());
+        CHECK(words.settings.find('_') == std::string::npos);  // no internal option names
+        if (m.name == "block") CHECK(words.settings == "20 blocks of B = 20 observations (B = floor(sqrt(n)))");
+        if (m.name == "bootstrap") CHECK(words.settings == "50 bootstrap replicates, seed 1234");
+        if (m.name == "bootstrap") CHECK(words.statistic.find("usually negative") != std::string::npos);
+    }
+}

@@ -4,6 +4,10 @@
 
 #include "report_svg.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace calib::cli {
 
 namespace {
@@ -80,8 +84,15 @@ std::string tests_html(const ReportData& r) {
     std::string kernels;
     for (const ModelReport& m : r.models)
         kernels += (kernels.empty() ? "" : "; ") + (several ? m.name + ": " : std::string()) + m.kernel;
-    h += "<p class=\"note\">Every test is right-tailed: a small p-value speaks against calibration "
-         "(docs/tests.md says when each test is valid). Kernel: " + escape(kernels) + ".</p>\n";
+    h += "<p class=\"note\">Every test is right-tailed: a small p-value speaks against calibration. Kernel: " +
+         escape(kernels) + ".</p>\n<p class=\"note\"><b>The statistics.</b> ";
+    std::vector<std::string> explained;  // each method once, in the table's order
+    for (const ReportTest& t : r.models.front().tests)
+        if (std::find(explained.begin(), explained.end(), t.method) == explained.end()) {
+            explained.push_back(t.method);
+            h += "<i>" + escape(t.method) + "</i>: " + escape(t.statistic_meaning) + ". ";
+        }
+    h += "See also <a href=\"#terms\">the terms</a> below.</p>\n";
     return h;
 }
 
@@ -115,7 +126,7 @@ std::string errors_html(const ReportData& r) {
                     : "") +
          std::string(r.classes ? "the" : "The") +
          " SKCE's replicates leave out the pairs of repeated observations and are centred on the estimate. "
-         "docs/math.md gives each measure's definition and sources; docs/cli.md the intervals.</p>\n";
+         "<a href=\"#terms\">The terms</a> below say what each measure is.</p>\n";
     return h;
 }
 
@@ -153,6 +164,40 @@ std::string legend_html(const std::vector<ModelReport>& models) {
     for (std::size_t k = 0; k < models.size(); ++k)
         h += "<span class=\"" + series(k).substr(1) + "\"><i></i>" + escape(models[k].name) + "</span>";
     return h + "</p>\n";
+}
+
+// What the page's words mean, so that the page needs nothing else to be read.
+std::string terms_html(const ReportData& r) {
+    std::string h =
+        "<h2 id=\"terms\">Terms</h2>\n<dl class=\"note\">"
+        "<dt><b>Calibrated</b></dt><dd>Among the observations given a prediction, the outcomes follow that prediction: "
+        "of the events predicted with probability 0.8, 80 % happen" +
+        std::string(r.classes ? "" : "; for a predictive distribution, the targets are distributed as predicted") +
+        ".</dd>"
+        "<dt><b>p-value, &alpha;</b></dt><dd>How often a calibrated model would give a statistic at least as large "
+        "as this one. Below the level &alpha; the test rejects calibration; above it the data show no evidence "
+        "against calibration, which is not proof of calibration: a test of little power (few observations, or a "
+        "fast test) rarely rejects.</dd>"
+        "<dt><b>SKCE</b></dt><dd>The squared kernel calibration error (Widmann, Lindsten &amp; Zachariah 2019): "
+        "an average over pairs of observations of the product of their prediction errors, weighted by how similar "
+        "the two predictions are (the kernel); 0 for a calibrated model. Its unbiased estimate can be negative "
+        "when the model is close to calibrated.</dd>"
+        "<dt><b>Kernel, lengthscale</b></dt><dd>The similarity of two predictions, exp(&minus;distance / "
+        "lengthscale); the lengthscale is the median distance between the predictions unless given.</dd>"
+        "<dt><b>Block test, B</b></dt><dd>The SKCE estimated on consecutive blocks of B observations, whose "
+        "average is compared with its standard error: fast, and the more powerful the larger B.</dd>";
+    if (r.classes)
+        h += "<dt><b>ECE</b></dt><dd>The expected calibration error: the predictions are grouped in bins, and the "
+             "gap between the mean predicted probability and the observed frequency is averaged over the bins, "
+             "weighted by their counts; top-label: the confidence of the predicted class against the accuracy. It "
+             "depends on the bins and is biased upwards.</dd>"
+             "<dt><b>CKCE</b></dt><dd>The conditional kernel calibration error (Moskvichev &amp; Sejdinovic): how far "
+             "the distribution of the labels given the prediction is from the prediction, by kernel regression.</dd>";
+    else
+        h += "<dt><b>PIT</b></dt><dd>The probability integral transform: the predicted CDF at the observed target, "
+             "uniform on [0, 1] for a calibrated model.</dd>";
+    return h + "<dt><b>Interval</b></dt><dd>A bootstrap percentile interval: the range of the estimate over "
+               "resamples of the observations, how much it would vary on another sample of this size.</dd></dl>\n";
 }
 
 std::string evaluated_html(const ReportData& r) {
@@ -205,6 +250,7 @@ std::string report_html(const ReportData& r) {
              "ones too few.</p>\n<div class=\"figures\">\n" + pit_svg(*r.pit, r.dimension) + "\n" +
              coverage_svg(*r.coverage, ellipsoids) + "\n</div>\n";
     }
+    h += terms_html(r);
     std::string files;
     for (const ModelReport& m : r.models)
         for (const std::string& f : m.files) files += (files.empty() ? "" : ", ") + f;

@@ -20,7 +20,8 @@ struct ReportTest {
     double estimate = 0, statistic = 0, p_value = 1;
     std::string p_text;         // for people: "0.013", or "< 0.001" for a resampling p-value of 0
     std::string p_note;         // why a p-value is only bounded ("no replicate of 1000 reached ..."), or empty
-    std::string settings;       // "1000 replicates, seed 1234"
+    std::string settings;       // in words: "1000 bootstrap replicates, seed 1234"
+    std::string statistic_meaning;  // what the statistic is, with its sign convention (test_in_words)
 };
 
 struct ReportEstimate {

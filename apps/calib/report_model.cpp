@@ -47,7 +47,7 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
     if (n < 8)  // the smallest n of calib's validity study (docs/tests.md)
         m.why_recommended += " Caution: n = " + std::to_string(n) +
                              " is below n = 8, the smallest size at which calib's validity study measured the "
-                             "tests' type-I error (docs/tests.md); read the p-values as indications only.";
+                             "tests' type-I error; read the p-values as indications only.";
     for (const auto& [method, values] : tests) {
         TestSetup setup = make_test(method);
         set_all(setup, values);
@@ -59,8 +59,9 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
             p_note = p_text.substr(paren + 2, p_text.size() - paren - 3);
             p_text.resize(paren);
         }
+        const TestInWords words = test_in_words(r);
         m.tests.push_back({method, setup.info().title, r.estimator, r.estimate, r.statistic, r.p_value, p_text, p_note,
-                           describe_record(setup.record(n))});
+                           words.settings, words.statistic});
     }
 }
 
@@ -84,7 +85,7 @@ void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSett
             n, [&](const std::vector<std::size_t>& i) { return binned_ece(reliability_diagram(subset(d, i), equal_count)); },
             s.intervals)));
     m.estimates.push_back({"CKCE",
-                           "conditional kernel calibration error (docs/ckce.md): how far the label distribution given "
+                           "conditional kernel calibration error (Moskvichev & Sejdinovic): how far the label distribution given "
                            "the prediction is from the prediction",
                            ckce.estimates[index], ckce.lower[index], ckce.upper[index], ckce.std_errors[index]});
     std::size_t correct = 0;

@@ -234,6 +234,15 @@ std::string missing_option_message(const OptionInfo& option);
 // verdict that does not reject; Python's TestResult has it as low_power.
 std::string low_power_note(const TestResult& result);
 
+// A test's result in words, for a reader who has only the output (the HTML report): its settings ("1000
+// bootstrap replicates, seed 1234") and what its statistic is, with its sign convention (the bootstrap's
+// is usually negative, also for a miscalibrated model).
+struct TestInWords {
+    std::string settings;
+    std::string statistic;
+};
+TestInWords test_in_words(const TestResult& result);
+
 // The context of a setup's messages: "`estimator` ece", "`method` bootstrap `estimator` mmd",
 // "rank `estimators` ckce,ece".
 std::string message_context(const EstimatorSetup& setup);

@@ -1,5 +1,5 @@
 // The registered calibration tests (registry.hpp): one entry each, with its options, its validation
-// against n and its library call.
+// against n and its library call; and what a result means in words (low_power_note, test_in_words).
 #include "registry/common_options.hpp"
 #include "registry/mmd_options.hpp"
 #include "registry/models.hpp"
@@ -7,6 +7,8 @@
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/mmd.hpp>
+
+#include <cstdio>
 
 namespace calib::detail {
 
@@ -393,4 +395,75 @@ std::string low_power_note(const TestResult& r) {
     return "";
 }
 
+namespace {
+
+// A number for a sentence: up to 4 significant digits.
+std::string words_number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", x);
+    return text;
+}
+
+std::string replicates_words(std::size_t replicates, std::uint64_t seed, PValueRule rule, const char* what) {
+    return std::to_string(replicates) + " " + what + ", seed " + std::to_string(seed) +
+           (rule == PValueRule::plus_one ? ", p = (1 + count)/(1 + R)" : "");
+}
+
+}  // namespace
+
+TestInWords test_in_words(const TestResult& r) {
+    const std::string higher = "; larger values speak against calibration";
+    if (r.method == "block") {
+        const auto& d = r.details_as<BlockTestDetails>();
+        return {std::to_string(d.num_blocks) + " blocks of B = " + std::to_string(d.block_size) + " observations" +
+                    (d.block_size == sqrt_block_size(r.n) && d.block_size > 2 ? " (B = floor(sqrt(n)))" : "") +
+                    (d.null_variance ? ", standard error under calibration" : ""),
+                "z = the block estimate divided by its standard error, compared with the standard normal; z <= 0 is "
+                "no evidence against calibration" + higher};
+    }
+    if (r.method == "bootstrap") {
+        const auto& d = r.details_as<BootstrapDetails>();
+        return {replicates_words(d.replicates, d.seed, d.pvalue_rule, "bootstrap replicates"),
+                "n/(n-1) SKCE_uq - SKCE_b, which subtracts the terms of each observation with itself (their mean "
+                "over n), so it is usually negative, for a miscalibrated model too; it is compared with bootstrap "
+                "replicates of the same form, and the p-value is the share of replicates at least as large"};
+    }
+    if (r.method == "gamma") {
+        const auto& d = r.details_as<GammaDetails>();
+        return {d.degenerate ? std::string("degenerate null (every pair term is 0)")
+                             : "Gamma null of shape " + words_number(d.shape) + " and scale " + words_number(d.scale) +
+                                   " (the null's mean and variance)",
+                "n SKCE_b (>= 0), compared with a Gamma distribution fitted to its mean and variance under "
+                "calibration" + higher};
+    }
+    if (r.method == "spectral") {
+        const auto& d = r.details_as<SpectralDetails>();
+        return {replicates_words(d.replicates, d.seed, d.pvalue_rule, "draws of the spectral null"),
+                "n SKCE_uq, compared with draws of its limit under calibration (from the Gram matrix's eigenvalues)" +
+                    higher};
+    }
+    if (r.method.rfind("dfree-", 0) == 0) {
+        const auto& d = r.details_as<DistributionFreeDetails>();
+        return {"bound " + words_number(d.bound) + " on the kernel's terms" +
+                    (d.hoeffding_count > 0 ? ", " + words_number(d.hoeffding_count) + " independent terms" : "") +
+                    (d.block_size ? ", blocks of B = " + std::to_string(d.block_size) : ""),
+                "the estimate itself; the p-value is an upper bound that holds for every distribution "
+                "(McDiarmid's or Hoeffding's inequality), 1 for a small or negative estimate" + higher};
+    }
+    if (r.method == "consistency") {
+        const auto& d = r.details_as<ConsistencyDetails>();
+        return {replicates_words(d.replicates, d.seed, d.pvalue_rule, "consistency resamples"),
+                "the estimate, compared with its values on resamples whose labels are drawn from the predictions "
+                "(calibrated by construction)" + higher};
+    }
+    if (r.method == "cme") {
+        const auto& d = r.details_as<CmeDetails>();
+        return {"J = " + std::to_string(d.num_locations) + " test locations, " +
+                    (d.reference == CmeReference::f ? "F" : "chi-squared") + " null",
+                "Hotelling's Q of the mean deviations at the test locations (>= 0)" + higher};
+    }
+    return {"", ""};
+}
+
 }  // namespace calib
+

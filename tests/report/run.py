@@ -110,6 +110,10 @@ for name, family, inputs in CASES:
     page = open(html_path, encoding="utf-8").read()
     check(name + ": self-contained", "<script" not in page and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
           and "https://" not in page and "<link" not in page)
+    # The page carries its own words: a terms section, each statistic explained, no pointer to files the
+    # reader of a report does not have.
+    check(name + ": readable alone", 'id="terms"' in page and "The statistics." in page and "docs/" not in page
+          and "_rule" not in page)
 
     j = calib_json("report", "--family", family, *inputs, "--format", "json")
     labels = inputs[inputs.index("--labels"):] if "--labels" in inputs else []
