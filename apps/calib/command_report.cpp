@@ -46,25 +46,54 @@ std::string now_utc() {
     return buffer;
 }
 
+// Whether the probabilities of an event crowd near 0 or 1: more than half of them (over every model)
+// below 0.05 or above 0.95. Then a diagram on the [0, 1] scale puts most bins in one corner, and the
+// report draws it with equal-count bins on the logit scale.
+constexpr double crowded_margin = 0.05;
+bool crowded(const std::vector<CategoricalData>& models, std::optional<int> k) {
+    std::size_t near = 0, all = 0;
+    for (const CategoricalData& d : models) {
+        const MatrixView& p = d.probabilities();
+        for (Eigen::Index i = 0; i < p.rows(); ++i) {
+            const double q = k ? p(i, *k) : p.row(i).maxCoeff();
+            near += (q < crowded_margin || q > 1 - crowded_margin) ? 1 : 0;
+            ++all;
+        }
+    }
+    return 2 * near > all;
+}
+
 // The reliability diagrams of the class predictions, each with one diagram per model: top-label with
 // equal-width and equal-count bins, then P(Y = 1) for binary predictions or one per class for m ≤ 20.
+// The equal-count top-label diagram and the class diagrams of probabilities that crowd near 0 or 1 are
+// drawn on the logit scale, the class diagrams then with equal-count bins (the equal-width top-label
+// diagram stays on the usual scale, as the other diagrams' reference).
 std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& models, std::size_t bins) {
     const std::size_t n = models.front().size(), counted = std::min(bins, n);  // at most one equal-count bin per observation
     const int m = models.front().num_classes();
-    const std::string B = std::to_string(bins);
     std::vector<ReportFigure> figures;
-    const auto figure = [&](ReliabilityBinning binning, std::optional<int> k, const std::string& title) {
-        const ReliabilityOptions o{binning, binning == ReliabilityBinning::equal_mass ? counted : bins, 0.95};
-        ReportFigure f{title, {}, binning};
+    const auto figure = [&](ReliabilityBinning binning, std::optional<int> k, const std::string& event, bool logit) {
+        const bool equal_mass = binning == ReliabilityBinning::equal_mass;
+        const ReliabilityOptions o{binning, equal_mass ? counted : bins, 0.95};
+        // "Class 3, 10 bins of 1000 predictions" (equal counts; the axes say "logit scale")
+        const std::string title = event + ", " + std::to_string(o.bins) +
+                                  (equal_mass ? (n % o.bins ? " bins of about " : " bins of ") +
+                                                    std::to_string((n + o.bins / 2) / o.bins) + " predictions"
+                                              : " bins of equal width");
+        ReportFigure f{title, {}, binning, logit};
         for (const CategoricalData& d : models) f.diagrams.push_back(k ? class_reliability_diagram(d, *k, o) : reliability_diagram(d, o));
         figures.push_back(std::move(f));
     };
-    figure(ReliabilityBinning::uniform, std::nullopt, "Top-label, " + B + " bins of equal width");
-    figure(ReliabilityBinning::equal_mass, std::nullopt, "Top-label, " + std::to_string(counted) + " bins of equal counts");
+    const auto class_figure = [&](int k, const std::string& event) {
+        const bool logit = crowded(models, k);
+        figure(logit ? ReliabilityBinning::equal_mass : ReliabilityBinning::uniform, k, event, logit);
+    };
+    figure(ReliabilityBinning::uniform, std::nullopt, "Top-label", false);
+    figure(ReliabilityBinning::equal_mass, std::nullopt, "Top-label", crowded(models, std::nullopt));
     if (m == 2)
-        figure(ReliabilityBinning::uniform, 1, "P(Y = 1), " + B + " bins of equal width");
+        class_figure(1, "P(Y = 1)");
     else if (m <= 20)
-        for (int k = 0; k < m; ++k) figure(ReliabilityBinning::uniform, k, "Class " + std::to_string(k) + ", " + B + " bins of equal width");
+        for (int k = 0; k < m; ++k) class_figure(k, "Class " + std::to_string(k));
     return figures;
 }
 

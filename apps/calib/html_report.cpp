@@ -28,11 +28,11 @@ tr.chosen td { font-weight: 600; }
 svg { font-size: 11px; fill: #333; } svg .title { font-size: 13px; font-weight: 600; }
 svg .grid { stroke: #e6e6e6; } svg .frame { fill: none; stroke: #888; }
 svg .diagonal { stroke: #999; stroke-dasharray: 5 4; } svg .interval { stroke: #1f5fa8; stroke-width: 2; }
-svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; }
+svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; } svg .point.edge { fill: #fff; stroke: #1f5fa8; stroke-width: 1.5; }
 svg .s0 { fill: #0072b2; stroke: #0072b2; } svg .s1 { fill: #d55e00; stroke: #d55e00; } svg .s2 { fill: #009e73; stroke: #009e73; }
 svg .s3 { fill: #cc79a7; stroke: #cc79a7; } svg .s4 { fill: #e69f00; stroke: #e69f00; } svg .s5 { fill: #56b4e9; stroke: #56b4e9; }
 svg .s6 { fill: #000000; stroke: #000000; } svg .s7 { fill: #999933; stroke: #999933; }
-svg g .interval { stroke: inherit; } svg g .point { fill: inherit; stroke: none; } svg .bar[class*=" s"] { fill-opacity: 0.45; stroke: none; }
+svg g .interval { stroke: inherit; } svg g .point { fill: inherit; stroke: none; } svg g .point.edge { fill: #fff; stroke: inherit; } svg .bar[class*=" s"] { fill-opacity: 0.45; stroke: none; }
 .legend span { display: inline-block; margin-right: 18px; } .legend i { display: inline-block; width: 12px; height: 12px;
   border-radius: 6px; margin-right: 6px; vertical-align: -1px; }
 .s0 i { background: #0072b2; } .s1 i { background: #d55e00; } .s2 i { background: #009e73; } .s3 i { background: #cc79a7; }
@@ -227,7 +227,15 @@ std::string report_html(const ReportData& r) {
              "predicted probability against how often the event happened, with the exact (Clopper&ndash;Pearson) " +
              number(100 * r.figures.front().diagrams.front().level, "%g") +
              " % interval; a calibrated model stays on the dashed diagonal. Beneath: the number of predictions in "
-             "each bin." + (r.models.size() > 1 ? " The models' points are drawn a few pixels apart." : "") + "</p>\n";
+             "each bin (on a log scale where the counts differ by more than 20 times)." +
+             (r.models.size() > 1 ? " The models' points are drawn a few pixels apart." : "") +
+             (std::any_of(r.figures.begin(), r.figures.end(), [](const ReportFigure& f) { return f.logit; })
+                  ? " Predictions crowded near 0 or 1 (more than half within 0.05 of them, as a confident network's) "
+                    "are drawn with bins of equal counts on the logit scale log(p/(1 - p)), on which 0.9, 0.99 and "
+                    "0.999 are equally far apart; a bin whose frequency is 0 or 1, which that scale cannot place, is "
+                    "drawn hollow at the edge."
+                  : "") +
+             "</p>\n";
         if (r.models.size() > 1) h += legend_html(r.models);
         h += "<div class=\"figures\">\n";
         for (const ReportFigure& f : r.figures) h += reliability_svg(f, r.models) + "\n";

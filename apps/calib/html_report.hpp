@@ -51,6 +51,9 @@ struct ReportFigure {
     std::string title;          // "Top-label, 10 uniform bins"
     std::vector<ReliabilityDiagram> diagrams;  // one per model, in the models' order
     ReliabilityBinning binning = ReliabilityBinning::uniform;
+    // Both probability axes on the logit scale log(p / (1 - p)), for predictions that crowd near 0 or 1
+    // (a confident network): 0.9, 0.99 and 0.999 are then equally far apart (report_svg.hpp).
+    bool logit = false;
 };
 
 struct ReportData {

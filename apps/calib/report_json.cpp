@@ -73,6 +73,7 @@ JsonObject report_json(const ReportData& r) {
                               .set("title", f.title)
                               .set("event", f.diagrams.front().event)
                               .set("binning", to_string(f.binning))
+                              .set("scale", f.logit ? "logit" : "linear")
                               .set("level", f.diagrams.front().level)
                               .set("models", diagrams));
     }

@@ -39,7 +39,6 @@ namespace {
 // Plot geometry: a unit square of probabilities, and beneath it an optional panel of counts.
 constexpr double left = 56, top = 34, side = 250, gap = 14, hist = 64, width = left + side + 20;
 double px(double p) { return left + side * p; }
-double py(double f) { return top + side * (1 - f); }
 
 std::string attribute(const char* name, double value) { return std::string(" ") + name + "=\"" + number(value) + "\""; }
 std::string line(const char* cls, double x1, double y1, double x2, double y2) {
@@ -57,6 +56,7 @@ struct Mark {
     double x, y, lower, upper;
     std::string tip;
     std::size_t model = 0;
+    bool at_edge = false;  // beyond a logit axis (a frequency of 0 or 1): drawn hollow at its edge
 };
 struct Bar {
     double x0, x1;
@@ -65,47 +65,112 @@ struct Bar {
     std::size_t model = 0;
 };
 
+// The probability axes of a square: the usual [0, 1], or the logit scale log(p/(1 - p)) over the decades
+// of p and 1 - p that the marks reach (ticks 0.001, 0.01, 0.1, 0.5, 0.9, 0.99, ...), on both axes, so
+// that the diagonal stays the diagonal. Values beyond the range (a frequency of 0 or 1, an interval's
+// end) are drawn at its edge.
+class Scale {
+public:
+    static Scale linear() { return Scale(); }
+    static Scale logit(const std::vector<double>& values) {
+        Scale s;
+        s.logit_ = true;
+        const std::vector<double> ticks = logit_ticks();
+        double lo = 0.5, hi = 0.5;
+        for (const double v : values)
+            if (v > 0 && v < 1) lo = std::min(lo, v), hi = std::max(hi, v);
+        s.lo_ = ticks.front();
+        s.hi_ = ticks.back();
+        for (const double t : ticks) {
+            if (t <= lo) s.lo_ = t;
+            if (t >= hi && s.hi_ == ticks.back()) s.hi_ = t;
+        }
+        return s;
+    }
+    // The position of probability p across the square, in [0, 1].
+    double at(double p) const {
+        if (!logit_) return p;
+        const double x = (odds(std::clamp(p, lo_, hi_)) - odds(lo_)) / (odds(hi_) - odds(lo_));
+        return std::clamp(x, 0.0, 1.0);
+    }
+    std::vector<std::pair<double, std::string>> ticks() const {
+        std::vector<std::pair<double, std::string>> out;
+        if (!logit_) {
+            for (int t = 0; t <= 5; ++t) out.push_back({t / 5.0, number(t / 5.0, "%.1f")});
+            return out;
+        }
+        for (const double t : logit_ticks()) {
+            if (t < lo_ || t > hi_) continue;
+            std::string label = number(t, t >= 0.5 ? "%.10g" : t >= 1e-4 ? "%.4f" : "%.0e");  // 0.001; 1e-05
+            if (t < 0.5 && t >= 1e-4) label.erase(label.find_last_not_of('0') + 1);
+            if (t < 1e-4) label.erase(label.find("e-0") + 2, 1);                           // 1e-5
+            out.push_back({t, label});
+        }
+        return out;
+    }
+    bool is_logit() const { return logit_; }
+
+private:
+    static double odds(double p) { return std::log(p / (1 - p)); }
+    static std::vector<double> logit_ticks() {
+        return {1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999, 0.999999};
+    }
+    bool logit_ = false;
+    double lo_ = 0, hi_ = 1;
+};
+
 // The unit square with its grid, the dashed diagonal, the marks, and the bars beneath when given. With
 // several models, each model's marks are moved sideways by a few pixels so that their intervals do not
 // hide each other; with `split_bars` (bins shared by the models) its bars take its share of the bin's
 // width, else (each model its own bins) a row of the panel of its own.
+// Counts that differ by more than a factor of 20 are drawn on a log scale (log(1 + count)), so that a
+// bin of a few predictions stays visible beside one of thousands; the panel's label says so.
 std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
                         const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
-                        bool split_bars = true) {
+                        bool split_bars = true, const Scale& scale = Scale::linear()) {
+    const auto x_at = [&](double p) { return left + side * scale.at(p); };
+    const auto y_at = [&](double f) { return top + side * (1 - scale.at(f)); };
     const auto shift = [&](std::size_t k) { return 4.0 * (static_cast<double>(k) - (static_cast<double>(models) - 1) / 2); };
     const double bottom = top + side + (bars.empty() ? 0 : gap + hist), height = bottom + 44;
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"" + attribute("width", width) +
                     attribute("height", height) + " viewBox=\"0 0 " + number(width) + " " + number(height) + "\">";
     s += "<title>" + escape(title) + "</title><text class=\"title\"" + attribute("x", left + side / 2) +
          " y=\"18\" text-anchor=\"middle\">" + escape(title) + "</text>";
-    for (int t = 0; t <= 5; ++t) {
-        const double v = t / 5.0;
-        s += line("grid", px(v), top, px(v), top + side) + line("grid", left, py(v), left + side, py(v));
-        s += text(px(v), bottom + 16, number(v, "%.1f")) + text(left - 6, py(v) + 4, number(v, "%.1f"), "end");
+    double labelled_x = -1e9, labelled_y = 1e9;  // a tick's label only where it does not run into the last one
+    for (const auto& [v, label] : scale.ticks()) {
+        s += line("grid", x_at(v), top, x_at(v), top + side) + line("grid", left, y_at(v), left + side, y_at(v));
+        if (x_at(v) - labelled_x >= 7.0 * static_cast<double>(label.size()))
+            s += text(x_at(v), bottom + 16, label), labelled_x = x_at(v);
+        if (labelled_y - y_at(v) >= 13) s += text(left - 6, y_at(v) + 4, label, "end"), labelled_y = y_at(v);
     }
     s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
-         attribute("height", side) + "/>" + line("diagonal", px(0), py(0), px(1), py(1));
+         attribute("height", side) + "/>" + line("diagonal", left, top + side, left + side, top);
     for (const Mark& m : marks)
         s += "<g class=\"" + series(m.model).substr(1) + "\"><title>" + escape(m.tip) + "</title>" +
-             line("interval", px(m.x) + shift(m.model), py(m.lower), px(m.x) + shift(m.model), py(m.upper)) +
-             "<circle class=\"point\"" + attribute("cx", px(m.x) + shift(m.model)) + attribute("cy", py(m.y)) +
+             line("interval", x_at(m.x) + shift(m.model), y_at(m.lower), x_at(m.x) + shift(m.model), y_at(m.upper)) +
+             "<circle class=\"point" + (m.at_edge ? " edge" : "") + "\"" + attribute("cx", x_at(m.x) + shift(m.model)) + attribute("cy", y_at(m.y)) +
              " r=\"3.5\"/></g>";
     if (!bars.empty()) {
-        std::size_t most = 1;
-        for (const Bar& b : bars) most = std::max(most, b.count);
+        std::size_t most = 1, fewest = SIZE_MAX;
+        for (const Bar& b : bars) most = std::max(most, b.count), fewest = std::min(fewest, std::max<std::size_t>(b.count, 1));
+        const bool log_counts = most > 20 * fewest;
+        const auto fraction = [&](std::size_t count) {
+            const double c = static_cast<double>(count), m = static_cast<double>(most);
+            return log_counts ? std::log1p(c) / std::log1p(m) : c / m;
+        };
         for (const Bar& b : bars) {
             const bool rows = !split_bars && models > 1;
             const double row = rows ? hist / static_cast<double>(models) : hist;
             const double base = bottom - (rows ? row * static_cast<double>(models - 1 - b.model) : 0);
-            const double h = (rows ? row - 1 : row) * static_cast<double>(b.count) / static_cast<double>(most);
-            const double share = (px(b.x1) - px(b.x0)) / static_cast<double>(split_bars ? models : 1);
-            const double x0 = px(b.x0) + (split_bars ? share * static_cast<double>(b.model) : 0);
+            const double h = (rows ? row - 1 : row) * fraction(b.count);
+            const double share = (x_at(b.x1) - x_at(b.x0)) / static_cast<double>(split_bars ? models : 1);
+            const double x0 = x_at(b.x0) + (split_bars ? share * static_cast<double>(b.model) : 0);
             const double x1 = std::max(x0 + share, x0 + 1.5);
             s += "<rect class=\"bar" + series(b.model) + "\"" + attribute("x", x0) + attribute("y", base - h) +
                  attribute("width", x1 - x0) + attribute("height", h) + "><title>" + escape(b.tip) + "</title></rect>";
         }
         s += line("frame", left, bottom, left + side, bottom) + text(left - 6, top + side + gap + 10, std::to_string(most), "end");
-        s += text(14, top + side + gap + hist / 2, "count", "middle", -90);
+        s += text(14, top + side + gap + hist / 2, log_counts ? "count (log)" : "count", "middle", -90);
     }
     return s + text(left + side / 2, height - 6, x_label) + text(14, top + side / 2, y_label, "middle", -90) + "</svg>";
 }
@@ -123,13 +188,21 @@ std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelR
                                     std::to_string(b.count) + ", mean probability " + number(b.mean_confidence, "%.3f") +
                                     ", frequency " + number(b.frequency, "%.3f") + " [" + number(b.interval_lower, "%.3f") +
                                     ", " + number(b.interval_upper, "%.3f") + "]";
-            marks.push_back({b.mean_confidence, b.frequency, b.interval_lower, b.interval_upper, tip, k});
+            const bool at_edge = figure.logit && (b.events == 0 || b.events == b.count);
+            marks.push_back({b.mean_confidence, b.frequency, b.interval_lower, b.interval_upper, tip, k, at_edge});
             bars.push_back({b.lower, b.upper, b.count, tip, k});
         }
     const bool top_label = figure.diagrams.front().event == "top-label";
-    return square_plot(figure.title, top_label ? "confidence (largest predicted probability)" : "predicted probability",
-                       top_label ? "accuracy" : "observed frequency", marks, bars, figure.diagrams.size(),
-                       figure.binning == ReliabilityBinning::uniform);
+    std::vector<double> values;  // what the logit scale must show: the points
+    for (const Mark& m : marks) values.push_back(m.x), values.push_back(m.at_edge ? m.x : m.y);
+    const std::string scale_note = figure.logit ? " (logit scale)" : "";
+    // Bins of equal counts need no counts panel: the title says how many predictions each holds.
+    if (figure.binning == ReliabilityBinning::equal_mass) bars.clear();
+    return square_plot(figure.title,
+                       (top_label ? figure.logit ? "confidence" : "confidence (largest predicted probability)"
+                                  : "predicted probability") + scale_note,
+                       (top_label ? "accuracy" : "observed frequency") + scale_note, marks, bars, figure.diagrams.size(),
+                       figure.binning == ReliabilityBinning::uniform, figure.logit ? Scale::logit(values) : Scale::linear());
 }
 
 std::string coverage_svg(const CoverageCurve& c, bool ellipsoids) {

@@ -18,6 +18,7 @@ Prints one line per failure and "report: N passed, M failed"; exit 1 if any fail
 """
 import json
 import math
+import random
 import os
 import shutil
 import subprocess
@@ -51,8 +52,30 @@ def calib_json(*args):
     return json.loads(r.stdout)
 
 
+def confident_network(path, n, m, seed):
+    """Outputs shaped like a good network's (a CIFAR-10 DenseNet's: accuracy about 0.93, most confidences
+    above 0.99, overconfident), headerless, the label last: the case of the logit-scale diagrams."""
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for _ in range(n):
+            label = rng.randrange(m)
+            guess = label if rng.random() < 0.93 else rng.randrange(m)
+            logits = [rng.gauss(0, 1) for _ in range(m)]
+            logits[guess] += 9
+            top = max(logits)
+            e = [math.exp(z - top) for z in logits]
+            total = sum(e)
+            f.write(",".join("%.9g" % (x / total) for x in e) + ",%d\n" % label)
+
+
+GENERATED = tempfile.mkdtemp()
+confident_network(os.path.join(GENERATED, "confident10.csv"), 2000, 10, 1)
+confident_network(os.path.join(GENERATED, "confident100.csv"), 2000, 100, 2)
+
 # name, family, input arguments (several files after --input: one report of several models)
 CASES = [
+    ("confident-10", "categorical", ["--input", os.path.join(GENERATED, "confident10.csv")]),
+    ("confident-100", "categorical", ["--input", os.path.join(GENERATED, "confident100.csv")]),
     ("calibrated", "categorical", ["--input", "apps/demo/calibrated.csv"]),
     ("overconfident", "categorical", ["--input", "apps/demo/overconfident.csv"]),
     ("preds", "categorical", ["--input", "examples/data/preds.npy", "--labels", "examples/data/labels.npy"]),
@@ -149,6 +172,14 @@ for name, family, inputs in CASES:
         nll = sum(0.5 * math.log(2 * math.pi) + math.log(s) + 0.5 * ((y - mu) / s) ** 2 for mu, s, y in rows) / len(rows)
         check(name + ": the NLL is its closed form", abs(j["models"][0]["nll"] - nll) < 1e-12 * abs(nll),
               "%r vs %r" % (j["models"][0]["nll"], nll))
+    # A confident network's crowded predictions: equal-count bins on the logit scale (the equal-width
+    # top-label diagram stays linear); the others' diagrams on the usual scale.
+    scales = [(f["title"], f["binning"], f["scale"]) for f in j["reliability_diagrams"]]
+    if name.startswith("confident"):
+        check(name + ": crowded diagrams on the logit scale", scales[0][2] == "linear" and
+              all(s == "logit" and b == "equal-mass" for _, b, s in scales[1:]) and "logit scale" in page, str(scales))
+    elif name in ("calibrated", "overconfident", "two-models"):
+        check(name + ": diagrams on the usual scale", all(s == "linear" for _, _, s in scales), str(scales))
     for figure in j["reliability_diagrams"]:
         for bins in (d["bins"] for d in figure["models"]):
             check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
