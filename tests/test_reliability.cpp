@@ -11,7 +11,10 @@
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/binomial.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 using namespace calib;
 
@@ -276,4 +279,92 @@ TEST_CASE("mean NLL: closed forms of each family") {
     const double sum = mean_nll(a) + mean_nll(b);
     CHECK(mean_nll(MvNormalData::diagonal(mean, sd, y)) == doctest::Approx(sum).epsilon(1e-13));
     CHECK(mean_nll(MvNormalData::full(mean, cov, y)) == doctest::Approx(sum).epsilon(1e-13));
+}
+
+// ---- the smoothed curve (SmoothReliability) ------------------------------------------------------------
+
+namespace {
+
+// The smoother written out from its definition in reliability.hpp, on the logit scale, for comparison.
+double smoothed_at(const std::vector<double>& p, const std::vector<int>& y, double z, double h) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double q = std::clamp(p[i], 1e-6, 1 - 1e-6), u = (std::log(q / (1 - q)) - z) / h, w = std::exp(-u * u / 2);
+        num += w * y[i];
+        den += w;
+    }
+    return num / den;
+}
+
+}  // namespace
+
+TEST_CASE("smoothed reliability: the definition's smoother, Silverman's bandwidth, a band around it") {
+    // P(Y = 1) = p: binary predictions with labels drawn from them (calibrated).
+    test::Rng rng(12);
+    std::uniform_real_distribution<double> between(0.02, 0.98);
+    std::vector<double> p;
+    std::vector<int> y;
+    for (int i = 0; i < 3000; ++i) {
+        p.push_back(between(rng));
+        y.push_back(std::uniform_real_distribution<double>(0, 1)(rng) < p.back() ? 1 : 0);
+    }
+    Vector scores(static_cast<Eigen::Index>(p.size()));
+    for (std::size_t i = 0; i < p.size(); ++i) scores(static_cast<Eigen::Index>(i)) = p[i];
+    const CategoricalData data = CategoricalData::from_binary(scores, y);
+    ReliabilityOptions o;
+    o.smooth_points = 40;
+    const SmoothReliability s = class_reliability_diagram(data, 1, o).smooth;
+    REQUIRE(s.probability.size() == 40);
+    // Silverman's rule on z = logit(p), computed here from the sample.
+    std::vector<double> z;
+    for (const double q : p) z.push_back(std::log(q / (1 - q)));
+    double mean = 0, var = 0;
+    for (const double v : z) mean += v / double(z.size());
+    for (const double v : z) var += (v - mean) * (v - mean) / double(z.size() - 1);
+    std::vector<double> sorted = z;
+    std::sort(sorted.begin(), sorted.end());
+    const auto at = [&](double q) {
+        const double k = q * double(sorted.size() - 1);
+        const std::size_t b = std::size_t(k);
+        return sorted[b] + (k - double(b)) * (sorted[b + 1] - sorted[b]);
+    };
+    const double h = 0.9 * std::min(std::sqrt(var), (at(0.75) - at(0.25)) / 1.34) * std::pow(double(z.size()), -0.2);
+    CHECK(s.bandwidth == doctest::Approx(h).epsilon(1e-12));
+    CHECK(s.probability.front() == doctest::Approx(1 / (1 + std::exp(-at(0.01)))).epsilon(1e-12));
+    CHECK(s.probability.back() == doctest::Approx(1 / (1 + std::exp(-at(0.99)))).epsilon(1e-12));
+    std::size_t inside = 0;
+    for (std::size_t j = 0; j < s.probability.size(); ++j) {
+        const double zj = std::log(s.probability[j] / (1 - s.probability[j]));
+        CHECK(s.frequency[j] == doctest::Approx(smoothed_at(p, y, zj, h)).epsilon(1e-10));
+        CHECK(0 <= s.lower[j]);
+        CHECK(s.lower[j] <= s.frequency[j]);
+        CHECK(s.frequency[j] <= s.upper[j]);
+        CHECK(s.upper[j] <= 1);
+        if (j > 0) CHECK(s.probability[j] > s.probability[j - 1]);
+        inside += s.lower[j] <= s.probability[j] + 0.02 && s.probability[j] - 0.02 <= s.upper[j] ? 1 : 0;  // 0.02: the smoothing bias at the ends
+    }
+    CHECK(inside >= 36);  // a calibrated model's curve: the diagonal inside the band nearly everywhere
+}
+
+TEST_CASE("smoothed reliability: constant predictions, all events, the curve off by default, a bad count") {
+    // Every prediction the same: one point, at the overall frequency, its band the Wilson interval.
+    const CategoricalData same = CategoricalData::from_binary(Vector::Constant(50, 0.3), std::vector<int>(50, 0));
+    ReliabilityOptions o;
+    o.smooth_points = 20;
+    const SmoothReliability s = class_reliability_diagram(same, 1, o).smooth;
+    REQUIRE(s.frequency.size() == 1);
+    CHECK(s.probability[0] == doctest::Approx(0.3).epsilon(1e-12));
+    CHECK(s.frequency[0] == 0);
+    CHECK(s.lower[0] == 0);
+    const double z2 = 1.959963984540054 * 1.959963984540054;  // Wilson's upper end at 0 of 50: z²/(n + z²)
+    CHECK(s.upper[0] == doctest::Approx(z2 / (50 + z2)).epsilon(1e-9));
+    CHECK(s.bandwidth == 1);
+    // Every label an event: the frequency 1 lies in its band, whose upper end is 1 exactly.
+    const SmoothReliability all = class_reliability_diagram(same, 0, o).smooth;
+    CHECK(all.frequency[0] == 1);
+    CHECK(all.upper[0] == 1);
+    CHECK(all.lower[0] == doctest::Approx(50 / (50 + z2)).epsilon(1e-9));
+    CHECK(class_reliability_diagram(same, 1).smooth.probability.empty());  // smooth_points = 0
+    o.smooth_points = 100001;
+    CHECK_THROWS_AS(class_reliability_diagram(same, 1, o), invalid_argument);
 }

@@ -50,6 +50,8 @@ std::string now_utc() {
 // below 0.05 or above 0.95. Then a diagram on the [0, 1] scale puts most bins in one corner, and the
 // report draws it with equal-count bins on the logit scale.
 constexpr double crowded_margin = 0.05;
+// The points of the smoothed reliability curve drawn beside the bins (SmoothReliability).
+constexpr std::size_t smooth_points = 60;
 bool crowded(const std::vector<CategoricalData>& models, std::optional<int> k) {
     std::size_t near = 0, all = 0;
     for (const CategoricalData& d : models) {
@@ -74,7 +76,7 @@ std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& mode
     std::vector<ReportFigure> figures;
     const auto figure = [&](ReliabilityBinning binning, std::optional<int> k, const std::string& event, bool logit) {
         const bool equal_mass = binning == ReliabilityBinning::equal_mass;
-        const ReliabilityOptions o{binning, equal_mass ? counted : bins, 0.95};
+        const ReliabilityOptions o{binning, equal_mass ? counted : bins, 0.95, smooth_points};
         // "Class 3, 10 bins of 1000 predictions" (equal counts; the axes say "logit scale")
         const std::string title = event + ", " + std::to_string(o.bins) +
                                   (equal_mass ? (n % o.bins ? " bins of about " : " bins of ") +

@@ -28,6 +28,8 @@ tr.chosen td { font-weight: 600; }
 svg { font-size: 11px; fill: #333; } svg .title { font-size: 13px; font-weight: 600; }
 svg .grid { stroke: #e6e6e6; } svg .frame { fill: none; stroke: #888; }
 svg .diagonal { stroke: #999; stroke-dasharray: 5 4; } svg .interval { stroke: #1f5fa8; stroke-width: 2; }
+svg .smooth { fill: none; stroke: #1f5fa8; stroke-width: 1.5; } svg .smooth-band { fill: #1f5fa8; fill-opacity: 0.12; stroke: none; }
+svg g .smooth { stroke: inherit; fill: none; } svg g .smooth-band { fill: inherit; fill-opacity: 0.12; stroke: none; }
 svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; } svg .point.edge { fill: #fff; stroke: #1f5fa8; stroke-width: 1.5; }
 svg .s0 { fill: #0072b2; stroke: #0072b2; } svg .s1 { fill: #d55e00; stroke: #d55e00; } svg .s2 { fill: #009e73; stroke: #009e73; }
 svg .s3 { fill: #cc79a7; stroke: #cc79a7; } svg .s4 { fill: #e69f00; stroke: #e69f00; } svg .s5 { fill: #56b4e9; stroke: #56b4e9; }
@@ -226,8 +228,12 @@ std::string report_html(const ReportData& r) {
         h += "<h2>Reliability diagrams</h2>\n<p class=\"note\">Each point is a bin of predictions: its mean "
              "predicted probability against how often the event happened, with the exact (Clopper&ndash;Pearson) " +
              number(100 * r.figures.front().diagrams.front().level, "%g") +
-             " % interval; a calibrated model stays on the dashed diagonal. Beneath: the number of predictions in "
-             "each bin (on a log scale where the counts differ by more than 20 times)." +
+             " % interval; a calibrated model stays on the dashed diagonal. The line with its shaded band is the "
+             "same without bins: a Gaussian kernel smoother of the events against the predicted probability on the "
+             "logit scale, bandwidth by Silverman's rule, with a pointwise 95 % band for its noise (not for the "
+             "smoothing's bias, which rounds off sharp turns), from the 1st to the 99th percentile of the "
+             "predictions. Beneath: the number of predictions in each bin (on a log scale where the counts differ "
+             "by more than 20 times)." +
              (r.models.size() > 1 ? " The models' points are drawn a few pixels apart." : "") +
              (std::any_of(r.figures.begin(), r.figures.end(), [](const ReportFigure& f) { return f.logit; })
                   ? " Predictions crowded near 0 or 1 (more than half within 0.05 of them, as a confident network's) "

@@ -45,7 +45,16 @@ JsonObject diagram_json(const ReliabilityDiagram& d) {
                 .set("interval_upper", b.interval_upper);
         bins.push_back(bin);
     }
-    return JsonObject().set("bins", bins);
+    JsonObject out;
+    out.set("bins", bins);
+    if (!d.smooth.probability.empty())
+        out.set("smooth", JsonObject()
+                              .set("bandwidth", d.smooth.bandwidth)
+                              .set("probability", d.smooth.probability)
+                              .set("frequency", d.smooth.frequency)
+                              .set("lower", d.smooth.lower)
+                              .set("upper", d.smooth.upper));
+    return out;
 }
 
 }  // namespace

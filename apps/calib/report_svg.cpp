@@ -127,7 +127,8 @@ private:
 // bin of a few predictions stays visible beside one of thousands; the panel's label says so.
 std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
                         const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
-                        bool split_bars = true, const Scale& scale = Scale::linear()) {
+                        bool split_bars = true, const Scale& scale = Scale::linear(),
+                        const std::vector<const SmoothReliability*>& curves = {}) {
     const auto x_at = [&](double p) { return left + side * scale.at(p); };
     const auto y_at = [&](double f) { return top + side * (1 - scale.at(f)); };
     const auto shift = [&](std::size_t k) { return 4.0 * (static_cast<double>(k) - (static_cast<double>(models) - 1) / 2); };
@@ -145,6 +146,21 @@ std::string square_plot(const std::string& title, const std::string& x_label, co
     }
     s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
          attribute("height", side) + "/>" + line("diagonal", left, top + side, left + side, top);
+    // The smoothed curves beneath the bins' marks: each model's band, then its line.
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+        const SmoothReliability& c = *curves[k];
+        if (c.probability.empty()) continue;
+        std::string band, curve;
+        for (std::size_t j = 0; j < c.probability.size(); ++j) {
+            band += number(x_at(c.probability[j])) + "," + number(y_at(c.upper[j])) + " ";
+            curve += number(x_at(c.probability[j])) + "," + number(y_at(c.frequency[j])) + " ";
+        }
+        for (std::size_t j = c.probability.size(); j-- > 0;)
+            band += number(x_at(c.probability[j])) + "," + number(y_at(c.lower[j])) + " ";
+        s += "<g class=\"" + series(k).substr(1) + "\"><title>smoothed frequency (kernel smoother, bandwidth " +
+             number(c.bandwidth, "%.3g") + " on the logit scale) with its pointwise band</title><polygon class=\"smooth-band\" points=\"" +
+             band + "\"/><polyline class=\"smooth\" points=\"" + curve + "\"/></g>";
+    }
     for (const Mark& m : marks)
         s += "<g class=\"" + series(m.model).substr(1) + "\"><title>" + escape(m.tip) + "</title>" +
              line("interval", x_at(m.x) + shift(m.model), y_at(m.lower), x_at(m.x) + shift(m.model), y_at(m.upper)) +
@@ -193,16 +209,24 @@ std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelR
             bars.push_back({b.lower, b.upper, b.count, tip, k});
         }
     const bool top_label = figure.diagrams.front().event == "top-label";
-    std::vector<double> values;  // what the logit scale must show: the points
+    std::vector<double> values;  // what the logit scale must show: the points and the curves' probabilities
     for (const Mark& m : marks) values.push_back(m.x), values.push_back(m.at_edge ? m.x : m.y);
     const std::string scale_note = figure.logit ? " (logit scale)" : "";
     // Bins of equal counts need no counts panel: the title says how many predictions each holds.
     if (figure.binning == ReliabilityBinning::equal_mass) bars.clear();
+    std::vector<const SmoothReliability*> curves;
+    for (const ReliabilityDiagram& d : figure.diagrams) {
+        curves.push_back(&d.smooth);
+        // Its probabilities, not its frequencies: a smoothed frequency near 0 or 1 would stretch the scale
+        // over decades that hold no prediction; it is drawn at the edge instead.
+        values.insert(values.end(), d.smooth.probability.begin(), d.smooth.probability.end());
+    }
     return square_plot(figure.title,
                        (top_label ? figure.logit ? "confidence" : "confidence (largest predicted probability)"
                                   : "predicted probability") + scale_note,
                        (top_label ? "accuracy" : "observed frequency") + scale_note, marks, bars, figure.diagrams.size(),
-                       figure.binning == ReliabilityBinning::uniform, figure.logit ? Scale::logit(values) : Scale::linear());
+                       figure.binning == ReliabilityBinning::uniform, figure.logit ? Scale::logit(values) : Scale::linear(),
+                       curves);
 }
 
 std::string coverage_svg(const CoverageCurve& c, bool ellipsoids) {

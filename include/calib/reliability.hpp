@@ -23,7 +23,24 @@ enum class ReliabilityBinning { uniform, equal_mass };
 struct ReliabilityOptions {
     ReliabilityBinning binning = ReliabilityBinning::uniform;
     std::size_t bins = 10;  // B ≥ 1 (equal_mass: B ≤ n)
-    double level = 0.95;    // of the Clopper–Pearson intervals, in (0, 1)
+    double level = 0.95;    // of the Clopper–Pearson intervals (and of the smoothed curve's band), in (0, 1)
+    std::size_t smooth_points = 0;  // > 0: also the smoothed curve (SmoothReliability) at that many points
+};
+
+// A reliability curve without bins [Nadaraya 1964; Watson 1964]: the frequency of the event as a
+// function of its predicted probability p, a Gaussian kernel smoother of the event indicators on the
+// logit scale z = log(p/(1 − p)) (p clipped to [1e-6, 1 − 1e-6]), where a confident model's
+// predictions are spread out: m(z) = Σ w_i y_i / Σ w_i, w_i = exp(−((z_i − z)/h)²/2). The bandwidth is
+// Silverman's rule of thumb on the z_i, h = 0.9·min(sd, IQR/1.34)·n^(−1/5) (the sd alone when the IQR
+// is 0; h = 1 when every z_i is the same: then m is the overall frequency). The curve is evaluated at
+// `smooth_points` values of z evenly spaced from the 1st to the 99th percentile of the z_i (beyond
+// them it would rest on a handful of predictions), with a pointwise Wilson interval at `level` for the
+// effective number of observations (Σ w_i)²/Σ w_i²: the smoother's noise, not its bias (which flattens
+// sharp turns over about h). A point farther than about 38 h from every prediction (a gap in bimodal
+// predictions at large n) has no weight in double precision and is left out. O(n·points).
+struct SmoothReliability {
+    std::vector<double> probability, frequency, lower, upper;  // at each point, in increasing p
+    double bandwidth = 0;                                       // h, on the logit scale
 };
 
 struct ReliabilityBin {
@@ -43,6 +60,7 @@ struct ReliabilityDiagram {
     std::size_t n = 0;       // observations
     double level = 0.95;
     std::vector<ReliabilityBin> bins;  // in order of the predicted probability
+    SmoothReliability smooth;          // with smooth_points > 0; else empty
 };
 
 // Top-label: the confidence max_k p_ik (the first class on ties) against whether the label is that

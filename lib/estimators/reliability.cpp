@@ -6,6 +6,7 @@
 #include "estimators/binning.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/normal.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +32,7 @@ void check_options(const char* fn, const ReliabilityOptions& o, std::size_t n) {
     if (o.binning == ReliabilityBinning::uniform && o.bins > std::size_t(std::numeric_limits<int>::max()))
         detail::fail(fn, "bins = ", o.bins, ", must be <= ", std::numeric_limits<int>::max());
     if (!(o.level > 0 && o.level < 1)) detail::fail(fn, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
+    if (o.smooth_points > 100000) detail::fail(fn, "smooth_points = ", o.smooth_points, ", must be <= 100000");
 }
 
 // Counts, events, the compensated mean probability and the interval of the observations `members`.
@@ -55,9 +57,65 @@ ReliabilityBin summarize(const std::vector<Outcome>& outcomes, const std::vector
     return bin;
 }
 
+// The q-quantile of sorted values (linear interpolation between order statistics).
+double quantile(const std::vector<double>& sorted, double q) {
+    const double at = q * static_cast<double>(sorted.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(at));
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+// The smoothed curve of SmoothReliability (reliability.hpp).
+SmoothReliability smooth_curve(const std::vector<Outcome>& outcomes, std::size_t points, double level) {
+    constexpr double clip = 1e-6;
+    const std::size_t n = outcomes.size();
+    std::vector<double> z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double p = std::clamp(outcomes[i].probability, clip, 1 - clip);
+        z[i] = std::log(p / (1 - p));
+    }
+    std::vector<double> sorted = z;
+    std::sort(sorted.begin(), sorted.end());
+    detail::CompensatedSum sum, squares;
+    for (const double v : z) sum.add(v);
+    const double mean = sum.value() / static_cast<double>(n);
+    for (const double v : z) squares.add((v - mean) * (v - mean));
+    const double sd = n > 1 ? std::sqrt(squares.value() / static_cast<double>(n - 1)) : 0;
+    const double iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
+    const double spread = sorted.front() == sorted.back() ? 0 : iqr > 0 ? std::min(sd, iqr / 1.34) : sd;
+    SmoothReliability curve;
+    curve.bandwidth = spread > 0 ? 0.9 * spread * std::pow(static_cast<double>(n), -0.2) : 1.0;
+    const double from = quantile(sorted, 0.01), to = quantile(sorted, 0.99);
+    const std::size_t count = to > from ? points : 1;
+    const double zq = boost::math::quantile(boost::math::normal(), 1 - (1 - level) / 2), z2 = zq * zq;
+    for (std::size_t j = 0; j < count; ++j) {
+        const double at = count == 1 ? from : from + (to - from) * static_cast<double>(j) / static_cast<double>(count - 1);
+        detail::CompensatedSum weights, weights2, events;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double u = (z[i] - at) / curve.bandwidth, w = std::exp(-0.5 * u * u);
+            weights.add(w);
+            weights2.add(w * w);
+            if (outcomes[i].event) events.add(w);
+        }
+        // A point in a gap of the predictions wider than about 38 h has no weight (exp underflows): the
+        // curve skips it rather than invent a value there.
+        if (!(weights.value() > 0)) continue;
+        const double m = events.value() / weights.value(), effective = weights.value() * weights.value() / weights2.value();
+        const double centre = (m + z2 / (2 * effective)) / (1 + z2 / effective);
+        const double half = zq / (1 + z2 / effective) * std::sqrt(m * (1 - m) / effective + z2 / (4 * effective * effective));
+        curve.probability.push_back(1 / (1 + std::exp(-at)));
+        curve.frequency.push_back(m);
+        // Wilson's interval holds m; at m = 0 or 1 its end is m in exact arithmetic, not always in rounding.
+        curve.lower.push_back(std::clamp(centre - half, 0.0, m));
+        curve.upper.push_back(std::clamp(centre + half, m, 1.0));
+    }
+    return curve;
+}
+
 ReliabilityDiagram diagram(std::string event, const std::vector<Outcome>& outcomes, const ReliabilityOptions& o) {
     const std::size_t n = outcomes.size(), B = o.bins;
-    ReliabilityDiagram d{std::move(event), n, o.level, {}};
+    ReliabilityDiagram d{std::move(event), n, o.level, {}, {}};
+    if (o.smooth_points > 0 && n > 0) d.smooth = smooth_curve(outcomes, o.smooth_points, o.level);
     std::vector<std::vector<std::size_t>> members(B);
     if (o.binning == ReliabilityBinning::uniform) {
         for (std::size_t i = 0; i < n; ++i)

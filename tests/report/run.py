@@ -181,6 +181,11 @@ for name, family, inputs in CASES:
     elif name in ("calibrated", "overconfident", "two-models"):
         check(name + ": diagrams on the usual scale", all(s == "linear" for _, _, s in scales), str(scales))
     for figure in j["reliability_diagrams"]:
+        for d in figure["models"]:
+            c = d.get("smooth")
+            check("%s: %s has its smoothed curve" % (name, figure["title"]), c is not None and len(c["probability"]) > 0
+                  and c["bandwidth"] > 0 and all(0 <= lo <= f <= hi <= 1 for lo, f, hi in
+                                                 zip(c["lower"], c["frequency"], c["upper"])), str(c)[:200])
         for bins in (d["bins"] for d in figure["models"]):
             check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
             check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
