@@ -241,7 +241,8 @@ def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
     return Ranking(_calib.rank(family, models, labels, reading, options, _threads(threads)), names)
 
 
-def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, level=0.95, family=None, **reading):
+def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, level=0.95, smooth_points=0, family=None,
+                        **reading):
     """The numbers of a reliability diagram of class predictions: a dict with event ("top-label", or
     "class k" when k is given), n, level, binning and bins, a list of dicts per bin: lower, upper
     (edges; equal-mass: the smallest and largest probability in it), count, events, mean_confidence,
@@ -256,11 +257,17 @@ def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, le
     binning : "uniform" (default; the ECE's bins [0, 1/B], (1/B, 2/B], ...) or "equal-mass"
     bins : int, default 10
     level : float, default 0.95
+    smooth_points : int, default 0
+        With P > 0 also "smooth", the reliability curve without bins at P points (calib report draws it):
+        a Gaussian kernel smoother of the events against the logit of the probability, bandwidth by
+        Silverman's rule (its value in "bandwidth"), from the 1st to the 99th percentile of the
+        predictions, with a pointwise Wilson band at level ("probability", "frequency", "lower",
+        "upper"; the band is the smoother's noise, not its bias).
     """
     arrays, reading, rest = _split({"probs": probs, "labels": labels, **reading})
     if rest:
         raise TypeError(f"unexpected keyword argument {next(iter(rest))} for reliability_diagram")
-    return _calib.reliability_diagram(family or "", arrays, reading, k, binning, bins, level)
+    return _calib.reliability_diagram(family or "", arrays, reading, k, binning, bins, level, smooth_points)
 
 
 def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None, y=None, family=None):

@@ -264,7 +264,8 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
 }
 
 py::dict reliability(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
-                     const py::object& k, const std::string& binning, std::size_t bins, double level) {
+                     const py::object& k, const std::string& binning, std::size_t bins, double level,
+                     std::size_t smooth_points) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
     if (!family.classes)
         throw invalid_argument("reliability diagrams are for class predictions (categorical or binary), not family " +
@@ -279,6 +280,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
         throw option_error("binning", "'" + binning + "'", "uniform or equal-mass");
     o.bins = bins;
     o.level = level;
+    o.smooth_points = smooth_points;
     const CategoricalData& d = std::get<CategoricalData>(data);
     const ReliabilityDiagram r = k.is_none() ? reliability_diagram(d, o) : class_reliability_diagram(d, k.cast<int>(), o);
     py::list out;
@@ -287,8 +289,13 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
                             py::arg("events") = b.events, py::arg("mean_confidence") = b.mean_confidence,
                             py::arg("frequency") = b.frequency, py::arg("interval_lower") = b.interval_lower,
                             py::arg("interval_upper") = b.interval_upper));
-    return py::dict(py::arg("event") = r.event, py::arg("n") = r.n, py::arg("level") = r.level,
+    py::dict result(py::arg("event") = r.event, py::arg("n") = r.n, py::arg("level") = r.level,
                     py::arg("binning") = to_string(o.binning), py::arg("bins") = out);
+    if (smooth_points > 0)
+        result["smooth"] = py::dict(py::arg("bandwidth") = r.smooth.bandwidth, py::arg("probability") = r.smooth.probability,
+                                    py::arg("frequency") = r.smooth.frequency, py::arg("lower") = r.smooth.lower,
+                                    py::arg("upper") = r.smooth.upper);
+    return result;
 }
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
@@ -301,7 +308,6 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
                            family.name);
 }
 
-// The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
 // A row of a preset's published table (calib reproduce).
 py::dict reproduce(const std::string& preset_name, const std::string& family_name, const py::dict& arrays,
                    const py::dict& reading, int threads) {
@@ -325,6 +331,7 @@ py::dict reproduce(const std::string& preset_name, const std::string& family_nam
     return out;
 }
 
+// The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
 py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options,
                  int threads) {
     const Inputs in = read_inputs(family_name, arrays, reading, py::none());
@@ -410,7 +417,7 @@ PYBIND11_MODULE(_calib, m) {
     m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
-          py::arg("binning"), py::arg("bins"), py::arg("level"));
+          py::arg("binning"), py::arg("bins"), py::arg("level"), py::arg("smooth_points"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
     m.def("reproduce", &reproduce, py::arg("preset"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("threads"));

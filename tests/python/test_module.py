@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import calib
+from conftest import run_cli
 
 
 def dirichlet_model(n, m, seed, calibrated=True):
@@ -320,3 +321,18 @@ def test_mmd_conditioning_array_errors():
         calib.estimate(**mmd, features=x)
     with pytest.raises(ValueError, match="ckce: features takes a value, not arrays"):
         calib.ckce(probs, labels, ckce_method="rff", features=x)
+
+
+def test_reliability_diagram_smooth_curve_is_the_reports(data, tmp_path):
+    """smooth_points=60 gives the curve calib report draws, bitwise; without it there is none."""
+    probs, labels = data
+    assert "smooth" not in calib.reliability_diagram(probs, labels)
+    path = tmp_path / "p.csv"
+    np.savetxt(path, np.column_stack([probs, labels]), delimiter=",", fmt="%.17g")
+    report = run_cli("report", "--family", "categorical", "--input", str(path), "--format", "json")
+    figures = report["reliability_diagrams"]
+    top = calib.reliability_diagram(probs, labels, smooth_points=60)["smooth"]
+    assert top == figures[0]["models"][0]["smooth"]
+    class1 = calib.reliability_diagram(probs, labels, k=1, smooth_points=60)["smooth"]
+    assert class1 == figures[3]["models"][0]["smooth"] and figures[3]["event"] == "class 1"
+    assert all(lo <= f <= hi for lo, f, hi in zip(top["lower"], top["frequency"], top["upper"]))
