@@ -579,6 +579,16 @@ TEST_CASE("presets: the conventions where no value was given, a row equal to its
     CHECK(apply_preset(p, null_variance).empty());  // the divisor does not apply
     EstimatorSetup ece_setup = make_estimator("ece");
     CHECK(apply_preset(p, ece_setup).empty());  // its conventions are calib's defaults
+    // Its median-variance bins hold at least 100 predictions: refused below, before any column runs.
+    ece_setup.set("binning", "median-variance:100");
+    CHECK_THROWS_WITH_AS(ece_setup.validate(99), doctest::Contains("makes bins of at least 100 observations, but n = 99"),
+                         invalid_argument);
+    CHECK_NOTHROW(ece_setup.validate(100));
+    {
+        test::Rng small_rng(3);
+        CHECK_THROWS_WITH_AS(run_preset(p, synthetic::dirichlet_data(60, 3, 0.5, small_rng)),
+                             doctest::Contains("median-variance:100"), invalid_argument);
+    }
 
     // The row against the library's functions with the 2019 conventions written out here.
     test::Rng rng(9);

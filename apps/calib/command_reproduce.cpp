@@ -13,6 +13,7 @@
 #include <calib/registry.hpp>
 #include <calib/tool/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace calib::cli {
@@ -31,8 +32,9 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage) {
         throw usage_error(e.what());
     }
     std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
-    // Class predictions unless --family says binary.
-    if (std::find(rest.begin(), rest.end(), "--family") == rest.end()) rest.insert(rest.begin(), {"--family", "categorical"});
+    // Class predictions unless --family says binary (--family F or --family=F).
+    if (std::none_of(rest.begin(), rest.end(), [](const std::string& a) { return a == "--family" || a.rfind("--family=", 0) == 0; }))
+        rest.insert(rest.begin(), {"--family", "categorical"});
     Args args(rest, shared_option_specs, "reproduce " + preset->name);
     const InputOptions input = take_input_options(args);
     if (preset->classes_only && !input.family->classes)

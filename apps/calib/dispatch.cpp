@@ -26,18 +26,18 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     }
     if (command == "estimate") return run_estimate(rest, stage);
     if (command == "test") return run_test(rest, stage);
-    if (command == "reproduce") return run_reproduce(rest, stage);
     // The other commands are not spread over MPI processes: run alike on every rank, each would write
     // the same output files at once.
     const Processes* processes = run_processes();
     if (processes && processes->size() > 1 && (command == "rank" || command == "report" || command == "recalibrate" ||
-                                                command == "metrics"))
+                                                command == "metrics" || command == "reproduce"))
         throw usage_error("calib " + command + " does not run on several MPI processes (only estimate and test are "
                           "spread over them); run it without mpirun, or with -np 1");
     if (command == "rank") return run_rank(rest, stage);
     if (command == "report") return run_report(rest, stage);
     if (command == "recalibrate") return run_recalibrate(rest, stage);
     if (command == "metrics") return run_metrics(rest, stage);
+    if (command == "reproduce") return run_reproduce(rest, stage);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }
 

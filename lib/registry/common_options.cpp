@@ -15,6 +15,12 @@ void check_block_size(const char* function, std::size_t block_size, std::size_t 
 
 // ---- ECE -----------------------------------------------------------------------------------------------
 
+void check_ece_binning(const char* function, const EceOptions& o, std::size_t n) {
+    if (o.binning == BinningScheme::median_variance && static_cast<std::size_t>(o.minsize) > n)
+        fail(function, "`binning` ", binning_text(o), " makes bins of at least ", o.minsize,
+             " observations, but n = ", n, "; give more data or a smaller minimum bin size");
+}
+
 std::string binning_text(const EceOptions& o) {
     if (o.binning == BinningScheme::uniform) return "uniform:" + std::to_string(o.nbins);
     return "median-variance:" + std::to_string(o.minsize) + (o.maxbins == INT_MAX ? "" : ":" + std::to_string(o.maxbins));

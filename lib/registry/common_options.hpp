@@ -87,6 +87,8 @@ Option<S> lengthscale_option(LengthscaleChoice S::*member, OptionInfo i, std::ve
 OptionList<EceOptions> ece_options(const std::string& default_binning = "uniform:10",
                                    const std::string& default_distance = "tv");
 std::string binning_text(const EceOptions& options);
+// Throws unless the binning fits n observations: median-variance bins hold at least MINSIZE of them.
+void check_ece_binning(const char* function, const EceOptions& options, std::size_t n);
 
 // ---- resampling: replicates, seed, p-value rule ----------------------------------------------------
 

@@ -98,7 +98,8 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
     all.push_back(estimator_entry<EceOptions>(
         method("ece", "binned expected calibration error", "the binned expected calibration error (ECE)", true),
         ece_options(), {},
-        {always<EceOptions>(KernelUse::none), nullptr, nullptr,
+        {always<EceOptions>(KernelUse::none), nullptr,
+         [](const EceOptions& o, std::size_t n, std::size_t) { check_ece_binning("ece", o, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const EceOptions& o, const ParallelOptions&) {
              return estimate("ece", ece(classes_of("ece", data), o), data_size(data));
          }}));

@@ -75,27 +75,35 @@ Record run_preset(const Preset& preset, const AnyData& data, const ParallelOptio
     const std::size_t n = data_size(data);
     KernelSetup kernel_setup(find_family("categorical"));
     apply_preset(preset, kernel_setup);
-    std::optional<Kernel> kernel;  // resolved once, for the first column that uses it
-    Record tables;
-    const auto column_value = [&](const PresetColumn& c) {
-        const auto with_kernel = [&](KernelUse use) -> const Kernel* {
-            if (use != KernelUse::skce) return nullptr;
-            if (!kernel) kernel = kernel_setup.resolve(data, parallel);
-            return &*kernel;
-        };
-        if (c.test) {
-            const TestSetup setup = column_setup(preset, c, make_test(c.method));
-            setup.validate(n);
-            return setup.run(data, with_kernel(setup.kernel_use()), nullptr, parallel).p_value;
-        }
-        const EstimatorSetup setup = column_setup(preset, c, make_estimator(c.method));
-        setup.validate(n);
-        return setup.run(data, with_kernel(setup.kernel_use()), nullptr, parallel).estimate;
+    // Every column's setup, checked against n before any column is computed.
+    struct Column {
+        const PresetColumn* spec;
+        std::optional<EstimatorSetup> estimator;
+        std::optional<TestSetup> test;
     };
+    std::vector<Column> columns;
     for (const PresetColumn& c : preset.columns) {
-        auto table = std::find_if(tables.begin(), tables.end(), [&](const Field& f) { return f.name == c.table; });
-        if (table == tables.end()) table = tables.insert(tables.end(), {c.table, Record()});
-        std::get<Record>(table->value).push_back({c.name, column_value(c)});
+        Column column{&c, std::nullopt, std::nullopt};
+        if (c.test)
+            column.test.emplace(column_setup(preset, c, make_test(c.method))).validate(n);
+        else
+            column.estimator.emplace(column_setup(preset, c, make_estimator(c.method))).validate(n);
+        columns.push_back(std::move(column));
+    }
+    std::optional<Kernel> kernel;  // resolved once, for the first column that uses it
+    const auto with_kernel = [&](KernelUse use) -> const Kernel* {
+        if (use != KernelUse::skce) return nullptr;
+        if (!kernel) kernel = kernel_setup.resolve(data, parallel);
+        return &*kernel;
+    };
+    Record tables;
+    for (const Column& c : columns) {
+        const double value =
+            c.test ? c.test->run(data, with_kernel(c.test->kernel_use()), nullptr, parallel).p_value
+                   : c.estimator->run(data, with_kernel(c.estimator->kernel_use()), nullptr, parallel).estimate;
+        auto table = std::find_if(tables.begin(), tables.end(), [&](const Field& f) { return f.name == c.spec->table; });
+        if (table == tables.end()) table = tables.insert(tables.end(), {c.spec->table, Record()});
+        std::get<Record>(table->value).push_back({c.spec->name, value});
     }
     if (kernel) tables.push_back({"lengthscale", find(kernel_setup.record(*kernel), "lengthscale")});
     return tables;

@@ -318,6 +318,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          [](const Consistency& c, std::size_t n, std::size_t) {
              validate(c.options, n);
              if (c.estimator == "skce-block") check_block_size("consistency_test", c.block_size.resolve(n), n);
+             if (c.estimator == "ece") check_ece_binning("consistency_test", c.ece, n);
          },
          [](const AnyData& data, const Kernel* k, const AnyData*, const Consistency& c, const ParallelOptions& p) {
              const CategoricalData& d = classes_of("consistency", data);

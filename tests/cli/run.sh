@@ -690,6 +690,10 @@ expect_json "reproduce neurips2019" 'j["command"] == "reproduce" and j["n"] == 2
     reproduce neurips2019 --input cal.csv
 expect_close "reproduce's column is estimate --preset's (bitwise)" "$(field_of SKCEb_median reproduce neurips2019 --input cal.csv)" \
     "$(estimate_of estimate --family categorical --input cal.csv --estimator skce-biased --preset neurips2019)" 0
+awk 'BEGIN { print "p,y"; for (i = 0; i < 300; i++) { p = (i % 97 + 1) / 99; printf "%.17g,%d\n", p, (i * 7919 % 100) < 100 * p } }' >bin300.csv
+expect_json "reproduce --family=binary" 'j["family"] == "binary" and j["n"] == 300 and len(j["errors"]) == 5' \
+    reproduce neurips2019 --family=binary --input bin300.csv
+expect_error "reproduce below the table's bin size" "median-variance" "100" -- reproduce neurips2019 --family=binary --input bin.csv
 expect_error "reproduce without a preset" "needs a preset first" -- reproduce --input cal.csv
 expect_error "reproduce: unknown preset" "unknown preset 'x'" -- reproduce x --input cal.csv
 expect_error "reproduce: normal data" "applies only to --family categorical or binary" -- reproduce neurips2019 --family normal --input normal60.csv
