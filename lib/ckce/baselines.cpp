@@ -25,7 +25,7 @@ CountForms jkce_count_forms(const char* fn, const CategoricalData& data, const S
 
 double jkce_unbiased(const CategoricalData& data, const SimplexKernel& kernel, const TargetKernel& target,
                      const ParallelOptions& parallel) {
-    if (data.size() < 2) detail::fail("jkce_unbiased", "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_min_size("jkce_unbiased", data.size(), 2);
     return detail::jkce_sums("jkce_unbiased", data, kernel, target, parallel).unbiased();
 }
 

@@ -29,7 +29,7 @@ constexpr const char* fn = "compare_models";
 void check_models(const std::vector<CategoricalData>& models, const ComparisonOptions& o) {
     if (models.empty()) fail(fn, "models is empty, needs at least 1 model");
     const CategoricalData& first = models.front();
-    if (first.size() < 2) fail(fn, "n = ", first.size(), ", needs at least 2 observations");
+    detail::check_min_size(fn, first.size(), 2);
     for (std::size_t k = 1; k < models.size(); ++k) {
         const CategoricalData& d = models[k];
         if (d.size() != first.size())

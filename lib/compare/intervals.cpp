@@ -43,7 +43,7 @@ BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel,
     const char* fn = "skce_unbiased_interval";
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size(), R = options.replicates;
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     check_options(fn, n, options);
     const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
     const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);

@@ -5,6 +5,7 @@
 #include <calib/errors.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <sstream>
 #include <string>
 
@@ -47,6 +48,14 @@ inline void check_positive(const char* function, const char* argument, long row,
 
 inline void check_same_rows(const char* function, const char* a, long na, const char* b, long nb) {
     if (na != nb) fail(function, a, " has ", na, " rows but ", b, " has ", nb, "; they must match");
+}
+
+// At least `minimum` observations: "n = 1, needs at least 2 observations[ for PURPOSE]", the one wording
+// of this limit everywhere.
+inline void check_min_size(const char* function, std::size_t n, std::size_t minimum, const char* purpose = nullptr) {
+    if (n < minimum)
+        fail(function, "n = ", n, ", needs at least ", minimum, " observations",
+             purpose ? std::string(" for ") + purpose : std::string());
 }
 
 inline void check_nonempty(const char* function, const char* argument, long n) {

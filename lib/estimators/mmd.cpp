@@ -20,7 +20,7 @@ MmdEstimate unbiased(const Data& data, const Spec& spec, const ParallelOptions& 
     const char* fn = "mmd_unbiased";
     validate_mmd(data, spec, fn);
     const std::size_t n = data.size();
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     MmdEstimate result;
     result.n = n;
     if (!parts) {

@@ -193,7 +193,7 @@ void check_gradient_spec(const CategoricalData& data, const MmdSpec& spec, const
 MmdGradient mmd_unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel) {
     const char* fn = "mmd_unbiased_gradient";
     check_gradient_spec(data, spec, fn);
-    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_min_size(fn, data.size(), 2);
     return {detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel).unbiased()),
             detail::MmdOps::unbiased_gradient(data, spec, parallel)};
 }

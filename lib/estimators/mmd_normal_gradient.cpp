@@ -380,7 +380,7 @@ MmdNormalGradient mmd_block_gradient(const NormalData& data, const GaussianMmdSp
 MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMmdSpec& spec, const ParallelOptions& parallel) {
     const char* fn = "mmd_unbiased_gradient";
     validate_mmd(data, spec, fn);
-    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_min_size(fn, data.size(), 2);
     detail::check_differentiable(fn, spec);
     const Vector mu = data.mean(), sigma = data.stddev(), y = data.targets();  // own copies
     const Matrix g = detail::unbiased_normal_gradient(mu, sigma, y, spec, parallel);

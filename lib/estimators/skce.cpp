@@ -22,7 +22,7 @@ template <class Data>
 double skce_unbiased(const Data& data, const Kernel& kernel, const ParallelOptions& parallel) {
     validate_kernel(data, kernel, "skce_unbiased");
     const std::size_t n = data.size();
-    if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size("skce_unbiased", n, 2);
     return detail::check_result("skce_unbiased",
                                 detail::FamilyOps<Data>::quadratic_sums(data, kernel, parallel).unbiased());
 }

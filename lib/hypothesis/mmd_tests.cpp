@@ -27,7 +27,7 @@ TestResult gamma(const Data& data, const Spec& spec, const ParallelOptions& para
     const char* fn = "gamma_test";
     validate_mmd(data, spec, fn);
     const std::size_t n = data.size();
-    if (n < 2) detail::fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     return detail::gamma_from(detail::MmdOps::quadratic_sums(data, spec, parallel), "mmd-biased");
 }
 

@@ -26,7 +26,7 @@ using detail::fail;
 void validate(const BootstrapOptions& options, std::size_t n) {
     const char* fn = "bootstrap_test";
     const std::size_t R = options.replicates;
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     detail::check_replicates(fn, R);
     const double budget = detail::resolve_memory_budget(fn, options.memory_budget);
     const detail::CountFormsMemory memory = detail::count_forms_memory(n, R);
@@ -129,13 +129,13 @@ TestResult gamma_test(const Data& data, const Kernel& kernel, const ParallelOpti
     const char* fn = "gamma_test";
     validate_kernel(data, kernel, fn);
     const std::size_t n = data.size();
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     return detail::gamma_from(detail::FamilyOps<Data>::quadratic_sums(data, kernel, parallel), "skce-biased");
 }
 
 void validate(const SpectralOptions& options, std::size_t n) {
     const char* fn = "spectral_test";
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations");
+    detail::check_min_size(fn, n, 2);
     detail::check_replicates(fn, options.replicates);
     if (n > options.max_n)
         fail(fn, "n = ", n, " exceeds max_n = ", options.max_n,

@@ -32,7 +32,7 @@ template <class Data>
 double median_distance(const Data& data, Metric metric, const MedianOptions& options) {
     const char* fn = "median_distance";
     const std::size_t n = data.size();
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations for pairwise distances");
+    detail::check_min_size(fn, n, 2, "pairwise distances");
     if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
     detail::check_metric<Data>(fn, metric);
     double median = 0;

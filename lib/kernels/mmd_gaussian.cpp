@@ -175,7 +175,7 @@ std::vector<double> mmd_median_lengthscales(const NormalData& data, const Gaussi
                                             const MedianOptions& options) {
     const char* fn = "mmd_median_lengthscales";
     if (!kernel_notion(spec.notion)) fail(fn, "the ", to_string(spec.notion), " notion has no conditioning lengthscale");
-    if (data.size() < 2) fail(fn, "n = ", data.size(), ", needs at least 2 observations for pairwise distances");
+    detail::check_min_size(fn, data.size(), 2, "pairwise distances");
     if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
     GaussianMmdSpec unit = spec;
     unit.conditioning.lengthscale = 1;

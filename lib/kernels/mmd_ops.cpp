@@ -182,7 +182,7 @@ std::vector<double> mmd_median_lengthscales(const CategoricalData& data, const M
     const std::size_t n = data.size();
     if (spec.notion == MmdNotion::group || spec.notion == MmdNotion::marginal)
         fail(fn, "the ", to_string(spec.notion), " notion has no conditioning lengthscale");
-    if (n < 2) fail(fn, "n = ", n, ", needs at least 2 observations for pairwise distances");
+    detail::check_min_size(fn, n, 2, "pairwise distances");
     if (options.subsample == 1) fail(fn, "subsample = 1, must be 0 (use all points) or >= 2");
     MmdSpec unit = spec;  // the distances do not depend on the lengthscales
     unit.conditioning.lengthscale = 1;

@@ -15,7 +15,7 @@ KceResult kce(const Data& data, const Matrix& features, Spec spec, const Paralle
     if (static_cast<std::size_t>(features.rows()) != data.size())
         detail::fail(fn, "features has ", features.rows(), " rows but the data has ", data.size(),
                      " observations; they must match");
-    if (data.size() < 2) detail::fail(fn, "n = ", data.size(), ", needs at least 2 observations");
+    detail::check_min_size(fn, data.size(), 2);
     spec.notion = MmdNotion::individual;
     spec.conditioning = {PredictionKernelShape::sqexp, Metric::euclidean, 1.0};
     spec.features = features;

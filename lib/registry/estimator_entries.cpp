@@ -37,7 +37,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         {}, {},
         {nullptr, nullptr,
          [](const NoOptions&, std::size_t n, std::size_t) {
-             if (n < 2) fail("skce_unbiased", "n = ", n, ", needs at least 2 observations");
+             detail::check_min_size("skce_unbiased", n, 2);
          },
          [](const AnyData& data, const Kernel* k, const AnyData*, const NoOptions&, const ParallelOptions& p) {
              return estimate("skce-unbiased",
@@ -124,7 +124,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         mmd_options(), {},
         {always<MmdChoice>(KernelUse::own), nullptr,
          [](const MmdChoice&, std::size_t n, std::size_t) {
-             if (n < 2) fail("mmd_unbiased", "n = ", n, ", needs at least 2 observations");
+             detail::check_min_size("mmd_unbiased", n, 2);
          },
          [](const AnyData& data, const Kernel*, const AnyData*, const MmdChoice& c, const ParallelOptions& p) {
              Record details;

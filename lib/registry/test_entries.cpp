@@ -245,7 +245,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
         with_estimator(OptionList<NoOptions>{}), {},
         {estimated_kernel_use<NoOptions>, nullptr,
          [](const GammaRun&, std::size_t n, std::size_t) {
-             if (n < 2) fail("gamma_test", "n = ", n, ", needs at least 2 observations");
+             detail::check_min_size("gamma_test", n, 2);
          },
          [](const AnyData& data, const Kernel* k, const AnyData*, const GammaRun& o, const ParallelOptions& p) {
              if (o.estimator == "mmd")
@@ -283,7 +283,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
         {}, {},
         {nullptr, nullptr,
          [](const DistributionFreeOptions&, std::size_t n, std::size_t) {
-             if (n < 2) fail("dfree_unbiased_test", "n = ", n, ", needs at least 2 observations");
+             detail::check_min_size("dfree_unbiased_test", n, 2);
          },
          [](const AnyData& data, const Kernel* k, const AnyData*, const DistributionFreeOptions& o,
             const ParallelOptions& p) {
