@@ -3,6 +3,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
+#include "core/quantile.hpp"
 #include "estimators/binning.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
@@ -57,14 +58,6 @@ ReliabilityBin summarize(const std::vector<Outcome>& outcomes, const std::vector
     return bin;
 }
 
-// The q-quantile of sorted values (linear interpolation between order statistics).
-double quantile(const std::vector<double>& sorted, double q) {
-    const double at = q * static_cast<double>(sorted.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(at));
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
-}
-
 // The smoothed curve of SmoothReliability (reliability.hpp).
 SmoothReliability smooth_curve(const std::vector<Outcome>& outcomes, std::size_t points, double level) {
     constexpr double clip = 1e-6;
@@ -81,11 +74,11 @@ SmoothReliability smooth_curve(const std::vector<Outcome>& outcomes, std::size_t
     const double mean = sum.value() / static_cast<double>(n);
     for (const double v : z) squares.add((v - mean) * (v - mean));
     const double sd = n > 1 ? std::sqrt(squares.value() / static_cast<double>(n - 1)) : 0;
-    const double iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
+    const double iqr = detail::sorted_quantile(sorted, 0.75) - detail::sorted_quantile(sorted, 0.25);
     const double spread = sorted.front() == sorted.back() ? 0 : iqr > 0 ? std::min(sd, iqr / 1.34) : sd;
     SmoothReliability curve;
     curve.bandwidth = spread > 0 ? 0.9 * spread * std::pow(static_cast<double>(n), -0.2) : 1.0;
-    const double from = quantile(sorted, 0.01), to = quantile(sorted, 0.99);
+    const double from = detail::sorted_quantile(sorted, 0.01), to = detail::sorted_quantile(sorted, 0.99);
     const std::size_t count = to > from ? points : 1;
     const double zq = boost::math::quantile(boost::math::normal(), 1 - (1 - level) / 2), z2 = zq * zq;
     for (std::size_t j = 0; j < count; ++j) {
