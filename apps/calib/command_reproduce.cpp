@@ -37,9 +37,11 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage) {
         rest.insert(rest.begin(), {"--family", "categorical"});
     Args args(rest, shared_option_specs, "reproduce " + preset->name);
     const InputOptions input = take_input_options(args);
-    if (preset->classes_only && !input.family->classes)
-        throw usage_error("calib reproduce " + preset->name + " applies only to --family categorical or binary, not " +
-                          input.family->name);
+    try {
+        check_preset_family(*preset, *input.family);
+    } catch (const invalid_argument& e) {
+        throw usage_error(e.what());
+    }
     RunRecord run;
     run.threads = take_threads(args);
     const OutputFormat format = take_format(args);

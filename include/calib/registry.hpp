@@ -273,6 +273,9 @@ struct Preset {
 const std::vector<Preset>& presets();
 // Throws invalid_argument for an unknown name, listing the known ones.
 const Preset& find_preset(const std::string& name);
+// Throws invalid_argument when the preset's table was not computed for the family: "the preset
+// neurips2019 is a table of class predictions (categorical or binary), not of family normal".
+void check_preset_family(const Preset& preset, const FamilyInfo& family);
 // Sets each convention of the preset that `setup` has, that applies with the values set so far and that
 // was not given; returns the names it set.
 std::vector<std::string> apply_preset(const Preset& preset, Setup& setup);

@@ -59,6 +59,12 @@ const Preset& find_preset(const std::string& name) {
     throw invalid_argument("unknown preset '" + name + "', expected one of " + names);
 }
 
+void check_preset_family(const Preset& preset, const FamilyInfo& family) {
+    if (preset.classes_only && !family.classes)
+        throw invalid_argument("the preset " + preset.name +
+                               " is a table of class predictions (categorical or binary), not of family " + family.name);
+}
+
 std::vector<std::string> apply_preset(const Preset& preset, Setup& setup) {
     std::vector<std::string> set;
     for (const auto& [name, value] : preset.conventions)

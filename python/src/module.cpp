@@ -109,9 +109,7 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     if (options.contains("preset")) {
         c.preset = &find_preset(py::str(options["preset"]));
         PyDict_DelItemString(options.ptr(), "preset");
-        if (c.preset->classes_only && !family.classes)
-            throw invalid_argument("preset " + c.preset->name +
-                                   " applies only to class predictions (categorical or binary), not to family " + family.name);
+        check_preset_family(*c.preset, family);
     }
     std::vector<const Setup*> setups{&c.setup};
     set_options(c.setup, options);
@@ -313,6 +311,7 @@ py::dict reproduce(const std::string& preset_name, const std::string& family_nam
                    const py::dict& reading, int threads) {
     const Preset& preset = find_preset(preset_name);
     const Inputs in = read_inputs(family_name, arrays, reading, py::none());
+    check_preset_family(preset, *in.family);
     Record row;
     double compute_seconds = 0;
     {

@@ -684,7 +684,7 @@ expect_json "test --preset neurips2019" 'j["preset"] == "neurips2019" and j["var
 expect_json "a given option wins over the preset" 'j["lengthscale_rule"] == "given" and j["lengthscale"] == 0.5' \
     estimate --family categorical --input cal.csv --estimator skce-biased --preset neurips2019 --lengthscale 0.5
 expect_error "unknown preset" "unknown preset 'nips'" "neurips2019" -- "${t[@]}" --method block --preset nips
-expect_error "preset of class predictions, normal data" "--preset neurips2019 applies only to --family categorical or binary" -- \
+expect_error "preset of class predictions, normal data" "the preset neurips2019 is a table of class predictions (categorical or binary), not of family normal" -- \
     test --family normal --input normal60.csv --method block --preset neurips2019
 expect_json "reproduce neurips2019" 'j["command"] == "reproduce" and j["n"] == 200 and len(j["errors"]) == 5 and len(j["pvalues"]) == 7 and j["lengthscale"] > 0 and all(0 <= p <= 1 for p in j["pvalues"].values())' \
     reproduce neurips2019 --input cal.csv
@@ -696,7 +696,7 @@ expect_json "reproduce --family=binary" 'j["family"] == "binary" and j["n"] == 3
 expect_error "reproduce below the table's bin size" "median-variance" "100" -- reproduce neurips2019 --family=binary --input bin.csv
 expect_error "reproduce without a preset" "needs a preset first" -- reproduce --input cal.csv
 expect_error "reproduce: unknown preset" "unknown preset 'x'" -- reproduce x --input cal.csv
-expect_error "reproduce: normal data" "applies only to --family categorical or binary" -- reproduce neurips2019 --family normal --input normal60.csv
+expect_error "reproduce: normal data" "the preset neurips2019 is a table of class predictions" -- reproduce neurips2019 --family normal --input normal60.csv
 # Zero standard error: every h_ij is 0 for predictions [1, 0] with label 0, so every block estimate
 # is 0; the test reports it (degenerate = 1, statistic -inf written as null) with p = 1.
 printf 'p0,p1,label\n1,0,0\n1,0,0\n1,0,0\n1,0,0\n' >certain.csv

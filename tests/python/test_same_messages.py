@@ -270,3 +270,18 @@ def test_squared_ce_search_warnings_alike(case, args, options, text, tmp_path):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", calib.CalibWarning)
             assert json.loads(out.stdout)["search"] == calib.estimate(probs, labels, **options).details["search"]
+
+
+def test_bad_presets_are_refused_alike():
+    """An unknown preset and a preset of class predictions given normal forecasts: the same words from
+    estimate/test (--preset, preset=) and from reproduce, on both front-ends."""
+    gauss = ["--family", "normal", "--input", data_path("gauss.csv")]
+    _, normal = family_arrays("normal")
+    _, classes = family_arrays("categorical")
+    assert_same_error(["test", *PREDS, "--method", "block", "--preset", "nips"],
+                      lambda: calib.test(**classes, method="block", preset="nips"))
+    assert_same_error(["test", *gauss, "--method", "block", "--preset", "neurips2019"],
+                      lambda: calib.test(**normal, method="block", preset="neurips2019"))
+    assert_same_error(["reproduce", "neurips2019", *gauss],
+                      lambda: calib.reproduce("neurips2019", **normal))
+    assert_same_error(["reproduce", "nips", *PREDS], lambda: calib.reproduce("nips", **classes))
