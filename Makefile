@@ -301,7 +301,7 @@ $(BUILD)/python/calib/%.py: python/calib/%.py
 # it ends). Every stage runs even when another fails; the summary (tests/check_summary.sh) prints one
 # line per stage and fails if any stage failed. The unit tests run with 2 threads so that the
 # parallel paths are exercised; the CLI tests drive the built binary as a user would.
-TEST_STAGES := unit cli faults repro repro-ckce mpi install docs layers python report arch
+TEST_STAGES := unit cli faults edges repro repro-ckce mpi install docs layers python report arch
 STATUS := $(BUILD)/checks
 STAGE  := bash tests/check_stage.sh $(STATUS)
 .PHONY: $(TEST_STAGES:%=check-%)
@@ -320,6 +320,10 @@ check-cli: $(CLI)
 # Every writer against a full disk, a failing fsync, a kill, /dev/full, a read-only target (tests/faults).
 check-faults: $(CLI) $(BUILD)/bin/repro-iclr2021-ols
 	@$(STAGE) faults bash tests/faults/run.sh $(CLI) $(BUILD)/bin/repro-iclr2021-ols
+# Every operation, from the CLI and from Python, on inputs at the edges (n = 1, constant, one class,
+# +-1e308, NaN, empty files, extreme maps): no internal error, no silent null, both front-ends alike.
+check-edges: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
+	@$(STAGE) edges env OMP_NUM_THREADS=1 $(or $(PYTHON),python3) tests/edges/run.py $(CLI) $(BUILD)/python
 check-repro: $(REPRO_BINS)
 	@$(STAGE) repro bash tests/repro/run.sh $(BUILD)/bin
 check-repro-ckce: $(REPRO_CKCE)

@@ -295,6 +295,26 @@ TEST_SUITE("io") {
         CHECK(!out.contains("missing"));
     }
 
+    TEST_CASE("json: the numbers written null are listed with their paths; replacing one clears it") {
+        const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+        calib::JsonObject model;
+        model.set("nll", inf).set("counts", std::vector<double>{1, nan, -inf}).set("ok", 2.0);
+        calib::JsonObject out;
+        out.set("statistic", -inf)
+            .set("estimate", 0.5)
+            .set_null("absent")  // a null by choice, not a number that is not finite
+            .set("model", model)
+            .set("models", std::vector<calib::JsonObject>{calib::JsonObject().set("x", 1), model});
+        CHECK(out.non_finite() == std::vector<std::string>{"statistic = -inf", "model.nll = inf", "model.counts[1] = nan",
+                                                           "model.counts[2] = -inf", "models[1].nll = inf",
+                                                           "models[1].counts[1] = nan", "models[1].counts[2] = -inf"});
+        out.set("statistic", 1.5).set("model", 0.0).set("models", std::vector<double>{});
+        CHECK(out.non_finite().empty());
+        // A record's fields, nested records included: what every front-end warns of.
+        const calib::Record record{{"estimate", 0.1}, {"p_value", nan}, {"details", calib::Record{{"z", -inf}}}};
+        CHECK(calib::non_finite_fields(record) == std::vector<std::string>{"p_value = nan", "details.z = -inf"});
+    }
+
     TEST_CASE("json: doubles read back bitwise; pretty printing") {
         const double x = 1.0 / 3.0;
         CHECK(std::strtod(calib::json_number(x).c_str(), nullptr) == x);

@@ -234,6 +234,11 @@ TEST_CASE("mahalanobis PIT: d = 1 is the folded normal PIT; chi-squared closed f
     const std::vector<double> w = mahalanobis_pit(MvNormalData::diagonal(m2, Matrix::Ones(2, 2), y2));
     CHECK(w[0] == doctest::Approx(1 - std::exp(-1.0)).epsilon(1e-14));
     CHECK(w[1] == 0);
+    // A squared distance that overflows (target 1 from the mean, standard deviation 1e-308) is beyond
+    // every ellipsoid: u = 1, the CDF's limit, not an error.
+    const std::vector<double> far = mahalanobis_pit(MvNormalData::diagonal(m2, Matrix::Constant(2, 2, 1e-308), y2));
+    CHECK(far[0] == 1);
+    CHECK(far[1] == 0);
     // Full covariances with targets drawn from them: the PIT is uniform within the band, and the
     // ellipsoids cover their nominal levels within their intervals.
     const MvNormalData calibrated = test::mvnormal_full_data(3000, 3, rng);

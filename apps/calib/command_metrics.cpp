@@ -52,9 +52,6 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage) {
     const Record metrics = setup.run(data, ParallelOptions{run.threads});
     run.compute_seconds = stopwatch.seconds();
 
-    // JSON has no infinity: a metric that is not finite (an NLL of +inf) is written null, and said so.
-    for (const std::string& warning : non_finite_warnings(metrics))
-        warn(warning + ", written null (JSON has no infinity)");
     JsonObject out;
     out.set("command", "metrics").set("n", n).merge(metrics);
     if (setup.given("features")) out.set("features", to_text(setup.get("features")));

@@ -68,7 +68,7 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     run.compute_seconds = stopwatch.seconds();
     bar.finish();
     if (format == OutputFormat::json)
-        std::cout << rank_json(run).dump() << '\n';
+        std::cout << json_output(rank_json(run)) << '\n';
     else
         std::cout << rank_table(run);
     return 0;

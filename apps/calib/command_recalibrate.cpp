@@ -326,7 +326,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     out.set("command", "recalibrate apply").set("method", to_string(map.method)).set("map", map_path);
     out.set("input", input).set("output", output).set("n", static_cast<std::size_t>(table.rows()));
     out.set("columns", static_cast<std::size_t>(result.cols())).set("calib_version", std::string(version));
-    std::cout << out.dump() << '\n';
+    std::cout << json_output(out) << '\n';
     return 0;
 }
 

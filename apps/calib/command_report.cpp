@@ -221,7 +221,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     report.seconds = seconds_since_start();
 
     if (format == "json") {
-        const std::string text = report_json(report).dump() + "\n";
+        const std::string text = json_output(report_json(report)) + "\n";
         if (output)
             write_file(*output, text);
         else

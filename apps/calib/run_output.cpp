@@ -33,6 +33,11 @@ JsonObject file_fields(const FileSummary& file) {
     return out;
 }
 
+std::string json_output(const JsonObject& out) {
+    for (const std::string& entry : out.non_finite()) warn(entry + ", written null (JSON has no infinity)");
+    return out.dump();
+}
+
 void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run) {
     out.set("family", input.family->name).set("input", input.path == "-" ? "stdin" : input.path);
     if (!input.read.labels.empty()) out.set("labels", input.read.labels == "-" ? "stdin" : input.read.labels);
@@ -44,7 +49,7 @@ void print_with_run_fields(JsonObject& out, const InputOptions& input, const Run
     out.set("compute_seconds", run.compute_seconds);
     out.set("wall_time_seconds", seconds_since_start());
     out.set("calib_version", version);
-    std::cout << out.dump() << '\n';
+    std::cout << json_output(out) << '\n';
 }
 
 }  // namespace calib::cli

@@ -44,6 +44,11 @@ struct RunRecord {
 // dtype (npy).
 JsonObject file_fields(const FileSummary& file);
 
+// The JSON text of a command's output (one line, no newline), after warning on stderr of each number
+// written null because it is not finite ("calib: warning: statistic = -inf, written null (JSON has no
+// infinity)"): every JSON a command prints or writes goes through here, so no null is silent.
+std::string json_output(const JsonObject& out);
+
 // Adds family, input, labels (when given), files, max_simplex_deviation (categorical and mixture
 // data), threads (the number used), compute_seconds, wall_time_seconds (the whole command) and
 // calib_version, and prints `out` as one line (easy to append to a JSON Lines log).

@@ -123,9 +123,6 @@ struct MetricsOptions {
 // for them), features with another number of rows, lce_lengthscale for class predictions, a
 // non-finite threshold.
 Record evaluation_metrics(const AnyData& data, const MetricsOptions& options = {});
-// One warning per metric of `metrics` that is not finite ("nll = inf"): every front-end says so (the
-// command line writes such a number as null).
-std::vector<std::string> non_finite_warnings(const Record& metrics);
 
 // The names and one-line descriptions of the metrics of evaluation_metrics (help texts, docs).
 struct MetricInfo {

@@ -35,4 +35,8 @@ std::string to_text(const Value& value);
 // as null, integers exactly.
 std::string to_json(const Record& record);
 
+// The fields whose number is not finite, each as "name = inf" (a nested record's as "outer.name =
+// nan"): what every front-end warns of (the command line writes such a number as null, Python keeps it).
+std::vector<std::string> non_finite_fields(const Record& record);
+
 }  // namespace calib

@@ -80,7 +80,7 @@ inline std::string format_bytes(double bytes) {
 inline void check_memory(const char* function, double bytes, const char* what, const char* fix) {
     const double available = physical_memory_bytes();
     if (bytes > available)
-        fail(function, what, " need ", format_bytes(bytes), ", more than this machine's memory (",
+        fail(function, what, " would take ", format_bytes(bytes), ", more than this machine's memory (",
              format_bytes(available), " with the process's limits: ulimit -v, the cgroup's memory.max); ", fix);
 }
 

@@ -106,7 +106,15 @@ CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<
 std::vector<double> mahalanobis_pit(const MvNormalData& data) {
     const boost::math::chi_squared_distribution<> chi2(data.dimension());
     std::vector<double> u(data.size());
-    for (std::size_t i = 0; i < u.size(); ++i) u[i] = cdf(chi2, detail::mahalanobis(data, i, "mahalanobis_pit").squared_distance);
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        // A distance that overflows (a target far outside a tiny covariance) is beyond every
+        // ellipsoid: u = 1, the chi-square CDF's limit.
+        const double d2 = detail::mahalanobis(data, i, "mahalanobis_pit").squared_distance;
+        if (std::isnan(d2))
+            throw numerical_error(detail::concat("calib::mahalanobis_pit: the squared Mahalanobis distance of row ", i,
+                                                 " is not a number (extreme inputs?)"));
+        u[i] = std::isinf(d2) ? 1.0 : cdf(chi2, d2);
+    }
     return u;
 }
 

@@ -43,9 +43,18 @@ std::string json_string(const std::string& value) {
     return out + "\"";
 }
 
+namespace {
+
+std::string non_finite_text(double value) { return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf"; }
+
+}  // namespace
+
 JsonObject::Member& JsonObject::slot(const std::string& key) {
     for (Member& member : members_)
-        if (member.key == key) return member;
+        if (member.key == key) {
+            member.non_finite.clear();
+            return member;
+        }
     members_.push_back(Member{key, {}, {}});
     return members_.back();
 }
@@ -59,7 +68,9 @@ JsonObject& JsonObject::set_raw(const std::string& key, std::string text) {
 }
 
 JsonObject& JsonObject::set(const std::string& key, double value) {
-    return set_raw(key, json_number(value));
+    set_raw(key, json_number(value));
+    if (!std::isfinite(value)) slot(key).non_finite = {" = " + non_finite_text(value)};
+    return *this;
 }
 JsonObject& JsonObject::set(const std::string& key, bool value) {
     return set_raw(key, value ? "true" : "false");
@@ -74,8 +85,14 @@ JsonObject& JsonObject::set_null(const std::string& key) { return set_raw(key, "
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& values) {
     std::string text = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_number(values[i]);
-    return set_raw(key, text + "]");
+    std::vector<std::string> non_finite;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        text += (i ? "," : "") + json_number(values[i]);
+        if (!std::isfinite(values[i])) non_finite.push_back("[" + std::to_string(i) + "] = " + non_finite_text(values[i]));
+    }
+    set_raw(key, text + "]");
+    slot(key).non_finite = std::move(non_finite);
+    return *this;
 }
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
@@ -107,6 +124,17 @@ bool JsonObject::contains(const std::string& key) const {
     for (const Member& member : members_)
         if (member.key == key) return true;
     return false;
+}
+
+std::vector<std::string> JsonObject::non_finite() const {
+    std::vector<std::string> out;
+    for (const Member& member : members_) {
+        for (const std::string& entry : member.non_finite) out.push_back(member.key + entry);
+        for (std::size_t k = 0; k < member.object.size(); ++k)
+            for (const std::string& inner : member.object[k].non_finite())
+                out.push_back(member.key + (member.array ? "[" + std::to_string(k) + "]" : "") + "." + inner);
+    }
+    return out;
 }
 
 void JsonObject::write(std::string& out, int indent, int depth) const {

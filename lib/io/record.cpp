@@ -49,4 +49,6 @@ std::string to_text(const Value& value) {
 
 std::string to_json(const Record& record) { return JsonObject().merge(record).dump(); }
 
+std::vector<std::string> non_finite_fields(const Record& record) { return JsonObject().merge(record).non_finite(); }
+
 }  // namespace calib

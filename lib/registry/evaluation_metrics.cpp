@@ -101,14 +101,6 @@ Record evaluation_metrics(const AnyData& data, const MetricsOptions& options) {
         data);
 }
 
-std::vector<std::string> non_finite_warnings(const Record& metrics) {
-    std::vector<std::string> warnings;
-    for (const Field& f : metrics)
-        if (const double* x = std::get_if<double>(&f.value); x && !std::isfinite(*x))
-            warnings.push_back(f.name + " = " + (std::isnan(*x) ? "nan" : *x > 0 ? "inf" : "-inf"));
-    return warnings;
-}
-
 namespace detail {
 
 namespace {

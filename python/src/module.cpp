@@ -189,6 +189,9 @@ py::dict estimate(const std::string& family, const py::dict& arrays, const py::d
         out["estimate"] = r.estimate;
         out["details"] = to_dict(r.details);
         for (const std::string& warning : r.warnings) warn(warning);
+        Record numbers{{"estimate", r.estimate}};
+        numbers.insert(numbers.end(), r.details.begin(), r.details.end());
+        for (const std::string& warning : non_finite_fields(numbers)) warn(warning);
     });
 }
 
@@ -207,6 +210,7 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
         Record details = std::visit([](const auto& d) { return d.record(); }, r.details);
         details.insert(details.end(), r.estimator_details.begin(), r.estimator_details.end());  // the MMD's notion, kernel
         out["details"] = to_dict(details);
+        for (const std::string& warning : non_finite_fields(r.record())) warn(warning);
     });
 }
 
@@ -352,7 +356,7 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
         record = setup.run(in.data, ParallelOptions{threads});
         compute_seconds = seconds_since(start);
     }
-    for (const std::string& warning : non_finite_warnings(record)) warn(warning);
+    for (const std::string& warning : non_finite_fields(record)) warn(warning);
     py::dict out = to_dict(record);
     out["n"] = data_size(in.data);
     out["family"] = in.family->name;

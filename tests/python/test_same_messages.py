@@ -143,6 +143,19 @@ def test_a_metric_that_is_not_finite_warns_alike(tmp_path):
     assert stderr == "calib: warning: nll = inf, written null (JSON has no infinity)"
 
 
+def test_a_test_statistic_that_is_not_finite_warns_alike(tmp_path):
+    # Constant predictions, constant labels: every block estimate is the same positive number, the
+    # standard error 0, z = +inf and p = 0 (degenerate).
+    probs, labels = np.tile([0.2, 0.3, 0.5], (20, 1)), np.zeros(20, dtype=int)
+    path = save(tmp_path, "constant.csv", np.c_[probs, labels])
+    code, stderr = cli("test", "--family", "categorical", "--input", path, "--method", "block", "--lengthscale", "1")
+    said = python_warnings(lambda: calib.test(probs, labels, method="block", lengthscale=1))
+    assert code == 0 and said == ["statistic = inf"]
+    assert stderr == "calib: warning: statistic = inf, written null (JSON has no infinity)"
+    result = calib.test(probs, labels, method="block", lengthscale=1)
+    assert result.statistic == np.inf and result.p_value == 0 and result.details["degenerate"]
+
+
 PREDS = ["--family", "categorical", "--input", data_path("preds.csv")]
 OPTIONS = [
     ("a value out of range", ["estimate", "--estimator", "skce-block", "--block-size", "1"],

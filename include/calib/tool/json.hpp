@@ -5,7 +5,8 @@
 // cannot express, are written as null. Strings are escaped (quotes, backslash, control characters);
 // valid UTF-8 passes through unchanged and any other byte is written as the text \xNN, so that the
 // output is always valid UTF-8. Values: numbers, booleans, strings, null, nested
-// objects, and arrays of doubles, of strings or of objects.
+// objects, and arrays of doubles, of strings or of objects. non_finite() lists the numbers written
+// null, so that a writer can say so (the CLI warns of each).
 #pragma once
 
 #include <calib/record.hpp>
@@ -43,6 +44,9 @@ public:
     JsonObject& merge(const Record& record);
 
     bool contains(const std::string& key) const;
+    // The numbers that were not finite and are written null, each as "path = value" (e.g.
+    // "models[0].nll = inf", "counts[3] = nan"), in the order of the output: what a writer warns of.
+    std::vector<std::string> non_finite() const;
     std::size_t size() const { return members_.size(); }
 
     // indent < 0: one line without spaces; indent ≥ 0: one member per line, nested objects indented
@@ -55,6 +59,7 @@ private:
         std::string text;               // the serialised value, unless it is an object
         std::vector<JsonObject> object; // one element when the value is an object
         bool array = false;             // the value is the array `object` of objects
+        std::vector<std::string> non_finite;  // "suffix = value" of numbers written null ("" or "[i]")
     };
     JsonObject& set_raw(const std::string& key, std::string text);
     Member& slot(const std::string& key);
