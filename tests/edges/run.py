@@ -10,7 +10,8 @@ an empty file; float32 .npy files; many classes), each held to the rules of docs
 - a success prints no null number (JSON has no infinity or NaN) unless a warning says which number
   was written null, and Python returns finite numbers unless it warned (documented exceptions: the
   empty bins of a reliability diagram);
-- the two front-ends agree: both refuse or both answer.
+- the two front-ends agree: both refuse or both answer;
+- each operation answers at the smallest n of docs/cli.md's table and refuses one observation fewer.
 
 Usage: tests/edges/run.py CALIB_CLI [PYTHON_MODULE_DIR]   (the second enables the Python half)
 """
@@ -522,6 +523,68 @@ def run_readers():
                 run_cli(f"reader / {name} / {args[0]}", [args[0], "--family", "categorical", "--input", path] + extra + args[1:])
 
 
+def smallest_n_table():
+    """The rows of docs/cli.md's "The smallest data each operation takes" as (operation names of
+    operations(), smallest n)."""
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "cli.md")
+    text = open(docs, encoding="utf-8").read()
+    section = text[text.index("### The smallest data each operation takes"):]
+    rows = []
+    for line in section.split("\n## ")[0].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        names, kind = [], None
+        for token in re.findall(r"`([^`]+)`", cells[0]):
+            words = token.split()
+            if words[0] in ("estimate", "test", "recalibrate", "metrics", "rank", "report"):
+                kind = words[0]
+                if kind in ("metrics", "rank", "report"):
+                    names.append(kind)
+                    continue
+                name = words[words.index("--method" if kind != "estimate" else "--estimator") + 1]
+                if "--objective" in words:
+                    name += " " + words[words.index("--objective") + 1]
+            else:
+                name = token
+            names.append(f"{kind} {name}")
+        rows.append((names, int(re.match(r"\d+", cells[1]).group())))
+    if len(rows) < 5:
+        fail("docs/cli.md", "the table of the smallest n was not found")
+    return rows
+
+
+def run_smallest_n():
+    """Each operation of the table answers at its smallest n and refuses one observation fewer."""
+    rows = smallest_n_table()
+    with tempfile.TemporaryDirectory() as folder:
+        for family in FAMILIES:
+            ops = {name: args for name, args, _ in operations(family) if args is not None}
+            for names, smallest in rows:
+                for name in names:
+                    if name not in ops:
+                        continue
+                    for n in (30, smallest - 1, smallest):  # 30: does the operation take this family at all?
+                        if n < 1:
+                            continue
+                        arrays = valid(family, np.random.default_rng(n), n)
+                        data = os.path.join(folder, "data.csv")
+                        np.savetxt(data, columns(family, arrays), fmt="%.17g", delimiter=",")
+                        locations = os.path.join(folder, "locations.csv")
+                        np.savetxt(locations, columns(family, valid(family, np.random.default_rng(5), 1)), fmt="%.17g",
+                                   delimiter=",")
+                        args = [{"LOCATIONS": locations, "DATA2": data, "HTML": os.path.join(folder, "report.html"),
+                                 "MAP": os.path.join(folder, "map.json")}.get(a, a) for a in ops[name]]
+                        command = args[:2] if args[0] == "recalibrate" else args[:1]
+                        case = f"{family} / smallest n / {name} at n = {n}"
+                        verdict = run_cli(case, command + ["--family", family, "--input", data] + args[len(command):])
+                        if n == 30 and verdict and verdict[0] == "refused":
+                            break
+                        expected = "answered" if n >= smallest else "refused"
+                        if verdict and verdict[0] != expected:
+                            fail(case, f"{verdict[0]}, docs/cli.md says the smallest n is {smallest}")
+
+
 def run_empty_files():
     with tempfile.TemporaryDirectory() as folder:
         empty = os.path.join(folder, "empty.csv")
@@ -550,6 +613,7 @@ def main():
     with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool:
         list(pool.map(lambda job: run_case(*job), jobs))
     run_empty_files()
+    run_smallest_n()
     run_readers()
     run_extreme_maps()
     for line in failures:
