@@ -170,8 +170,14 @@ TEST_CASE("invalid comparisons are refused") {
     CHECK_NOTHROW(compare_models(s.models, o));
     o.estimators = {ComparedEstimator::ece, ComparedEstimator::ece};
     CHECK_THROWS_AS(compare_models(s.models, o), calib::invalid_argument);
-    CHECK(parse_compared_estimator("skce-unbiased") == ComparedEstimator::skce_unbiased);
+    CHECK(parse_compared_estimator("jkce") == ComparedEstimator::jkce);
+    // calib estimate's skce-unbiased is another quantity (the family's kernel): not a name here.
+    CHECK_THROWS_AS(parse_compared_estimator("skce-unbiased"), calib::invalid_argument);
     CHECK_THROWS_AS(parse_compared_estimator("skce"), calib::invalid_argument);
+    // The ECE compared is calib estimate's by default (one name, one quantity).
+    const EceOptions ece_default = ComparisonOptions().ece, estimate_default;
+    CHECK((ece_default.binning == estimate_default.binning && ece_default.nbins == estimate_default.nbins &&
+           ece_default.distance == estimate_default.distance && ece_default.mode == estimate_default.mode));
 }
 
 TEST_CASE("one model: its estimates and intervals, no pairs; the intervals are the replicates' percentiles") {

@@ -157,7 +157,7 @@ TEST_CASE("conditions: an option applies only when the option it depends on allo
     rank.set("estimators", "ece");
     CHECK_FALSE(rank.applies("lengthscale"));
     CHECK(rank.applies("binning"));
-    rank.set("estimators", "ece,skce-unbiased");
+    rank.set("estimators", "ece,jkce");
     CHECK(rank.applies("lengthscale"));
     CHECK_FALSE(rank.applies("ckce_method"));
     CHECK_THROWS_AS(rank.set("estimators", "ece,ece"), option_error);

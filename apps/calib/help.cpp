@@ -262,8 +262,8 @@ Writes one self-contained HTML file (inline CSS and SVG, nothing fetched; readab
 printable): what was evaluated (n, classes and accuracy, or the mean negative log-likelihood); the
 verdict at --alpha of the test recommended for the data size (the bootstrap test of the unbiased
 SKCE up to n = 10000, the block test with B = sqrt(n) above), with the p-values of the block and
-Gamma tests beside it; the SKCE, and for class predictions the top-label ECE of equal-width and
-equal-count bins and the CKCE, each with a percentile bootstrap interval (--replicates, --level,
+Gamma tests beside it; the SKCE, and for class predictions the ECE of calib estimate (canonical),
+the top-label ECE of equal-width and equal-count bins and the CKCE, each with a percentile bootstrap interval (--replicates, --level,
 --seed); reliability diagrams (top-label with both binnings, and per class for m <= 20, or
 P(Y = 1) for binary data) with Clopper-Pearson intervals and the bins' counts; for predictive
 distributions the PIT histogram and the coverage of central intervals (mvnormal: the PIT of the
@@ -316,7 +316,7 @@ Options:
   --renormalize         as in 'calib estimate'; one --labels file serves every model
 )" + options_text(ComparisonSetup().options()) +
            other_options + R"(
-The CKCE's lengthscale (median: per model on the full data) also sets the skce-unbiased kernel and
+The CKCE's lengthscale (median: per model on the full data) also sets the jkce kernel and
 is kept for the bootstrap replicates. CKCE replicates are computed in the primal form from a factor
 of each model's Gram matrix (exact, eigen: the shortest pivoted Cholesky whose CKCE on the full
 data is within 1e-5 relative of the estimate; rff, lowrank: their own).

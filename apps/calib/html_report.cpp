@@ -191,8 +191,9 @@ std::string terms_html(const ReportData& r) {
     if (r.classes)
         h += "<dt><b>ECE</b></dt><dd>The expected calibration error: the predictions are grouped in bins, and the "
              "gap between the mean predicted probability and the observed frequency is averaged over the bins, "
-             "weighted by their counts; top-label: the confidence of the predicted class against the accuracy. It "
-             "depends on the bins and is biased upwards.</dd>"
+             "weighted by their counts; top-label: the confidence of the predicted class against the accuracy; "
+             "canonical: the whole probability vector binned, each bin's mean prediction against its label "
+             "frequencies (the ECE of calib estimate). It depends on the bins and is biased upwards.</dd>"
              "<dt><b>CKCE</b></dt><dd>The conditional kernel calibration error (Moskvichev &amp; Sejdinovic): how far "
              "the distribution of the labels given the prediction is from the prediction, by kernel regression.</dd>";
     else

@@ -29,8 +29,8 @@ std::string lengthscale_rule(const RankRun& run) { return option(run, "lengthsca
 std::string description(const RankRun& run, const std::string& estimator) {
     if (estimator == "ece")
         return "binned ECE, " + option(run, "binning") + ", " + option(run, "distance") + ", " + option(run, "mode");
-    if (estimator == "skce-unbiased")
-        return "unbiased SKCE (the paper's JKCE), simplex kernel, lengthscale " + lengthscale_rule(run);
+    if (estimator == "jkce")
+        return "JKCE: the unbiased SKCE with the simplex kernel, lengthscale " + lengthscale_rule(run);
     const Record record = run.setup->record();
     return "CKCE, simplex kernel, lengthscale " + lengthscale_rule(run) + ", lambda " +
            to_text(find(record, "lambda_rule")) + ", " + option(run, "ckce_method");
@@ -103,7 +103,7 @@ JsonObject rank_json(const RankRun& run) {
         else if (f.name != "estimators" && f.name != "replicates" && f.name != "level" && f.name != "seed")
             kernel.set(f.name, f.value);
     }
-    if (uses(run, "ckce") || uses(run, "skce-unbiased")) out.set("kernel", kernel);
+    if (uses(run, "ckce") || uses(run, "jkce")) out.set("kernel", kernel);
     if (uses(run, "ece")) out.set("ece", ece);
     std::vector<JsonObject> files;
     for (const FileSummary& f : run.read) files.push_back(file_fields(f));

@@ -7,6 +7,7 @@
 #include <calib/reliability.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <type_traits>
 #include <variant>
@@ -65,10 +66,30 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
     }
 }
 
-// The top-label ECE over equal-width and equal-count bins, with intervals, and the CKCE's.
+// calib estimate's ECE, the top-label ECE over equal-width and equal-count bins, with intervals, and the
+// CKCE's.
 void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSettings& s, const EstimatorComparison& ckce,
                       std::size_t index) {
     const std::size_t n = d.size(), B = s.bins, counted = std::min(B, n);  // at most one equal-count bin per observation
+    // calib estimate's ECE (its defaults for the family), so that the report shows the number
+    // `calib estimate --estimator ece` prints, named by its notion, bins and distance.
+    EstimatorSetup estimate_ece = make_estimator("ece");
+    estimate_ece.validate(n);
+    const Record ece_record = estimate_ece.record(n);
+    std::string binning = to_text(find(ece_record, "binning"));
+    if (binning.rfind("uniform:", 0) == 0) binning = binning.substr(8) + " equal-width bins per class";
+    std::string distance = to_text(find(ece_record, "distance"));
+    std::transform(distance.begin(), distance.end(), distance.begin(), [](unsigned char c) { return std::toupper(c); });
+    m.estimates.push_back(with_interval(
+        "ECE (" + to_text(find(ece_record, "mode")) + ", " + binning + ", " + distance + " distance)",
+        "calib estimate's ECE: the whole probability vector binned, the distance between each bin's mean prediction "
+        "and its label frequencies",
+        resample_interval(
+            n,
+            [&](const std::vector<std::size_t>& i) {
+                return estimate_ece.run(AnyData(subset(d, i)), nullptr, nullptr, s.intervals.parallel).estimate;
+            },
+            s.intervals)));
     EceOptions ece_options;
     ece_options.mode = EceMode::top_label;
     ece_options.nbins = static_cast<int>(B);

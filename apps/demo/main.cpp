@@ -31,7 +31,9 @@ void report(const std::string& path) {
     std::printf("    SKCE unbiased        %12.6f\n", calib::skce_unbiased(data, kernel));
     std::printf("    SKCE biased          %12.6f\n", calib::skce_biased(data, kernel));
     std::printf("    SKCE block (B = %2zu)  %12.6f\n", b, block_result.estimate);
-    std::printf("    ECE (10 bins, TV)    %12.6f   (binned ECE is biased upward at this n)\n", calib::ece(data, {}));
+    // calib estimate's ECE, named as calib report names it.
+    std::printf("    ECE (canonical, 10 equal-width bins per class, TV distance) %.6f (biased upward at this n)\n",
+                calib::ece(data, {}));
     std::printf("  tests of H0 \"the model is calibrated\"\n");
     std::printf("    block z-test (B = %zu)       p = %.4f\n", b, block_result.p_value);
     std::printf("    Gamma approximation         p = %.4f\n", gamma_result.p_value);

@@ -6,7 +6,7 @@
 // of the seed) and applies the same resample to every model: the differences are paired. For each
 // estimator the replicates are the estimator on the resample, computed without re-running it from
 // scratch:
-//   skce_unbiased  exactly, from the quadratic forms of the resampling counts with the pair matrix H
+//   jkce           exactly, from the quadratic forms of the resampling counts with the pair matrix H
 //                  (one O(n² R) pass; the pairs of distinct positions of the resample):
 //                  (cᵀHc − Σ_a c_a h_aa) / (n(n − 1))
 //   ckce           in the primal form [ms-ckce App. B] with a factor K ≈ GGᵀ of the model's simplex
@@ -39,25 +39,26 @@
 
 namespace calib {
 
-enum class ComparedEstimator { ckce, skce_unbiased, ece };
+enum class ComparedEstimator { ckce, jkce, ece };
 
-// "ckce", "skce-unbiased", "ece" (the CLI's names); parse throws calib::invalid_argument for others.
+// "ckce", "jkce", "ece" (the CLI's names); parse throws calib::invalid_argument for others. jkce is the
+// unbiased SKCE with the CKCE's simplex kernel [ms-ckce eq. 7], a name of its own: calib estimate's
+// skce-unbiased uses the family's kernel and gives another number.
 std::string to_string(ComparedEstimator estimator);
 ComparedEstimator parse_compared_estimator(const std::string& name);
 
 struct ComparisonOptions {
-    std::vector<ComparedEstimator> estimators = {ComparedEstimator::ckce, ComparedEstimator::skce_unbiased,
-                                                 ComparedEstimator::ece};
+    std::vector<ComparedEstimator> estimators = {ComparedEstimator::ckce, ComparedEstimator::jkce, ComparedEstimator::ece};
     // One per model: the CKCE options with the model's own lengthscale γ (e.g. simplex_median_lengthscale
-    // of its predictions). Their simplex and label kernels are also those of skce_unbiased (the paper's
-    // JKCE). Needed when ckce or skce_unbiased is compared; their `parallel` fields are ignored.
+    // of its predictions). Their simplex and label kernels are also the JKCE's. Needed when ckce or jkce is
+    // compared; their `parallel` fields are ignored.
     std::vector<CkceOptions> ckce;
-    EceOptions ece = ckce_paper_ece_options();  // ece: the CKCE paper's (uniform:3, L1)
+    EceOptions ece;                     // ece: calib estimate's (ckce_paper_ece_options() is the paper's)
     std::size_t replicates = 200;       // R in [1, max_replicates] paired bootstrap replicates
     double level = 0.95;                // of the percentile intervals, in (0, 1)
     std::uint64_t seed = default_seed;  // replicate r draws from stream r + 1 (stream 0 is rff's)
     double replicate_tolerance = 1e-5;  // ckce exact/eigen: relative error of the replicates' factor
-    // skce_unbiased: bytes for its replicates' products, as BootstrapOptions::memory_budget (the n×n H
+    // jkce: bytes for its replicates' products, as BootstrapOptions::memory_budget (the n×n H
     // cached only within it); empty: half of the available memory.
     std::optional<std::size_t> memory_budget;
     ParallelOptions parallel;
@@ -116,7 +117,7 @@ struct BootstrapInterval {
 // The unbiased SKCE of any family under any kernel. Replicate r is the mean of h over the pairs of
 // distinct observations of the resample, from the quadratic forms of its counts c with H:
 //   Σ_{a≠b} c_a c_b h_ab / Σ_{a≠b} c_a c_b = (cᵀHc − Σ_a c_a² h_aa) / (n² − Σ_a c_a²),
-// not the estimator on the resample (compare_models' skce_unbiased replicates), whose pairs of copies
+// not the estimator on the resample (compare_models' jkce replicates), whose pairs of copies
 // of one observation add h_aa > 0 and shift every replicate up by about mean(h_aa)/n: harmless in a
 // paired difference, but for a calibrated model larger than the estimate's own spread. O(n² R).
 // Throws calib::invalid_argument for n < 2, an invalid kernel (validate_kernel) or options out of range.

@@ -159,16 +159,16 @@ void summarise(EstimatorComparison& c, double level) {
 std::string to_string(ComparedEstimator estimator) {
     switch (estimator) {
         case ComparedEstimator::ckce: return "ckce";
-        case ComparedEstimator::skce_unbiased: return "skce-unbiased";
+        case ComparedEstimator::jkce: return "jkce";
         case ComparedEstimator::ece: return "ece";
     }
     return "unknown";
 }
 
 ComparedEstimator parse_compared_estimator(const std::string& name) {
-    for (const ComparedEstimator e : {ComparedEstimator::ckce, ComparedEstimator::skce_unbiased, ComparedEstimator::ece})
+    for (const ComparedEstimator e : {ComparedEstimator::ckce, ComparedEstimator::jkce, ComparedEstimator::ece})
         if (to_string(e) == name) return e;
-    fail("parse_compared_estimator", "unknown estimator '", name, "', expected ckce, skce-unbiased or ece");
+    fail("parse_compared_estimator", "unknown estimator '", name, "', expected ckce, jkce or ece");
 }
 
 ModelComparison compare_models(const std::vector<CategoricalData>& models, const ComparisonOptions& options) {
@@ -199,7 +199,7 @@ ModelComparison compare_models(const std::vector<CategoricalData>& models, const
                     R, parallel,
                     [&](std::size_t r) { replicates[r] = ece(subset(d, resample_indices(counts, r)), options.ece); },
                     "ece bootstrap replicates");
-            } else if (estimator == ComparedEstimator::skce_unbiased) {
+            } else if (estimator == ComparedEstimator::jkce) {
                 const CkceOptions& o = options.ckce[k];
                 const detail::CountSource columns = [&](std::size_t r0, std::size_t r1, Eigen::Ref<Eigen::MatrixXd> block) {
                     block = counts.middleCols(static_cast<Eigen::Index>(r0), static_cast<Eigen::Index>(r1 - r0));

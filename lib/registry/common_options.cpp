@@ -56,14 +56,14 @@ void parse_binning(EceOptions& ece, const Value& value) {
 
 }  // namespace
 
-OptionList<EceOptions> ece_options(const std::string& default_binning, const std::string& default_distance) {
+OptionList<EceOptions> ece_options() {
     return {
         custom_option<EceOptions>(
-            info("binning", "SCHEME", default_binning,
+            info("binning", "SCHEME", "uniform:10",
                  "uniform:NBINS (bins per coordinate) or median-variance:MINSIZE[:MAXBINS]"),
             parse_binning, [](const EceOptions& o) { return Value(binning_text(o)); }),
         enum_option(&EceOptions::distance,
-                    info("distance", "tv|l1|euclidean|sqeuclidean", default_distance,
+                    info("distance", "tv|l1|euclidean|sqeuclidean", "tv",
                          "the distance between a bin's mean prediction and its label frequencies"),
                     named<EceDistance>({EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
                                         EceDistance::sqeuclidean})),

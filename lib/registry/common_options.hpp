@@ -84,8 +84,7 @@ Option<S> lengthscale_option(LengthscaleChoice S::*member, OptionInfo i, std::ve
 // ---- the binned ECE ------------------------------------------------------------------------------
 
 // binning (uniform:NBINS or median-variance:MINSIZE[:MAXBINS]), distance and mode.
-OptionList<EceOptions> ece_options(const std::string& default_binning = "uniform:10",
-                                   const std::string& default_distance = "tv");
+OptionList<EceOptions> ece_options();
 std::string binning_text(const EceOptions& options);
 // Throws unless the binning fits n observations: median-variance bins hold at least MINSIZE of them.
 void check_ece_binning(const char* function, const EceOptions& options, std::size_t n);

@@ -1,6 +1,6 @@
 // The model comparison with its options (registry.hpp, ComparisonSetup): which estimators, the
 // paired bootstrap's replicates, level and seed, the CKCE's options (its lengthscale chosen per model)
-// and the ECE's (the CKCE paper's configuration by default).
+// and the ECE's (calib estimate's defaults: one name, one quantity).
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
@@ -14,7 +14,7 @@ namespace {
 
 struct ComparisonSpec {
     ComparisonOptions options;
-    std::string estimators = "ckce,skce-unbiased,ece";
+    std::string estimators = "ckce,jkce,ece";
     CkceSpec ckce;
 };
 
@@ -26,7 +26,7 @@ std::vector<ComparedEstimator> parse_estimators(const std::string& text) {
             e = parse_compared_estimator(name);
         } catch (const invalid_argument&) {
             throw option_error("estimators", "'" + text + "'",
-                               "a comma-separated list of ckce, skce-unbiased and ece (unknown: '" + name + "')");
+                               "a comma-separated list of ckce, jkce and ece (unknown: '" + name + "')");
         }
         if (std::find(out.begin(), out.end(), e) != out.end())
             throw option_error("estimators", "'" + text + "'", "a list without repeats ('" + name + "' is listed twice)");
@@ -38,9 +38,9 @@ std::vector<ComparedEstimator> parse_estimators(const std::string& text) {
 OptionList<ComparisonSpec> comparison_options() {
     OptionList<ComparisonSpec> list = {
         custom_option<ComparisonSpec>(
-            info("estimators", "LIST", "ckce,skce-unbiased,ece",
-                 "comma-separated, from ckce (the conditional kernel calibration error), skce-unbiased (the unbiased "
-                 "SKCE with the CKCE's simplex kernel: the paper's JKCE) and ece (binned)"),
+            info("estimators", "LIST", "ckce,jkce,ece",
+                 "comma-separated, from ckce (the conditional kernel calibration error), jkce (the unbiased SKCE "
+                 "with the CKCE's simplex kernel, the CKCE paper's JKCE) and ece (binned, as calib estimate's)"),
             [](ComparisonSpec& s, const Value& v) {
                 s.options.estimators = parse_estimators(text_value(v));
                 s.estimators = text_value(v);
@@ -67,12 +67,12 @@ OptionList<ComparisonSpec> comparison_options() {
         // The CKCE's kernel also serves the SKCE (the JKCE); its other options only the CKCE.
         const bool kernel = o.info.name == "lengthscale";
         if (o.info.condition.option.empty())
-            o.info.condition = {"estimators", kernel ? std::vector<std::string>{"ckce", "skce-unbiased"}
+            o.info.condition = {"estimators", kernel ? std::vector<std::string>{"ckce", "jkce"}
                                                      : std::vector<std::string>{"ckce"}};
         list.push_back(std::move(o));
     }
     for (Option<ComparisonSpec> o :
-         nested(&ComparisonSpec::options, nested(&ComparisonOptions::ece, ece_options("uniform:3", "l1")))) {
+         nested(&ComparisonSpec::options, nested(&ComparisonOptions::ece, ece_options()))) {
         o.info.condition = {"estimators", {"ece"}};
         list.push_back(std::move(o));
     }

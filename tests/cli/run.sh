@@ -954,14 +954,18 @@ expect_error "ckce: ckce-method for skce" "--ckce-method" -- \
 expect_error "ckce for normal" "ckce" "normal" -- estimate --family normal --input normal.csv --estimator ckce
 
 r=(rank --family categorical --input cal.csv over.csv --replicates 40)
-expect_json "rank two models" 'j["models"] == ["cal.csv", "over.csv"] and j["estimators"] == ["ckce", "skce-unbiased", "ece"] and j["replicates"] == 40 and j["seed"] == 1234 and j["level"] == 0.95 and j["n"] == 200 and j["results"]["ckce"]["ranking"] == ["cal.csv", "over.csv"] and j["results"]["ckce"]["comparisons"][0]["verdict"] == "cal.csv is better calibrated" and j["ece"]["binning"] == "uniform:3" and j["ece"]["distance"] == "l1" and j["kernel"]["ckce_method"] == "exact"' \
+expect_json "rank two models" 'j["models"] == ["cal.csv", "over.csv"] and j["estimators"] == ["ckce", "jkce", "ece"] and j["replicates"] == 40 and j["seed"] == 1234 and j["level"] == 0.95 and j["n"] == 200 and j["results"]["ckce"]["ranking"] == ["cal.csv", "over.csv"] and j["results"]["ckce"]["comparisons"][0]["verdict"] == "cal.csv is better calibrated" and j["ece"]["binning"] == "uniform:10" and j["ece"]["distance"] == "tv" and j["kernel"]["ckce_method"] == "exact"' \
     "${r[@]}"
 expect_json "rank: estimates equal calib estimate" "abs(j['results']['ckce']['estimates'][0] - $exact_ckce) < 1e-12 and j['results']['ckce']['lengthscales'] == [0.4, 0.4]" \
     "${r[@]}" --lengthscale 0.4 --estimators ckce
-expect_json "rank three models, two estimators, --input twice" 'j["models"] == ["cal.csv", "over.csv", "cal.csv"] and "skce-unbiased" not in j["results"] and "kernel" in j and len(j["results"]["ece"]["comparisons"]) == 3 and j["level"] == 0.9' \
+expect_json "rank three models, two estimators, --input twice" 'j["models"] == ["cal.csv", "over.csv", "cal.csv"] and "jkce" not in j["results"] and "kernel" in j and len(j["results"]["ece"]["comparisons"]) == 3 and j["level"] == 0.9' \
     rank --family categorical --input cal.csv over.csv --input cal.csv --estimators ckce,ece --replicates 20 --level 0.9
 expect_json "rank ece only" '"kernel" not in j and j["results"]["ece"]["estimates"][0] > 0' \
     rank --family categorical --input=cal.csv --input=over.csv --estimators ece --replicates 10
+# One name, one quantity: rank's ece and ckce are calib estimate's (the jkce has a name of its own).
+expect_json "rank: ece as calib estimate's" "j['results']['ece']['estimates'] == [$(field_of estimate estimate --family categorical --input cal.csv --estimator ece), $(field_of estimate estimate --family categorical --input over.csv --estimator ece)]" \
+    rank --family categorical --input cal.csv over.csv --estimators ece --replicates 10
+expect_error "rank: estimate's skce-unbiased is not a rank estimator" "--estimators" "skce-unbiased" -- "${r[@]}" --estimators skce-unbiased
 expect_json "rank rff" 'j["kernel"]["ckce_method"] == "rff" and j["kernel"]["features"] == 20' \
     "${r[@]}" --ckce-method rff --features 20 --estimators ckce
 expect_json "rank binary" 'j["family"] == "binary"' rank --family binary --input bin.csv bin.csv --replicates 5

@@ -154,7 +154,8 @@ for name, family, inputs in CASES:
                   (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
                   "%r vs %r" % (t["p_value"], ref["p_value"]))
         reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
-                     "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"]}
+                     "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"],
+                     "ECE (canonical, 10 equal-width bins per class, TV distance)": ["--estimator", "ece"]}
         for e in m["estimates"]:
             if e["name"] in reference:
                 ref = calib_json("estimate", "--family", family, *one, *reference[e["name"]])
@@ -166,6 +167,9 @@ for name, family, inputs in CASES:
                 check("%s: %s interval holds the estimate" % (name, e["name"]), e["lower"] <= e["value"] <= e["upper"],
                       str(e))
         univariate = family in ("normal", "laplace", "mixture-normal", "mvnormal", "mvnormal-diag")
+        check(name + ": calib estimate's ECE shown for class predictions, under its full name",
+              (not univariate) == any(e["name"] == "ECE (canonical, 10 equal-width bins per class, TV distance)"
+                                      for e in m["estimates"]), str([e["name"] for e in m["estimates"]]))
         check(name + ": the NLL for predictive distributions only", ("nll" in m) == univariate)
     if family == "normal":  # the closed form, from the file: ½log 2π + log σ + ½z²
         rows = [list(map(float, line.split(","))) for line in open(os.path.join(ROOT, files[0])).read().split()[1:]]
@@ -280,6 +284,11 @@ rank = calib_json("rank", "--family", "categorical", *same, "--estimators", "ece
                   "--distance", "tv", "--mode", "top-label")
 ece = estimates["ECE (top-label, 10 equal-width bins)"]
 check("intervals: the ECE's resamples are calib rank's (estimate and s.e. bitwise)",
+      (ece["value"], ece["std_error"]) == (rank["results"]["ece"]["estimates"][0], rank["results"]["ece"]["std_errors"][0]),
+      str(ece))
+rank = calib_json("rank", "--family", "categorical", *same, "--estimators", "ece")
+ece = estimates["ECE (canonical, 10 equal-width bins per class, TV distance)"]
+check("intervals: calib estimate's ECE, resampled as calib rank's ece with its defaults (bitwise)",
       (ece["value"], ece["std_error"]) == (rank["results"]["ece"]["estimates"][0], rank["results"]["ece"]["std_errors"][0]),
       str(ece))
 # Several models: the ranking follows --seed, --replicates and --level as calib rank does.
