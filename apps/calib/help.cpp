@@ -263,14 +263,14 @@ printable): what was evaluated (n, classes and accuracy, or the mean negative lo
 verdict at --alpha of the test recommended for the data size (the bootstrap test of the unbiased
 SKCE up to n = 10000, the block test with B = sqrt(n) above), with the p-values of the block and
 Gamma tests beside it; the SKCE, and for class predictions the ECE of calib estimate (canonical),
-the top-label ECE of equal-width and equal-count bins and the CKCE, each with a percentile bootstrap interval (--replicates, --level,
---seed); reliability diagrams (top-label with both binnings, and per class for m <= 20, or
-P(Y = 1) for binary data) with Clopper-Pearson intervals and the bins' counts; for predictive
-distributions the PIT histogram and the coverage of central intervals (mvnormal: the PIT of the
-squared Mahalanobis distance and the coverage of prediction ellipsoids). Several model files on
-the same labels (class predictions) add the ranking of calib rank with the same seed and
-replicates, and overlay the models' diagrams. The kernel is the family's default with the median
-lengthscale, as in calib test.
+the top-label ECE of equal-width and equal-count bins and the CKCE, each with a percentile
+bootstrap interval (--replicates, --level, --seed); reliability diagrams (top-label with both
+binnings, and per class for m <= 20, or P(Y = 1) for binary data) with Clopper-Pearson intervals
+and the bins' counts; for predictive distributions the PIT histogram and the coverage of central
+intervals (mvnormal: the PIT of the squared Mahalanobis distance and the coverage of prediction
+ellipsoids). Several model files on the same labels (class predictions) add the ranking of calib
+rank with the same seed and replicates, and overlay the models' diagrams. The kernel is the
+family's default with the median lengthscale, as in calib test.
 
 Options:
   --family, --input, --labels, --header, --delimiter, --one-based-labels, --logits,

@@ -55,7 +55,7 @@ JsonObject::Member& JsonObject::slot(const std::string& key) {
             member.non_finite.clear();
             return member;
         }
-    members_.push_back(Member{key, {}, {}});
+    members_.push_back(Member{key, {}, {}, false, {}});
     return members_.back();
 }
 
