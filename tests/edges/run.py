@@ -341,6 +341,15 @@ def check_apply(case, folder, data_file, arrays):
         fail(case + " | apply", f"Python answers where the CLI refuses ({cli[1]})")
 
 
+def command_line(args, family, data, folder, reading_args=()):
+    """The CLI arguments of an operation: its command's words, --family and --input, the reading options,
+    then its own, with the placeholders LOCATIONS, DATA2, HTML and MAP as files in folder."""
+    files = {"LOCATIONS": "locations.csv", "DATA2": "data2.csv", "HTML": "report.html", "MAP": "map.json"}
+    args = [os.path.join(folder, files[a]) if a in files else a for a in args]
+    words = 2 if args[0] == "recalibrate" else 1
+    return args[:words] + ["--family", family, "--input", data, *reading_args] + args[words:]
+
+
 def run_case(family, case_name, arrays, reading):
     with tempfile.TemporaryDirectory() as folder:
         table = columns(family, arrays)
@@ -353,20 +362,15 @@ def run_case(family, case_name, arrays, reading):
         second = table.copy()
         if family in CLASS_FAMILIES:
             second[:, :-1] = second[::-1, :-1]
-        data2 = os.path.join(folder, "data2.csv")
-        np.savetxt(data2, second, fmt="%.17g", delimiter=",")
+        np.savetxt(os.path.join(folder, "data2.csv"), second, fmt="%.17g", delimiter=",")
         locations = valid(family, np.random.default_rng(5), 2)
         np.savetxt(os.path.join(folder, "locations.csv"), columns(family, locations), fmt="%.17g", delimiter=",")
         reading_args = [("--" + k.replace("_", "-")) for k, v in reading.items() if v is True]
         for op_name, args, call in operations(family):
             case = f"{family} / {case_name} / {op_name}"
-            if args is not None:
-                args = [{"LOCATIONS": os.path.join(folder, "locations.csv"), "DATA2": data2, "HTML": os.path.join(folder, "report.html"),
-                         "MAP": os.path.join(folder, "map.json")}.get(a, a) for a in args]
-                command = args[:2] if args[0] == "recalibrate" else args[:1]
             cli = None
             if args is not None:
-                cli = run_cli(case, command + ["--family", family, "--input", data_file] + reading_args + args[len(command):])
+                cli = run_cli(case, command_line(args, family, data_file, folder, reading_args))
                 if op_name == "report html" and cli and cli[0] == "answered":
                     check_html(case, os.path.join(folder, "report.html"))
             py = run_python(case, call, arrays, reading, family)
@@ -551,17 +555,14 @@ def run_smallest_n():
                     for n in (30, smallest - 1, smallest):  # 30: does the operation take this family at all?
                         if n < 1:
                             continue
-                        arrays = valid(family, np.random.default_rng(n), n)
+                        table = columns(family, valid(family, np.random.default_rng(n), n))
                         data = os.path.join(folder, "data.csv")
-                        np.savetxt(data, columns(family, arrays), fmt="%.17g", delimiter=",")
-                        locations = os.path.join(folder, "locations.csv")
-                        np.savetxt(locations, columns(family, valid(family, np.random.default_rng(5), 1)), fmt="%.17g",
-                                   delimiter=",")
-                        args = [{"LOCATIONS": locations, "DATA2": data, "HTML": os.path.join(folder, "report.html"),
-                                 "MAP": os.path.join(folder, "map.json")}.get(a, a) for a in ops[name]]
-                        command = args[:2] if args[0] == "recalibrate" else args[:1]
+                        for path in (data, os.path.join(folder, "data2.csv")):  # rank's second model: the same
+                            np.savetxt(path, table, fmt="%.17g", delimiter=",")
+                        np.savetxt(os.path.join(folder, "locations.csv"),
+                                   columns(family, valid(family, np.random.default_rng(5), 1)), fmt="%.17g", delimiter=",")
                         case = f"{family} / smallest n / {name} at n = {n}"
-                        verdict = run_cli(case, command + ["--family", family, "--input", data] + args[len(command):])
+                        verdict = run_cli(case, command_line(ops[name], family, data, folder))
                         if n == 30 and verdict and verdict[0] == "refused":
                             break
                         expected = "answered" if n >= smallest else "refused"
@@ -578,13 +579,11 @@ def run_empty_files():
             f.write("p1,p2,label\n")
         for name, path in (("empty file", empty), ("header only", header)):
             for args in (["estimate", "--estimator", "skce-unbiased"], ["test", "--method", "block"], ["metrics"],
-                         ["report", "--format", "json"], ["recalibrate", "fit", "--method", "temperature", "--out",
-                                                          os.path.join(folder, "map.json")]):
-                command = args[:2] if args[0] == "recalibrate" else args[:1]
-                verdict = run_cli(f"categorical / {name} / {' '.join(command)}",
-                                  command + ["--family", "categorical", "--input", path] + args[len(command):])
+                         ["report", "--format", "json"], ["recalibrate", "fit", "--method", "temperature", "--out", "MAP"]):
+                case = f"categorical / {name} / {' '.join(args[:2])}"
+                verdict = run_cli(case, command_line(args, "categorical", path, folder))
                 if verdict and verdict[0] == "answered":
-                    fail(f"categorical / {name} / {' '.join(command)}", "an empty input was answered")
+                    fail(case, "an empty input was answered")
     for name, options in (("estimate", {"estimator": "skce-unbiased"}), ("test", {"method": "block"}), ("metrics", {})):
         verdict = run_python(f"categorical / n=0 / {name}", (name, options),
                              dict(probs=np.zeros((0, 3)), labels=np.zeros(0, dtype=np.int64)), {}, "categorical")
