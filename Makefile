@@ -4,6 +4,7 @@
 #   make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
+#   make study-squared-ce   which squared-CE estimator to trust (docs/squared_ce.md)
 #   make deps       every Debian package    make clean      (each target installs what it uses)
 #   make sanitize   ASan+UBSan tests        make fuzz       libFuzzer harnesses (FUZZ_SECONDS each)
 #   make python     the Python module (build/python; PYTHON=... picks the interpreter)
@@ -97,7 +98,7 @@ DEBS_FIGURES := gnuplot-nox:/usr/bin/gnuplot
 DEBS_CHECKS := chromium:/usr/bin/chromium pkg-config:/usr/bin/pkg-config cmake:/usr/bin/cmake
 DEBS_ALL    := $(DEBS_BUILD) $(DEBS_UNIT) $(DEBS_PYTHON) $(DEBS_PYTEST) $(DEBS_MPI) $(DEBS_FIGURES) $(DEBS_CHECKS)
 
-.PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce
+.PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce study-squared-ce
 .DEFAULT_GOAL := all
 
 all: deps-build
@@ -406,6 +407,12 @@ repro: deps-build
 	$(call build_steps,$(REPRO_BINS))
 	@for app in $(REPRO_APPS); do echo "== repro-$$app"; \
 	  $(BUILD)/bin/repro-$$app --out results/$$app $(REPRO_FLAGS) || exit 1; done
+
+# Which squared-CE estimator to trust on network-like outputs (docs/squared_ce.md): bias and spread
+# against the generating model's population values, into results/study-squared-ce (replicates already
+# recorded are kept; rm -rf it to redo).
+study-squared-ce: python
+	PYTHONPATH=$(BUILD)/python $(PYTHON) apps/study-squared-ce/run.py --out results/study-squared-ce
 
 # Every figure of docs/reproduction.md, drawn with gnuplot from the CSVs in results/.
 FIGURES_GP := $(wildcard docs/figures/*.gp)

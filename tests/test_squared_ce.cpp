@@ -884,6 +884,42 @@ TEST_CASE("KRR search: a grid wholly below the rounding floor is an error; the e
     }
 }
 
+TEST_CASE("canonical: the same estimator's top-label estimate on the same split is its bound, warned when above it") {
+    // CCE₂² ≥ TCE₂² for every model (docs/squared_ce.md, "Which estimator to trust"): the canonical run
+    // carries the top-label pipeline of the same estimator, split and options, with the top-label default
+    // grid and KRR tolerance (here the canonical run takes a grid and the exact path of its own).
+    const calib::CategoricalData data = tempered_data(300, 4, 7);
+    for (calib::CeEstimator e : {calib::CeEstimator::kde, calib::CeEstimator::kkr, calib::CeEstimator::ukkr}) {
+        CAPTURE(calib::to_string(e));
+        calib::SquaredCeOptions canonical, top_label;
+        canonical.notion = CeNotion::canonical;
+        canonical.grid = {e == calib::CeEstimator::kde ? 0.2 : 1e3};  // a canonical grid; not the top-label one's
+        canonical.krr_tolerance = 0;
+        top_label.notion = CeNotion::top_label;
+        const calib::SquaredCeResult r = calib::squared_ce(data, e, canonical), t = calib::squared_ce(data, e, top_label);
+        CHECK(r.top_label_estimate == t.estimate);  // bitwise: the same computation
+        CHECK(std::isnan(t.top_label_estimate));
+        const std::vector<std::string> w = calib::squared_ce_warnings(r, e);
+        const bool warned = std::any_of(w.begin(), w.end(), [](const std::string& s) {
+            return s.find("is below the top-label estimate") != std::string::npos;
+        });
+        CHECK(warned == (r.estimate < t.estimate));
+    }
+    calib::SquaredCeResult r;  // the warning's text and threshold, on values set by hand
+    r.estimate = 0.003;
+    r.top_label_estimate = 0.005;
+    const std::vector<std::string> w = calib::squared_ce_warnings(r, calib::CeEstimator::ukkr);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0] == "ce-ukkr: the canonical estimate 0.003 is below the top-label estimate 0.005 of the same data, but "
+                  "CCE2^2 >= TCE2^2 for every model: the canonical estimate is too low here (smoothing over the whole "
+                  "probability vector flattens the miscalibration); read it as a lower bound, and report the top-label "
+                  "or class-wise error, which are far less biased on network-like outputs");
+    r.top_label_estimate = 0.003;  // equal: no contradiction
+    CHECK(calib::squared_ce_warnings(r, calib::CeEstimator::ukkr).empty());
+    r.top_label_estimate = std::numeric_limits<double>::quiet_NaN();  // not canonical
+    CHECK(calib::squared_ce_warnings(r, calib::CeEstimator::ukkr).empty());
+}
+
 TEST_CASE("KRR fixed mode: a ridge below the floor and a mostly negative diagonal are warned") {
     const calib::CategoricalData train = tempered_data(300, 4, 41), data = tempered_data(200, 4, 42);
     calib::SquaredCeOptions o;

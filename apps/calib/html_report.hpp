@@ -31,6 +31,7 @@ struct ReportEstimate {
     // The bootstrap percentile interval at ReportData::level and the replicates' standard deviation;
     // empty for an estimate without one (the block SKCE above n = 20 000).
     std::optional<double> lower, upper, std_error;
+    std::vector<std::string> warnings;  // what calib estimate warns of the same estimate (the squared CE's search)
 };
 
 // One model's tests and errors; the first test gives its verdict (rejected: not calibrated at alpha).

@@ -28,6 +28,7 @@ JsonObject model_json(const ModelReport& m, double alpha) {
         JsonObject estimate;
         estimate.set("name", e.name).set("value", e.value);
         if (e.lower) estimate.set("lower", *e.lower).set("upper", *e.upper).set("std_error", *e.std_error);
+        if (!e.warnings.empty()) estimate.set("warnings", e.warnings);
         estimates.push_back(estimate);
     }
     return out.set("estimates", estimates);

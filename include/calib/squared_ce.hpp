@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -302,12 +303,17 @@ struct SquaredCeResult {
     std::vector<CeProblemResult> problems;  // one per class for class-wise
     std::size_t negative_diagonal = 0;      // summed over problems
     std::size_t cv_size = 0, test_size = 0;
+    // Canonical only (NaN otherwise): the same estimator's top-label estimate on the same split with the
+    // top-label default grid and KRR tolerance. CCE₂² ≥ TCE₂² holds for every model, so a canonical estimate below it is
+    // too low (squared_ce_warnings; docs/squared_ce.md, "Which estimator to trust").
+    double top_label_estimate = std::numeric_limits<double>::quiet_NaN();
 };
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
 
 // What a front-end should warn about a squared_ce result, one sentence each with what it means and what
 // to try (options named in backquotes): the choice at an edge of the candidates (and the ridges left out
-// below the rounding floor), an unsettled choice, and for kkr a test diagonal mostly negative.
+// below the rounding floor), an unsettled choice, for kkr a test diagonal mostly negative, and a canonical
+// estimate below its top-label_estimate.
 std::vector<std::string> squared_ce_warnings(const SquaredCeResult& result, CeEstimator estimator);
 
 // The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper

@@ -37,8 +37,9 @@ OptionList<SquaredCeOptions> pipeline_options(CeEstimator estimator) {
         enum_option(&SquaredCeOptions::notion,
                     info("notion", bins ? "top-label|class-wise" : "canonical|top-label|class-wise", "top-label",
                          bins ? "the squared error of the top-label confidence (TCE2^2) or of each class (class-wise)"
-                              : "the squared error of the whole probability vector (canonical, CCE2^2), of the top-label "
-                                "confidence (TCE2^2) or of each class (class-wise)"),
+                              : "the squared error of the whole probability vector (canonical, CCE2^2; on network-like "
+                                "outputs its estimates run low, a lower bound: warned when below the top-label estimate, "
+                                "docs/squared_ce.md), of the top-label confidence (TCE2^2) or of each class (class-wise)"),
                     bins ? std::vector<std::pair<CeNotion, std::string>>{{CeNotion::top_label, "top-label"},
                                                                         {CeNotion::class_wise, "class-wise"}}
                          : std::vector<std::pair<CeNotion, std::string>>{{CeNotion::canonical, "canonical"},
@@ -166,6 +167,7 @@ Record details(const SquaredCeResult& r, const SquaredCeOptions& o) {
     d.push_back(search_record(r));
     d.push_back({"negative_fold_estimates", std::uint64_t(r.negative_fold_estimates)});
     d.push_back({"negative_fold_risks", std::uint64_t(r.negative_fold_risks)});
+    if (o.notion == CeNotion::canonical) d.push_back({"top_label_estimate", r.top_label_estimate});
     return d;
 }
 
@@ -309,7 +311,8 @@ Registered<MethodModel<EstimateResult>> brier_entry() {
                                     {"resolution", b.resolution},
                                     {"uncertainty", b.uncertainty},
                                     {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
-                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean}},
+                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean},
+                                    {"calibration_top_label_estimate", b.calibration_fit.top_label_estimate}},
                                    squared_ce_warnings(b.calibration_fit, CeEstimator::kde)};
          }});
 }
@@ -325,7 +328,9 @@ std::vector<Registered<MethodModel<EstimateResult>>> squared_ce_estimators() {
         entry_of(CeEstimator::kkr, "squared calibration error by tuned Kronecker kernel ridge regression, O(n^3)",
                  "the squared calibration error estimated by Kronecker kernel ridge regression tuned on its risk "
                  "(Gruber & Bach)"),
-        entry_of(CeEstimator::ukkr, "squared calibration error by tuned two-step kernel ridge regression, O(n^3)",
+        entry_of(CeEstimator::ukkr,
+                 "squared calibration error by tuned two-step kernel ridge regression, O(n^3); of the four, the least "
+                 "biased top-label and class-wise estimates on network-like outputs (docs/squared_ce.md)",
                  "the squared calibration error estimated by two-step kernel ridge regression tuned on its risk "
                  "(Gruber & Bach)"),
         brier_entry(),

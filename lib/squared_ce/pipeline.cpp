@@ -170,6 +170,16 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
     double risk_std = 0;
     std::tie(result.risk_sqrt_mean, risk_std) = mean_std(risk_roots);
     result.risk_sqrt_se = risk_std / root_k;
+    if (o.notion == CeNotion::canonical) {
+        // The bound check: CCE₂² ≥ TCE₂² for every model, so the same estimator's top-label estimate
+        // on the same split bounds this one; with the top-label defaults of the grid and the KRR
+        // tolerance (the canonical ones do not apply to a scalar input).
+        SquaredCeOptions top_label = o;
+        top_label.notion = CeNotion::top_label;
+        top_label.grid.clear();
+        top_label.krr_tolerance = -1;
+        result.top_label_estimate = squared_ce(data, estimator, top_label).estimate;
+    }
     return result;
 }
 

@@ -237,6 +237,12 @@ std::vector<std::string> squared_ce_warnings(const SquaredCeResult& r, CeEstimat
     const std::size_t diagonal = r.test_size * r.problems.size() * (r.problems.empty() ? 0 : r.problems[0].fold_estimate.size());
     if (estimator == CeEstimator::kkr && 2 * r.negative_diagonal > diagonal)
         out.push_back(negative_diagonal_warning(r.negative_diagonal, diagonal));
+    if (r.estimate < r.top_label_estimate)
+        out.push_back(name + ": the canonical estimate " + value(r.estimate) + " is below the top-label estimate " +
+                      value(r.top_label_estimate) + " of the same data, but CCE2^2 >= TCE2^2 for every model: the "
+                      "canonical estimate is too low here (smoothing over the whole probability vector flattens the "
+                      "miscalibration); read it as a lower bound, and report the top-label or class-wise error, "
+                      "which are far less biased on network-like outputs");
     return out;
 }
 

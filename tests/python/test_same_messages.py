@@ -261,6 +261,8 @@ SQUARED_CE_SEARCHES = [
      dict(estimator="ce-kkr", ridge_constant=1e-17), "below the rounding floor of the fit"),
     ("an unsettled canonical choice", ["--estimator", "ce-ukkr", "--notion", "canonical"],
      dict(estimator="ce-ukkr", notion="canonical"), "the data do not settle the ridge constant"),
+    ("a canonical estimate below its top-label bound", ["--estimator", "ce-kkr", "--notion", "canonical"],
+     dict(estimator="ce-kkr", notion="canonical"), "is below the top-label estimate"),
 ]
 
 

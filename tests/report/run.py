@@ -153,14 +153,22 @@ for name, family, inputs in CASES:
             check("%s: %s p-value as calib test" % (name, t["method"]),
                   (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
                   "%r vs %r" % (t["p_value"], ref["p_value"]))
+        squared_ce = "TCE₂² (top-label, two-step kernel ridge regression)"
         reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
                      "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"],
-                     "ECE (canonical, 10 equal-width bins per class, TV distance)": ["--estimator", "ece"]}
+                     "ECE (canonical, 10 equal-width bins per class, TV distance)": ["--estimator", "ece"],
+                     squared_ce: ["--estimator", "ce-ukkr"]}
         for e in m["estimates"]:
             if e["name"] in reference:
                 ref = calib_json("estimate", "--family", family, *one, *reference[e["name"]])
                 check("%s: %s as calib estimate" % (name, e["name"]), e["value"] == ref["estimate"],
                       "%r vs %r" % (e["value"], ref["estimate"]))
+            if e["name"] == squared_ce:  # a cross-validated fit: no interval; calib estimate's warnings
+                said = calib("estimate", "--family", family, *one, *reference[squared_ce]).stderr.splitlines()
+                check("%s: %s warns as calib estimate, states no interval" % (name, e["name"]),
+                      [w.removeprefix("calib: warning: ") for w in said] == e.get("warnings", []) and "lower" not in e,
+                      "%r vs %r" % (said, e))
+                continue
             check("%s: %s has an ordered interval" % (name, e["name"]),
                   e["lower"] <= e["upper"] and e["std_error"] > 0, str(e))
             if e["name"].startswith("SKCE") or "overconfident" in model:
@@ -171,6 +179,8 @@ for name, family, inputs in CASES:
               (not univariate) == any(e["name"] == "ECE (canonical, 10 equal-width bins per class, TV distance)"
                                       for e in m["estimates"]), str([e["name"] for e in m["estimates"]]))
         check(name + ": the NLL for predictive distributions only", ("nll" in m) == univariate)
+        check(name + ": the squared top-label error for class predictions up to n = 20 000",
+              any(e["name"] == squared_ce for e in m["estimates"]) == (not univariate and 13 <= j["n"] <= 20000))
     if family == "normal":  # the closed form, from the file: ½log 2π + log σ + ½z²
         rows = [list(map(float, line.split(","))) for line in open(os.path.join(ROOT, files[0])).read().split()[1:]]
         nll = sum(0.5 * math.log(2 * math.pi) + math.log(s) + 0.5 * ((y - mu) / s) ** 2 for mu, s, y in rows) / len(rows)
