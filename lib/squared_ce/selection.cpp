@@ -239,10 +239,12 @@ std::vector<std::string> squared_ce_warnings(const SquaredCeResult& r, CeEstimat
         out.push_back(negative_diagonal_warning(r.negative_diagonal, diagonal));
     if (r.estimate < r.top_label_estimate)
         out.push_back(name + ": the canonical estimate " + value(r.estimate) + " is below the top-label estimate " +
-                      value(r.top_label_estimate) + " of the same data, but CCE2^2 >= TCE2^2 for every model: the "
-                      "canonical estimate is too low here (smoothing over the whole probability vector flattens the "
-                      "miscalibration); read it as a lower bound, and report the top-label or class-wise error, "
-                      "which are far less biased on network-like outputs");
+                      value(r.top_label_estimate) + " of the same data, but CCE2^2 >= TCE2^2 for every model, so the "
+                      "canonical estimate is too low (unless both are noise around 0): smoothing over the whole "
+                      "probability vector flattens the miscalibration. Read it as a lower bound of CCE2^2 and prefer "
+                      "the top-label error: on network-like outputs ce-ukkr's top-label estimates were on average "
+                      "within 10 % of the truth, while the canonical estimators mostly ran low, by up to 93 % "
+                      "(docs/squared_ce.md)");
     return out;
 }
 
