@@ -9,14 +9,14 @@ over-confident, as trained networks are; beta = 1 is calibrated. P -> q is one-t
 (q = softmax(log P / beta)), so E[Y | P] = q and CCE2^2 = E||P - q||^2 exactly. The top-label and
 class-wise errors condition on one number (max P, or P_k), so their population values come from one
 large sample: the mean of the residual over equal-mass bins of that number, less each bin mean's
-noise (docs/squared_ce.md); `population` checks the binning against m = 2, where every notion has
-the closed form E(P_1 - q_1)^2.
+noise (docs/squared_ce.md); tests/python/test_squared_ce_study.py checks that binning against m = 2,
+where every notion is a closed form in E(P_1 - q_1)^2.
 
     PYTHONPATH=build/python /usr/bin/python3 apps/study-squared-ce/run.py --out results/study-squared-ce
     ... --summary        # print the tables of the results recorded so far
 
-Every replicate is one line of results.jsonl (seed, parameters, calib version, estimate, warnings,
-seconds); a line already there is not recomputed.
+Every replicate is one line of results.jsonl (seed, parameters, calib version and commit, estimate,
+warnings, seconds); a line already there is not recomputed.
 """
 
 import argparse
@@ -152,8 +152,8 @@ def run(out, quick):
                 json.dump(truths, f, indent=1)
             print(setting, truths[setting], flush=True)
         for replicate in range(replicates):
-            seed = 1000 * n + replicate
-            probs, _, labels = draw(np.random.default_rng([seed, list(SETTINGS).index(setting)]), n, setting)
+            seed = [1000 * n + replicate, list(SETTINGS).index(setting)]
+            probs, _, labels = draw(np.random.default_rng(seed), n, setting)
             for notion in notions:
                 for estimator in ESTIMATORS:
                     key = (setting, n, replicate, notion, estimator)
@@ -161,7 +161,7 @@ def run(out, quick):
                         continue
                     value, seconds, said = estimate(estimator, notion, probs, labels)
                     record = dict(zip(("setting", "n", "replicate", "notion", "estimator"), key),
-                                  seed=[seed, list(SETTINGS).index(setting)], estimate=value,
+                                  seed=seed, estimate=value,
                                   truth=truths[setting]["values"][notion], seconds=seconds, warnings=said,
                                   calib=calib.__version__, revision=commit, python=platform.python_version(),
                                   threads=os.environ.get("OMP_NUM_THREADS", "all cores"))

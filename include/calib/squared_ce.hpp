@@ -304,8 +304,8 @@ struct SquaredCeResult {
     std::size_t negative_diagonal = 0;      // summed over problems
     std::size_t cv_size = 0, test_size = 0;
     // Canonical only (NaN otherwise): the same estimator's top-label estimate on the same split with the
-    // top-label default grid and KRR tolerance. CCE₂² ≥ TCE₂² holds for every model, so a canonical estimate below it is
-    // too low (squared_ce_warnings; docs/squared_ce.md, "Which estimator to trust").
+    // top-label default grid and KRR tolerance. CCE₂² ≥ TCE₂² holds for every model, so a canonical
+    // estimate below it is too low (squared_ce_warnings; docs/squared_ce.md, "Which estimator to trust").
     double top_label_estimate = std::numeric_limits<double>::quiet_NaN();
 };
 SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, const SquaredCeOptions& options = {});
@@ -313,7 +313,7 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
 // What a front-end should warn about a squared_ce result, one sentence each with what it means and what
 // to try (options named in backquotes): the choice at an edge of the candidates (and the ridges left out
 // below the rounding floor), an unsettled choice, for kkr a test diagonal mostly negative, and a canonical
-// estimate below its top-label_estimate.
+// estimate below its top_label_estimate.
 std::vector<std::string> squared_ce_warnings(const SquaredCeResult& result, CeEstimator estimator);
 
 // The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
