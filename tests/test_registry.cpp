@@ -20,25 +20,35 @@ using namespace calib;
 
 namespace {
 
-// Every setup of the registry, fresh.
-std::vector<std::pair<std::string, Setup*>> all_setups(std::vector<EstimatorSetup>& estimators,
-                                                       std::vector<TestSetup>& tests,
-                                                       std::vector<KernelSetup>& kernels,
-                                                       ComparisonSetup& comparison,
-                                                       std::vector<RecalibrationSetup>& fits) {
-    std::vector<std::pair<std::string, Setup*>> out;
-    for (const char* family : {"categorical", "normal"}) fits.emplace_back(find_family(family));
-    for (const MethodInfo& m : estimator_methods()) estimators.push_back(make_estimator(m.name));
-    for (const MethodInfo& m : test_methods()) tests.push_back(make_test(m.name));
-    for (const FamilyInfo& f : families()) kernels.emplace_back(f);
-    for (auto& e : estimators) out.emplace_back("estimator " + e.info().name, &e);
-    for (auto& t : tests) out.emplace_back("test " + t.info().name, &t);
-    for (std::size_t k = 0; k < kernels.size(); ++k) out.emplace_back("kernel " + families()[k].name, &kernels[k]);
-    out.emplace_back("comparison", &comparison);
-    out.emplace_back("recalibrate fit categorical", &fits[0]);
-    out.emplace_back("recalibrate fit normal", &fits[1]);
-    return out;
-}
+// Every setup of the registry, fresh, by name (the containers keep them in place).
+struct AllSetups {
+    std::vector<EstimatorSetup> estimators;
+    std::vector<TestSetup> tests;
+    std::vector<KernelSetup> kernels;
+    ComparisonSetup comparison;
+    std::vector<RecalibrationSetup> fits;
+    std::vector<MetricsSetup> metrics;
+    std::vector<ReadingSetup> readings;
+    std::vector<std::pair<std::string, Setup*>> list;
+
+    AllSetups() {
+        for (const char* family : {"categorical", "normal"}) fits.emplace_back(find_family(family));
+        for (const char* family : {"categorical", "normal"}) metrics.emplace_back(find_family(family));
+        for (const MethodInfo& m : estimator_methods()) estimators.push_back(make_estimator(m.name));
+        for (const MethodInfo& m : test_methods()) tests.push_back(make_test(m.name));
+        for (const FamilyInfo& f : families()) kernels.emplace_back(f);
+        for (const FamilyInfo& f : families()) readings.emplace_back(f, true);
+        for (auto& e : estimators) list.emplace_back("estimator " + e.info().name, &e);
+        for (auto& t : tests) list.emplace_back("test " + t.info().name, &t);
+        for (std::size_t k = 0; k < kernels.size(); ++k) list.emplace_back("kernel " + families()[k].name, &kernels[k]);
+        list.emplace_back("comparison", &comparison);
+        list.emplace_back("recalibrate fit categorical", &fits[0]);
+        list.emplace_back("recalibrate fit normal", &fits[1]);
+        list.emplace_back("metrics categorical", &metrics[0]);
+        list.emplace_back("metrics normal", &metrics[1]);
+        for (std::size_t k = 0; k < readings.size(); ++k) list.emplace_back("reading " + families()[k].name, &readings[k]);
+    }
+};
 
 bool snake_case(const std::string& name) {
     return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
@@ -49,12 +59,8 @@ bool snake_case(const std::string& name) {
 TEST_SUITE("registry") {
 
 TEST_CASE("every option is documented, and its documented default is the value a fresh setup has") {
-    std::vector<EstimatorSetup> e;
-    std::vector<TestSetup> t;
-    std::vector<KernelSetup> k;
-    ComparisonSetup c;
-    std::vector<RecalibrationSetup> r;
-    for (auto& [what, setup] : all_setups(e, t, k, c, r)) {
+    AllSetups all;
+    for (auto& [what, setup] : all.list) {
         std::set<std::string> earlier;
         for (const OptionInfo& o : setup->options()) {
             CAPTURE(what);
@@ -71,12 +77,8 @@ TEST_CASE("every option is documented, and its documented default is the value a
 }
 
 TEST_CASE("every option takes back the text of its own value") {
-    std::vector<EstimatorSetup> e;
-    std::vector<TestSetup> t;
-    std::vector<KernelSetup> k;
-    ComparisonSetup c;
-    std::vector<RecalibrationSetup> r;
-    for (auto& [what, setup] : all_setups(e, t, k, c, r))
+    AllSetups all;
+    for (auto& [what, setup] : all.list)
         for (const OptionInfo& o : setup->options()) {
             if (!setup->applies(o.name) || o.default_value.empty()) continue;
             CAPTURE(what);
@@ -563,6 +565,64 @@ TEST_CASE("registry: the MMD's features and groups as tables in memory (Setup::s
                          invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("lengthscale", x), doctest::Contains("does not take a table"), invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("groups", g), doctest::Contains("applies only with `notion` group"), invalid_argument);
+}
+
+TEST_CASE("reading options: each family's, the library's bounds, one message for another family's option") {
+    const FamilyInfo& categorical = find_family("categorical");
+    ReadingSetup arrays(categorical, false), files(categorical, true);
+    const auto names = [](const Setup& s) {
+        std::vector<std::string> out;
+        for (const OptionInfo& o : s.options()) out.push_back(o.name);
+        return out;
+    };
+    CHECK(names(arrays) == std::vector<std::string>{"one_based_labels", "logits", "simplex_tolerance", "renormalize"});
+    CHECK(names(files) == std::vector<std::string>{"labels", "header", "delimiter", "one_based_labels", "logits",
+                                                   "simplex_tolerance", "renormalize"});
+    CHECK(names(ReadingSetup(find_family("mixture-normal"), false)) ==
+          std::vector<std::string>{"simplex_tolerance", "renormalize"});
+    CHECK(ReadingSetup(find_family("normal"), false).options().empty());
+    CHECK(ReadingSetup(find_family("binary"), false).options().empty());
+
+    // The defaults are ReadOptions' own; each value reaches its field.
+    const ReadOptions defaults = files.read_options();
+    CHECK((defaults.labels.empty() && !defaults.logits && !defaults.one_based_labels && !defaults.simplex.tolerance &&
+           !defaults.simplex.renormalize && defaults.text.header == HeaderMode::automatic &&
+           defaults.text.delimiter == Delimiter::automatic));
+    files.set("labels", "y.csv");
+    files.set("header", "no");
+    files.set("delimiter", "tab");
+    files.set("one_based_labels", true);
+    files.set("simplex_tolerance", "0");  // [0, 1), the library's rule (resolve_simplex_tolerance)
+    files.set("renormalize", true);
+    const ReadOptions r = files.read_options();
+    CHECK((r.labels == "y.csv" && r.text.header == HeaderMode::no && r.text.delimiter == Delimiter::tab &&
+           r.one_based_labels && r.simplex.tolerance == 0.0 && r.simplex.renormalize));
+    files.set("simplex_tolerance", "auto");
+    CHECK(!files.read_options().simplex.tolerance);
+    CHECK_THROWS_WITH_AS(arrays.set("simplex_tolerance", 1.0), "option `simplex_tolerance` = '1', must be in [0, 1)",
+                         option_error);
+    CHECK_THROWS_WITH_AS(arrays.set("simplex_tolerance", -1e-300), doctest::Contains("must be in [0, 1)"), option_error);
+
+    // Logits are softmaxed onto the simplex: its options do not apply.
+    arrays.set("logits", true);
+    CHECK(!arrays.applies("renormalize"));
+    CHECK(reading_option_message("renormalize", arrays) == "option `renormalize` applies only without `logits`");
+    CHECK(reading_option_message("logits", arrays).empty());
+    // Another family's option names the families that take it; a name that is no reading option, nothing.
+    const ReadingSetup normal(find_family("normal"), false);
+    CHECK(reading_option_message("logits", normal) == "option `logits` applies only to `family` categorical, not normal");
+    CHECK(reading_option_message("simplex_tolerance", normal) ==
+          "option `simplex_tolerance` applies only to `family` categorical or mixture-normal, not normal");
+    CHECK(reading_option_message("block_size", normal).empty());
+
+    // The union, with the families as the condition where not all take an option.
+    const std::vector<OptionInfo> all = reading_options(true);
+    REQUIRE(all.size() == 7);
+    CHECK(all[0].name == "labels");
+    CHECK(all[0].condition.option.empty());
+    CHECK(all[4].name == "logits");
+    CHECK(describe_condition(all[4].condition) == "applies only with `family` categorical");
+    CHECK(describe_condition(all[5].condition) == "applies only with `family` categorical|mixture-normal");
 }
 
 TEST_CASE("presets: the conventions where no value was given, a row equal to its columns' library calls") {

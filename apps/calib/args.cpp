@@ -26,24 +26,27 @@ Args::Args(const std::vector<std::string>& arguments, const std::vector<OptionSp
         if (argument.size() < 3 || argument.compare(0, 2, "--") != 0)
             throw usage_error("unexpected argument '" + argument + "'" + see);
         const std::size_t equals = argument.find('=');
-        const std::string name = argument.substr(2, equals == std::string::npos ? equals : equals - 2);
-        const OptionSpec* spec = spec_of(known, name);
-        if (!spec) throw usage_error("unknown option --" + name + see);
-        if (find(name)) throw usage_error("option --" + name + " given twice");
+        const std::string typed = argument.substr(2, equals == std::string::npos ? equals : equals - 2);
+        const OptionSpec* spec = spec_of(known, typed);
+        if (!spec) throw usage_error("unknown option --" + typed + see);
+        const std::string name = spec->alias_of.empty() ? typed : spec->alias_of;
+        if (find(name))
+            throw usage_error("option --" + typed + " given twice" +
+                              (name == typed ? "" : " (--" + typed + " is another name for --" + name + ")"));
         std::string value;
         if (!spec->takes_value) {
             if (equals != std::string::npos)
-                throw usage_error("option --" + name + " is a flag and takes no value");
+                throw usage_error("option --" + typed + " is a flag and takes no value");
         } else if (equals != std::string::npos) {
             value = argument.substr(equals + 1);
         } else {
             // A following option is never taken as a value: "--input --family x" lacks a file.
             if (i + 1 == arguments.size() || arguments[i + 1].compare(0, 2, "--") == 0)
-                throw usage_error("option --" + name + " needs a value" + see);
+                throw usage_error("option --" + typed + " needs a value" + see);
             value = arguments[++i];
         }
         if (spec->takes_value && value.empty())
-            throw usage_error("option --" + name + " has an empty value");
+            throw usage_error("option --" + typed + " has an empty value");
         given_.push_back(Given{name, value, false});
     }
 }

@@ -14,6 +14,7 @@ namespace calib::cli {
 struct OptionSpec {
     std::string name;  // without the leading "--"
     bool takes_value;
+    std::string alias_of = {};  // another name of that option (--targets of --labels)
 };
 
 class Args {

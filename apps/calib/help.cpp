@@ -149,16 +149,7 @@ std::string families_text() {
         out += entry("--family " + f.name, f.prediction_columns + " | " + f.target_columns + ": " + f.summary);
     return out + R"(  --input FILE          the predictions, then the targets unless --labels is given: a text file
                         (comma, tab, semicolon or whitespace separated) or a .npy file; - is stdin
-  --labels FILE         the targets (labels) in a separate file of the same number of rows; the
-                        input then holds only the predictions (alias --targets)
-  --header auto|yes|no  auto (default): the first line is a header iff a cell is not a number
-  --delimiter D         auto (default), comma, tab, semicolon or whitespace
-  --one-based-labels    categorical only: labels are 1..m
-  --logits              categorical only: the m columns are logits (softmax is applied)
-  --simplex-tolerance T rows of probabilities (or mixture weights) must sum to 1 within T
-                        (default max(1e-6, m 2^-24), which accepts float32 softmax outputs)
-  --renormalize         divide each row of probabilities (or weights) by its sum first
-)";
+)" + options_text(reading_options(true));
 }
 
 const char* const other_options = R"(

@@ -2,20 +2,24 @@
 #include "shared_options.hpp"
 
 #include "processes.hpp"
+#include "setup_options.hpp"
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
 #include <calib/options.hpp>
 #include <calib/parallel.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace calib::cli {
 
-const std::vector<OptionSpec> reading_option_specs = {
-    {"labels", true},          {"targets", true},          {"header", true},     {"delimiter", true},
-    {"one-based-labels", false}, {"logits", false},        {"simplex-tolerance", true}, {"renormalize", false},
-};
+const std::vector<OptionSpec> reading_option_specs = [] {
+    std::vector<OptionSpec> specs;
+    add_option_specs(specs, reading_options(true));
+    specs.push_back({"targets", true, "labels"});
+    return specs;
+}();
 
 const std::vector<OptionSpec> shared_option_specs = [] {
     std::vector<OptionSpec> specs = {{"family", true}, {"input", true}, {"threads", true}, {"quiet", false},
@@ -23,20 +27,6 @@ const std::vector<OptionSpec> shared_option_specs = [] {
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
 }();
-
-namespace {
-
-template <class Parse>
-auto parse_choice(const std::string& option, const std::string& value, Parse parse) {
-    try {
-        return parse(value);
-    } catch (const invalid_argument&) {
-        throw usage_error("option --" + option + " " + value + ", expected " +
-                          (option == "header" ? "auto, yes or no" : "auto, comma, tab, semicolon or whitespace"));
-    }
-}
-
-}  // namespace
 
 const FamilyInfo& take_family(Args& args) {
     const std::string name = args.take_required("family", family_names());
@@ -48,36 +38,14 @@ const FamilyInfo& take_family(Args& args) {
 }
 
 ReadOptions take_reading_options(Args& args, const FamilyInfo& family) {
-    ReadOptions read;
-    if (args.has("labels") && args.has("targets"))
-        throw usage_error("options --labels and --targets are the same option; give one of them");
-    read.labels = args.take("labels").value_or(args.take("targets").value_or(""));
-    read.text.header = parse_choice("header", args.take("header", "auto"), parse_header_mode);
-    read.text.delimiter = parse_choice("delimiter", args.take("delimiter", "auto"), parse_delimiter);
-    for (const char* flag : {"one-based-labels", "logits"})
-        if (args.has(flag) && !family.labels_options)
-            throw usage_error(std::string("option --") + flag + " applies only to --family categorical, not " +
-                              family.name);
-    read.one_based_labels = args.take_flag("one-based-labels");
-    read.logits = args.take_flag("logits");
-    for (const char* option : {"simplex-tolerance", "renormalize"}) {
-        if (!args.has(option)) continue;
-        if (!family.simplex_rows)
-            throw usage_error(std::string("option --") + option +
-                              " applies only to --family categorical and mixture-normal (rows on the simplex), not " +
-                              family.name);
-        if (read.logits)
-            throw usage_error(std::string("option --") + option +
-                              " does not apply with --logits (the softmax of logits is on the simplex)");
+    ReadingSetup reading(family, true);
+    take_setup_options(args, reading);
+    for (std::string name : args.unused()) {
+        std::replace(name.begin(), name.end(), '-', '_');
+        if (const std::string why = reading_option_message(name, reading); !why.empty())
+            throw usage_error(command_line_message(why));
     }
-    if (const auto tolerance = args.take("simplex-tolerance")) {
-        const double t = parse_double("simplex-tolerance", *tolerance);
-        if (!(t >= 0 && t < 1))
-            throw usage_error("option --simplex-tolerance = '" + *tolerance + "', must be in [0, 1)");
-        read.simplex.tolerance = t;
-    }
-    read.simplex.renormalize = args.take_flag("renormalize");
-    return read;
+    return reading.read_options();
 }
 
 InputOptions take_input_options(Args& args) {

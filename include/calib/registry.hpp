@@ -217,6 +217,28 @@ private:
     std::string family_;
 };
 
+// How a family's data are read (io.hpp's ReadOptions), one description for the command line's files and
+// the Python module's arrays: one_based_labels and logits (categorical), simplex_tolerance and
+// renormalize (rows on the simplex: categorical probabilities, not with logits, and mixture weights);
+// with `files` also labels (a separate targets file), header and delimiter. A family has only the options
+// that apply to it.
+class ReadingSetup : public Setup {
+public:
+    ReadingSetup(const FamilyInfo& family, bool files);
+    const std::string& family() const { return family_; }
+    ReadOptions read_options() const;
+
+private:
+    std::string family_;
+};
+// Every reading option of some family, in order (the command line's and Python's lists of them), with
+// the families that take it as its condition ("applies only with `family` categorical") when not all do.
+std::vector<OptionInfo> reading_options(bool files);
+// Why the reading option `name` cannot be given to `setup`: "option `logits` applies only to `family`
+// categorical, not normal", "option `renormalize` applies only without `logits`"; empty when it can, or
+// when `name` is no reading option.
+std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
+
 // Why the option `name`, given with a method, is not taken, in the same words for every front-end:
 // "option `name` applies only with `ckce_method` rff (<context>)" when one of `setups` (nullptr
 // entries are skipped) has it, else "option `name` does not apply to <context>; its options are

@@ -36,7 +36,7 @@ __all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliabili
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
 _DATA = frozenset(a for family in _calib.families() for a in family["arrays"])
-_READING = ("logits", "one_based_labels", "simplex_tolerance", "renormalize")
+_READING = frozenset(o["name"] for o in _calib.reading_options())  # the registry's reading options of arrays
 
 
 def _split(arguments):

@@ -189,32 +189,15 @@ std::vector<Matrix> to_matrices(const py::array& a) {
 
 }  // namespace
 
-ClassOptions class_options(const FamilyInfo& family, const py::dict& reading) {
-    ClassOptions o;
-    for (const auto& item : reading) {
-        const std::string name = py::str(item.first);
-        const py::handle v = item.second;
-        if (name == "logits" || name == "one_based_labels") {
-            if (!family.labels_options)
-                throw invalid_argument(name + " applies only to class predictions (categorical), not to family " +
-                                       family.name);
-            (name == "logits" ? o.logits : o.one_based_labels) = flag_argument(name, v);
-        } else if (name == "simplex_tolerance" || name == "renormalize") {
-            if (!family.simplex_rows)
-                throw invalid_argument(name + " applies only to rows of probabilities or mixture weights, not to family " +
-                                       family.name);
-            if (name == "renormalize") {
-                o.simplex.renormalize = flag_argument(name, v);
-            } else {
-                const double t = to_double(to_value(name, v));
-                if (!(t > 0 && t < 1)) throw option_error(name, py::repr(v), "a number in (0, 1)");
-                o.simplex.tolerance = t;
-            }
-        } else {
-            throw invalid_argument("unknown reading option " + name);
-        }
+ReadOptions reading_options(const FamilyInfo& family, const py::dict& reading) {
+    ReadingSetup setup(family, false);
+    py::dict rest(reading);  // a copy: set_options removes what it takes
+    set_options(setup, rest);
+    for (const auto& item : rest) {
+        const std::string name = py::str(item.first), why = reading_option_message(name, setup);
+        throw invalid_argument(why.empty() ? "unknown reading option " + name : why);
     }
-    return o;
+    return setup.read_options();
 }
 
 const FamilyInfo& infer_family(const py::dict& given) {
@@ -255,7 +238,7 @@ bool is_arrays(const py::handle& value) {
     return py::hasattr(value, "__array__") && !py::isinstance(value, generic);
 }
 
-AnyData make_data(const FamilyInfo& family, const py::dict& given, const ClassOptions& options) {
+AnyData make_data(const FamilyInfo& family, const py::dict& given, const ReadOptions& options) {
     const FamilyArrays& spec = arrays_of(family);
     for (const auto& item : given) {
         const std::string name = py::str(item.first);

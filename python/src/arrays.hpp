@@ -11,22 +11,16 @@
 
 namespace calib::python {
 
-// How class predictions are given: the reading options of the command line, by the same names.
-struct ClassOptions {
-    bool logits = false;            // probs holds logits (row-wise softmax)
-    bool one_based_labels = false;  // labels are 1 … m
-    SimplexOptions simplex;         // simplex_tolerance, renormalize
-};
-
-// The reading options given by keyword (logits, one_based_labels, simplex_tolerance, renormalize);
-// throws invalid_argument for one that does not apply to the family.
-ClassOptions class_options(const FamilyInfo& family, const pybind11::dict& reading);
+// The reading options given by keyword (the registry's ReadingSetup without the files' options: logits,
+// one_based_labels, simplex_tolerance, renormalize); throws invalid_argument for one that does not apply
+// to the family, in the command line's words.
+ReadOptions reading_options(const FamilyInfo& family, const pybind11::dict& reading);
 
 // The data set of `family` from the arrays in `arrays` (keyword → array; the names of family_arrays).
 // Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
 // validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or
 // misshapen array, with the argument's name.
-AnyData make_data(const FamilyInfo& family, const pybind11::dict& arrays, const ClassOptions& options);
+AnyData make_data(const FamilyInfo& family, const pybind11::dict& arrays, const ReadOptions& options);
 
 // A table of numbers given for the option `name` (features x_i; group ids): an (n, d) array, or (n,) as
 // (n, 1), of any numeric dtype and layout, as an n×d matrix (a copy). Throws for another shape or a

@@ -30,14 +30,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct Inputs {
     const FamilyInfo* family;
-    ClassOptions reading;
+    ReadOptions reading;
     AnyData data;
     std::optional<AnyData> locations;
 };
 
 // Further arrays of the data's family (test locations, a training set): a tuple of them in the
 // family's order or a dict by name.
-AnyData more_data(const FamilyInfo& family, const ClassOptions& options, const std::string& argument,
+AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const std::string& argument,
                   const py::object& value) {
     py::dict given;
     const std::vector<std::string> names = array_names(family);
@@ -61,7 +61,7 @@ AnyData more_data(const FamilyInfo& family, const ClassOptions& options, const s
 Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
                    const py::object& locations) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    const ClassOptions options = class_options(family, reading);
+    const ReadOptions options = reading_options(family, reading);
     Inputs in{&family, options, make_data(family, arrays, options), std::nullopt};
     if (!locations.is_none()) in.locations = more_data(family, options, "test_locations", locations);
     return in;
@@ -221,7 +221,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
         throw invalid_argument("rank compares class predictions (categorical or binary), not family " + family.name);
     if (models.size() < 2)
         throw invalid_argument("rank needs at least two models' predictions, got " + std::to_string(models.size()));
-    const ClassOptions read = class_options(family, reading);
+    const ReadOptions read = reading_options(family, reading);
     std::vector<CategoricalData> data;
     for (const py::handle& probs : models) {
         py::dict arrays;
@@ -272,7 +272,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
     if (!family.classes)
         throw invalid_argument("reliability diagrams are for class predictions (categorical or binary), not family " +
                                family.name);
-    const AnyData data = make_data(family, arrays, class_options(family, reading));
+    const AnyData data = make_data(family, arrays, reading_options(family, reading));
     ReliabilityOptions o;
     if (binning == "uniform")
         o.binning = ReliabilityBinning::uniform;
@@ -302,7 +302,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    const AnyData data = make_data(family, arrays, class_options(family, reading));
+    const AnyData data = make_data(family, arrays, reading_options(family, reading));
     if (const auto* d = std::get_if<NormalData>(&data)) return pit(*d);
     if (const auto* d = std::get_if<LaplaceData>(&data)) return pit(*d);
     if (const auto* d = std::get_if<MixtureNormalData>(&data)) return pit(*d);
@@ -430,6 +430,7 @@ PYBIND11_MODULE(_calib, m) {
     m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("nominal"), py::arg("level"));
     m.def("methods", &methods, py::arg("kind"));
     m.def("families", &family_list);
+    m.def("reading_options", [] { return option_list(calib::reading_options(false)); });
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
     m.def("max_threads", &calib::max_num_threads);
     add_recalibration(m);

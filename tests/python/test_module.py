@@ -90,7 +90,7 @@ def test_bad_options(data):
         calib.test(probs, labels, method="nonsense")
     with pytest.raises(ValueError, match="alpha"):
         calib.test(probs, labels, alpha=1.5)
-    with pytest.raises(ValueError, match="logits applies only to class predictions"):
+    with pytest.raises(ValueError, match="option `logits` applies only to `family` categorical, not normal"):
         calib.skce(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3), logits=True)
     with pytest.raises(ValueError, match="ece applies only to class predictions"):
         calib.ece(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))

@@ -300,3 +300,31 @@ def test_bad_presets_are_refused_alike():
     assert_same_error(["reproduce", "neurips2019", *gauss],
                       lambda: calib.reproduce("neurips2019", **normal))
     assert_same_error(["reproduce", "nips", *PREDS], lambda: calib.reproduce("nips", **classes))
+
+
+# Reading options: the registry's ReadingSetup gives both front-ends the options of each family and their rules.
+READING = [
+    ("a tolerance out of range", "categorical", ["--simplex-tolerance", "1"], {"simplex_tolerance": 1}),
+    ("a tolerance that is not a number", "categorical", ["--simplex-tolerance", "tight"], {"simplex_tolerance": "tight"}),
+    ("renormalize with logits", "categorical", ["--logits", "--renormalize"], {"logits": True, "renormalize": True}),
+    ("logits of normal forecasts", "normal", ["--logits"], {"logits": True}),
+    ("1-based labels of binary predictions", "binary", ["--one-based-labels"], {"one_based_labels": True}),
+    ("a tolerance for Laplace forecasts", "laplace", ["--simplex-tolerance", "0.1"], {"simplex_tolerance": 0.1}),
+]
+
+
+@pytest.mark.parametrize("case,family,args,options", READING, ids=[c[0] for c in READING])
+def test_bad_reading_options_are_refused_alike(case, family, args, options):
+    file, arrays = family_arrays(family)
+    assert_same_error(["estimate", "--family", family, "--input", data_path(file), "--estimator", "skce-block", *args],
+                      lambda: calib.estimate(family=family, estimator="skce-block", **arrays, **options))
+
+
+def test_a_zero_simplex_tolerance_is_taken_alike(tmp_path):
+    """0 is in [0, 1) on both front-ends: exact sums are then required (float rows are usually off by an ulp)."""
+    p = np.array([[0.5, 0.5], [0.25, 0.75], [1.0, 0.0]])
+    y = np.array([0, 1, 1])
+    args, call = categorical_case(tmp_path, p, y, "--simplex-tolerance", "0", simplex_tolerance=0)
+    code, stderr = cli(*args)
+    assert code == 0, stderr
+    assert call() == pytest.approx(calib.ece(p, y))
