@@ -20,6 +20,9 @@ using namespace calib;
 
 namespace {
 
+const char* const command_names[] = {"estimate", "test", "rank", "metrics", "reproduce", "report", "recalibrate fit",
+                                     "recalibrate apply"};
+
 // Every setup of the registry, fresh, by name (the containers keep them in place).
 struct AllSetups {
     std::vector<EstimatorSetup> estimators;
@@ -29,6 +32,8 @@ struct AllSetups {
     std::vector<RecalibrationSetup> fits;
     std::vector<MetricsSetup> metrics;
     std::vector<ReadingSetup> readings;
+    std::vector<CommandSetup> commands;
+    std::vector<DiagramSetup> diagrams;
     std::vector<std::pair<std::string, Setup*>> list;
 
     AllSetups() {
@@ -47,6 +52,11 @@ struct AllSetups {
         list.emplace_back("metrics categorical", &metrics[0]);
         list.emplace_back("metrics normal", &metrics[1]);
         for (std::size_t k = 0; k < readings.size(); ++k) list.emplace_back("reading " + families()[k].name, &readings[k]);
+        for (const char* command : command_names) commands.emplace_back(command);
+        for (auto& c : commands) list.emplace_back("command " + c.info().name, &c);
+        for (const char* diagram : {"reliability_diagram", "pit_histogram", "interval_coverage"})
+            diagrams.emplace_back(diagram);
+        for (auto& d : diagrams) list.emplace_back("diagram " + d.info().name, &d);
     }
 };
 
@@ -468,7 +478,8 @@ TEST_CASE("families: the table, readers and default kernels") {
     CHECK_FALSE(find_family("binary").labels_options);
     CHECK(find_family("mixture-normal").simplex_rows);
     CHECK(find_family("laplace").targets == std::vector<TargetKernelType>{TargetKernelType::exp});
-    CHECK_THROWS_WITH_AS(find_family("poisson"), doctest::Contains("categorical|binary|normal"), invalid_argument);
+    CHECK_THROWS_WITH_AS(find_family("poisson"),
+                         doctest::Contains("option `family` = poisson, must be one of categorical, binary, normal"), option_error);
     test::Rng rng(10);
     const AnyData normal = test::normal_data(20, rng);
     CHECK(default_kernel(normal).target.type == TargetKernelType::sqexp);
@@ -623,6 +634,102 @@ TEST_CASE("reading options: each family's, the library's bounds, one message for
     CHECK(all[4].name == "logits");
     CHECK(describe_condition(all[4].condition) == "applies only with `family` categorical");
     CHECK(describe_condition(all[5].condition) == "applies only with `family` categorical|mixture-normal");
+}
+
+TEST_CASE("command options: each command's, the library's bounds, the held-out split's limit") {
+    const auto names = [](const Setup& s) {
+        std::vector<std::string> out;
+        for (const OptionInfo& o : s.options()) out.push_back(o.name);
+        return out;
+    };
+    CHECK(names(CommandSetup("estimate")) == std::vector<std::string>{"threads", "format", "quiet"});
+    CHECK(names(CommandSetup("test")) == std::vector<std::string>{"threads", "format", "quiet", "alpha"});
+    CHECK(names(CommandSetup("report")) ==
+          std::vector<std::string>{"threads", "format", "quiet", "output", "name", "alpha", "bins"});
+    CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "holdout", "seed", "out"});
+    CHECK(names(CommandSetup("recalibrate apply")) ==
+          std::vector<std::string>{"map", "output", "features", "header", "delimiter"});
+    CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
+
+    // Defaults: no verdict unless asked in calib test, 0.05 in the report; json, html.
+    CHECK(!CommandSetup("test").values().alpha);
+    CHECK(*CommandSetup("report").values().alpha == 0.05);
+    CHECK(CommandSetup("estimate").values().format == "json");
+    CHECK(CommandSetup("report").values().format == "html");
+
+    CommandSetup test("test");
+    CHECK_THROWS_WITH_AS(test.set("alpha", 1.0), "option `alpha` = '1', must be in (0, 1)", option_error);
+    CHECK_THROWS_WITH_AS(test.set("format", "html"), "option `format` = html, must be one of json or table", option_error);
+    CHECK_THROWS_WITH_AS(test.set("threads", std::int64_t(-1)), doctest::Contains("must be an integer in [0, "),
+                         option_error);
+    CHECK_THROWS_AS(test.set("threads", std::to_string(max_num_threads() + 1)), option_error);
+    test.set("threads", std::uint64_t(2));
+    test.set("alpha", "0.01");
+    CHECK((test.values().threads == 2 && *test.values().alpha == 0.01));
+    CHECK_THROWS_WITH_AS(CommandSetup("report").set("bins", "1001"), doctest::Contains("in [1, 1000]"), option_error);
+
+    // The held-out split: a fraction in (0, 1), both parts of at least 2 rows; the seed only with it.
+    CommandSetup fit("recalibrate fit");
+    CHECK(!fit.applies("seed"));
+    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `out` (FILE)", invalid_argument);
+    fit.set("out", "map.json");
+    CHECK_NOTHROW(fit.validate(1));  // no split asked
+    CHECK_THROWS_WITH_AS(fit.set("holdout", 1.0), "option `holdout` = '1', must be in (0, 1)", option_error);
+    fit.set("holdout", 0.25);
+    fit.set("seed", "7");
+    CHECK(fit.values().seed == 7);
+    CHECK_NOTHROW(fit.validate(8));  // 2 held out, 6 fitted
+    CHECK_THROWS_WITH_AS(fit.validate(7), "`holdout` 0.25 leaves 1 of 7 rows held out; both parts need at least 2",
+                         invalid_argument);
+    fit.set("holdout", 0.9);
+    CHECK_NOTHROW(fit.validate(20));  // 18 held out, 2 fitted
+    CHECK_THROWS_WITH_AS(fit.validate(10), doctest::Contains("leaves 9 of 10 rows held out"), invalid_argument);
+}
+
+TEST_CASE("diagram options: the bounds of reliability.hpp's functions, the nominal levels as a list") {
+    DiagramSetup reliability("reliability_diagram");
+    const ReliabilityOptions defaults;
+    CHECK((reliability.values().reliability.bins == defaults.bins && reliability.values().reliability.level == defaults.level &&
+           reliability.values().reliability.binning == defaults.binning && !reliability.values().k));
+    reliability.set("k", "3");
+    reliability.set("binning", "equal-mass");
+    reliability.set("smooth_points", "60");
+    CHECK((*reliability.values().k == 3 && reliability.values().reliability.binning == ReliabilityBinning::equal_mass &&
+           reliability.values().reliability.smooth_points == 60));
+    CHECK_THROWS_WITH_AS(reliability.set("smooth_points", "100001"), doctest::Contains("in [0, 100000]"), option_error);
+    CHECK_THROWS_WITH_AS(reliability.set("level", 1.0), "option `level` = '1', must be in (0, 1)", option_error);
+    CHECK_THROWS_WITH_AS(DiagramSetup("pit_histogram").set("bins", "100001"), doctest::Contains("in [1, 100000]"),
+                         option_error);
+    DiagramSetup coverage("interval_coverage");
+    CHECK(coverage.values().nominal.size() == 10);
+    coverage.set("nominal", "0.5,0.9,0.99");
+    CHECK(coverage.values().nominal == std::vector<double>{0.5, 0.9, 0.99});
+    CHECK_THROWS_WITH_AS(coverage.set("nominal", "0.5,1"), doctest::Contains("a comma-separated list of levels in (0, 1)"),
+                         option_error);
+    CHECK_THROWS_AS(coverage.set("bins", "3"), invalid_argument);  // not an option of the coverage
+    CHECK_THROWS_WITH_AS(DiagramSetup("calibration_plot"), doctest::Contains("unknown diagram"), invalid_argument);
+}
+
+TEST_CASE("check_classes and check_apply_features: the rules of class predictions and of a map's features") {
+    CHECK_NOTHROW(check_classes("calib rank", find_family("binary")));
+    CHECK_THROWS_WITH_AS(check_classes("`estimator` ece", find_family("laplace")),
+                         "`estimator` ece applies only to `family` categorical or binary, not laplace", invalid_argument);
+    RecalibrationMap map;
+    map.method = RecalibrationMethod::temperature;
+    CHECK_NOTHROW(check_apply_features(map, false));
+    CHECK_THROWS_WITH_AS(check_apply_features(map, true),
+                         "`features` applies only to a map of `method` affine-features, not temperature", invalid_argument);
+    map.method = RecalibrationMethod::affine_features;
+    CHECK_NOTHROW(check_apply_features(map, true));
+    CHECK_THROWS_WITH_AS(check_apply_features(map, false), doctest::Contains("it needs `features`"), invalid_argument);
+
+    RecalibrationSetup fit(find_family("normal"));
+    fit.set("method", "affine-features");
+    CHECK_NOTHROW(fit.check_features(Matrix::Zero(5, 1), 5));
+    CHECK_THROWS_WITH_AS(fit.check_features(Matrix::Zero(5, 2), 5),
+                         "`features` is 5 x 2, must be n = 5 x 1 (one value x per observation)", invalid_argument);
+    CHECK_THROWS_WITH_AS(fit.check_features(Matrix::Zero(4, 1), 5), doctest::Contains("must be n = 5 x 1"),
+                         invalid_argument);
 }
 
 TEST_CASE("presets: the conventions where no value was given, a row equal to its columns' library calls") {

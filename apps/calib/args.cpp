@@ -3,10 +3,6 @@
 
 #include "usage_error.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
 namespace calib::cli {
 
 namespace {
@@ -100,47 +96,6 @@ bool wants_help(const std::vector<std::string>& arguments) {
     for (const std::string& argument : arguments)
         if (argument == "--help" || argument == "-h") return true;
     return false;
-}
-
-double parse_positive_double(const std::string& option, const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(value) || !(value > 0))
-        throw usage_error("option --" + option + " = '" + text + "', must be a number > 0");
-    return value;
-}
-
-double parse_double(const std::string& option, const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(value))
-        throw usage_error("option --" + option + " = '" + text + "', must be a finite number");
-    return value;
-}
-
-std::uint64_t parse_unsigned64(const std::string& option, const std::string& text) {
-    char* end = nullptr;
-    errno = 0;
-    // strtoull accepts a sign (and wraps "-1" around): only digits are allowed here.
-    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-    if (!digits || end != text.c_str() + text.size() || errno == ERANGE)
-        throw usage_error("option --" + option + " = '" + text +
-                          "', must be an integer in [0, 18446744073709551615]");
-    return static_cast<std::uint64_t>(value);
-}
-
-long parse_integer(const std::string& option, const std::string& text, long min, long max) {
-    char* end = nullptr;
-    errno = 0;
-    const long value = std::strtol(text.c_str(), &end, 10);
-    if (end != text.c_str() + text.size() || errno == ERANGE || value < min ||
-        value > max)
-        throw usage_error("option --" + option + " = '" + text + "', must be an integer " +
-                          (max == LONG_MAX ? ">= " + std::to_string(min)
-                                           : "in [" + std::to_string(min) + ", " +
-                                                 std::to_string(max) + "]"));
-    return value;
 }
 
 }  // namespace calib::cli

@@ -3,8 +3,6 @@
 // error rather than something silently ignored.
 #pragma once
 
-#include <climits>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,14 +54,5 @@ private:
 // Whether the arguments ask for help (--help or -h anywhere), checked before full parsing so
 // that help works even next to a mistake.
 bool wants_help(const std::vector<std::string>& arguments);
-
-// Number parsing for option values; each throws usage_error naming the option.
-double parse_positive_double(const std::string& option, const std::string& text);
-long parse_integer(const std::string& option, const std::string& text, long min,
-                   long max = LONG_MAX);
-// A finite number (any sign).
-double parse_double(const std::string& option, const std::string& text);
-// A non-negative integer up to 2^64 - 1, in decimal.
-std::uint64_t parse_unsigned64(const std::string& option, const std::string& text);
 
 }  // namespace calib::cli

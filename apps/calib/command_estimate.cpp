@@ -24,7 +24,7 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> estimate_option_specs() {
-    std::vector<OptionSpec> specs = shared_option_specs;
+    std::vector<OptionSpec> specs = command_option_specs("estimate");
     specs.push_back({"preset", true});
     specs.push_back({"estimator", true});
     for (const MethodInfo& m : estimator_methods()) add_option_specs(specs, make_estimator(m.name).options());
@@ -44,10 +44,11 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     const InputOptions input = take_input_options(args);
     EstimatorSetup setup = take_method(args, "estimator", estimator_methods(), *input.family, make_estimator);
     const std::string name = setup.info().name;
+    const CommandOptions command = take_command_options(args, "estimate").values();
     RunRecord run;
-    run.threads = take_threads(args);
-    const OutputFormat format = take_format(args);
-    ProgressBar bar("calib estimate " + name, !args.take_flag("quiet"));
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
+    ProgressBar bar("calib estimate " + name, !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
     const Preset* preset = take_preset(args, *input.family);
     take_setup_options(args, setup);

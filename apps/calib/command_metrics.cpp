@@ -22,7 +22,7 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> metrics_option_specs() {
-    std::vector<OptionSpec> specs = shared_option_specs;
+    std::vector<OptionSpec> specs = command_option_specs("metrics");
     for (const char* family : {"categorical", "normal"}) add_option_specs(specs, MetricsSetup(find_family(family)).options());
     return specs;
 }
@@ -36,10 +36,10 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage) {
     }
     Args args(arguments, metrics_option_specs(), "metrics");
     const InputOptions input = take_input_options(args);
+    const CommandOptions command = take_command_options(args, "metrics").values();  // --quiet: no progress to show
     RunRecord run;
-    run.threads = take_threads(args);
-    const OutputFormat format = take_format(args);
-    args.take_flag("quiet");  // nothing long-running to show progress for
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
     MetricsSetup setup(*input.family);
     take_setup_options(args, setup);
     reject_unused(args, {&setup}, message_context(setup));

@@ -21,9 +21,7 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> rank_option_specs() {
-    std::vector<OptionSpec> specs = {{"family", true}, {"threads", true}, {"quiet", false}, {"help", false},
-                                     {"format", true}};
-    specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
+    std::vector<OptionSpec> specs = command_option_specs("rank");
     add_option_specs(specs, ComparisonSetup().options());
     return specs;
 }
@@ -40,15 +38,14 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     run.files = take_model_files(arguments, rest, "calib rank", 2);
     Args args(rest, rank_option_specs(), "rank");
     run.family = &take_family(args);
-    if (!run.family->classes)
-        throw usage_error("calib rank applies to --family categorical or binary, not " + run.family->name);
+    check_classes("calib rank", *run.family);
     const ReadOptions read = take_reading_options(args, *run.family);
-    run.threads = take_threads(args);
-    const OutputFormat format = take_format(args);
+    const CommandOptions command = take_command_options(args, "rank").values();
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
     ComparisonSetup setup;
     take_setup_options(args, setup);
     run.setup = &setup;
-    const bool quiet = args.take_flag("quiet");
     reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
 
@@ -62,7 +59,7 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     check_same_labels(models, run.files, "calib rank");
     run.n = models.front().size();
 
-    ProgressBar bar("calib rank", !quiet);
+    ProgressBar bar("calib rank", !command.quiet);
     const Stopwatch stopwatch;
     run.comparison = setup.run(models, ParallelOptions{run.threads, &bar});
     run.compute_seconds = stopwatch.seconds();

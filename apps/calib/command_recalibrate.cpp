@@ -24,11 +24,10 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> fit_specs() {
-    std::vector<OptionSpec> specs = {{"family", true}, {"input", true},   {"features", true}, {"holdout", true},
-                                     {"seed", true},   {"out", true},     {"threads", true},  {"help", false}};
+    std::vector<OptionSpec> specs = command_option_specs("recalibrate fit");
+    specs.push_back({"features", true});
     for (const char* family : {"categorical", "normal"})
         add_option_specs(specs, RecalibrationSetup(find_family(family)).options());
-    specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     return specs;
 }
 
@@ -37,12 +36,10 @@ struct Split {
     std::vector<std::size_t> fit, held_out;
 };
 
+// CommandSetup::validate(n) has checked that both parts hold at least 2 rows.
 Split split(std::size_t n, double fraction, std::uint64_t seed) {
     Split out;
     const auto k = static_cast<std::size_t>(fraction * static_cast<double>(n));
-    if (k < 2 || n - k < 2)
-        throw usage_error("--holdout " + json_number(fraction) + " leaves " + std::to_string(k) + " of " + std::to_string(n) +
-                          " rows held out; both parts need at least 2");
     Rng rng = make_stream(seed, 0);
     out.held_out = sample_without_replacement(n, k, rng);
     for (std::size_t i = 0, j = 0; i < n; ++i)
@@ -192,7 +189,7 @@ RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, Json
 
 std::string read_text_file(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
-    if (!file) throw usage_error(path + ": cannot be opened");
+    if (!file) throw invalid_argument(path + ": cannot be opened");
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();
@@ -211,16 +208,11 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     request.options = setup.fit_options();
     const bool categorical = input.family->name == "categorical";
     const bool mmd = request.options.objective == RecalibrationObjective::nll_mmd;
-    if (const auto holdout = args.take("holdout")) {
-        request.holdout = parse_positive_double("holdout", *holdout);
-        if (*request.holdout >= 1) throw usage_error("--holdout " + *holdout + ", must be in (0, 1)");
-    }
-    if (const auto seed = args.take("seed")) {
-        if (!request.holdout) throw usage_error("--seed applies only with --holdout");
-        request.seed = parse_unsigned64("seed", *seed);
-    }
-    const std::string map_path = args.take_required("out", "FILE.json");
-    request.threads = take_threads(args);
+    const CommandSetup command = take_command_options(args, "recalibrate fit");
+    request.holdout = command.values().holdout;
+    request.seed = command.values().seed;
+    request.threads = command.values().threads;
+    const std::string map_path = command.values().out;
     reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
     check_writable(map_path);  // before the fit, not after it
@@ -235,19 +227,17 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     if (categorical) {
         const CategoricalScores data = read_categorical_scores(input.path, input.read, &run.files);
         out.set("n", data.labels.size());
+        command.validate(data.labels.size());
         map = fit_and_judge(data, request, out);
     } else {
         const NormalData data = std::get<NormalData>(read_input(input, &run.files));
         out.set("n", data.size());
+        command.validate(data.size());
         if (features_path) {
             FileSummary summary;
             FeatureForecasts with{data, read_table(*features_path, input.read.text, &summary)};
             run.files.push_back(summary);
-            const bool one_column = request.method == RecalibrationMethod::affine_features;
-            if (with.features.rows() != static_cast<Eigen::Index>(data.size()) || (one_column && with.features.cols() != 1))
-                throw usage_error(*features_path + ": " + std::to_string(with.features.rows()) + " x " +
-                                  std::to_string(with.features.cols()) + ", must be " + std::to_string(data.size()) +
-                                  (one_column ? " x 1 (one feature per row of the input)" : " x d (one row per row of the input)"));
+            setup.check_features(with.features, data.size());  // before the held-out split takes rows of it
             map = fit_and_judge(with, request, out);
         } else {
             map = fit_and_judge(data, request, out);
@@ -272,42 +262,33 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
 }
 
 int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
-    Args args(arguments, {{"map", true}, {"input", true}, {"output", true}, {"header", true}, {"delimiter", true},
-                          {"features", true}, {"help", false}},
-              "recalibrate apply");
-    const std::string map_path = args.take_required("map", "FILE.json");
+    std::vector<OptionSpec> specs = {{"input", true}, {"help", false}};
+    add_option_specs(specs, CommandSetup("recalibrate apply").options());
+    Args args(arguments, specs, "recalibrate apply");
     const std::string input = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
-    const std::string output = args.take_required("output", "FILE.npy or FILE.csv");
-    TextFormat text;
-    text.header = parse_header_mode(args.take("header", "auto"));
-    text.delimiter = parse_delimiter(args.take("delimiter", "auto"));
-    const std::optional<std::string> features_path = args.take("features");
-    args.reject_unused("calib recalibrate apply");
+    const CommandSetup command = take_command_options(args, "recalibrate apply");
+    const CommandOptions& o = command.values();
+    const std::string& map_path = o.map;
+    const std::string& output = o.output;
+    reject_unused(args, {&command}, "calib recalibrate apply");
     if (stage == Stage::options) return 0;
     check_writable(output);
 
     RecalibrationMap map;
     try {
         map = recalibration_map_from_json(read_text_file(map_path));
-    } catch (const usage_error&) {
-        throw;
     } catch (const invalid_argument& e) {  // the file's name before the reader's message
         throw invalid_argument(map_path + ": " + e.what());
     }
-    if (map.method == RecalibrationMethod::affine_features && !features_path)
-        throw usage_error("the map " + map_path + " is affine-features: it needs --features FILE");
-    if (features_path && map.method != RecalibrationMethod::affine_features)
-        throw usage_error("--features applies only to a map of method affine-features, not " + to_string(map.method));
-    const Matrix table = read_table(input, text);
-    const Matrix features = features_path ? read_table(*features_path, text) : Matrix();
-    if (features_path && features.rows() != table.rows())
-        throw usage_error(*features_path + ": " + std::to_string(features.rows()) + " rows, but " + input + " has " +
-                          std::to_string(table.rows()));
+    check_apply_features(map, command.given("features"));
+    const Matrix table = read_table(input, o.text);
+    const Matrix features = command.given("features") ? read_table(o.features, o.text) : Matrix();
     const bool categorical = is_categorical(map.method);
     const Eigen::Index width = categorical ? map.num_classes : 2;
-    if (table.cols() != width && table.cols() != width + 1)
-        throw usage_error(input + ": found " + std::to_string(table.cols()) + " columns, expected " + std::to_string(width) +
-                          (categorical ? " (the map's classes)" : " (mu, sigma)") + " or one more (the targets, copied)");
+    if (table.cols() != width && table.cols() != width + 1)  // the file's form: the map's columns and the targets
+        throw invalid_argument(input + ": found " + std::to_string(table.cols()) + " columns, expected " +
+                               std::to_string(width) + (categorical ? " (the map's classes)" : " (mu, sigma)") +
+                               " or one more (the targets, copied)");
     Matrix result(table.rows(), table.cols());
     std::vector<std::string> names;
     if (categorical) {

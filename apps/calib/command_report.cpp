@@ -12,7 +12,6 @@
 #include "report_model.hpp"
 #include "run_output.hpp"
 #include "shared_options.hpp"
-#include "usage_error.hpp"
 
 #include <calib/registry.hpp>
 #include <calib/version.hpp>
@@ -27,8 +26,8 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> report_option_specs() {
-    std::vector<OptionSpec> specs = shared_option_specs;
-    for (const char* name : {"name", "output", "alpha", "bins", "replicates", "level", "seed"}) specs.push_back({name, true});
+    std::vector<OptionSpec> specs = command_option_specs("report");
+    for (const char* name : {"replicates", "level", "seed"}) specs.push_back({name, true});
     return specs;
 }
 
@@ -130,36 +129,30 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     Args args(rest, report_option_specs(), "report");
     const FamilyInfo& family = take_family(args);
     const ReadOptions read = take_reading_options(args, family);
-    if (files.size() > 1 && !family.classes)
-        throw usage_error("several --input files (a comparison of models) apply to --family categorical or binary, "
-                          "as for calib rank, not " + family.name);
-    const int threads = take_threads(args);
-    const bool quiet = args.take_flag("quiet");
-    const std::string format = args.take("format", "html");
-    if (format != "html" && format != "json") throw usage_error("option --format " + format + ", expected html or json");
-    const std::optional<std::string> output = args.take("output");
-    if (output && output->empty()) throw usage_error("option --output has an empty file name");
+    if (files.size() > 1) check_classes("a comparison of models (several `input` files, as in calib rank)", family);
+    const CommandSetup command = take_command_options(args, "report");
+    const CommandOptions& o = command.values();
+    const int threads = o.threads;
+    const bool quiet = o.quiet;
+    const std::string format = o.format;
+    const std::optional<std::string> output = command.given("output") ? std::optional<std::string>(o.output) : std::nullopt;
     ReportData report;
-    report.alpha = take_alpha(args).value_or(0.05);
+    report.alpha = *o.alpha;
     ReportSettings settings;
-    if (const auto text = args.take("bins")) settings.bins = static_cast<std::size_t>(parse_integer("bins", *text, 1, 1000));
+    settings.bins = o.bins;
     // The intervals' and the ranking's replicates, level and seed: the options of calib rank, checked by
     // its registry entry; one model needs only the CKCE's replicates of the comparison.
     ComparisonSetup comparison;
     if (files.size() == 1) comparison.set("estimators", Value(std::string("ckce")));
-    try {
-        for (const char* name : {"replicates", "level", "seed"})
-            if (const auto text = args.take(name)) comparison.set(name, Value(*text));
-        comparison.check();
-    } catch (const option_error& e) {
-        throw usage_error(render_message(e.what(), NameStyle::command_line));
-    }
+    for (const char* name : {"replicates", "level", "seed"})
+        if (const auto text = args.take(name)) comparison.set(name, Value(*text));
+    comparison.check();
     settings.intervals.replicates = static_cast<std::size_t>(to_double(comparison.get("replicates")));
     settings.intervals.level = to_double(comparison.get("level"));
     settings.intervals.seed = std::stoull(to_text(comparison.get("seed")));
     settings.bootstrap_test = {{"seed", comparison.get("seed")}};
-    const std::optional<std::string> name = args.take("name");
-    for (const std::string& unused : args.unused()) throw usage_error("option --" + unused + " does not apply to calib report");
+    const std::optional<std::string> name = command.given("name") ? std::optional<std::string>(o.name) : std::nullopt;
+    args.reject_unused("calib report");
     if (stage == Stage::options) return 0;
     if (output || format == "html") check_writable(output.value_or("report.html"));  // before the work, not after it
 

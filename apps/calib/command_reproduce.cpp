@@ -25,27 +25,19 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage) {
     }
     if (arguments.empty() || arguments.front().rfind("--", 0) == 0)
         throw usage_error("calib reproduce needs a preset first: calib reproduce NAME --input FILE (see 'calib reproduce --help')");
-    const Preset* preset = nullptr;
-    try {
-        preset = &find_preset(arguments.front());
-    } catch (const invalid_argument& e) {
-        throw usage_error(e.what());
-    }
+    const Preset* preset = &find_preset(arguments.front());
     std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
     // Class predictions unless --family says binary (--family F or --family=F).
     if (std::none_of(rest.begin(), rest.end(), [](const std::string& a) { return a == "--family" || a.rfind("--family=", 0) == 0; }))
         rest.insert(rest.begin(), {"--family", "categorical"});
-    Args args(rest, shared_option_specs, "reproduce " + preset->name);
+    Args args(rest, command_option_specs("reproduce"), "reproduce " + preset->name);
     const InputOptions input = take_input_options(args);
-    try {
-        check_preset_family(*preset, *input.family);
-    } catch (const invalid_argument& e) {
-        throw usage_error(e.what());
-    }
+    check_preset_family(*preset, *input.family);
+    const CommandOptions command = take_command_options(args, "reproduce").values();
     RunRecord run;
-    run.threads = take_threads(args);
-    const OutputFormat format = take_format(args);
-    ProgressBar bar("calib reproduce " + preset->name, !args.take_flag("quiet"));
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
+    ProgressBar bar("calib reproduce " + preset->name, !command.quiet);
     args.reject_unused("calib reproduce");
     if (stage == Stage::options) return 0;
 

@@ -22,10 +22,9 @@ namespace calib::cli {
 namespace {
 
 std::vector<OptionSpec> test_option_specs() {
-    std::vector<OptionSpec> specs = shared_option_specs;
+    std::vector<OptionSpec> specs = command_option_specs("test");
     specs.push_back({"preset", true});
     specs.push_back({"method", true});
-    specs.push_back({"alpha", true});
     for (const MethodInfo& m : test_methods()) add_option_specs(specs, make_test(m.name).options());
     add_option_specs(specs, KernelSetup(families().front()).options());
     return specs;
@@ -54,12 +53,13 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     const InputOptions input = take_input_options(args);
     TestSetup setup = take_method(args, "method", test_methods(), *input.family, make_test);
     const std::string name = setup.info().name;
+    const CommandOptions command = take_command_options(args, "test").values();
     RunRecord run;
-    run.threads = take_threads(args);
-    const OutputFormat format = take_format(args);
-    ProgressBar bar("calib test " + name, !args.take_flag("quiet"));
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
+    ProgressBar bar("calib test " + name, !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
-    const std::optional<double> alpha = take_alpha(args);
+    const std::optional<double> alpha = command.alpha;
     const Preset* preset = take_preset(args, *input.family);
     take_setup_options(args, setup);
     std::optional<KernelSetup> kernel_setup;

@@ -98,7 +98,7 @@ std::string options_text(const std::vector<OptionInfo>& options) {
             text += "; " + render_message(describe_condition(o.condition), NameStyle::command_line);
         if (o.required)
             text += " (required)";
-        else if (!o.default_value.empty())
+        else if (!o.default_value.empty() && !o.metavar.empty())  // a flag is off unless given
             text += " (default " + o.default_value + ")";
         out += entry(option_name(o.name, NameStyle::command_line) + (o.metavar.empty() ? "" : " " + o.metavar), text);
     }
@@ -152,14 +152,10 @@ std::string families_text() {
 )" + options_text(reading_options(true));
 }
 
-const char* const other_options = R"(
-Other:
-  --threads N           OpenMP threads, 0 = OMP_NUM_THREADS or all cores (default 0); at most
-                        4 per processor (at least 64); the result does not depend on it
-  --format json|table   one JSON line (default) or a readable report
-  --quiet               no progress bar (it is drawn only on a terminal's stderr anyway)
-  --help                this text
-)";
+// The command's own options (the registry's CommandSetup) and --help.
+std::string command_options_text(const std::string& command) {
+    return "\nOther:\n" + options_text(CommandSetup(command).options()) + entry("--help", "this text");
+}
 
 // --preset of estimate and test, from the registry's presets.
 std::string preset_option_text() {
@@ -188,7 +184,7 @@ Usage:
            "\nEstimators (--estimator E):\n" + methods_text(estimator_methods()) +
            method_options_text(estimator_methods(), make_estimator) +
            "\nKernel options (estimators of the SKCE and the UCME; k = k_P(p,p') * k_Y(y,y')):\n" +
-           options_text(KernelSetup(families().front()).options()) + other_options + preset_option_text() + R"(
+           options_text(KernelSetup(families().front()).options()) + command_options_text("estimate") + preset_option_text() + R"(
 Output: one JSON object on one line: estimator, estimate, n, the estimator's own numbers
 (block_size, num_blocks; num_locations; for ckce lambda, ridge, rank, ...), the options used, the
 kernel (lengthscale, lengthscale_rule, kernel), family, input, labels, files (what was read),
@@ -221,9 +217,8 @@ estimate --estimator mmd' (--notion, --kernel-p, --metric, --lengthscale, --kern
 Methods (--method M; every test is right-tailed: a small p-value speaks against calibration):
 )" + methods_text(test_methods()) +
            method_options_text(test_methods(), make_test) +
-           "\nKernel options:\n" + options_text(KernelSetup(families().front()).options()) + R"(
-  --alpha A             level in (0, 1): adds "alpha" and "reject" (p_value < A)
-)" + other_options + preset_option_text() + R"(
+           "\nKernel options:\n" + options_text(KernelSetup(families().front()).options()) +
+           command_options_text("test") + preset_option_text() + R"(
 Output: one JSON object on one line: method, null, estimator, estimate, statistic, p_value,
 [alpha, reject], n, the method's details (e.g. block_size, num_blocks, std_error; replicates,
 seed), low_power (why a test of little power for this n may miss a miscalibration: the block test
@@ -268,17 +263,9 @@ Options:
   --simplex-tolerance, --renormalize
                         as in calib estimate (see 'calib estimate --help'); --input takes one
                         file, or several (class predictions, the same labels) as in calib rank
-  --output FILE         the report (default report.html; with --format json: standard output);
-                        written to a temporary file and renamed, so an existing file is replaced
-                        whole or not at all
-  --format html|json    the HTML page (default) or the same numbers as one JSON object
-  --name NAME           the report's title (default: the input file's name, or "N models")
-  --alpha A             the level of the verdict, in (0, 1) (default 0.05)
-  --bins B              bins of the reliability diagrams and the ECEs, in [1, 1000] (default 10)
-  --replicates R        the bootstrap intervals' (and the ranking's) replicates (default 200)
+)" + options_text(CommandSetup("report").options()) + R"(  --replicates R        the bootstrap intervals' (and the ranking's) replicates (default 200)
   --level L             the level of the intervals, in (0, 1) (default 0.95)
   --seed S              the seed of the intervals, the ranking and the bootstrap test (default 1234)
-  --threads N, --quiet  as in calib test; the numbers do not depend on N
 
 Exit codes: 0 success (whatever the verdict), 2 bad option, bad input or an unwritable output,
 1 internal failure.
@@ -306,7 +293,7 @@ Options:
   --labels FILE, --header, --delimiter, --one-based-labels, --logits, --simplex-tolerance,
   --renormalize         as in 'calib estimate'; one --labels file serves every model
 )" + options_text(ComparisonSetup().options()) +
-           other_options + R"(
+           command_options_text("rank") + R"(
 The CKCE's lengthscale (median: per model on the full data) also sets the jkce kernel and
 is kept for the bootstrap replicates. CKCE replicates are computed in the primal form from a factor
 of each model's Gram matrix (exact, eigen: the shortest pivoted Cholesky whose CKCE on the full
@@ -373,21 +360,11 @@ Options of fit:
                         --logits, --simplex-tolerance, --renormalize as there
   --features FILE       affine-features: one column x per row of the input (fit and apply);
                         notion individual: the conditioning features, n x d (fit only for affine)
-)" + fit_options_text() + R"(
-  --holdout F           fit on a seeded random 1 - F of the rows and report, on the held-out F,
-                        the NLL, the SKCE bootstrap test's p-value and the conditional MMD^2
-                        (the objective's notion; normal: distribution, PIT target) before and after
-  --seed S              the seed of the split and of the bootstrap test (default 1234)
-  --out FILE            where the map is written (JSON)
-  --threads N           threads of the bootstrap test (the fit is serial)
-
+)" + fit_options_text() + "\n" + options_text(CommandSetup("recalibrate fit").options()) + R"(
 Options of apply:
-  --map FILE            a map written by fit
   --input FILE          predictions: the map's m columns (logits or probabilities, as fitted), or
                         mu, sigma; one more column (the targets) is copied to the output
-  --output FILE         .npy (float64) or else CSV with a header line
-  --header, --delimiter as in 'calib estimate'
-
+)" + options_text(CommandSetup("recalibrate apply").options()) + R"(
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
 n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after, mmd_notion,
 mmd_lengthscale, mmd_before, mmd_after), parameters,
@@ -425,9 +402,7 @@ Prints every metric that applies to the family as one JSON object (docs/metrics.
 Class predictions (--family categorical, binary):
 )" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
 Options:
-)" + metrics_options_text() + R"(  --format json|table   one JSON object (default) or a readable table
-  --threads N           threads of the LCE and the KCE (the result does not depend on it)
-  The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
+)" + metrics_options_text() + options_text(CommandSetup("metrics").options()) + R"(  The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
   --logits, --simplex-tolerance, --renormalize) apply.
 
 Output fields: command, n, the metrics above, threshold and threshold_rule (median or given), bins,

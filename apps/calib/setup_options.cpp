@@ -46,13 +46,9 @@ void take_setup_options(Args& args, Setup& setup) {
 const Preset* take_preset(Args& args, const FamilyInfo& family) {
     const std::optional<std::string> name = args.take("preset");
     if (!name) return nullptr;
-    try {
-        const Preset& preset = find_preset(*name);
-        check_preset_family(preset, family);
-        return &preset;
-    } catch (const invalid_argument& e) {
-        throw usage_error(e.what());
-    }
+    const Preset& preset = find_preset(*name);
+    check_preset_family(preset, family);
+    return &preset;
 }
 
 void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context) {

@@ -29,20 +29,16 @@ void reject_unused(const Args& args, const std::vector<const Setup*>& setups, co
 // "a|b|c": the names of the methods, for messages.
 std::string method_names(const std::vector<MethodInfo>& methods);
 
-// The method named by the required option `option` (--estimator, --method), made by `make`; throws
-// usage_error for an unknown name, or for a method of class predictions on another family.
+// The method named by the required option `option` (--estimator, --method), made by `make`, which throws
+// for an unknown name, listing the known ones; a method of class predictions on another family throws
+// check_classes's message.
 template <class Make>
 auto take_method(Args& args, const std::string& option, const std::vector<MethodInfo>& methods,
                  const FamilyInfo& family, Make make) {
     const std::string name = args.take_required(option, method_names(methods));
-    for (const MethodInfo& m : methods) {
-        if (m.name != name) continue;
-        if (m.classes_only && !family.classes)
-            throw usage_error("--" + option + " " + name + " applies only to --family categorical or binary, not " +
-                              family.name);
-        return make(name);
-    }
-    throw usage_error("unknown " + option + " '" + name + "', expected one of " + method_names(methods));
+    for (const MethodInfo& m : methods)
+        if (m.name == name && m.classes_only) check_classes("`" + option + "` " + name, family);
+    return make(name);
 }
 
 // --preset NAME (calib/registry.hpp's presets), or nullptr when not given. Throws usage_error for an

@@ -21,20 +21,15 @@ const std::vector<OptionSpec> reading_option_specs = [] {
     return specs;
 }();
 
-const std::vector<OptionSpec> shared_option_specs = [] {
-    std::vector<OptionSpec> specs = {{"family", true}, {"input", true}, {"threads", true}, {"quiet", false},
-                                     {"format", true}, {"help", false}};
+std::vector<OptionSpec> command_option_specs(const std::string& command) {
+    std::vector<OptionSpec> specs = {{"family", true}, {"input", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
+    add_option_specs(specs, CommandSetup(command).options());
     return specs;
-}();
+}
 
 const FamilyInfo& take_family(Args& args) {
-    const std::string name = args.take_required("family", family_names());
-    try {
-        return find_family(name);
-    } catch (const invalid_argument&) {
-        throw usage_error("unknown family '" + name + "', expected one of " + family_names());
-    }
+    return find_family(args.take_required("family", family_names()));
 }
 
 ReadOptions take_reading_options(Args& args, const FamilyInfo& family) {
@@ -56,29 +51,20 @@ InputOptions take_input_options(Args& args) {
     return input;
 }
 
-int take_threads(Args& args) {
-    const auto text = args.take("threads");
-    return text ? static_cast<int>(parse_integer("threads", *text, 0, calib::max_num_threads())) : 0;
+CommandSetup take_command_options(Args& args, const std::string& command) {
+    CommandSetup setup(command);
+    take_setup_options(args, setup);
+    // A command option given where its condition does not hold (--seed without --holdout): the command's
+    // options are its own, so the condition is the reason.
+    for (const OptionInfo& o : setup.options())
+        if (!setup.applies(o.name) && args.has(option_name(o.name, NameStyle::command_line).substr(2)))
+            throw usage_error(command_line_message("option `" + o.name + "` " + setup.why_not(o.name)));
+    return setup;
 }
 
-std::optional<double> take_alpha(Args& args) {
-    const auto text = args.take("alpha");
-    if (!text) return std::nullopt;
-    const double a = parse_double("alpha", *text);
-    if (!(a > 0 && a < 1)) throw usage_error("option --alpha = '" + *text + "', must be in (0, 1)");
-    return a;
+OutputFormat output_format(const CommandOptions& options) {
+    return options.format == "table" ? OutputFormat::table : OutputFormat::json;
 }
-
-OutputFormat take_format(Args& args) {
-    const std::string format = args.take("format", "json");
-    if (format == "json") return OutputFormat::json;
-    if (format == "table") return OutputFormat::table;
-    throw usage_error("option --format " + format + ", expected json or table");
-}
-
-namespace {
-
-}  // namespace
 
 void warn(const std::string& message) {
     std::cerr << "calib: warning: " << render_message(message, NameStyle::command_line) << '\n';

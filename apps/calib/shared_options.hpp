@@ -7,6 +7,7 @@
 
 #include <calib/families.hpp>
 #include <calib/io.hpp>
+#include <calib/registry.hpp>
 
 #include <optional>
 #include <string>
@@ -21,10 +22,11 @@ struct InputOptions {
 };
 
 // --labels/--targets, --header, --delimiter, --one-based-labels, --logits, --simplex-tolerance,
-// --renormalize.
+// --renormalize: the reading options of every family (the registry's reading_options).
 extern const std::vector<OptionSpec> reading_option_specs;
-// --family, --input, the reading options, --threads, --quiet, --format, --help.
-extern const std::vector<OptionSpec> shared_option_specs;
+// --family, --input, --help, the reading options and the command's own (the registry's CommandSetup:
+// --threads, --format, --quiet, ...).
+std::vector<OptionSpec> command_option_specs(const std::string& command);
 
 // Throws usage_error for an unknown family name.
 const FamilyInfo& take_family(Args& args);
@@ -34,15 +36,11 @@ InputOptions take_input_options(Args& args);
 // they do not apply to.
 ReadOptions take_reading_options(Args& args, const FamilyInfo& family);
 
-// --threads N in [0, calib::max_num_threads()] (default 0: OpenMP's default, OMP_NUM_THREADS or
-// all cores).
-int take_threads(Args& args);
-
-// --alpha in (0, 1), the level of a verdict; empty when not given. Throws usage_error.
-std::optional<double> take_alpha(Args& args);
+// The command's own options (the registry's CommandSetup), checked by the library. Throws usage_error.
+CommandSetup take_command_options(Args& args, const std::string& command);
 
 enum class OutputFormat { json, table };
-OutputFormat take_format(Args& args);  // --format json|table (default json)
+OutputFormat output_format(const CommandOptions& options);  // --format json|table
 
 // A warning on stderr: "calib: warning: " and the library's message with its options spelled as
 // options of the command line (render_message). Python gives the same text as a calib.CalibWarning.

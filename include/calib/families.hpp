@@ -31,7 +31,7 @@ struct FamilyInfo {
 
 // Every family, in the order of the documentation.
 const std::vector<FamilyInfo>& families();
-// The family of that name; throws calib::invalid_argument listing the names.
+// The family of that name; throws option_error ("option `family` = gamma, must be one of categorical, …").
 const FamilyInfo& find_family(const std::string& name);
 // "categorical|binary|normal|...": the names, for messages and help texts.
 std::string family_names();

@@ -28,9 +28,12 @@
 #include <calib/options.hpp>
 #include <calib/parallel.hpp>
 #include <calib/recalibration.hpp>
+#include <calib/reliability.hpp>
 #include <calib/record.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -198,7 +201,15 @@ public:
     // but unused or needed but missing.
     bool needs_features() const;
     void check_features(bool given) const;
+    // Throws invalid_argument unless the features fit n observations: n x 1 for affine-features, n rows
+    // (of d features) for the individual notion.
+    void check_features(const Matrix& features, std::size_t n) const;
 };
+
+// Throws invalid_argument unless features are given exactly when the map takes them (affine-features):
+// "`features` applies only to a map of `method` affine-features, not temperature", "the map is
+// affine-features: it needs `features` (one value x per observation)".
+void check_apply_features(const RecalibrationMap& map, bool given);
 
 // The evaluation metrics of Marx et al. (metrics.hpp; `calib metrics`, calib.metrics) with the options
 // of the family (class predictions, or univariate distributions: normal, laplace, mixture-normal;
@@ -239,12 +250,55 @@ std::vector<OptionInfo> reading_options(bool files);
 // when `name` is no reading option.
 std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
 
+// The options of a command beside its method's and the reading options, described once for every
+// front-end (the command line's subcommands; Python's functions take threads, and test its alpha).
+struct CommandOptions {
+    int threads = 0;                     // every command but recalibrate apply; 0: OMP_NUM_THREADS or all cores
+    std::string format;                  // json|table; report: html|json
+    bool quiet = false;                  // no progress bar
+    std::optional<double> alpha;         // test: the verdict's level, none unless given; report: 0.05
+    std::string name, output;            // report: its title, its file; recalibrate apply: the output file
+    std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
+    std::optional<double> holdout;       // recalibrate fit: the held-out fraction
+    std::uint64_t seed = default_seed;   // recalibrate fit: the split's and the held-out test's seed
+    std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
+    TextFormat text;                     // recalibrate apply: how its tables are read
+};
+class CommandSetup : public Setup {
+public:
+    // "estimate", "test", "rank", "metrics", "reproduce", "report", "recalibrate fit", "recalibrate apply";
+    // another name throws invalid_argument.
+    explicit CommandSetup(const std::string& command);
+    const CommandOptions& values() const;
+    // Throws invalid_argument when the options do not fit n observations (recalibrate fit: both parts of
+    // the held-out split need at least 2).
+    void validate(std::size_t n) const;
+};
+
+// The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and
+// interval_coverage; calib report draws its own): "reliability_diagram" takes k (the class of a class-wise
+// diagram; none: top-label), binning, bins, level and smooth_points; "pit_histogram" bins and level;
+// "interval_coverage" nominal (a comma-separated list of levels) and level. Another name throws.
+struct DiagramOptions {
+    std::optional<int> k;
+    ReliabilityOptions reliability;  // binning, bins, level, smooth_points (pit_histogram: bins, level)
+    std::vector<double> nominal = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
+};
+class DiagramSetup : public Setup {
+public:
+    explicit DiagramSetup(const std::string& diagram);
+    const DiagramOptions& values() const;
+};
+
 // Why the option `name`, given with a method, is not taken, in the same words for every front-end:
 // "option `name` applies only with `ckce_method` rff (<context>)" when one of `setups` (nullptr
 // entries are skipped) has it, else "option `name` does not apply to <context>; its options are
 // `a`, `b`, …". `context` names the method, options in backquotes ("`estimator` ece").
 std::string unused_option_message(const std::string& name, const std::vector<const Setup*>& setups,
                                   const std::string& context);
+// Throws invalid_argument unless `family` holds class predictions: "`estimator` ece applies only to `family`
+// categorical or binary, not normal" (`what` names the operation, options in backquotes).
+void check_classes(const std::string& what, const FamilyInfo& family);
 // "missing option `block_size` B|sqrt": a required option that applies was not given (Setup::missing).
 std::string missing_option_message(const OptionInfo& option);
 

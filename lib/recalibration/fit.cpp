@@ -114,7 +114,7 @@ detail::CategoricalProblem make_problem(const RecalibrationMap& map, const Categ
 // |x| of the affine-features map's feature column: n rows, one column, finite values.
 Vector feature_magnitudes(const char* function, const Matrix& features, std::size_t n) {
     if (features.rows() != static_cast<Eigen::Index>(n) || features.cols() != 1)
-        detail::fail(function, "features is ", features.rows(), " x ", features.cols(), ", must be n = ", n,
+        detail::fail(function, "`features` is ", features.rows(), " x ", features.cols(), ", must be n = ", n,
                      " x 1 (one feature x per observation: log sigma' = log sigma + s0 + s1 |x|)");
     Vector abs_x(features.rows());
     for (Eigen::Index i = 0; i < features.rows(); ++i) {

@@ -13,6 +13,19 @@ void check_block_size(const char* function, std::size_t block_size, std::size_t 
         fail(function, "`block_size` = ", block_size, ", must be in [2, n = ", n, "]");
 }
 
+// ---- text files ----------------------------------------------------------------------------------------
+
+OptionList<TextFormat> text_format_options() {
+    return {
+        enum_option(&TextFormat::header,
+                    info("header", "", "auto", "whether the first line is a header (auto: when a cell of it is not a number)"),
+                    named<HeaderMode>({HeaderMode::automatic, HeaderMode::yes, HeaderMode::no})),
+        enum_option(&TextFormat::delimiter, info("delimiter", "", "auto", "the column separator (auto: from the first line)"),
+                    named<Delimiter>({Delimiter::automatic, Delimiter::comma, Delimiter::tab, Delimiter::semicolon,
+                                      Delimiter::whitespace})),
+    };
+}
+
 // ---- ECE -----------------------------------------------------------------------------------------------
 
 void check_ece_binning(const char* function, const EceOptions& o, std::size_t n) {

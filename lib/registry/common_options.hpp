@@ -7,6 +7,7 @@
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
+#include <calib/io.hpp>
 #include <calib/seed.hpp>
 
 #include <algorithm>
@@ -80,6 +81,10 @@ Option<S> lengthscale_option(LengthscaleChoice S::*member, OptionInfo i, std::ve
         [=](const S& s) { return (s.*member).given() ? Value((s.*member).value) : Value((s.*member).rule); },
         [=](Record& r, const S& s, std::size_t) { r.push_back({"lengthscale_rule", (s.*member).rule}); });
 }
+
+// ---- text files: header and delimiter (the reading options; recalibrate apply's tables) ---------------
+
+OptionList<TextFormat> text_format_options();
 
 // ---- the binned ECE ------------------------------------------------------------------------------
 

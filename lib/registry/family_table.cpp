@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "kernels/family_traits.hpp"
+#include "registry/option_table.hpp"
 
 #include <iterator>
 
@@ -83,7 +84,9 @@ std::string family_names() {
 const FamilyInfo& find_family(const std::string& name) {
     for (const FamilyInfo& f : families())
         if (f.name == name) return f;
-    detail::fail("find_family", "unknown family '", name, "', expected one of ", family_names());
+    std::vector<std::string> names;
+    for (const FamilyInfo& f : families()) names.push_back(f.name);
+    throw option_error("family", name, "one of " + detail::one_of(names));
 }
 
 std::size_t data_size(const AnyData& data) {

@@ -1,6 +1,7 @@
 // How a family's data are read (registry.hpp, ReadingSetup): the options of io.hpp's ReadOptions, the same
 // for the command line's files and the Python module's arrays. Each family has the options that apply to it;
 // an option of another family is refused naming the families that take it.
+#include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
 #include <calib/io.hpp>
@@ -22,20 +23,7 @@ OptionList<ReadOptions> reading_options(const FamilyInfo& family, bool files) {
                  "the targets in a separate file (text or .npy), one row per observation (--targets is another "
                  "name for it); default: the last column(s) of the input"),
             [](O& o, const Value& v) { o.labels = text_value(v); }, [](const O& o) { return Value(o.labels); }));
-        list = list + nested(&O::text, OptionList<TextFormat>{
-                                           enum_option(&TextFormat::header,
-                                                       info("header", "", "auto",
-                                                            "whether the first line is a header (auto: when a cell of "
-                                                            "it is not a number)"),
-                                                       named<HeaderMode>({HeaderMode::automatic, HeaderMode::yes,
-                                                                          HeaderMode::no})),
-                                           enum_option(&TextFormat::delimiter,
-                                                       info("delimiter", "", "auto",
-                                                            "the column separator (auto: from the first line)"),
-                                                       named<Delimiter>({Delimiter::automatic, Delimiter::comma,
-                                                                         Delimiter::tab, Delimiter::semicolon,
-                                                                         Delimiter::whitespace})),
-                                       });
+        list = list + nested(&O::text, text_format_options());
     }
     if (family.labels_options) {
         list.push_back(flag_option(&O::one_based_labels,

@@ -188,6 +188,21 @@ void RecalibrationSetup::check_features(bool given) const {
         throw invalid_argument("`notion` individual needs `features` (the conditioning variable, n rows)");
 }
 
+void check_apply_features(const RecalibrationMap& map, bool given) {
+    const bool takes = map.method == RecalibrationMethod::affine_features;
+    if (given && !takes)
+        throw invalid_argument("`features` applies only to a map of `method` affine-features, not " + to_string(map.method));
+    if (!given && takes) throw invalid_argument("the map is affine-features: it needs `features` (one value x per observation)");
+}
+
+void RecalibrationSetup::check_features(const Matrix& features, std::size_t n) const {
+    const bool one_column = method() == RecalibrationMethod::affine_features;
+    if (features.rows() != static_cast<Eigen::Index>(n) || (one_column && features.cols() != 1))
+        throw invalid_argument("`features` is " + std::to_string(features.rows()) + " x " + std::to_string(features.cols()) +
+                               ", must be n = " + std::to_string(n) +
+                               (one_column ? " x 1 (one value x per observation)" : " x d (one row per observation)"));
+}
+
 std::string message_context(const RecalibrationSetup& setup) {
     return "recalibrate fit `method` " + to_string(setup.method());
 }

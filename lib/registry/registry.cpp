@@ -166,6 +166,14 @@ std::string unused_option_message(const std::string& name, const std::vector<con
            (known.empty() ? ", which takes no options" : "; its options are " + known);
 }
 
+void check_classes(const std::string& what, const FamilyInfo& family) {
+    if (family.classes) return;
+    std::vector<std::string> classes;
+    for (const FamilyInfo& f : families())
+        if (f.classes) classes.push_back(f.name);
+    throw invalid_argument(what + " applies only to `family` " + detail::one_of(classes) + ", not " + family.name);
+}
+
 std::string missing_option_message(const OptionInfo& option) {
     return "missing option `" + option.name + "`" + (option.metavar.empty() ? "" : " " + option.metavar);
 }

@@ -56,12 +56,14 @@ def _split(arguments):
     return arrays, reading, options
 
 
-def _threads(threads):
-    if threads is None:
-        return 0
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int (0: OMP_NUM_THREADS or all cores), not {threads!r}")
-    return threads
+def _command(command, **given):
+    """The command's own options (threads; test: alpha) as the library checks them for the command line
+    (CommandSetup): a dict with threads (0: OMP_NUM_THREADS or all cores) and alpha when given."""
+    return _calib.command_options(command, {name: value for name, value in given.items() if value is not None})
+
+
+def _threads(command, threads):
+    return _command(command, threads=threads)["threads"]
 
 
 def _full_name(kind, name, prefix):
@@ -192,7 +194,7 @@ class Ranking:
 
 def estimate(probs=None, labels=None, *, estimator, family=None, threads=None, test_locations=None, **arguments):
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    fields = _calib.estimate(family or "", arrays, reading, test_locations, estimator, options, _threads(threads))
+    fields = _calib.estimate(family or "", arrays, reading, test_locations, estimator, options, _threads("estimate", threads))
     return Estimate(fields)
 
 
@@ -214,11 +216,10 @@ def ckce(probs=None, labels=None, **arguments):
 
 def test(probs=None, labels=None, *, method="bootstrap", alpha=0.05, family=None, threads=None, test_locations=None,
          **arguments):
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha = {alpha!r}, must be a number in (0, 1)")
+    command = _command("test", threads=threads, alpha=alpha)
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    fields = _calib.test(family or "", arrays, reading, test_locations, method, options, _threads(threads))
-    return TestResult(fields, float(alpha))
+    fields = _calib.test(family or "", arrays, reading, test_locations, method, options, command["threads"])
+    return TestResult(fields, command["alpha"])
 
 
 test.__test__ = False  # not a pytest test
@@ -238,36 +239,23 @@ def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
     arrays, reading, options = _split(arguments)
     if arrays:
         raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
-    return Ranking(_calib.rank(family, models, labels, reading, options, _threads(threads)), names)
+    return Ranking(_calib.rank(family, models, labels, reading, options, _threads("rank", threads)), names)
 
 
-def reliability_diagram(probs, labels, *, k=None, binning="uniform", bins=10, level=0.95, smooth_points=0, family=None,
-                        **reading):
+def reliability_diagram(probs, labels, *, family=None, **arguments):
     """The numbers of a reliability diagram of class predictions: a dict with event ("top-label", or
     "class k" when k is given), n, level, binning and bins, a list of dicts per bin: lower, upper
     (edges; equal-mass: the smallest and largest probability in it), count, events, mean_confidence,
     frequency (events / count) and its Clopper-Pearson interval at level (interval_lower,
-    interval_upper). An empty uniform bin has count 0 and NaN for the rest.
+    interval_upper). An empty uniform bin has count 0 and NaN for the rest. With smooth_points P > 0
+    also "smooth" (bandwidth, probability, frequency, lower, upper): the curve without bins that calib
+    report draws, from the 1st to the 99th percentile of the predictions (its band is the smoother's
+    noise, not its bias).
 
     probs, labels : the class predictions (as for skce; reading options logits, one_based_labels,
-        simplex_tolerance, renormalize)
-    k : int, optional
-        The class of a class-wise diagram (p_ik against 1{y_i = k}); default: top-label, the
-        confidence max_k p_ik against whether the label is that class.
-    binning : "uniform" (default; the ECE's bins [0, 1/B], (1/B, 2/B], ...) or "equal-mass"
-    bins : int, default 10
-    level : float, default 0.95
-    smooth_points : int, default 0
-        With P > 0 also "smooth", the reliability curve without bins at P points (calib report draws it):
-        a Gaussian kernel smoother of the events against the logit of the probability, bandwidth by
-        Silverman's rule (its value in "bandwidth"), from the 1st to the 99th percentile of the
-        predictions, with a pointwise Wilson band at level ("probability", "frequency", "lower",
-        "upper"; the band is the smoother's noise, not its bias).
-    """
-    arrays, reading, rest = _split({"probs": probs, "labels": labels, **reading})
-    if rest:
-        raise TypeError(f"unexpected keyword argument {next(iter(rest))} for reliability_diagram")
-    return _calib.reliability_diagram(family or "", arrays, reading, k, binning, bins, level, smooth_points)
+        simplex_tolerance, renormalize)"""
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    return _calib.reliability_diagram(family or "", arrays, reading, options)
 
 
 def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None, y=None, family=None):
@@ -294,7 +282,7 @@ def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     option is a TypeError naming the ones that apply. An infinite NLL is float("inf"), with a
     CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    return _calib.metrics(family or "", given, reading, options, _threads(threads))
+    return _calib.metrics(family or "", given, reading, options, _threads("metrics", threads))
 
 
 def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **reading):
@@ -307,7 +295,7 @@ def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **r
     given, reading_options, options = _split({"probs": probs, "labels": labels, **reading})
     if options:
         raise TypeError(f"reproduce takes the data and the reading options, not {', '.join(options)}")
-    return _calib.reproduce(preset, family or "", given, reading_options, _threads(threads))
+    return _calib.reproduce(preset, family or "", given, reading_options, _threads("reproduce", threads))
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):
@@ -352,18 +340,23 @@ def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, fea
     return _calib.recalibrate_apply(text, arrays, features)
 
 
-def pit_histogram(u, bins=10, level=0.95):
+def pit_histogram(u, bins=None, level=None):
     """The PIT's counts in `bins` equal bins of [0, 1] with the tightest band [band_lower, band_upper]
     that holds each bin's count with probability >= level under uniformity (bin by bin): a dict with
     n, level, counts, band_lower, band_upper."""
-    return _calib.pit_histogram(list(map(float, u)), bins, level)
+    options = {name: value for name, value in dict(bins=bins, level=level).items() if value is not None}
+    return _calib.pit_histogram(list(map(float, u)), options)
 
 
-def interval_coverage(u, nominal=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95), level=0.95):
+def interval_coverage(u, nominal=None, level=None):
     """For each nominal level tau, the fraction of targets inside the central tau-interval of their
     predicted distribution ((1 - tau)/2 <= u_i <= (1 + tau)/2), with its Clopper-Pearson interval at
-    level: a dict with n, level, nominal, observed, lower, upper."""
-    return _calib.interval_coverage(list(map(float, u)), list(map(float, nominal)), level)
+    level: a dict with n, level, nominal, observed, lower, upper. nominal: a sequence of levels (or
+    the command line's comma-separated text)."""
+    options = {} if level is None else {"level": level}
+    if nominal is not None:
+        options["nominal"] = nominal if isinstance(nominal, str) else ",".join(repr(float(t)) for t in nominal)
+    return _calib.interval_coverage(list(map(float, u)), options)
 
 
 def estimators():

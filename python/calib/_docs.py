@@ -5,17 +5,6 @@ import textwrap
 
 from . import _calib
 
-_DATA = """\
-probs, labels, mean, std, scale, cov, weights, means, stds, y : array_like
-    The predictions and targets of one family (see help(calib)); the family follows from the names
-    given, or from family= (categorical, binary, normal, laplace, mvnormal-diag, mvnormal,
-    mixture-normal). float64 arrays are read as they are; other dtypes and layouts are converted once.
-logits, one_based_labels (alias one_based), simplex_tolerance, renormalize
-    Reading options of class predictions, as the command line's --logits, --one-based-labels,
-    --simplex-tolerance and --renormalize.
-threads : int, default 0
-    OpenMP threads (0: OMP_NUM_THREADS or all cores); the result does not depend on it."""
-
 
 def _options(options, indent="    "):
     lines = []
@@ -26,6 +15,16 @@ def _options(options, indent="    "):
         lines.append(indent + head)
         lines += textwrap.wrap(body, 96, initial_indent=indent + "    ", subsequent_indent=indent + "    ")
     return "\n".join(lines)
+
+
+_DATA = f"""\
+probs, labels, mean, std, scale, cov, weights, means, stds, y : array_like
+    The predictions and targets of one family (see help(calib)); the family follows from the names
+    given, or from family= (categorical, binary, normal, laplace, mvnormal-diag, mvnormal,
+    mixture-normal). float64 arrays are read as they are; other dtypes and layouts are converted once.
+Reading options (the command line's; one_based_labels also as one_based):
+{_options(_calib.reading_options())}
+{_options([o for o in _calib.command_option_list("estimate") if o["name"] == "threads"], indent="")}"""
 
 
 def _methods(methods):
@@ -120,6 +119,8 @@ Methods and their options:
 
 {kernel_text}
 """
+    for name in ("reliability_diagram", "pit_histogram", "interval_coverage"):
+        scope[name].__doc__ += "\n\nOptions:\n" + _options(_calib.diagram_options(name))
     scope["rank"].__doc__ = f"""Compares the calibration of models evaluated on the same labels; returns a Ranking.
 
 rank(models, labels, *, names=None, family=None, threads=None, **options)

@@ -83,9 +83,8 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     const MethodInfo& info = setup.info();
     const FamilyInfo& family = *in.family;
     const bool has_locations = in.locations.has_value();
-    if (info.classes_only && !family.classes)
-        throw invalid_argument(info.name + " applies only to class predictions (categorical or binary), not to family " +
-                               family.name);
+    if (info.classes_only)
+        check_classes((std::is_same_v<MethodSetup, EstimatorSetup> ? "`estimator` " : "`method` ") + info.name, family);
     // The locations are arrays here; the option records only that they were given.
     if (has_locations && !setup.option("test_locations"))
         throw invalid_argument("test_locations does not apply to " + info.name);
@@ -217,8 +216,7 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
 py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,
               const py::dict& reading, py::dict options, int threads) {
     const FamilyInfo& family = find_family(family_name);
-    if (!family.classes)
-        throw invalid_argument("rank compares class predictions (categorical or binary), not family " + family.name);
+    check_classes("calib rank", family);
     if (models.size() < 2)
         throw invalid_argument("rank needs at least two models' predictions, got " + std::to_string(models.size()));
     const ReadOptions read = reading_options(family, reading);
@@ -265,26 +263,34 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
                     py::arg("options") = to_dict(setup.record()), py::arg("compute_seconds") = compute_seconds);
 }
 
-py::dict reliability(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
-                     const py::object& k, const std::string& binning, std::size_t bins, double level,
-                     std::size_t smooth_points) {
+// The command's own options given as keyword arguments (threads; test: alpha), checked by the registry's
+// CommandSetup with the command line's rules and words.
+py::dict command_options(const std::string& command, py::dict given) {
+    CommandSetup setup(command);
+    set_options(setup, given);
+    reject_unused(given, {&setup}, "calib " + command);
+    py::dict out;
+    out["threads"] = setup.values().threads;
+    if (setup.values().alpha) out["alpha"] = *setup.values().alpha;
+    return out;
+}
+
+// A diagram's options given as keyword arguments, checked by the registry's DiagramSetup.
+DiagramOptions diagram_options(const std::string& diagram, py::dict options) {
+    DiagramSetup setup(diagram);
+    set_options(setup, options);
+    reject_unused(options, {&setup}, diagram);
+    return setup.values();
+}
+
+py::dict reliability(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    if (!family.classes)
-        throw invalid_argument("reliability diagrams are for class predictions (categorical or binary), not family " +
-                               family.name);
+    check_classes("reliability_diagram", family);
+    const DiagramOptions given = diagram_options("reliability_diagram", options);
+    const ReliabilityOptions& o = given.reliability;
     const AnyData data = make_data(family, arrays, reading_options(family, reading));
-    ReliabilityOptions o;
-    if (binning == "uniform")
-        o.binning = ReliabilityBinning::uniform;
-    else if (binning == "equal-mass")
-        o.binning = ReliabilityBinning::equal_mass;
-    else
-        throw option_error("binning", "'" + binning + "'", "uniform or equal-mass");
-    o.bins = bins;
-    o.level = level;
-    o.smooth_points = smooth_points;
     const CategoricalData& d = std::get<CategoricalData>(data);
-    const ReliabilityDiagram r = k.is_none() ? reliability_diagram(d, o) : class_reliability_diagram(d, k.cast<int>(), o);
+    const ReliabilityDiagram r = given.k ? class_reliability_diagram(d, *given.k, o) : reliability_diagram(d, o);
     py::list out;
     for (const ReliabilityBin& b : r.bins)
         out.append(py::dict(py::arg("lower") = b.lower, py::arg("upper") = b.upper, py::arg("count") = b.count,
@@ -293,7 +299,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
                             py::arg("interval_upper") = b.interval_upper));
     py::dict result(py::arg("event") = r.event, py::arg("n") = r.n, py::arg("level") = r.level,
                     py::arg("binning") = to_string(o.binning), py::arg("bins") = out);
-    if (smooth_points > 0)
+    if (o.smooth_points > 0)
         result["smooth"] = py::dict(py::arg("bandwidth") = r.smooth.bandwidth, py::arg("probability") = r.smooth.probability,
                                     py::arg("frequency") = r.smooth.frequency, py::arg("lower") = r.smooth.lower,
                                     py::arg("upper") = r.smooth.upper);
@@ -364,14 +370,16 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
     return out;
 }
 
-py::dict pit_histogram_dict(const std::vector<double>& u, std::size_t bins, double level) {
-    const PitHistogram h = pit_histogram(u, bins, level);
+py::dict pit_histogram_dict(const std::vector<double>& u, py::dict options) {
+    const ReliabilityOptions o = diagram_options("pit_histogram", options).reliability;
+    const PitHistogram h = pit_histogram(u, o.bins, o.level);
     return py::dict(py::arg("n") = h.n, py::arg("level") = h.level, py::arg("counts") = h.counts,
                     py::arg("band_lower") = h.band_lower, py::arg("band_upper") = h.band_upper);
 }
 
-py::dict interval_coverage_dict(const std::vector<double>& u, const std::vector<double>& nominal, double level) {
-    const CoverageCurve c = interval_coverage(u, nominal, level);
+py::dict interval_coverage_dict(const std::vector<double>& u, py::dict options) {
+    const DiagramOptions o = diagram_options("interval_coverage", options);
+    const CoverageCurve c = interval_coverage(u, o.nominal, o.reliability.level);
     return py::dict(py::arg("n") = c.n, py::arg("level") = c.level, py::arg("nominal") = c.nominal,
                     py::arg("observed") = c.observed, py::arg("lower") = c.lower, py::arg("upper") = c.upper);
 }
@@ -419,17 +427,20 @@ PYBIND11_MODULE(_calib, m) {
           py::arg("method"), py::arg("options"), py::arg("threads"));
     m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
-    m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("k"),
-          py::arg("binning"), py::arg("bins"), py::arg("level"), py::arg("smooth_points"));
+    m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),
+          py::arg("options"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
     m.def("reproduce", &reproduce, py::arg("preset"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("threads"));
     m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("options"),
           py::arg("threads"));
-    m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("bins"), py::arg("level"));
-    m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("nominal"), py::arg("level"));
+    m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("options"));
+    m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("options"));
+    m.def("diagram_options", [](const std::string& diagram) { return option_list(calib::DiagramSetup(diagram).options()); });
+    m.def("command_option_list", [](const std::string& command) { return option_list(calib::CommandSetup(command).options()); });
     m.def("methods", &methods, py::arg("kind"));
     m.def("families", &family_list);
+    m.def("command_options", &command_options, py::arg("command"), py::arg("given"));
     m.def("reading_options", [] { return option_list(calib::reading_options(false)); });
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
     m.def("max_threads", &calib::max_num_threads);

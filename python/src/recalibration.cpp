@@ -64,6 +64,7 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
             map = fit_recalibration(d, method, o);
         } else {
             const Matrix x = table_matrix(features, "features");
+            setup.check_features(x, d.size());
             py::gil_scoped_release release;
             map = fit_recalibration(d, x, method, o);
         }
@@ -86,10 +87,7 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
     }
     for (const std::string& name : names)
         if (!arrays.contains(name)) throw invalid_argument("missing " + name + " for a map of method " + to_string(map.method));
-    if (!features.is_none() && map.method != RecalibrationMethod::affine_features)
-        throw invalid_argument("features applies only to a map of method affine-features, not " + to_string(map.method));
-    if (features.is_none() && map.method == RecalibrationMethod::affine_features)
-        throw invalid_argument("the map is affine-features: it needs features (one value x per observation)");
+    check_apply_features(map, !features.is_none());
     const Matrix x = features.is_none() ? Matrix() : finite_table(features, "features");
     py::dict out;
     if (categorical) {
@@ -111,9 +109,6 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
         throw invalid_argument("mean and std must be 1-d arrays of the same length, got " + std::to_string(mean.rows()) +
                                " x " + std::to_string(mean.cols()) + " and " + std::to_string(stddev.rows()) + " x " +
                                std::to_string(stddev.cols()));
-    if (x.size() && x.rows() != mean.rows())
-        throw invalid_argument("features has " + std::to_string(x.rows()) + " rows but mean has " +
-                               std::to_string(mean.rows()));
     Matrix r;
     {
         py::gil_scoped_release release;

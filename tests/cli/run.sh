@@ -555,7 +555,7 @@ rc=$?
 expect_error "unknown command" "frobnicate" -- frobnicate
 # Arguments are echoed escaped: a control byte or invalid UTF-8 never reaches the terminal raw.
 expect_error "unknown command with control and invalid bytes" "'a\\x0Ab\\x93c'" -- $'a\nb\x93c'
-expect_error "option value with a tab" "--format a\\x09b" -- estimate "${ok_args[@]}" --estimator skce-biased --format $'a\tb'
+expect_error "option value with a tab" "--format = a\\x09b" -- estimate "${ok_args[@]}" --estimator skce-biased --format $'a\tb'
 expect_error "unknown option" "--foo" -- estimate "${ok_args[@]}" --estimator skce-biased --foo 1
 expect_error "positional argument" "stray" -- estimate "${ok_args[@]}" --estimator skce-biased stray
 expect_error "missing value at the end" "--estimator" "needs a value" -- estimate "${ok_args[@]}" --estimator
@@ -1203,7 +1203,7 @@ expect_error "recalibrate --features without affine-features" "--features applie
     recalibrate fit --family normal --input hetero.csv --method affine --features hetero_x.csv --out x.json
 expect_error "recalibrate apply affine-features without features" "it needs --features" -- \
     recalibrate apply --map hetero.json --input hetero.csv --output x.csv
-expect_error "recalibrate features of another length" "hetero_x.csv: 2000 x 1, must be 1000 x 1" -- \
+expect_error "recalibrate features of another length" "--features is 2000 x 1, must be n = 1000 x 1" -- \
     recalibrate fit --family normal --input narrow.csv --method affine-features --features hetero_x.csv --out x.json
 sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
 expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_from_json: parameters.temperature = 0, must be > 0" -- \
@@ -1277,6 +1277,20 @@ expect_error "recalibrate ridge without matrix" "option --ridge applies only wit
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
     "${fit[@]}" --method temperature --seed 3 --out x.json
+# The command's own options (the registry's CommandSetup): one rule each, the library's words.
+for h in 0 1 1.5 -0.2 x; do
+    expect_error "recalibrate holdout $h" "option --holdout = '$h', must be" -- "${fit[@]}" --method temperature --holdout $h --out x.json
+done
+head -6 over.csv >tiny.csv
+expect_error "recalibrate holdout leaving one row" "--holdout 0.2 leaves 1 of 6 rows held out; both parts need at least 2" -- \
+    recalibrate fit --family categorical --input tiny.csv --logits --method temperature --holdout 0.2 --out x.json
+expect_error "recalibrate apply features for temperature" "--features applies only to a map of --method affine-features, not temperature" -- \
+    recalibrate apply --map t.json --input over.csv --features hetero_x.csv --output x.csv
+expect_error "recalibrate apply without --map" "missing option --map FILE" -- recalibrate apply --input over.csv --output x.csv
+expect_error "recalibrate apply bad header" "option --header = maybe, must be one of auto, yes or no" -- \
+    recalibrate apply --map t.json --input over.csv --output x.csv --header maybe
+expect_error "recalibrate fit --threads -1" "option --threads = '-1', must be an integer in [0, " -- \
+    "${fit[@]}" --method temperature --threads -1 --out x.json
 expect_error "recalibrate unknown subcommand" "unknown subcommand 'recalibrate tune'" -- recalibrate tune
 expect_error "recalibrate needs --out" "--out" -- "${fit[@]}" --method temperature
 

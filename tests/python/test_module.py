@@ -92,11 +92,11 @@ def test_bad_options(data):
         calib.test(probs, labels, alpha=1.5)
     with pytest.raises(ValueError, match="option `logits` applies only to `family` categorical, not normal"):
         calib.skce(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3), logits=True)
-    with pytest.raises(ValueError, match="ece applies only to class predictions"):
+    with pytest.raises(ValueError, match="`estimator` ece applies only to `family` categorical or binary, not normal"):
         calib.ece(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))
     with pytest.raises(ValueError, match="threads"):
         calib.skce(probs, labels, threads=-1)
-    with pytest.raises(TypeError, match="threads must be an int"):
+    with pytest.raises(ValueError, match="option `threads` = '1.5', must be an integer in"):
         calib.skce(probs, labels, threads=1.5)
     with pytest.raises(ValueError, match="ucme needs test_locations"):
         calib.estimate(probs, labels, estimator="ucme")
@@ -275,7 +275,7 @@ def test_reliability_diagram(data):
         calib.reliability_diagram(probs, labels, binning="quantile")
     with pytest.raises(ValueError, match="k = 4"):
         calib.reliability_diagram(probs, labels, k=4)
-    with pytest.raises(ValueError, match="class predictions"):
+    with pytest.raises(ValueError, match="reliability_diagram applies only to `family` categorical or binary, not normal"):
         calib.reliability_diagram(None, None, mean=np.zeros(3), std=np.ones(3), y=np.zeros(3))
 
 

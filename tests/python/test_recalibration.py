@@ -173,7 +173,7 @@ def test_recalibration_errors():
         calib.recalibrate_fit(**normal, method="affine-features")
     with pytest.raises(ValueError, match="`features` applies only with `method` affine-features or `notion` individual"):
         calib.recalibrate_fit(**normal, method="affine", features=normal["y"])
-    with pytest.raises(ValueError, match="must be n = 400 x 1|features is"):
+    with pytest.raises(ValueError, match=r"`features` is 5 x 1, must be n = \d+ x 1 \(one value x per observation\)"):
         calib.recalibrate_fit(**normal, method="affine-features", features=normal["y"][:5])
 
 

@@ -328,3 +328,53 @@ def test_a_zero_simplex_tolerance_is_taken_alike(tmp_path):
     code, stderr = cli(*args)
     assert code == 0, stderr
     assert call() == pytest.approx(calib.ece(p, y))
+
+
+# The commands' own options (CommandSetup): threads everywhere, the test's alpha; and methods or commands
+# of class predictions given other data (check_classes).
+COMMANDS = [
+    ("threads out of range", ["estimate", "--estimator", "ece", "--threads", "-1"],
+     lambda p, y: calib.estimate(p, y, estimator="ece", threads=-1)),
+    ("threads not an integer", ["rank", "--input", data_path("preds.csv"), "--threads", "1.5"],
+     lambda p, y: calib.rank([p, p], y, threads=1.5)),
+    ("alpha out of range", ["test", "--method", "block", "--alpha", "1.5"],
+     lambda p, y: calib.test(p, y, method="block", alpha=1.5)),
+    ("alpha not a number", ["test", "--method", "block", "--alpha", "often"],
+     lambda p, y: calib.test(p, y, method="block", alpha="often")),
+]
+
+
+@pytest.mark.parametrize("case,args,call", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_bad_command_options_are_refused_alike(case, args, call, categorical):
+    probs, labels = categorical
+    assert_same_error([args[0], *PREDS, *args[1:]], lambda: call(probs, labels))
+
+
+def test_class_methods_on_other_data_are_refused_alike():
+    gauss = ["--family", "normal", "--input", data_path("gauss.csv")]
+    _, normal = family_arrays("normal")
+    assert_same_error(["estimate", *gauss, "--estimator", "ece"], lambda: calib.estimate(**normal, estimator="ece"))
+    assert_same_error(["test", *gauss, "--method", "consistency", "--estimator", "ece"],
+                      lambda: calib.test(**normal, method="consistency", estimator="ece"))
+    assert_same_error(["rank", "--family", "normal", "--input", data_path("gauss.csv"), data_path("gauss.csv")],
+                      lambda: calib.rank([normal["mean"], normal["mean"]], normal["y"], family="normal"))
+
+
+def test_recalibration_map_features_are_refused_alike(tmp_path):
+    """apply: features given to a map that takes none, and none given to one that needs them."""
+    probs, labels = np.load(data_path("preds.npy")), np.load(data_path("labels.npy"))
+    fitted = calib.recalibrate_fit(probs, labels, method="temperature")
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(fitted))
+    x = save(tmp_path, "x.csv", np.zeros(len(probs)))
+    assert_same_error(["recalibrate", "apply", "--map", str(path), "--input", data_path("preds.npy"), "--features", x,
+                       "--output", str(tmp_path / "out.csv")],
+                      lambda: calib.recalibrate_apply(fitted, probs, features=np.zeros(len(probs))))
+    table = np.loadtxt(data_path("gauss.csv"), delimiter=",", skiprows=1)
+    x = save(tmp_path, "x.csv", table[:, 0])
+    hetero = calib.recalibrate_fit(mean=table[:, 0], std=table[:, 1], y=table[:, 2], method="affine-features",
+                                   features=table[:, 0])
+    path.write_text(json.dumps(hetero))
+    assert_same_error(["recalibrate", "apply", "--map", str(path), "--input", data_path("gauss.csv"),
+                       "--output", str(tmp_path / "out.csv")],
+                      lambda: calib.recalibrate_apply(hetero, mean=table[:, 0], std=table[:, 1]))

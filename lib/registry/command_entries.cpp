@@ -1,0 +1,150 @@
+// The options of each command beside its method's (registry.hpp, CommandSetup): threads, the output
+// format, the verdict's level, the report's and the recalibration files' options. Front-ends take them
+// through the registry, so that their rules and messages are the library's, as for the methods' options.
+#include "registry/common_options.hpp"
+#include "registry/models.hpp"
+
+#include <calib/parallel.hpp>
+
+#include <cmath>
+
+namespace calib {
+
+namespace detail {
+
+namespace {
+
+using O = CommandOptions;
+
+Option<O> file_option(std::string O::*member, const std::string& name, const std::string& help, bool required = false) {
+    OptionInfo i = info(name, "FILE", "", help);
+    i.required = required;
+    return custom_option<O>(std::move(i), [member](O& o, const Value& v) { o.*member = text_value(v); },
+                            [member](const O& o) { return Value(o.*member); });
+}
+
+Option<O> format_option(const std::vector<std::string>& formats, const std::string& help) {
+    std::string metavar;
+    for (const std::string& f : formats) metavar += (metavar.empty() ? "" : "|") + f;
+    return custom_option<O>(info("format", metavar, formats.front(), help),
+                            [formats](O& o, const Value& v) {
+                                const std::string text = text_value(v);
+                                if (std::find(formats.begin(), formats.end(), text) == formats.end())
+                                    throw option_error("format", text, "one of " + one_of(formats));
+                                o.format = text;
+                            },
+                            [](const O& o) { return Value(o.format); });
+}
+
+// A level in (0, 1); `default_value` empty: none unless given.
+Option<O> alpha_option(const std::string& default_value, const std::string& help) {
+    return custom_option<O>(info("alpha", "A", default_value, help),
+                            [](O& o, const Value& v) {
+                                o.alpha = real_value("alpha", v, [](double a) { return a > 0 && a < 1; }, "in (0, 1)");
+                            },
+                            [](const O& o) { return o.alpha ? Value(*o.alpha) : Value(std::string()); });
+}
+
+Option<O> threads_option(const std::string& help) {
+    return integer_option(&O::threads,
+                          info("threads", "N", "0",
+                               "OpenMP threads, 0 = OMP_NUM_THREADS or all cores, at most 4 per processor (at least "
+                               "64); " + help),
+                          0, static_cast<std::uint64_t>(max_num_threads()));
+}
+
+Option<O> quiet_option() {
+    return flag_option(&O::quiet, info("quiet", "", "", "no progress bar (it is drawn only on a terminal's stderr anyway)"));
+}
+
+// The options of one command, and its defaults.
+std::pair<OptionList<O>, O> command_options(const std::string& command) {
+    O defaults;
+    const std::string same = "the result does not depend on it";
+    const Option<O> json_or_table = format_option({"json", "table"}, "one JSON object or a readable table");
+    if (command == "estimate" || command == "rank" || command == "metrics" || command == "reproduce") {
+        defaults.format = "json";
+        return {{threads_option(same), json_or_table, quiet_option()}, defaults};
+    }
+    if (command == "test") {
+        defaults.format = "json";
+        return {{threads_option(same), json_or_table, quiet_option(),
+                 alpha_option("", "the level of a verdict, in (0, 1): adds alpha and reject (p_value < A)")},
+                defaults};
+    }
+    if (command == "report") {
+        defaults.format = "html";
+        defaults.alpha = 0.05;
+        return {{threads_option(same), format_option({"html", "json"}, "the HTML page or the same numbers as one JSON object"),
+                 quiet_option(),
+                 file_option(&O::output, "output",
+                             "the report (default report.html; with format json: standard output); written to a "
+                             "temporary file and renamed, so an existing file is replaced whole or not at all"),
+                 custom_option<O>(info("name", "NAME", "", "the report's title (default: the input file's name, or \"N models\")"),
+                                  [](O& o, const Value& v) { o.name = text_value(v); },
+                                  [](const O& o) { return Value(o.name); }),
+                 alpha_option("0.05", "the level of the verdict, in (0, 1)"),
+                 integer_option(&O::bins, info("bins", "B", "10", "bins of the reliability diagrams and the ECEs, in [1, 1000]"), 1,
+                                1000)},
+                defaults};
+    }
+    if (command == "recalibrate fit") {
+        return {{threads_option("threads of the held-out bootstrap test (the fit is serial)"),
+                 custom_option<O>(info("holdout", "F", "",
+                                       "fit on a seeded random 1 - F of the rows and report, on the held-out F, the "
+                                       "NLL, the SKCE bootstrap test's p-value and the conditional MMD^2 before and "
+                                       "after"),
+                                  [](O& o, const Value& v) {
+                                      o.holdout = real_value("holdout", v, [](double f) { return f > 0 && f < 1; },
+                                                             "in (0, 1)");
+                                  },
+                                  [](const O& o) { return o.holdout ? Value(*o.holdout) : Value(std::string()); }),
+                 integer_option(&O::seed,
+                                info("seed", "S", std::to_string(default_seed),
+                                     "the seed of the held-out split and of its bootstrap test", {"holdout", {}}),
+                                0),
+                 file_option(&O::out, "out", "where the map is written (JSON)", true)},
+                defaults};
+    }
+    if (command == "recalibrate apply") {
+        return {OptionList<O>{file_option(&O::map, "map", "a map written by recalibrate fit", true),
+                              file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true),
+                              file_option(&O::features, "features",
+                                          "affine-features maps: one value x per row of the input (text or .npy)")} +
+                    nested(&O::text, text_format_options()),
+                defaults};
+    }
+    throw invalid_argument("unknown command '" + command +
+                           "', expected estimate, test, rank, metrics, reproduce, report, recalibrate fit or "
+                           "recalibrate apply");
+}
+
+class CommandEntry final : public WithOptions<SetupModel, O> {
+public:
+    explicit CommandEntry(const std::string& command, std::pair<OptionList<O>, O> options)
+        : WithOptions<SetupModel, O>({command, "the options of calib " + command, command, false},
+                                     std::move(options.first), std::move(options.second)) {}
+    using WithOptions<SetupModel, O>::values;
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<CommandEntry>(*this); }
+};
+
+}  // namespace
+
+}  // namespace detail
+
+CommandSetup::CommandSetup(const std::string& command)
+    : Setup(std::make_shared<detail::CommandEntry>(command, detail::command_options(command))) {}
+
+const CommandOptions& CommandSetup::values() const { return static_cast<const detail::CommandEntry&>(*model_).values(); }
+
+void CommandSetup::validate(std::size_t n) const {
+    check();
+    const CommandOptions& o = values();
+    if (!o.holdout) return;
+    const auto k = static_cast<std::size_t>(*o.holdout * static_cast<double>(n));
+    if (k < 2 || n - k < 2)
+        throw invalid_argument("`holdout` " + detail::format_value(*o.holdout) + " leaves " + std::to_string(k) + " of " +
+                               std::to_string(n) + " rows held out; both parts need at least 2");
+}
+
+}  // namespace calib
