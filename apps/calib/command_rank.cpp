@@ -35,7 +35,7 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     }
     std::vector<std::string> rest;
     RankRun run;
-    run.files = take_model_files(arguments, rest, "calib rank", 2);
+    run.files = take_model_files(arguments, rest, "rank");
     Args args(rest, rank_option_specs(), "rank");
     run.family = &take_family(args);
     check_classes("calib rank", *run.family);

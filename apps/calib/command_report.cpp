@@ -125,7 +125,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         return 0;
     }
     std::vector<std::string> rest;
-    const std::vector<std::string> files = take_model_files(arguments, rest, "calib report", 1);
+    const std::vector<std::string> files = take_model_files(arguments, rest, "report");
     Args args(rest, report_option_specs(), "report");
     const FamilyInfo& family = take_family(args);
     const ReadOptions read = take_reading_options(args, family);

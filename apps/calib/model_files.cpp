@@ -4,11 +4,12 @@
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
+#include <calib/registry.hpp>
 
 namespace calib::cli {
 
 std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
-                                          const std::string& command, std::size_t minimum) {
+                                          const std::string& command) {
     std::vector<std::string> files;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
@@ -21,10 +22,7 @@ std::vector<std::string> take_model_files(const std::vector<std::string>& argume
     }
     for (const std::string& f : files)
         if (f.empty()) throw usage_error("option --input has an empty file name");
-    if (files.size() < minimum)
-        throw usage_error(command + " needs at least " + (minimum == 1 ? "one model file: --input MODEL.csv"
-                                                                        : "two model files: --input MODEL1.csv MODEL2.csv ...") +
-                          " (got " + std::to_string(files.size()) + ")");
+    CommandSetup(command).check_models(files.size());
     return files;
 }
 

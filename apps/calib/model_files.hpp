@@ -11,10 +11,10 @@
 namespace calib::cli {
 
 // Splits off the model files: every argument after --input up to the next option (--input may be
-// given more than once); the rest goes to the option parser. Throws usage_error for an empty name or
-// fewer than `minimum` files (the message names `command`).
+// given more than once); the rest goes to the option parser. Throws usage_error for an empty name, and
+// CommandSetup::check_models's error for too few files for `command` (rank, report).
 std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
-                                          const std::string& command, std::size_t minimum);
+                                          const std::string& command);
 
 // The same n, the same classes and the same labels in every file, checked here to name the files
 // (compare_models checks it too, by model index). Throws calib::invalid_argument.

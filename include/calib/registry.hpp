@@ -273,6 +273,9 @@ public:
     // Throws invalid_argument when the options do not fit n observations (recalibrate fit: both parts of
     // the held-out split need at least 2).
     void validate(std::size_t n) const;
+    // Throws invalid_argument unless the command has enough models: rank compares at least 2, report
+    // shows at least 1 ("calib rank needs at least 2 models, got 1").
+    void check_models(std::size_t count) const;
 };
 
 // The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and

@@ -147,4 +147,11 @@ void CommandSetup::validate(std::size_t n) const {
                                std::to_string(n) + " rows held out; both parts need at least 2");
 }
 
+void CommandSetup::check_models(std::size_t count) const {
+    const std::size_t minimum = info().name == "rank" ? 2 : 1;
+    if (count < minimum)
+        throw invalid_argument("calib " + info().name + " needs at least " + std::to_string(minimum) + " model" +
+                               (minimum == 1 ? "" : "s") + ", got " + std::to_string(count));
+}
+
 }  // namespace calib

@@ -217,8 +217,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
               const py::dict& reading, py::dict options, int threads) {
     const FamilyInfo& family = find_family(family_name);
     check_classes("calib rank", family);
-    if (models.size() < 2)
-        throw invalid_argument("rank needs at least two models' predictions, got " + std::to_string(models.size()));
+    CommandSetup("rank").check_models(models.size());
     const ReadOptions read = reading_options(family, reading);
     std::vector<CategoricalData> data;
     for (const py::handle& probs : models) {

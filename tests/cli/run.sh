@@ -988,8 +988,8 @@ expect_error "rank: different n" "cal50.csv has 50 observations" "cal.csv has 20
 awk -F, 'NR == 1 { print "p0,p1,label"; next } { printf "%.17g,%s,%d\n", $1 + $2, $3, ($4 == 2) }' cal.csv >two_class.csv
 expect_error "rank: different classes" "two_class.csv has 2 classes" "cal.csv has 3" -- \
     rank --family categorical --input cal.csv two_class.csv
-expect_error "rank: one model" "at least two model files" -- rank --family categorical --input cal.csv
-expect_error "rank: no model" "at least two model files" -- rank --family categorical
+expect_error "rank: one model" "calib rank needs at least 2 models, got" -- rank --family categorical --input cal.csv
+expect_error "rank: no model" "calib rank needs at least 2 models, got" -- rank --family categorical
 expect_error "rank: unknown estimator" "--estimators" "bogus" -- "${r[@]}" --estimators ckce,bogus
 expect_error "rank: estimator twice" "twice" -- "${r[@]}" --estimators ece,ece
 expect_error "rank: bad format" "--format" -- "${r[@]}" --format xml

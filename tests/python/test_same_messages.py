@@ -378,3 +378,8 @@ def test_recalibration_map_features_are_refused_alike(tmp_path):
     assert_same_error(["recalibrate", "apply", "--map", str(path), "--input", data_path("gauss.csv"),
                        "--output", str(tmp_path / "out.csv")],
                       lambda: calib.recalibrate_apply(hetero, mean=table[:, 0], std=table[:, 1]))
+
+
+def test_a_ranking_of_one_model_is_refused_alike(categorical):
+    probs, labels = categorical
+    assert_same_error(["rank", *PREDS], lambda: calib.rank([probs], labels))
