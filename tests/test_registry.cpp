@@ -487,6 +487,66 @@ TEST_CASE("families: the table, readers and default kernels") {
     CHECK_FALSE(max_simplex_deviation(normal).has_value());
 }
 
+TEST_CASE("families from keyword arrays: which family, which arrays, the data set equal to its constructor's") {
+    const auto family = [](std::vector<ArrayInfo> given) { return family_of_arrays(given).name; };
+    CHECK(family({{"probs", 2}, {"labels", 1}}) == "categorical");
+    CHECK(family({{"probs", 1}, {"labels", 1}}) == "binary");
+    CHECK(family({{"mean", 1}, {"std", 1}, {"y", 1}}) == "normal");
+    CHECK(family({{"mean", 1}, {"scale", 1}, {"y", 1}}) == "laplace");
+    CHECK(family({{"mean", 2}, {"std", 2}, {"y", 2}}) == "mvnormal-diag");
+    CHECK(family({{"mean", 2}, {"cov", 3}, {"y", 2}}) == "mvnormal");
+    CHECK(family({{"weights", 2}, {"means", 2}, {"stds", 2}, {"y", 1}}) == "mixture-normal");
+    CHECK(family({{"mean", 1}}) == "normal");  // then check_arrays says what is missing
+    CHECK_THROWS_WITH_AS(family({{"p", 2}}), doctest::Contains("no predictions given"), invalid_argument);
+    const FamilyInfo& normal = find_family("normal");
+    CHECK(array_names(normal) == "mean, std, y");
+    CHECK_THROWS_WITH_AS(check_arrays(normal, {{"mean", 1}, {"y", 1}}), "missing std: family normal needs mean, std, y",
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(check_arrays(normal, {{"mean", 1}, {"std", 1}, {"y", 1}, {"labels", 1}}),
+                         "labels does not apply to family normal, whose arrays are mean, std, y", invalid_argument);
+
+    // Every family's data set from views of arrays is its constructor's, bitwise (the same memory).
+    test::Rng rng(3);
+    const Matrix p = synthetic::dirichlet_data(12, 3, 1.0, rng).probabilities();
+    Matrix labels(12, 1);
+    for (Eigen::Index i = 0; i < 12; ++i) labels(i, 0) = double(i % 3 + 1);  // 1-based
+    ReadOptions one_based;
+    one_based.one_based_labels = true;
+    const AnyData c = find_family("categorical").from_arrays({{view_of(p), {}}, {view_of(labels), {}}}, nullptr, one_based);
+    const auto& cd = std::get<CategoricalData>(c);
+    CHECK(cd.probabilities() == p);
+    CHECK(cd.labels()[0] == 0);
+    labels(4, 0) = 7;
+    CHECK_THROWS_WITH_AS(find_family("categorical").from_arrays({{view_of(p), {}}, {view_of(labels), {}}}, nullptr, one_based),
+                         doctest::Contains("labels[4]: label = 7"), invalid_argument);
+    const NormalData nd = test::normal_data(8, rng);
+    const Matrix m = nd.mean(), s = nd.stddev(), y = nd.targets();
+    const AnyData n2_data = normal.from_arrays({{view_of(m), {}}, {view_of(s), {}}, {view_of(y), {}}}, nullptr, {});
+    const auto& n2 = std::get<NormalData>(n2_data);
+    CHECK((n2.mean() == nd.mean() && n2.stddev() == nd.stddev() && n2.targets() == nd.targets()));
+    ArrayInput covariances;
+    covariances.matrices.assign(8, Matrix::Identity(2, 2));
+    const Matrix mean2 = Matrix::Zero(8, 2), y2 = Matrix::Ones(8, 2);
+    const AnyData mv_data = find_family("mvnormal").from_arrays({{view_of(mean2), {}}, covariances, {view_of(y2), {}}},
+                                                                nullptr, {});
+    const auto& mv = std::get<MvNormalData>(mv_data);
+    CHECK((mv.dimension() == 2 && mv.size() == 8 && !mv.is_diagonal()));
+    CHECK(describe_predictions(mv_data, find_family("mvnormal")) == "multivariate normal predictions of dimension 2");
+    CHECK(describe_predictions(c, find_family("categorical")) == "3 classes (categorical)");
+}
+
+TEST_CASE("the PIT and the report's predictive checks of any family") {
+    test::Rng rng(5);
+    const NormalData nd = test::normal_data(50, rng);
+    CHECK(pit(AnyData(nd)) == pit(nd));
+    const PredictiveChecks checks = predictive_checks(AnyData(nd), 5, {0.5, 0.9});
+    CHECK((checks.dimension == 0 && checks.pit.counts == pit_histogram(pit(nd), 5).counts &&
+           checks.coverage.observed == interval_coverage(pit(nd), {0.5, 0.9}).observed));
+    const AnyData classes = synthetic::dirichlet_data(20, 3, 1.0, rng);
+    CHECK_THROWS_WITH_AS(pit(classes), doctest::Contains("not class predictions"), invalid_argument);
+    CHECK_THROWS_AS(predictive_checks(classes, 5, {0.5}), invalid_argument);
+}
+
 TEST_CASE("messages name options in backquotes, written in each front-end's style") {
     const std::string m = "`block_size` = 3, must be <= `n` or `other_thing`";
     CHECK(render_message(m, NameStyle::command_line) == "--block-size = 3, must be <= --n or --other-thing");

@@ -65,10 +65,10 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     run.max_simplex_deviation = max_simplex_deviation(data);
     std::optional<AnyData> locations;
     if (setup.locations_use() == LocationsUse::required)
-        locations = read_locations(input, to_text(setup.get("test_locations")), data);
+        locations = read_locations(input, to_text(setup.get("test_locations")));
     DataSets data_sets;  // ce-* --train, --validation
     for (const std::string& option : setup.data_set_options())
-        data_sets.emplace(option, read_data_set(input, to_text(setup.get(option)), data, &run.files));
+        data_sets.emplace(option, read_data_set(input, to_text(setup.get(option)), &run.files));
     const std::size_t n = data_size(data);
     setup.validate(n, locations ? data_size(*locations) : 0);
     JsonObject out;  // "estimate" is set now to fix its place near the top, and filled in below

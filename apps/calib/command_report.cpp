@@ -101,20 +101,10 @@ std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& mode
 // One predictive-distribution model: the PIT with its band and the coverage of central intervals;
 // for mvnormal, the PIT of the squared Mahalanobis distance and the coverage of ellipsoids.
 void add_predictive_figures(ReportData& report, const AnyData& data, std::size_t bins) {
-    const std::vector<double> nominal = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
-    if (const auto* d = std::get_if<MvNormalData>(&data)) {
-        const std::vector<double> u = mahalanobis_pit(*d);
-        report.dimension = d->dimension();
-        report.pit = pit_histogram(u, bins, 0.95);
-        report.coverage = ellipsoid_coverage(u, nominal);
-        return;
-    }
-    std::vector<double> u;
-    if (const auto* d = std::get_if<NormalData>(&data)) u = pit(*d);
-    if (const auto* d = std::get_if<LaplaceData>(&data)) u = pit(*d);
-    if (const auto* d = std::get_if<MixtureNormalData>(&data)) u = pit(*d);
-    report.pit = pit_histogram(u, bins, 0.95);
-    report.coverage = interval_coverage(u, nominal);
+    const PredictiveChecks checks = predictive_checks(data, bins, DiagramOptions().nominal);
+    report.dimension = checks.dimension;
+    report.pit = checks.pit;
+    report.coverage = checks.coverage;
 }
 
 }  // namespace

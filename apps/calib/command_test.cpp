@@ -75,7 +75,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     run.max_simplex_deviation = max_simplex_deviation(data);
     std::optional<AnyData> locations;
     if (setup.locations_use() == LocationsUse::required)
-        locations = read_locations(input, to_text(setup.get("test_locations")), data);
+        locations = read_locations(input, to_text(setup.get("test_locations")));
     const std::size_t n = data_size(data);
     setup.validate(n, locations ? data_size(*locations) : 0);
     std::optional<Kernel> kernel;

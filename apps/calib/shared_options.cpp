@@ -98,37 +98,18 @@ AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
     return read_family(*input.family, input.path, input.read, files);
 }
 
-// Said here so that the message names the two files rather than the arguments of the library call.
-AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data) {
+// Their labels are in their last column, whatever --labels says for the input; the methods check that
+// they live in the predictions' space (the same classes or dimension), for every front-end.
+AnyData read_locations(const InputOptions& input, const std::string& path) {
     ReadOptions own = input.read;
     own.labels.clear();
-    AnyData locations = read_family(*input.family, path, own, nullptr);
-    const auto fail = [&](const std::string& what, long of_locations, long of_data) {
-        throw invalid_argument(path + ": the test locations have " + what + " " + std::to_string(of_locations) +
-                               " but " + input.path + " has " + std::to_string(of_data));
-    };
-    if (const auto* c = std::get_if<CategoricalData>(&data)) {
-        const int m = std::get<CategoricalData>(locations).num_classes();
-        if (m != c->num_classes()) fail("number of classes", m, c->num_classes());
-    } else if (const auto* mv = std::get_if<MvNormalData>(&data)) {
-        const int dim = std::get<MvNormalData>(locations).dimension();
-        if (dim != mv->dimension()) fail("dimension", dim, mv->dimension());
-    }
-    return locations;
+    return read_family(*input.family, path, own, nullptr);
 }
 
-AnyData read_data_set(const InputOptions& input, const std::string& path, const AnyData& data,
-                      std::vector<FileSummary>* files) {
+AnyData read_data_set(const InputOptions& input, const std::string& path, std::vector<FileSummary>* files) {
     ReadOptions own = input.read;
-    own.labels.clear();  // --labels belongs to --input: a further data set has its labels in its last column
-    AnyData set = read_family(*input.family, path, own, files);
-    if (const auto* c = std::get_if<CategoricalData>(&data)) {
-        const int m = std::get<CategoricalData>(set).num_classes();
-        if (m != c->num_classes())
-            throw invalid_argument(path + ": has " + std::to_string(m) + " classes but " + input.path + " has " +
-                                   std::to_string(c->num_classes()));
-    }
-    return set;
+    own.labels.clear();
+    return read_family(*input.family, path, own, files);
 }
 
 }  // namespace calib::cli

@@ -51,12 +51,10 @@ void warn(const std::string& message);
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);
 
 // Reads test locations (one file with the predictions and targets of each location, whatever
-// --labels says for the input) and checks that they live in the space of the predictions (same
-// classes, same dimension), naming both files.
-AnyData read_locations(const InputOptions& input, const std::string& path, const AnyData& data);
+// --labels says for the input); the method checks that they live in the space of the predictions.
+AnyData read_locations(const InputOptions& input, const std::string& path);
 // A further labelled data set of the input's family (DataSets: ce-* --train, --validation), its labels in
-// its last column, with as many classes as `data`; its summary is appended to `files`.
-AnyData read_data_set(const InputOptions& input, const std::string& path, const AnyData& data,
-                      std::vector<FileSummary>* files);
+// its last column; its summary is appended to `files`. The method checks its classes against the data's.
+AnyData read_data_set(const InputOptions& input, const std::string& path, std::vector<FileSummary>* files);
 
 }  // namespace calib::cli

@@ -49,18 +49,7 @@ std::string shown_path(const std::string& path) { return path == "-" ? "stdin" :
 std::string describe_data(const InputOptions& input, const AnyData& data) {
     std::string files = shown_path(input.path);
     if (!input.read.labels.empty()) files += " + " + shown_path(input.read.labels);
-    std::string what = std::to_string(data_size(data)) + " observations, ";
-    if (const auto* c = std::get_if<CategoricalData>(&data))
-        what += input.family->name == "binary" ? "binary predictions"
-                                               : std::to_string(c->num_classes()) + " classes (categorical)";
-    else if (const auto* mv = std::get_if<MvNormalData>(&data))
-        what += std::string(mv->is_diagonal() ? "diagonal " : "") + "multivariate normal predictions of dimension " +
-                std::to_string(mv->dimension());
-    else if (const auto* mix = std::get_if<MixtureNormalData>(&data))
-        what += "mixtures of " + std::to_string(mix->num_components()) + " normals";
-    else
-        what += input.family->name + " predictions";
-    return files + ": " + what;
+    return files + ": " + std::to_string(data_size(data)) + " observations, " + describe_predictions(data, *input.family);
 }
 
 std::string describe_kernel(const KernelSetup& setup, const Kernel& kernel) {

@@ -15,6 +15,19 @@
 
 namespace calib {
 
+// One array of a family's data set as keyword arrays give it (the Python module): its name and its number
+// of dimensions (1: (n,), 2: (n, k), 3: (n, d, d)).
+struct ArrayInfo {
+    std::string name;
+    int ndim = 1;
+};
+// An array given for an ArrayInfo: a view of its values ((n,) as n×1, (n, k) as n×k), or for a 3-d array
+// its n matrices d×d.
+struct ArrayInput {
+    MatrixView values = MatrixView(nullptr, 0, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(0, 0));
+    std::vector<Matrix> matrices;
+};
+
 struct FamilyInfo {
     std::string name;                       // "categorical", "binary", "normal", "laplace", "mvnormal-diag", …
     std::string prediction_columns;         // for help texts: "p_1,...,p_m (m >= 2)"
@@ -27,6 +40,13 @@ struct FamilyInfo {
     std::vector<TargetKernelType> targets;  // supported, the default first
     // Reads a file (and a labels file) in the family's format (io.hpp).
     AnyData (*read)(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) = nullptr;
+    // The keyword arrays of its data, in the order of the file's columns (probs, labels; mean, std, y; …),
+    // and the data set built from them (one ArrayInput per array, with the same n; the views' memory kept
+    // alive by `owner`; the reading options of ReadingSetup without the files' ones). Throws
+    // invalid_argument as the data set's constructor does, a label's error prefixed with its array and
+    // row ("labels[3]: …").
+    std::vector<ArrayInfo> arrays;
+    AnyData (*from_arrays)(const std::vector<ArrayInput>& arrays, Owner owner, const ReadOptions& options) = nullptr;
 };
 
 // Every family, in the order of the documentation.
@@ -35,6 +55,22 @@ const std::vector<FamilyInfo>& families();
 const FamilyInfo& find_family(const std::string& name);
 // "categorical|binary|normal|...": the names, for messages and help texts.
 std::string family_names();
+
+// The family that given keyword arrays (names, numbers of dimensions) belong to: the one with most of
+// their names, then the one whose first array has the dimensions given, then the first in the table.
+// Throws invalid_argument when no family has any of the names. Missing and extra arrays are for
+// from_arrays' caller to report (check_arrays).
+const FamilyInfo& family_of_arrays(const std::vector<ArrayInfo>& given);
+// Throws invalid_argument unless `given` names exactly the family's arrays: "y does not apply to family
+// categorical, whose arrays are probs, labels", "missing std: family normal needs mean, std, y".
+void check_arrays(const FamilyInfo& family, const std::vector<ArrayInfo>& given);
+// "probs, labels": the names of the family's arrays.
+std::string array_names(const FamilyInfo& family);
+
+// The predictions of a data set of `family` in words, for readable outputs: "10 classes (categorical)",
+// "binary predictions", "diagonal multivariate normal predictions of dimension 2", "mixtures of 3
+// normals", "normal predictions".
+std::string describe_predictions(const AnyData& data, const FamilyInfo& family);
 
 std::size_t data_size(const AnyData& data);
 bool has_classes(const AnyData& data);  // CategoricalData

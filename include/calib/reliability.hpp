@@ -127,6 +127,22 @@ std::vector<double> mahalanobis_pit(const MvNormalData& data);
 // Clopper–Pearson interval at `level` (the fields as interval_coverage's). Calibrated: observed ≈ nominal.
 CoverageCurve ellipsoid_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level = 0.95);
 
+// ---- any predictive distributions ---------------------------------------------------------------------
+// The PIT of a data set of univariate predictive distributions (pit above); throws invalid_argument for
+// the other families: "the PIT is for univariate predictive distributions (normal, laplace,
+// mixture-normal), not <what>".
+std::vector<double> pit(const AnyData& data);
+// What calib report shows of predictive distributions: the PIT's histogram and the coverage of central
+// intervals (univariate families), or of the squared Mahalanobis distance's PIT and of prediction
+// ellipsoids (multivariate normals, `dimension` d > 0). Throws invalid_argument for class predictions.
+struct PredictiveChecks {
+    PitHistogram pit;
+    CoverageCurve coverage;
+    int dimension = 0;  // multivariate normals: d; else 0
+};
+PredictiveChecks predictive_checks(const AnyData& data, std::size_t bins, const std::vector<double>& nominal,
+                                   double level = 0.95);
+
 // ---- the mean negative log-likelihood of the targets -------------------------------------------------
 // (1/n) Σ_i −log p_i(y_i), p_i the predicted density (natural log; lower is better, but it mixes
 // calibration with sharpness): normal ½log(2π) + log σ + ½z², Laplace log(2β) + |y − μ|/β, mixtures

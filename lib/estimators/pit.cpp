@@ -122,4 +122,40 @@ CoverageCurve ellipsoid_coverage(const std::vector<double>& u, const std::vector
     return coverage("ellipsoid_coverage", u, nominal, level, [](double x, double tau) { return x <= tau; });
 }
 
+
+std::vector<double> pit(const AnyData& data) {
+    return std::visit(
+        [](const auto& d) -> std::vector<double> {
+            using Data = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<Data, CategoricalData> || std::is_same_v<Data, MvNormalData>) {
+                detail::fail("pit", "the PIT is for univariate predictive distributions (normal, laplace, "
+                             "mixture-normal), not ",
+                             std::is_same_v<Data, CategoricalData> ? "class predictions"
+                                                                   : "multivariate normal predictions");
+            } else {
+                return pit(d);
+            }
+        },
+        data);
+}
+
+PredictiveChecks predictive_checks(const AnyData& data, std::size_t bins, const std::vector<double>& nominal,
+                                   double level) {
+    if (std::holds_alternative<CategoricalData>(data))
+        detail::fail("predictive_checks", "the PIT and the coverage are for predictive distributions, not class "
+                     "predictions");
+    PredictiveChecks checks;
+    if (const auto* mv = std::get_if<MvNormalData>(&data)) {
+        const std::vector<double> u = mahalanobis_pit(*mv);
+        checks.dimension = mv->dimension();
+        checks.pit = pit_histogram(u, bins, level);
+        checks.coverage = ellipsoid_coverage(u, nominal, level);
+        return checks;
+    }
+    const std::vector<double> u = pit(data);
+    checks.pit = pit_histogram(u, bins, level);
+    checks.coverage = interval_coverage(u, nominal, level);
+    return checks;
+}
+
 }  // namespace calib

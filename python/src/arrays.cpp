@@ -18,35 +18,6 @@ namespace calib::python {
 
 namespace {
 
-// The arrays of each family, in the order of the command line's columns, with their dimensions:
-// 1 for (n,), 2 for (n, k), 3 for (n, d, d).
-struct ArraySpec {
-    const char* name;
-    int ndim;
-};
-struct FamilyArrays {
-    const char* family;
-    std::vector<ArraySpec> arrays;
-};
-const std::vector<FamilyArrays>& family_array_table() {
-    static const std::vector<FamilyArrays> table = {
-        {"categorical", {{"probs", 2}, {"labels", 1}}},
-        {"binary", {{"probs", 1}, {"labels", 1}}},
-        {"normal", {{"mean", 1}, {"std", 1}, {"y", 1}}},
-        {"laplace", {{"mean", 1}, {"scale", 1}, {"y", 1}}},
-        {"mvnormal-diag", {{"mean", 2}, {"std", 2}, {"y", 2}}},
-        {"mvnormal", {{"mean", 2}, {"cov", 3}, {"y", 2}}},
-        {"mixture-normal", {{"weights", 2}, {"means", 2}, {"stds", 2}, {"y", 1}}},
-    };
-    return table;
-}
-
-const FamilyArrays& arrays_of(const FamilyInfo& family) {
-    for (const FamilyArrays& f : family_array_table())
-        if (family.name == f.family) return f;
-    throw invalid_argument("the Python module does not know the arrays of family " + family.name);
-}
-
 std::string shape_text(const py::array& a) {
     std::string s = "(";
     for (py::ssize_t k = 0; k < a.ndim(); ++k) s += (k ? ", " : "") + std::to_string(a.shape(k));
@@ -162,19 +133,6 @@ private:
     std::list<Matrix> copies_;  // a list: views point into its elements
 };
 
-// Labels of m classes (class_labels: integers of any dtype, or floats with integral values), shifted to
-// 0-based; an error names the element ("labels[3]: label = 10, must be in [0, 9] …").
-std::vector<int> to_labels(const py::array& a, long m, bool one_based, bool binary) {
-    std::vector<double> values(static_cast<std::size_t>(a.shape(0)));
-    for_each(a, [&](std::size_t i, double v) { values[i] = v; });
-    try {
-        return class_labels(binary ? "y" : "label", values.size(), [&](std::size_t i) { return values[i]; }, m,
-                            one_based, !binary);
-    } catch (const invalid_argument& e) {
-        throw invalid_argument("labels[" + std::to_string(e.row()) + "]: " + e.what(), e.row());
-    }
-}
-
 std::vector<Matrix> to_matrices(const py::array& a) {
     const Eigen::Index n = a.shape(0), d = a.shape(1);
     if (a.shape(2) != d)
@@ -201,27 +159,16 @@ ReadOptions reading_options(const FamilyInfo& family, const py::dict& reading) {
 }
 
 const FamilyInfo& infer_family(const py::dict& given) {
-    const auto has = [&](const char* name) { return given.contains(name); };
-    const auto ndim = [&](const char* name) { return py::array(py::module_::import("numpy").attr("asarray")(given[name])).ndim(); };
-    if (has("probs")) return find_family(ndim("probs") == 1 ? "binary" : "categorical");
-    if (has("weights") || has("means") || has("stds")) return find_family("mixture-normal");
-    if (has("cov")) return find_family("mvnormal");
-    if (has("scale")) return find_family("laplace");
-    if (has("mean")) return find_family(ndim("mean") == 2 ? "mvnormal-diag" : "normal");
-    throw invalid_argument("no predictions given: pass probs and labels (class predictions), mean, std and y "
-                           "(normal), mean, scale and y (laplace), mean, cov and y (mvnormal) or weights, means, "
-                           "stds and y (mixture-normal)");
+    std::vector<ArrayInfo> arrays;
+    for (const auto& item : given)
+        arrays.push_back({std::string(py::str(item.first)),
+                          static_cast<int>(py::array(py::module_::import("numpy").attr("asarray")(item.second)).ndim())});
+    return family_of_arrays(arrays);
 }
 
-std::vector<std::string> array_names(const FamilyInfo& family) {
+std::vector<std::string> array_list(const FamilyInfo& family) {
     std::vector<std::string> names;
-    for (const ArraySpec& a : arrays_of(family).arrays) names.emplace_back(a.name);
-    return names;
-}
-
-std::string family_arrays(const FamilyInfo& family) {
-    std::string names;
-    for (const std::string& a : array_names(family)) names += (names.empty() ? "" : ", ") + a;
+    for (const ArrayInfo& a : family.arrays) names.push_back(a.name);
     return names;
 }
 
@@ -239,83 +186,47 @@ bool is_arrays(const py::handle& value) {
 }
 
 AnyData make_data(const FamilyInfo& family, const py::dict& given, const ReadOptions& options) {
-    const FamilyArrays& spec = arrays_of(family);
-    for (const auto& item : given) {
-        const std::string name = py::str(item.first);
-        if (std::none_of(spec.arrays.begin(), spec.arrays.end(), [&](const ArraySpec& a) { return name == a.name; }))
-            throw invalid_argument(name + " does not apply to family " + family.name + ", whose arrays are " +
-                                   family_arrays(family));
-    }
+    std::vector<ArrayInfo> names;
+    for (const auto& item : given) names.push_back({std::string(py::str(item.first)), 0});
+    check_arrays(family, names);
     std::vector<py::array> a;
-    for (const ArraySpec& s : spec.arrays) {
-        if (!given.contains(s.name))
-            throw invalid_argument("missing " + std::string(s.name) + ": family " + family.name + " needs " +
-                                   family_arrays(family));
-        a.push_back(as_array(given[s.name], s.name, s.ndim));
-    }
+    for (const ArrayInfo& s : family.arrays) a.push_back(as_array(given[s.name.c_str()], s.name.c_str(), s.ndim));
     const py::ssize_t n = a[0].shape(0);
     for (std::size_t k = 1; k < a.size(); ++k) {
+        const std::string& name = family.arrays[k].name;
         if (a[k].shape(0) != n)
-            throw invalid_argument(std::string(spec.arrays[k].name) + " has " + std::to_string(a[k].shape(0)) +
-                                   " rows but " + spec.arrays[0].name + " has " + std::to_string(n));
+            throw invalid_argument(name + " has " + std::to_string(a[k].shape(0)) + " rows but " +
+                                   family.arrays[0].name + " has " + std::to_string(n));
         if (a[k].ndim() >= 2 && a[0].ndim() == 2 && a[k].shape(1) != a[0].shape(1))
-            throw invalid_argument(std::string(spec.arrays[k].name) + " has shape " + shape_text(a[k]) + " but " +
-                                   spec.arrays[0].name + " has " + shape_text(a[0]));
+            throw invalid_argument(name + " has shape " + shape_text(a[k]) + " but " + family.arrays[0].name +
+                                   " has " + shape_text(a[0]));
     }
-    if (n == 0) throw invalid_argument(std::string(spec.arrays[0].name) + " is empty: no observations");
+    if (n == 0) throw invalid_argument(family.arrays[0].name + " is empty: no observations");
 
-    // The arrays are read with the GIL held; the data set is validated without it.
-    const std::string& f = family.name;
-    if (f == "binary") {
-        const std::vector<int> labels = to_labels(a[1], 2, false, true);
-        const Matrix p = to_matrix(a[0]);  // copied: the data set holds [1 − p, p]
-        py::gil_scoped_release release;
-        return CategoricalData::from_binary(p.col(0), labels);
-    }
-    if (f == "categorical") {
-        std::vector<int> labels = to_labels(a[1], a[0].shape(1), options.one_based_labels, false);
-        std::optional<CategoricalData> data;
-        Arrays arrays;
-        const Matrix logits = options.logits ? to_matrix(a[0]) : Matrix();  // copied: the softmax replaces them
-        const MatrixView p = options.logits ? view_of(logits) : arrays.matrix(a[0]);
-        Owner owner = std::move(arrays).owner();
-        try {
-            py::gil_scoped_release release;
-            data = options.logits ? CategoricalData::from_logits(logits, std::move(labels))
-                                  : CategoricalData(p, std::move(owner), std::move(labels), options.simplex);
-        } catch (const invalid_argument& e) {
-            throw invalid_argument(e.what() + probability_advice(e, p, options.logits), e.row(), e.column());
-        }
-        const std::string warning = zero_label_warning(*data, options.one_based_labels);
-        if (!warning.empty()) warn(warning);
-        return std::move(*data);
-    }
+    // The arrays are read with the GIL held (views where calib can read them in place); the data set is
+    // built and validated without it.
     Arrays arrays;
-    if (f == "normal" || f == "laplace") {
-        const VectorView m = arrays.vector(a[0]), s = arrays.vector(a[1]), y = arrays.vector(a[2]);
-        Owner owner = std::move(arrays).owner();
-        py::gil_scoped_release release;
-        if (f == "normal") return NormalData(m, s, y, std::move(owner));
-        return LaplaceData(m, s, y, std::move(owner));
-    }
-    if (f == "mvnormal-diag" || f == "mvnormal") {
-        const MatrixView m = arrays.matrix(a[0]), y = arrays.matrix(a[2]);
-        if (f == "mvnormal-diag") {
-            const MatrixView s = arrays.matrix(a[1]);
-            Owner owner = std::move(arrays).owner();
-            py::gil_scoped_release release;
-            return MvNormalData::diagonal(m, s, y, std::move(owner));
+    std::vector<ArrayInput> inputs;
+    for (const py::array& array : a) {
+        if (array.ndim() == 3) {
+            ArrayInput matrices;
+            matrices.matrices = to_matrices(array);
+            inputs.push_back(std::move(matrices));
+        } else {
+            inputs.push_back(ArrayInput{arrays.matrix(array), {}});
         }
-        std::vector<Matrix> cov = to_matrices(a[1]);
-        Owner owner = std::move(arrays).owner();
-        py::gil_scoped_release release;
-        return MvNormalData::full(m, std::move(cov), y, std::move(owner));
     }
-    const MatrixView w = arrays.matrix(a[0]), m = arrays.matrix(a[1]), s = arrays.matrix(a[2]);
-    const VectorView y = arrays.vector(a[3]);
     Owner owner = std::move(arrays).owner();
-    py::gil_scoped_release release;
-    return MixtureNormalData(w, m, s, y, std::move(owner), options.simplex);
+    std::optional<AnyData> data;
+    {
+        py::gil_scoped_release release;
+        data = family.from_arrays(inputs, std::move(owner), options);
+    }
+    if (family.labels_options) {
+        const std::string warning = zero_label_warning(std::get<CategoricalData>(*data), options.one_based_labels);
+        if (!warning.empty()) warn(warning);
+    }
+    return std::move(*data);
 }
 
 }  // namespace calib::python

@@ -31,12 +31,10 @@ Matrix table_matrix(const pybind11::handle& object, const std::string& name = "f
 // of them) rather than a number, text or a flag.
 bool is_arrays(const pybind11::handle& value);
 
-// The family the given arrays belong to: probs (2-d: categorical, 1-d: binary), weights/means/stds
-// (mixture-normal), cov (mvnormal), scale (laplace), mean (2-d: mvnormal-diag, 1-d: normal).
+// The family the given arrays belong to (family_of_arrays of their names and dimensions).
 const FamilyInfo& infer_family(const pybind11::dict& arrays);
 
-// The names of a family's arrays in order (probs, labels; mean, std, y; …), and as one text.
-std::vector<std::string> array_names(const FamilyInfo& family);
-std::string family_arrays(const FamilyInfo& family);
+// The names of a family's arrays in order (probs, labels; mean, std, y; …); array_names joins them.
+std::vector<std::string> array_list(const FamilyInfo& family);
 
 }  // namespace calib::python

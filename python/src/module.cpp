@@ -40,17 +40,17 @@ struct Inputs {
 AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const std::string& argument,
                   const py::object& value) {
     py::dict given;
-    const std::vector<std::string> names = array_names(family);
+    const std::vector<std::string> names = array_list(family);
     if (py::isinstance<py::dict>(value)) {
         given = value.cast<py::dict>();
     } else if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
         const py::sequence s = value.cast<py::sequence>();
         if (s.size() != names.size())
             throw invalid_argument(argument + " must hold " + std::to_string(names.size()) + " arrays (" +
-                                   family_arrays(family) + "), got " + std::to_string(s.size()));
+                                   array_names(family) + "), got " + std::to_string(s.size()));
         for (std::size_t k = 0; k < names.size(); ++k) given[names[k].c_str()] = s[k];
     } else {
-        throw invalid_argument(argument + " must be a tuple (" + family_arrays(family) +
+        throw invalid_argument(argument + " must be a tuple (" + array_names(family) +
                                ") or a dict of arrays like the data's");
     }
     return make_data(family, given, options);
@@ -90,7 +90,7 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
         throw invalid_argument("test_locations does not apply to " + info.name);
     if (has_locations) options["test_locations"] = "arrays";
     if (!has_locations && setup.locations_use() == LocationsUse::required)
-        throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + family_arrays(family) +
+        throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + array_names(family) +
                                ")");
     // So are the options whose value is a FILE on the command line, given as arrays: data sets (ce-*:
     // train, validation) and tables (mmd: features, groups), recorded as "arrays".
@@ -116,7 +116,7 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = c.setup.data_set_options();
     for (const std::string& name : data_sets)
         if (!given_arrays.contains(name.c_str()))
-            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + family_arrays(family) +
+            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
                                    ") as a tuple or a dict, not a file name");
     for (const auto& item : given_arrays) {
         const std::string name = py::str(item.first);
@@ -125,7 +125,7 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
         else if (c.setup.takes_table(name) && c.setup.given(name))
             c.setup.set_table(name, table_matrix(item.second, name));
         else if (c.setup.given(name))
-            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + family_arrays(family) +
+            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
                                    ") as a tuple or a dict, or a file name");
         // An option that does not apply stays in `options`: reject_unused says why.
     }
@@ -307,12 +307,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    const AnyData data = make_data(family, arrays, reading_options(family, reading));
-    if (const auto* d = std::get_if<NormalData>(&data)) return pit(*d);
-    if (const auto* d = std::get_if<LaplaceData>(&data)) return pit(*d);
-    if (const auto* d = std::get_if<MixtureNormalData>(&data)) return pit(*d);
-    throw invalid_argument("the PIT is for univariate predictive distributions (normal, laplace, mixture-normal), not family " +
-                           family.name);
+    return pit(make_data(family, arrays, reading_options(family, reading)));
 }
 
 // A row of a preset's published table (calib reproduce).
@@ -403,7 +398,7 @@ py::list family_list() {
     py::list out;
     for (const FamilyInfo& f : families())
         out.append(py::dict(py::arg("name") = f.name, py::arg("summary") = f.summary,
-                            py::arg("arrays") = array_names(f), py::arg("classes") = f.classes,
+                            py::arg("arrays") = array_list(f), py::arg("classes") = f.classes,
                             py::arg("kernel_options") = option_list(KernelSetup(f).options())));
     return out;
 }

@@ -533,9 +533,9 @@ expect_error "mvnormal non-numeric covariance" "mv_text.csv: line 3, column 4" '
     estimate --family mvnormal --estimator skce-unbiased --input mv_text.csv
 expect_error "bad test-locations file" "ragged.csv: line 3" -- \
     estimate --family categorical --input hand.csv --estimator ucme --test-locations ragged.csv
-expect_error "test locations with other classes" "cat_locations.csv" "number of classes 3" "hand.csv has 2" -- \
+expect_error "test locations with other classes" "the test locations have 3 classes but the data has 2" -- \
     estimate --family categorical --input hand.csv --estimator ucme --test-locations cat_locations.csv
-expect_error "test locations of another dimension" "mv1.csv" "dimension 1" "mvf.csv has 2" -- \
+expect_error "test locations of another dimension" "the test locations have dimension 1 but the data has 2" -- \
     estimate --family mvnormal --input mvf.csv --estimator ucme --test-locations mv1.csv
 expect_error "missing test-locations file" "nowhere.csv" -- \
     estimate --family categorical --input hand.csv --estimator ucme --test-locations nowhere.csv
@@ -855,8 +855,8 @@ expect_error "test: cme with both locations" "exactly one" -- \
 expect_error "test: cme locations 0" "--locations" -- "${t[@]}" --method cme --locations 0
 expect_error "test: cme bad reference" "--reference" -- "${t[@]}" --method cme --locations 2 --reference t
 expect_error "test: cme negative ridge" "--ridge" -- "${t[@]}" --method cme --locations 2 --ridge -1
-expect_error "test: cme locations of other classes" "number of classes" -- \
-    "${h[@]}" --method cme --test-locations cal_locations.csv
+expect_error "test: cme locations of other classes" "the test locations have 2 classes but the data has 3" -- \
+    "${t[@]}" --method cme --test-locations hand.csv
 for method in bootstrap spectral; do
     expect_error "test: $method with 0 replicates" "--replicates" -- "${t[@]}" --method $method --replicates 0
 done
@@ -1368,7 +1368,7 @@ expect_error "--validation without --train" "--validation applies only with --tr
     estimate --family binary --input bin.csv --estimator ce-kde --validation train.csv
 expect_error "--train with a cross-validation option" "do not go with --train" -- \
     estimate --family binary --input bin.csv --estimator ce-kde --train train.csv --bandwidth 0.1 --folds 3
-expect_error "--train with other classes" "train_cat.csv" "has 3 classes" -- \
+expect_error "--train with other classes" "train has 3 classes but data has 2" -- \
     estimate --family categorical --input bin_cat.csv --estimator ce-kde --train train_cat.csv --bandwidth 0.1
 expect_error "--bins 0" "bins = 0" -- \
     estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 0

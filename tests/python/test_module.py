@@ -238,7 +238,7 @@ def test_rank_result():
     assert list(r.results) == ["jkce", "ece"]
     assert r.results["jkce"]["ranking"][0] == "calibrated"
     assert "calibrated" in repr(r)
-    with pytest.raises(ValueError, match="at least two"):
+    with pytest.raises(ValueError, match="calib rank needs at least 2 models, got 1"):
         calib.rank([probs], labels)
     with pytest.raises(ValueError, match="names has 1 entries"):
         calib.rank([probs, sharp], labels, names=["a"])
