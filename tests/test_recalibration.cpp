@@ -18,6 +18,7 @@
 using calib::CategoricalScores;
 using calib::Matrix;
 using calib::NormalData;
+using calib::RecalibrationFit;
 using calib::RecalibrationMap;
 using calib::RecalibrationMethod;
 using calib::Vector;
@@ -110,7 +111,8 @@ TEST_CASE("temperature scaling recovers a known temperature within 2 standard er
     const double t0 = 2;
     calib::Rng rng = calib::make_stream(2023, 0);
     const CategoricalScores data = calib::synthetic::tempered_logits(10000, 10, 3.0, t0, rng);
-    const RecalibrationMap map = calib::fit_recalibration(data, RecalibrationMethod::temperature);
+    const RecalibrationFit map_fit = calib::fit_recalibration(data, RecalibrationMethod::temperature);
+    const RecalibrationMap& map = map_fit.map;
     const double t = map.parameters[0];
     double information = 0;
     for (Eigen::Index i = 0; i < data.scores.rows(); ++i) {
@@ -122,47 +124,51 @@ TEST_CASE("temperature scaling recovers a known temperature within 2 standard er
     }
     const double se = t / std::sqrt(information);
     MESSAGE("fitted T = ", t, ", T0 = ", t0, ", SE = ", se, ", (T - T0)/SE = ", (t - t0) / se, ", iterations ",
-            map.iterations, ", NLL ", map.objective_before, " -> ", map.objective_after);
-    CHECK(map.status == "converged");
+            map_fit.summary.iterations, ", NLL ", map_fit.summary.objective_before, " -> ", map_fit.summary.objective_after);
+    CHECK(map_fit.summary.termination == calib::FitTermination::converged);
     CHECK(std::abs(t - t0) <= 2 * se);
     CHECK(se < 0.05);
-    CHECK(map.objective_after < map.objective_before);
+    CHECK(map_fit.summary.objective_after < map_fit.summary.objective_before);
 }
 
 TEST_CASE("affine Gaussian recalibration recovers a known (a, b, s)") {
     calib::Rng rng = calib::make_stream(7, 0);
     const NormalData data = affine_data(10000, 1.5, -0.3, 0.4, rng);
-    const RecalibrationMap map = calib::fit_recalibration(data);
-    CHECK(map.status == "converged");
+    const RecalibrationFit map_fit = calib::fit_recalibration(data);
+    const RecalibrationMap& map = map_fit.map;
+    CHECK(map_fit.summary.termination == calib::FitTermination::converged);
     // The standard errors here are about 0.005 (a), 0.01 (b), 0.007 (s): 0.04 is over 4 of them.
     CHECK(std::abs(map.parameters[0] - 1.5) < 0.04);
     CHECK(std::abs(map.parameters[1] + 0.3) < 0.04);
     CHECK(std::abs(map.parameters[2] - 0.4) < 0.04);
-    CHECK(map.objective_after == doctest::Approx(calib::recalibrated_nll(map, data)).epsilon(1e-14));
+    CHECK(map_fit.summary.objective_after == doctest::Approx(calib::recalibrated_nll(map, data)).epsilon(1e-14));
 }
 
 TEST_CASE("every map round-trips through its JSON file bitwise") {
     calib::Rng rng = calib::make_stream(5, 0);
     const CategoricalScores data = calib::synthetic::tempered_logits(300, 3, 2.0, 1.7, rng);
-    std::vector<RecalibrationMap> maps;
-    for (RecalibrationMethod method : categorical_methods) maps.push_back(calib::fit_recalibration(data, method));
-    maps.push_back(calib::fit_recalibration(affine_data(300, 0.9, 0.1, -0.2, rng)));
-    for (const RecalibrationMap& map : maps) {
+    std::vector<RecalibrationFit> fits;
+    for (RecalibrationMethod method : categorical_methods) fits.push_back(calib::fit_recalibration(data, method));
+    fits.push_back(calib::fit_recalibration(affine_data(300, 0.9, 0.1, -0.2, rng)));
+    for (const RecalibrationFit& fit : fits) {
+        const RecalibrationMap& map = fit.map;
         CAPTURE(calib::to_string(map.method));
-        const std::string json = calib::to_json(map);
-        const RecalibrationMap back = calib::recalibration_map_from_json(json);
-        CHECK(back.method == map.method);
-        CHECK(back.logits == map.logits);
-        CHECK(back.num_classes == map.num_classes);
-        REQUIRE(back.parameters.size() == map.parameters.size());
-        CHECK(std::memcmp(back.parameters.data(), map.parameters.data(),
+        const std::string json = calib::to_json(fit);
+        const RecalibrationFit back = calib::recalibration_fit_from_json(json);
+        CHECK(back.map.method == map.method);
+        CHECK(back.map.logits == map.logits);
+        CHECK(back.map.num_classes == map.num_classes);
+        REQUIRE(back.map.parameters.size() == map.parameters.size());
+        CHECK(std::memcmp(back.map.parameters.data(), map.parameters.data(),
                           sizeof(double) * static_cast<std::size_t>(map.parameters.size())) == 0);
-        CHECK(std::memcmp(&back.objective_after, &map.objective_after, sizeof(double)) == 0);
-        CHECK(back.iterations == map.iterations);
-        CHECK(back.status == map.status);
+        CHECK(std::memcmp(&back.summary.objective_after, &fit.summary.objective_after, sizeof(double)) == 0);
+        CHECK(back.summary.iterations == fit.summary.iterations);
+        CHECK(back.summary.termination == fit.summary.termination);
         CHECK(calib::to_json(back) == json);
     }
-    CHECK(calib::to_json(maps[0]).find("\"temperature\": ") != std::string::npos);
+    CHECK(calib::to_json(fits[0]).find("\"temperature\": ") != std::string::npos);
+    std::vector<RecalibrationMap> maps;
+    for (const RecalibrationFit& fit : fits) maps.push_back(fit.map);
     // The names cover every parameter once, in order.
     for (const RecalibrationMap& map : maps) {
         std::vector<double> all;
@@ -184,14 +190,16 @@ TEST_CASE("a map fitted on one half lowers the NLL of the other half") {
     const Matrix before = calib::apply_recalibration(calib::identity_map(RecalibrationMethod::temperature, 5, true), test);
     for (RecalibrationMethod method : categorical_methods) {
         CAPTURE(calib::to_string(method));
-        const RecalibrationMap map = calib::fit_recalibration(fit, method);
+        const RecalibrationFit map_fit = calib::fit_recalibration(fit, method);
+        const RecalibrationMap& map = map_fit.map;
         CHECK(mean_nll(calib::apply_recalibration(map, test), test_labels) < mean_nll(before, test_labels) - 0.05);
     }
     // On probabilities: the same model's softmax outputs.
     CategoricalScores probabilities{calib::apply_recalibration(calib::identity_map(RecalibrationMethod::temperature, 5, true),
                                                                fit.scores),
                                     fit.labels, false};
-    const RecalibrationMap map = calib::fit_recalibration(probabilities, RecalibrationMethod::temperature);
+    const RecalibrationFit map_fit = calib::fit_recalibration(probabilities, RecalibrationMethod::temperature);
+    const RecalibrationMap& map = map_fit.map;
     CHECK(mean_nll(calib::apply_recalibration(map, before), test_labels) < mean_nll(before, test_labels) - 0.05);
 }
 
@@ -204,22 +212,22 @@ TEST_CASE("bad inputs give clear errors") {
         return text.replace(text.find(from), from.size(), to);
     };
     const std::string temperature = json.substr(json.find("\"temperature\": "), json.find('\n', json.find("\"temperature\": ")) - json.find("\"temperature\": "));
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced(temperature, "\"temperature\": -0.5")),
-                         "calib::recalibration_map_from_json: parameters.temperature = -0.5, must be > 0 with "
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced(temperature, "\"temperature\": -0.5")),
+                         "calib::recalibration_fit_from_json: parameters.temperature = -0.5, must be > 0 with "
                          "1/temperature finite",
                          calib::invalid_argument);
     // A temperature whose reciprocal overflows maps every finite logit to infinity.
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced(temperature, "\"temperature\": 5e-324")),
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced(temperature, "\"temperature\": 5e-324")),
                          doctest::Contains("temperature = 5e-324, must be > 0 with 1/temperature finite"),
                          calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"platt\"")),
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"platt\"")),
                          doctest::Contains("method = 'platt' is unknown"), calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"status\"", "\"statu\"")),
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"status\"", "\"statu\"")),
                          doctest::Contains("unknown key \"statu\" in the map"), calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"vector\"")),
-                         "calib::recalibration_map_from_json: parameters of method = vector has no \"weights\"",
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"vector\"")),
+                         "calib::recalibration_fit_from_json: parameters of method = vector has no \"weights\"",
                          calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(json + "}"), doctest::Contains("text after the JSON value"),
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(json + "}"), doctest::Contains("text after the JSON value"),
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("platt"),
                          "calib::parse_recalibration_method: method = 'platt' is unknown; the methods are temperature, "
@@ -273,10 +281,11 @@ TEST_CASE("extreme data and maps: one clear error, never a non-finite map or pre
             CAPTURE(column);
             CAPTURE(calib::to_string(options.objective));
             try {
-                const RecalibrationMap map = calib::fit_recalibration(NormalData(m, s, t), RecalibrationMethod::affine, options);
+                const RecalibrationFit map_fit = calib::fit_recalibration(NormalData(m, s, t), RecalibrationMethod::affine, options);
+                const RecalibrationMap& map = map_fit.map;
                 // A fit that ends is a usable map (σ = 1e-308 can leave the identity, unimproved).
                 CHECK(map.parameters.allFinite());
-                CHECK(std::isfinite(map.objective_after));
+                CHECK(std::isfinite(map_fit.summary.objective_after));
             } catch (const calib::numerical_error& e) {
                 CHECK(std::string(e.what()).find("rescale") != std::string::npos);
             }
@@ -286,9 +295,9 @@ TEST_CASE("extreme data and maps: one clear error, never a non-finite map or pre
     // they meet an input they cannot map.
     const RecalibrationMap affine = calib::identity_map(RecalibrationMethod::affine, 0, false);
     for (const char* s : {"1000", "-1000"}) {
-        std::string json = calib::to_json(affine);
+        std::string json = calib::to_json(RecalibrationFit{affine, {}});
         json.replace(json.find("\"s\": 0"), 6, std::string("\"s\": ") + s);
-        CHECK_THROWS_WITH_AS(calib::recalibration_map_from_json(json),
+        CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(json),
                              doctest::Contains("must have exp(s) finite and > 0"), calib::invalid_argument);
     }
     RecalibrationMap matrix = calib::identity_map(RecalibrationMethod::matrix, 3, true);

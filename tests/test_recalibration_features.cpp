@@ -63,16 +63,18 @@ TEST_CASE("affine-features: the NLL gradient equals central differences") {
 
 TEST_CASE("affine-features recovers known (a, b, s0, s1); the plain affine map cannot") {
     const Heteroscedastic h = heteroscedastic(20000, 1.5, -0.3, -0.5, 0.6, 42);
-    const RecalibrationMap map = fit_recalibration(h.data, h.x);
-    CHECK(map.status == "converged");
+    const RecalibrationFit map_fit = fit_recalibration(h.data, h.x);
+    const RecalibrationMap& map = map_fit.map;
+    CHECK(map_fit.summary.termination == calib::FitTermination::converged);
     // Standard errors at n = 2·10⁴ are ≈ 0.01 (s0, s1) and below for a, b: 0.05 is over 4 of them.
     CHECK(std::abs(map.parameters[0] - 1.5) < 0.05);
     CHECK(std::abs(map.parameters[1] + 0.3) < 0.05);
     CHECK(std::abs(map.parameters[2] + 0.5) < 0.05);
     CHECK(std::abs(map.parameters[3] - 0.6) < 0.05);
-    CHECK(map.objective_after == doctest::Approx(recalibrated_nll(map, h.data, h.x)).epsilon(1e-14));
-    const RecalibrationMap plain = fit_recalibration(h.data);
-    CHECK(map.objective_after < plain.objective_after - 0.01);
+    CHECK(map_fit.summary.objective_after == doctest::Approx(recalibrated_nll(map, h.data, h.x)).epsilon(1e-14));
+    const RecalibrationFit plain_fit = fit_recalibration(h.data);
+    const RecalibrationMap& plain = plain_fit.map;
+    CHECK(map_fit.summary.objective_after < plain_fit.summary.objective_after - 0.01);
     // Applied: σ′ = σ e^{s0 + s1|x|}, μ′ = a μ + b.
     const Matrix out = apply_recalibration(map, h.data.mean(), h.data.stddev(), h.x);
     const Eigen::Index i = 7;
@@ -84,17 +86,19 @@ TEST_CASE("affine-features recovers known (a, b, s0, s1); the plain affine map c
 
 TEST_CASE("affine-features: JSON round trip and errors") {
     const Heteroscedastic h = heteroscedastic(200, 1.0, 0.0, 0.1, 0.2, 43);
-    const RecalibrationMap map = fit_recalibration(h.data, h.x);
-    const std::string json = to_json(map);
+    const RecalibrationFit map_fit = fit_recalibration(h.data, h.x);
+    const RecalibrationMap& map = map_fit.map;
+    const std::string json = to_json(map_fit);
     CHECK(json.find("\"s1\": ") != std::string::npos);
-    const RecalibrationMap back = recalibration_map_from_json(json);
+    const RecalibrationFit back_fit = recalibration_fit_from_json(json);
+    const RecalibrationMap& back = back_fit.map;
     CHECK(back.method == RecalibrationMethod::affine_features);
     CHECK(std::memcmp(back.parameters.data(), map.parameters.data(), sizeof(double) * 4) == 0);
-    CHECK(to_json(back) == json);
+    CHECK(to_json(back_fit) == json);
 
     CHECK_THROWS_WITH_AS(apply_recalibration(map, h.data.mean(), h.data.stddev()),
                          doctest::Contains("needs the features"), invalid_argument);
-    CHECK_THROWS_WITH_AS(apply_recalibration(fit_recalibration(h.data), h.data.mean(), h.data.stddev(), h.x),
+    CHECK_THROWS_WITH_AS(apply_recalibration(fit_recalibration(h.data).map, h.data.mean(), h.data.stddev(), h.x),
                          doctest::Contains("features apply only to method = affine-features"), invalid_argument);
     CHECK_THROWS_WITH_AS(fit_recalibration(h.data, RecalibrationMethod::affine_features),
                          doctest::Contains("needs the features"), invalid_argument);

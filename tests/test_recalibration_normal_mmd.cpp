@@ -133,16 +133,18 @@ TEST_CASE("normal nll+mmd with Monte-Carlo marginalisation: gradient, JSON round
     o.mmd_marginalisation = MmdMarginalisation::mc_all_pairs;
     o.mmd_samples = 3;
     o.mmd_seed = 77;
-    const RecalibrationMap map = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o);
+    const RecalibrationFit map_fit = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o);
+    const RecalibrationMap& map = map_fit.map;
     CHECK(map.mmd_marginalisation == MmdMarginalisation::mc_all_pairs);
-    const RecalibrationMap back = recalibration_map_from_json(to_json(map));
-    CHECK(to_json(back) == to_json(map));
+    const RecalibrationFit back_fit = recalibration_fit_from_json(to_json(map_fit));
+    const RecalibrationMap& back = back_fit.map;
+    CHECK(to_json(back_fit) == to_json(map_fit));
     CHECK(back.mmd_samples == 3);
     CHECK(back.mmd_seed == 77);
     CHECK(back.mmd_marginalisation == MmdMarginalisation::mc_all_pairs);
     // Another seed, other draws, another fit.
     o.mmd_seed = 78;
-    CHECK(fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o).parameters != map.parameters);
+    CHECK(fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, o).map.parameters != map.parameters);
     o.mmd_target = GaussianTarget::sign;
     CHECK_THROWS_WITH_AS(fit_recalibration(h.data, RecalibrationMethod::affine, o), doctest::Contains("sign kernel"),
                          invalid_argument);
@@ -154,17 +156,20 @@ TEST_CASE("normal nll+mmd with Monte-Carlo marginalisation: gradient, JSON round
 
 TEST_CASE("normal nll+mmd with lambda = 0 is the NLL fit, bitwise") {
     const Heteroscedastic h = heteroscedastic(300, 52);
-    const RecalibrationMap nll = fit_recalibration(h.data, RecalibrationMethod::affine);
-    const RecalibrationMap nll_f = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features);
+    const RecalibrationFit nll_fit = fit_recalibration(h.data, RecalibrationMethod::affine);
+    const RecalibrationMap& nll = nll_fit.map;
+    const RecalibrationFit nll_f_fit = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features);
+    const RecalibrationMap& nll_f = nll_f_fit.map;
     for (MmdNotion notion : {MmdNotion::distribution, MmdNotion::individual, MmdNotion::marginal}) {
         CAPTURE(to_string(notion));
-        const RecalibrationMap zero = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, mmd_options(0, notion));
+        const RecalibrationFit zero_fit = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features, mmd_options(0, notion));
+        const RecalibrationMap& zero = zero_fit.map;
         for (Eigen::Index k = 0; k < 4; ++k) CHECK(same_bits(zero.parameters[k], nll_f.parameters[k]));
-        CHECK(same_bits(zero.objective_after, nll_f.objective_after));
+        CHECK(same_bits(zero_fit.summary.objective_after, nll_f_fit.summary.objective_after));
         CHECK(zero.mmd_block_size == 17);  // ⌊√300⌋
         const RecalibrationMap zero_affine = notion == MmdNotion::individual
-            ? fit_recalibration(h.data, h.x, RecalibrationMethod::affine, mmd_options(0, notion))
-            : fit_recalibration(h.data, RecalibrationMethod::affine, mmd_options(0, notion));
+            ? fit_recalibration(h.data, h.x, RecalibrationMethod::affine, mmd_options(0, notion)).map
+            : fit_recalibration(h.data, RecalibrationMethod::affine, mmd_options(0, notion)).map;
         for (Eigen::Index k = 0; k < 3; ++k) CHECK(same_bits(zero_affine.parameters[k], nll.parameters[k]));
     }
 }
@@ -178,8 +183,9 @@ TEST_CASE("normal nll+mmd: the held-out individual MMD² does not increase with 
     double previous = std::numeric_limits<double>::infinity();
     for (double lambda : {0.0, 1.0, 10.0}) {
         CAPTURE(lambda);
-        const RecalibrationMap map = fit_recalibration(fit, x_fit, RecalibrationMethod::affine_features,
+        const RecalibrationFit map_fit = fit_recalibration(fit, x_fit, RecalibrationMethod::affine_features,
                                                        mmd_options(lambda, MmdNotion::individual));
+        const RecalibrationMap& map = map_fit.map;
         const Matrix out = apply_recalibration(map, held_out.mean(), held_out.stddev(), x_held);
         GaussianMmdSpec spec;
         spec.notion = MmdNotion::individual;
@@ -188,8 +194,8 @@ TEST_CASE("normal nll+mmd: the held-out individual MMD² does not increase with 
         spec.features = x_held;
         const double mmd = mmd_unbiased(NormalData(out.col(0), out.col(1), held_out.targets()), spec).estimate;
         MESSAGE("lambda ", lambda, ": a, b, s0, s1 = ", map.parameters.transpose(), "; held-out NLL ",
-                recalibrated_nll(map, held_out, x_held), ", MMD2 ", mmd, ", ", map.status);
-        CHECK(map.status != "line_search_failed");
+                recalibrated_nll(map, held_out, x_held), ", MMD2 ", mmd, ", ", to_string(map_fit.summary.termination));
+        CHECK(map_fit.summary.termination != calib::FitTermination::line_search_failed);
         CHECK(mmd <= previous);
         previous = mmd;
     }
@@ -201,11 +207,13 @@ TEST_CASE("a normal nll+mmd map round-trips through its JSON file bitwise; the r
         for (GaussianTarget target : {GaussianTarget::rbf, GaussianTarget::sign, GaussianTarget::moment, GaussianTarget::pit}) {
             CAPTURE(to_string(notion));
             CAPTURE(static_cast<int>(target));
-            const RecalibrationMap map = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features,
+            const RecalibrationFit map_fit = fit_recalibration(h.data, h.x, RecalibrationMethod::affine_features,
                                                            mmd_options(0.5, notion, target));
-            const std::string json = to_json(map);
-            const RecalibrationMap back = recalibration_map_from_json(json);
-            CHECK(to_json(back) == json);
+            const RecalibrationMap& map = map_fit.map;
+            const std::string json = to_json(map_fit);
+            const RecalibrationFit back_fit = recalibration_fit_from_json(json);
+            const RecalibrationMap& back = back_fit.map;
+            CHECK(to_json(back_fit) == json);
             CHECK(back.notion == notion);
             CHECK(back.mmd_target == target);
             CHECK(back.mmd_block_size == 14);
@@ -216,23 +224,24 @@ TEST_CASE("a normal nll+mmd map round-trips through its JSON file bitwise; the r
             CHECK((map.mmd_lengthscale > 0) == (notion != MmdNotion::marginal));
             CHECK((map.mmd_target_lengthscale > 0) == (target == GaussianTarget::rbf || target == GaussianTarget::pit));
         }
-    const RecalibrationMap sign = fit_recalibration(h.data, RecalibrationMethod::affine,
+    const RecalibrationFit sign_fit = fit_recalibration(h.data, RecalibrationMethod::affine,
                                                     mmd_options(0.5, MmdNotion::marginal, GaussianTarget::sign));
+    const RecalibrationMap& sign = sign_fit.map;
     std::vector<double> y(h.data.targets().data(), h.data.targets().data() + 200);
     std::sort(y.begin(), y.end());
     CHECK(sign.mmd_threshold == 0.5 * (y[99] + y[100]));  // the median of y (n even)
-    const std::string json = to_json(sign);
+    const std::string json = to_json(sign_fit);
     const auto edited = [&](const std::string& from, const std::string& to) {
         std::string text = json;
         const auto at = text.find(from);
         REQUIRE(at != std::string::npos);
         return text.replace(at, from.size(), to);
     };
-    CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"sign\"", "\"laplace\"")),
+    CHECK_THROWS_WITH_AS(recalibration_fit_from_json(edited("\"sign\"", "\"laplace\"")),
                          doctest::Contains("mmd_target = 'laplace'"), invalid_argument);
-    CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"marginal\"", "\"canonical\"")),
+    CHECK_THROWS_WITH_AS(recalibration_fit_from_json(edited("\"marginal\"", "\"canonical\"")),
                          doctest::Contains("notion = 'canonical'"), invalid_argument);
-    CHECK_THROWS_WITH_AS(recalibration_map_from_json(edited("\"mmd_threshold\"", "\"threshold\"")),
+    CHECK_THROWS_WITH_AS(recalibration_fit_from_json(edited("\"mmd_threshold\"", "\"threshold\"")),
                          doctest::Contains("mmd_threshold"), invalid_argument);
 }
 
@@ -256,7 +265,8 @@ TEST_CASE("normal nll+mmd: bad options give clear errors") {
     o = mmd_options(1, MmdNotion::distribution);
     o.mmd_lengthscale = 0.75;
     o.mmd_target_lengthscale = 1.5;
-    const RecalibrationMap map = fit_recalibration(h.data, RecalibrationMethod::affine, o);
+    const RecalibrationFit map_fit = fit_recalibration(h.data, RecalibrationMethod::affine, o);
+    const RecalibrationMap& map = map_fit.map;
     CHECK(map.mmd_lengthscale == 0.75);
     CHECK(map.mmd_target_lengthscale == 1.5);
 }

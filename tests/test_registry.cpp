@@ -269,8 +269,8 @@ TEST_CASE("the recalibration fit: the family's methods, the library's defaults a
     temperature.set("max_iterations", "5");
     RecalibrationOptions direct;
     direct.max_iterations = 5;
-    CHECK(fit_recalibration(scores, temperature.method(), temperature.fit_options()).parameters ==
-          fit_recalibration(scores, RecalibrationMethod::temperature, direct).parameters);
+    CHECK(fit_recalibration(scores, temperature.method(), temperature.fit_options()).map.parameters ==
+          fit_recalibration(scores, RecalibrationMethod::temperature, direct).map.parameters);
 }
 
 TEST_CASE("messages every front-end shares: unused and missing options, their context") {

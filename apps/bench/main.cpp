@@ -333,14 +333,15 @@ void normal_recalibration() {
     for (RecalibrationMethod method : {RecalibrationMethod::affine, RecalibrationMethod::affine_features})
         for (MmdNotion notion : {MmdNotion::distribution, MmdNotion::individual}) {
             options.notion = notion;
-            RecalibrationMap map;
+            RecalibrationFit fit;
             const bool features = method == RecalibrationMethod::affine_features || notion == MmdNotion::individual;
             const double s = seconds([&] {
-                map = features ? fit_recalibration(data, x, method, options) : fit_recalibration(data, method, options);
+                fit = features ? fit_recalibration(data, x, method, options) : fit_recalibration(data, method, options);
             }, 3);
             std::printf("%-48s threads=1  %10.4f s  a=%.6f iterations=%zu evaluations=%zu %s\n",
                         ("recalibrate " + to_string(method) + " nll+mmd " + to_string(notion) + " n=1e4").c_str(), s,
-                        map.parameters[0], map.iterations, map.evaluations, map.status.c_str());
+                        fit.map.parameters[0], fit.summary.iterations, fit.summary.evaluations,
+                        to_string(fit.summary.termination).c_str());
             std::fflush(stdout);
         }
 }
@@ -350,11 +351,11 @@ void normal_recalibration() {
 void recalibration() {
     Rng rng = make_stream(13, 0);
     const CategoricalScores data = synthetic::tempered_logits(100000, 10, 3.0, 2.0, rng);
-    RecalibrationMap map;
-    const double s = seconds([&] { map = fit_recalibration(data, RecalibrationMethod::temperature); }, 3);
+    RecalibrationFit fit;
+    const double s = seconds([&] { fit = fit_recalibration(data, RecalibrationMethod::temperature); }, 3);
     std::printf("%-48s threads=1  %10.4f s  T=%.6f iterations=%zu evaluations=%zu %s\n",
-                "recalibrate temperature nll n=1e5 m=10", s, map.parameters[0], map.iterations, map.evaluations,
-                map.status.c_str());
+                "recalibrate temperature nll n=1e5 m=10", s, fit.map.parameters[0], fit.summary.iterations,
+                fit.summary.evaluations, to_string(fit.summary.termination).c_str());
     std::fflush(stdout);
     // The same by NLL + λ·MMD² (block estimate, B = ⌊√n⌋ = 100, canonical) at n = 10⁴,
     // m = 10 (target ≤ 10 s); the median heuristic for k_Z is part of the fit.
@@ -365,10 +366,11 @@ void recalibration() {
     options.lambda = 1;
     for (MmdNotion notion : {MmdNotion::canonical, MmdNotion::top_label}) {
         options.notion = notion;
-        const double s4 = seconds([&] { map = fit_recalibration(data4, RecalibrationMethod::temperature, options); }, 3);
+        const double s4 = seconds([&] { fit = fit_recalibration(data4, RecalibrationMethod::temperature, options); }, 3);
         std::printf("%-48s threads=1  %10.4f s  T=%.6f iterations=%zu evaluations=%zu %s\n",
                     ("recalibrate temperature nll+mmd " + to_string(notion) + " n=1e4 m=10").c_str(), s4,
-                    map.parameters[0], map.iterations, map.evaluations, map.status.c_str());
+                    fit.map.parameters[0], fit.summary.iterations, fit.summary.evaluations,
+                    to_string(fit.summary.termination).c_str());
         std::fflush(stdout);
     }
     normal_recalibration();

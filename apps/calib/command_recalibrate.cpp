@@ -141,13 +141,13 @@ std::size_t size_of(const NormalData& data) { return data.size(); }
 std::size_t size_of(const FeatureForecasts& data) { return data.data.size(); }
 
 // The library's fit and NLL of each kind of data.
-RecalibrationMap fit_map(const CategoricalScores& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+RecalibrationFit fit_map(const CategoricalScores& data, RecalibrationMethod method, const RecalibrationOptions& options) {
     return fit_recalibration(data, method, options);
 }
-RecalibrationMap fit_map(const NormalData& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+RecalibrationFit fit_map(const NormalData& data, RecalibrationMethod method, const RecalibrationOptions& options) {
     return fit_recalibration(data, method, options);
 }
-RecalibrationMap fit_map(const FeatureForecasts& data, RecalibrationMethod method, const RecalibrationOptions& options) {
+RecalibrationFit fit_map(const FeatureForecasts& data, RecalibrationMethod method, const RecalibrationOptions& options) {
     return fit_recalibration(data.data, data.features, method, options);
 }
 double nll_of(const RecalibrationMap& map, const CategoricalScores& data) { return recalibrated_nll(map, data); }
@@ -168,11 +168,12 @@ struct FitRequest {
 // Fits on all rows, or with --holdout on the rest and reports the held-out NLL, SKCE test p-value and
 // conditional MMD² before and after (under "holdout" in `out`).
 template <class Data>
-RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
+RecalibrationFit fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
     if (!request.holdout) return fit_map(data, request.method, request.options);
     const Split parts = split(size_of(data), *request.holdout, request.seed);
     const Data held_out = rows(data, parts.held_out);
-    const RecalibrationMap map = fit_map(rows(data, parts.fit), request.method, request.options);
+    const RecalibrationFit fit = fit_map(rows(data, parts.fit), request.method, request.options);
+    const RecalibrationMap& map = fit.map;
     const RecalibrationMap identity = identity_map(request.method, map.num_classes, map.logits, request.options);
     JsonObject judged;
     judged.set("fraction", *request.holdout).set("seed", request.seed);
@@ -184,7 +185,7 @@ RecalibrationMap fit_and_judge(const Data& data, const FitRequest& request, Json
                                 request.threads));
     judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), request.options.notion, request.threads, judged);
     out.set("holdout", judged);
-    return map;
+    return fit;
 }
 
 std::string read_text_file(const std::string& path) {
@@ -223,12 +224,12 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", to_string(request.options.objective));
     if (mmd) out.set("lambda", request.options.lambda).set("notion", to_string(request.options.notion));
     const Stopwatch stopwatch;
-    RecalibrationMap map;
+    RecalibrationFit fit;
     if (categorical) {
         const CategoricalScores data = read_categorical_scores(input.path, input.read, &run.files);
         out.set("n", data.labels.size());
         command.validate(data.labels.size());
-        map = fit_and_judge(data, request, out);
+        fit = fit_and_judge(data, request, out);
     } else {
         const NormalData data = std::get<NormalData>(read_input(input, &run.files));
         out.set("n", data.size());
@@ -238,15 +239,17 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
             FeatureForecasts with{data, read_table(*features_path, input.read.text, &summary)};
             run.files.push_back(summary);
             setup.check_features(with.features, data.size());  // before the held-out split takes rows of it
-            map = fit_and_judge(with, request, out);
+            fit = fit_and_judge(with, request, out);
         } else {
-            map = fit_and_judge(data, request, out);
+            fit = fit_and_judge(data, request, out);
         }
     }
     run.compute_seconds = stopwatch.seconds();
-    write_file(map_path, to_json(map));
+    write_file(map_path, to_json(fit));
+    const RecalibrationMap& map = fit.map;
+    const FitSummary& summary = fit.summary;
     out.set("parameters", parameters_json(map));  // by name, as in the map file
-    out.set("objective_before", map.objective_before).set("objective_after", map.objective_after);
+    out.set("objective_before", summary.objective_before).set("objective_after", summary.objective_after);
     if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
     if (mmd && !categorical) {
         out.set("kernel_y", to_string(map.mmd_target));
@@ -255,7 +258,8 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
         if (map.mmd_marginalisation != MmdMarginalisation::analytic)
             out.set("mmd_samples", map.mmd_samples).set("mmd_seed", map.mmd_seed);
     }
-    out.set("iterations", map.iterations).set("evaluations", map.evaluations).set("status", map.status);
+    out.set("iterations", summary.iterations).set("evaluations", summary.evaluations);
+    out.set("status", to_string(summary.termination));
     out.set("map", map_path);
     print_with_run_fields(out, input, run);
     return 0;
@@ -276,7 +280,7 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
 
     RecalibrationMap map;
     try {
-        map = recalibration_map_from_json(read_text_file(map_path));
+        map = recalibration_fit_from_json(read_text_file(map_path)).map;
     } catch (const invalid_argument& e) {  // the file's name before the reader's message
         throw invalid_argument(map_path + ": " + e.what());
     }

@@ -89,14 +89,15 @@ std::string notion_name(const Method& m) {
 void run_method(std::size_t r, const Method& m, const Evaluation& e, const calib::CategoricalScores& recalibrate,
                 const calib::CategoricalScores& test, repro::Packet& result) {
     const calib::ParallelOptions serial{1};
-    calib::RecalibrationMap map = calib::identity_map(m.map, classes, true);
+    calib::RecalibrationFit fit{calib::identity_map(m.map, classes, true), {}};
+    calib::RecalibrationMap& map = fit.map;
     const double fit_seconds = repro::time_call([&] {
         if (m.identity) return;
         calib::RecalibrationOptions options;
         options.objective = m.objective;
         options.lambda = m.lambda;
         options.notion = m.notion;
-        map = calib::fit_recalibration(recalibrate, m.map, options);
+        fit = calib::fit_recalibration(recalibrate, m.map, options);
     });
     double nll = 0, ece = 0, accuracy = 0, entropy = 0, skce = 0, p_skce = 0, mmd2_canonical = 0, mmd2_top = 0;
     const double test_seconds = repro::time_call([&] {
@@ -130,7 +131,7 @@ void run_method(std::size_t r, const Method& m, const Evaluation& e, const calib
     result.put(repro::Table::row(r, m.name, m.identity ? "identity" : calib::to_string(m.map),
                                  calib::to_string(m.objective), notion_name(m), m.lambda, nll, ece, accuracy, entropy,
                                  skce, p_skce, mmd2_canonical, mmd2_top, q(0), bias_range,
-                                 m.identity ? "-" : map.status.c_str(), map.iterations));
+                                 m.identity ? "-" : calib::to_string(fit.summary.termination).c_str(), fit.summary.iterations));
     result.put(repro::Table::row(r, m.name, fit_seconds, test_seconds));
 }
 

@@ -171,7 +171,8 @@ void run_method(std::size_t r, const Method& m, const Setting& s, const calib::N
                 const Points& recalibrate_points, const calib::NormalData& test, const Points& test_points,
                 repro::Packet& result) {
     const calib::ParallelOptions serial{1};
-    calib::RecalibrationMap map = calib::identity_map(m.map, 0, false);
+    calib::RecalibrationFit fit{calib::identity_map(m.map, 0, false), {}};
+    calib::RecalibrationMap& map = fit.map;
     const bool features = m.map == calib::RecalibrationMethod::affine_features;
     const double fit_seconds = repro::time_call([&] {
         if (m.identity) return;
@@ -186,7 +187,7 @@ void run_method(std::size_t r, const Method& m, const Setting& s, const calib::N
             options.mmd_target_lengthscale = s.lengthscale_y;
             options.mmd_threshold = spec.threshold;
         }
-        map = features ? calib::fit_recalibration(recalibrate, column(recalibrate_points.x), m.map, options)
+        fit = features ? calib::fit_recalibration(recalibrate, column(recalibrate_points.x), m.map, options)
                        : calib::fit_recalibration(recalibrate, m.map, options);
     });
     // On the recalibration split: the mean NLL and the block MMD² that the fits trade against each other.
@@ -219,7 +220,7 @@ void run_method(std::size_t r, const Method& m, const Setting& s, const calib::N
                                  calib::to_string(objective(m)), name(m.target), m.lambda, nll, qce, dce, dce_q70,
                                  test_mmd2[0], p_rbf, test_mmd2[1], test_mmd2[2], train_nll, train_mmd2[0],
                                  train_mmd2[1], train_mmd2[2], q(0), q(1), q(2), features ? q(3) : 0,
-                                 m.identity ? "-" : map.status.c_str(), map.iterations));
+                                 m.identity ? "-" : calib::to_string(fit.summary.termination).c_str(), fit.summary.iterations));
     result.put(repro::Table::row(r, m.name, fit_seconds, test_seconds));
 }
 

@@ -110,11 +110,30 @@ struct RecalibrationMap {
     std::size_t mmd_samples = 0;
     std::uint64_t mmd_seed = 0;
     Vector parameters;
-    double objective_before = 0;    // the objective at the identity map
-    double objective_after = 0;     // at the fitted parameters
-    std::size_t iterations = 0;     // L-BFGS iterations (0 when the line search failed: LBFGS++ throws)
-    std::size_t evaluations = 0;    // objective and gradient evaluations
-    std::string status;             // "converged", "max_iterations" or "line_search_failed"
+};
+
+// Why L-BFGS stopped: the gradient test held (‖∇‖ ≤ gradient_tolerance · max(1, ‖θ‖)), the iteration
+// limit came first, or the line search failed (on a flat minimum, often at the rounding floor before
+// the gradient test holds). "converged", "max_iterations", "line_search_failed"; the parser throws
+// calib::invalid_argument for another name.
+enum class FitTermination { converged, max_iterations, line_search_failed };
+std::string to_string(FitTermination termination);
+FitTermination parse_fit_termination(const std::string& name);
+
+// How a fit went: the objective at the identity map and at the fitted parameters, L-BFGS's iterations
+// (0 when the line search failed: LBFGS++ throws) and objective-and-gradient evaluations, why it stopped.
+struct FitSummary {
+    double objective_before = 0;
+    double objective_after = 0;
+    std::size_t iterations = 0;
+    std::size_t evaluations = 0;
+    FitTermination termination = FitTermination::converged;
+};
+
+// A fit: the map, and how the fit went.
+struct RecalibrationFit {
+    RecalibrationMap map;
+    FitSummary summary;
 };
 
 // The parameters of a map by name, as the JSON file holds them (temperature; bias; weights; matrix,
@@ -132,13 +151,13 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
 
 // Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling). Throws invalid_argument for a method of the
 // other family, bad options or labels out of range.
-RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
+RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options = {});
-RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
+RecalibrationFit fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
                                    const RecalibrationOptions& options = {});
 // affine-features: `features` holds x, one finite value per observation (n×1); with objective
 // nll_mmd and notion individual, the same matrix (n×d for affine, n×1 for affine-features) is Z.
-RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features,
+RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& features,
                                    RecalibrationMethod method = RecalibrationMethod::affine_features,
                                    const RecalibrationOptions& options = {});
 
@@ -154,10 +173,11 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores);
 Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
                            const Matrix& features = Matrix());
 
-// The map as a JSON object (doubles in shortest round-trip form) and back: the reader is strict
-// (exactly this schema) and checks the parameters (T > 0, finite values, sizes).
-std::string to_json(const RecalibrationMap& map);
-RecalibrationMap recalibration_map_from_json(const std::string& text);
+// The map file: the map and how its fit went, as a JSON object (doubles in shortest round-trip form), and
+// back: the reader is strict (exactly this schema) and checks the parameters (T > 0, finite values,
+// sizes).
+std::string to_json(const RecalibrationFit& fit);
+RecalibrationFit recalibration_fit_from_json(const std::string& text);
 
 // The files of `calib recalibrate` (formats of io.hpp). A categorical file's predictions as given, with
 // its labels: probabilities validated as read_categorical does; logits (options.logits) read as numbers

@@ -186,24 +186,25 @@ detail::NormalMmdPenalty normal_mmd_term(RecalibrationMap& map, const NormalData
     return penalty;
 }
 
-// Minimises `objective(θ, gradient*)` from the map's parameters; records the result in the map.
+// Minimises `objective(θ, gradient*)` from the map's parameters; sets them to the result and says how it went.
 template <class Objective>
-void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const Objective& objective) {
+FitSummary minimise(RecalibrationMap& map, const RecalibrationOptions& options, const Objective& objective) {
+    FitSummary summary;
     Vector theta = detail::to_coordinates(map.method, map.parameters);
     Vector gradient(theta.size());
-    map.objective_before = objective(theta, &gradient);
-    if (!std::isfinite(map.objective_before) || !gradient.allFinite())
+    summary.objective_before = objective(theta, &gradient);
+    if (!std::isfinite(summary.objective_before) || !gradient.allFinite())
         throw numerical_error(detail::concat(
-            "calib::fit_recalibration: the objective at the identity map is ", detail::format_value(map.objective_before),
+            "calib::fit_recalibration: the objective at the identity map is ", detail::format_value(summary.objective_before),
             gradient.allFinite() ? "" : " with a non-finite gradient",
             ": the data hold values too large (or scales too small) for the likelihood to be computed in double "
             "precision; rescale them (divide the logits, standardise the targets) or remove the extreme rows"));
     // The lowest point evaluated: the result when the line search fails (LBFGS++ then leaves θ undefined).
     Vector best = theta;
-    double best_value = map.objective_before;
-    map.evaluations = 1;
+    double best_value = summary.objective_before;
+    summary.evaluations = 1;
     auto f = [&](const Vector& x, Vector& grad) {
-        ++map.evaluations;
+        ++summary.evaluations;
         const double value = objective(x, &grad);
         if (value < best_value) best_value = value, best = x;
         return std::isfinite(value) ? value : std::numeric_limits<double>::infinity();
@@ -216,20 +217,22 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
     LBFGSpp::LBFGSSolver<double> solver(param);
     double value = 0;
     try {
-        map.iterations = static_cast<std::size_t>(solver.minimize(f, theta, value));
+        summary.iterations = static_cast<std::size_t>(solver.minimize(f, theta, value));
         if (theta.allFinite()) best = theta;
     } catch (const invalid_argument&) {  // ours (from the objective): not the optimiser's
         throw;
     } catch (const numerical_error&) {
         throw;
     } catch (const std::runtime_error&) {  // LBFGS++ reports a failed line search by throwing, without k,
-        map.iterations = 0;
+        summary.iterations = 0;
     } catch (const std::logic_error&) {  // and a step it cannot take (a non-finite direction) likewise
-        map.iterations = 0;
+        summary.iterations = 0;
     }
-    map.objective_after = objective(best, &gradient);
-    if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm())) map.status = "converged";
-    else map.status = map.iterations > 0 ? "max_iterations" : "line_search_failed";
+    summary.objective_after = objective(best, &gradient);
+    if (gradient.norm() <= options.gradient_tolerance * std::max(1.0, best.norm()))
+        summary.termination = FitTermination::converged;
+    else
+        summary.termination = summary.iterations > 0 ? FitTermination::max_iterations : FitTermination::line_search_failed;
     map.parameters = detail::to_parameters(map.method, best);
     // A map that cannot be applied is an error, never a file with null parameters.
     const std::string problem = detail::map_parameter_problem(map);
@@ -237,32 +240,50 @@ void minimise(RecalibrationMap& map, const RecalibrationOptions& options, const 
         throw numerical_error(detail::concat(
             "calib::fit_recalibration: the fit diverged (", problem, "): the data hold values too large (or scales too "
             "small) for this method; rescale them or remove the extreme rows"));
-    if (!std::isfinite(map.objective_after))
+    if (!std::isfinite(summary.objective_after))
         throw numerical_error(detail::concat("calib::fit_recalibration: the objective at the fitted map is ",
-                                             detail::format_value(map.objective_after),
+                                             detail::format_value(summary.objective_after),
                                              ": the data hold values too large for this method; rescale them"));
+    return summary;
 }
 
 // Fits a normal map (features: |x| for affine-features; Z for the individual notion).
-RecalibrationMap fit_normal(const NormalData& data, const Matrix& features, RecalibrationMethod method,
+RecalibrationFit fit_normal(const NormalData& data, const Matrix& features, RecalibrationMethod method,
                             const RecalibrationOptions& options) {
-    RecalibrationMap map = identity_map(method, 0, false, options);
+    RecalibrationFit fit{identity_map(method, 0, false, options), {}};
     const Vector abs_x = method == RecalibrationMethod::affine_features
         ? feature_magnitudes("fit_recalibration", features, data.size()) : Vector();
-    if (map.objective != RecalibrationObjective::nll_mmd) {
-        minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+    if (fit.map.objective != RecalibrationObjective::nll_mmd) {
+        fit.summary = minimise(fit.map, options, [&](const Vector& theta, Vector* gradient) {
             return detail::normal_objective(data, theta, gradient, abs_x);
         });
-        return map;
+        return fit;
     }
-    const detail::NormalMmdPenalty penalty = normal_mmd_term(map, data, features, options);
-    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+    const detail::NormalMmdPenalty penalty = normal_mmd_term(fit.map, data, features, options);
+    fit.summary = minimise(fit.map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::normal_objective(data, theta, gradient, abs_x, &penalty);
     });
-    return map;
+    return fit;
 }
 
 }  // namespace
+
+std::string to_string(FitTermination termination) {
+    switch (termination) {
+    case FitTermination::converged: return "converged";
+    case FitTermination::max_iterations: return "max_iterations";
+    case FitTermination::line_search_failed: return "line_search_failed";
+    }
+    return "unknown";
+}
+
+FitTermination parse_fit_termination(const std::string& name) {
+    for (const FitTermination t :
+         {FitTermination::converged, FitTermination::max_iterations, FitTermination::line_search_failed})
+        if (to_string(t) == name) return t;
+    detail::fail("parse_fit_termination", "termination = '", name, "', must be converged, max_iterations or "
+                 "line_search_failed");
+}
 
 std::string to_string(RecalibrationMethod method) {
     switch (method) {
@@ -347,19 +368,19 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     return map;
 }
 
-RecalibrationMap fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
+RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
-    RecalibrationMap map = identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options);
-    detail::CategoricalProblem problem = make_problem(map, data);
-    if (map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(map, problem);
-    minimise(map, options, [&](const Vector& theta, Vector* gradient) {
+    RecalibrationFit fit{identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
+    detail::CategoricalProblem problem = make_problem(fit.map, data);
+    if (fit.map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(fit.map, problem);
+    fit.summary = minimise(fit.map, options, [&](const Vector& theta, Vector* gradient) {
         return detail::categorical_objective(problem, theta, gradient);
     });
-    return map;
+    return fit;
 }
 
-RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod method,
+RecalibrationFit fit_recalibration(const NormalData& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
     if (method == RecalibrationMethod::affine_features)
@@ -367,7 +388,7 @@ RecalibrationMap fit_recalibration(const NormalData& data, RecalibrationMethod m
     return fit_normal(data, Matrix(), method, options);
 }
 
-RecalibrationMap fit_recalibration(const NormalData& data, const Matrix& features, RecalibrationMethod method,
+RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& features, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, false);
     const bool individual = options.objective == RecalibrationObjective::nll_mmd && options.notion == MmdNotion::individual;

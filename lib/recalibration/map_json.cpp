@@ -17,7 +17,7 @@ namespace {
 
 using detail::JsonValue;
 
-constexpr const char* function = "recalibration_map_from_json";
+constexpr const char* function = "recalibration_fit_from_json";
 
 std::vector<double> values(const Vector& v, Eigen::Index start, Eigen::Index count) {
     return std::vector<double>(v.data() + start, v.data() + start + count);
@@ -95,7 +95,8 @@ JsonObject parameters_json(const RecalibrationMap& map) {
     return parameters;
 }
 
-std::string to_json(const RecalibrationMap& map) {
+std::string to_json(const RecalibrationFit& fit) {
+    const RecalibrationMap& map = fit.map;
     const JsonObject parameters = parameters_json(map);
     JsonObject out;
     out.set("method", to_string(map.method));
@@ -122,18 +123,19 @@ std::string to_json(const RecalibrationMap& map) {
             }
         }
     }
-    out.set("objective_before", map.objective_before);
-    out.set("objective_after", map.objective_after);
-    out.set("iterations", map.iterations);
-    out.set("evaluations", map.evaluations);
-    out.set("status", map.status);
+    out.set("objective_before", fit.summary.objective_before);
+    out.set("objective_after", fit.summary.objective_after);
+    out.set("iterations", fit.summary.iterations);
+    out.set("evaluations", fit.summary.evaluations);
+    out.set("status", to_string(fit.summary.termination));
     return out.dump(2) + "\n";
 }
 
-RecalibrationMap recalibration_map_from_json(const std::string& json) {
+RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     const JsonValue root = detail::parse_json(json, "recalibration map");
     if (root.kind != JsonValue::Kind::object) detail::fail(function, "the map must be a JSON object");
-    RecalibrationMap map;
+    RecalibrationFit fit;
+    RecalibrationMap& map = fit.map;
     map.method = parse_recalibration_method(text(root, "method"));
     const bool categorical = is_categorical(map.method);
     const std::string family = text(root, "family");
@@ -202,11 +204,11 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
         }
     }
     only_keys(root, keys, "the map");
-    map.objective_before = number(root, "objective_before");
-    map.objective_after = number(root, "objective_after");
-    map.iterations = count(root, "iterations");
-    map.evaluations = count(root, "evaluations");
-    map.status = text(root, "status");
+    fit.summary.objective_before = number(root, "objective_before");
+    fit.summary.objective_after = number(root, "objective_after");
+    fit.summary.iterations = count(root, "iterations");
+    fit.summary.evaluations = count(root, "evaluations");
+    fit.summary.termination = parse_fit_termination(text(root, "status"));
 
     const JsonValue& parameters = member(root, "parameters", JsonValue::Kind::object, "an object");
     const std::vector<Slot> named = slots(map.method, map.num_classes);
@@ -233,7 +235,7 @@ RecalibrationMap recalibration_map_from_json(const std::string& json) {
     only_keys(parameters, names, "parameters");
     const std::string problem = detail::map_parameter_problem(map);
     if (!problem.empty()) detail::fail(function, "parameters.", problem);
-    return map;
+    return fit;
 }
 
 }  // namespace calib

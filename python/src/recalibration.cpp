@@ -49,33 +49,33 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
     // The data set validates the arrays as the command line's reader does the file.
     const ReadOptions read = reading_options(family, reading);
     const AnyData data = make_data(family, arrays, read);
-    RecalibrationMap map;
+    RecalibrationFit fit;
     if (categorical) {
         const auto& d = std::get<CategoricalData>(data);
         // As read_categorical_scores: the probabilities as read, or the logits themselves.
         CategoricalScores scores{read.logits ? table_matrix(arrays["probs"], "probs") : Matrix(d.probabilities()),
                                  d.labels(), read.logits};
         py::gil_scoped_release release;
-        map = fit_recalibration(scores, method, o);
+        fit = fit_recalibration(scores, method, o);
     } else {
         const auto& d = std::get<NormalData>(data);
         if (features.is_none()) {
             py::gil_scoped_release release;
-            map = fit_recalibration(d, method, o);
+            fit = fit_recalibration(d, method, o);
         } else {
             const Matrix x = table_matrix(features, "features");
             setup.check_features(x, d.size());
             py::gil_scoped_release release;
-            map = fit_recalibration(d, x, method, o);
+            fit = fit_recalibration(d, x, method, o);
         }
     }
-    return to_json(map);
+    return to_json(fit);
 }
 
 // The map applied to new predictions: {"probs": (n, m)} or {"mean": (n,), "std": (n,)}, the arrays of
 // the family's predictions, so that they can be passed on as they are.
 py::dict apply(const std::string& map_json, const py::dict& arrays, const py::object& features) {
-    const RecalibrationMap map = recalibration_map_from_json(map_json);
+    const RecalibrationMap map = recalibration_fit_from_json(map_json).map;
     const bool categorical = is_categorical(map.method);
     const std::vector<std::string> names = categorical ? std::vector<std::string>{"probs"}
                                                        : std::vector<std::string>{"mean", "std"};

@@ -1206,7 +1206,7 @@ expect_error "recalibrate apply affine-features without features" "it needs --fe
 expect_error "recalibrate features of another length" "--features is 2000 x 1, must be n = 1000 x 1" -- \
     recalibrate fit --family normal --input narrow.csv --method affine-features --features hetero_x.csv --out x.json
 sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
-expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_map_from_json: parameters.temperature = 0, must be > 0" -- \
+expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_fit_from_json: parameters.temperature = 0, must be > 0" -- \
     recalibrate apply --map t0.json --input over.csv --output x.csv
 expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma)" -- \
     recalibrate apply --map affine.json --input over.csv --output x.csv
