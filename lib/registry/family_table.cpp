@@ -1,10 +1,9 @@
-// The families of predictions: names, columns, readers and supported kernels (families.hpp). The
-// kernels come from each data type's description (kernels/family_traits.hpp).
+// The families of predictions (families.hpp): names, columns, readers, supported kernels (from each data
+// type's description, kernels/family_traits.hpp), and the data sets built from keyword arrays.
 #include <calib/families.hpp>
 
 #include "core/check.hpp"
 #include "kernels/family_traits.hpp"
-#include "registry/family_arrays.hpp"
 #include "registry/option_table.hpp"
 
 #include <algorithm>
@@ -13,6 +12,65 @@
 namespace calib {
 
 namespace {
+
+// ---- each family's data set from keyword arrays (FamilyInfo::from_arrays): views of the caller's memory
+// where the data set keeps its values as given, copies where it transforms them (logits, binary
+// probabilities).
+
+VectorView column(const ArrayInput& a) {
+    return VectorView(a.values.data(), a.values.rows(), Eigen::InnerStride<Eigen::Dynamic>(a.values.innerStride()));
+}
+
+// Labels of m classes from an (n,) array of numbers (class_labels), 0-based; an error names the array's
+// element ("labels[3]: label = 10, must be in [0, 9] …").
+std::vector<int> labels_of(const ArrayInput& a, const std::string& array, long m, bool one_based, bool binary) {
+    try {
+        return class_labels(binary ? "y" : "label", static_cast<std::size_t>(a.values.rows()),
+                            [&](std::size_t i) { return a.values(static_cast<Eigen::Index>(i), 0); }, m, one_based,
+                            !binary);
+    } catch (const invalid_argument& e) {
+        throw invalid_argument(array + "[" + std::to_string(e.row()) + "]: " + e.what(), e.row());
+    }
+}
+
+AnyData categorical_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions& o) {
+    std::vector<int> labels = labels_of(a[1], "labels", a[0].values.cols(), o.one_based_labels, false);
+    const Matrix logits = o.logits ? Matrix(a[0].values) : Matrix();  // the softmax replaces them
+    const MatrixView p = o.logits ? view_of(logits) : a[0].values;
+    try {
+        return o.logits ? CategoricalData::from_logits(logits, std::move(labels))
+                        : CategoricalData(p, std::move(owner), std::move(labels), o.simplex);
+    } catch (const invalid_argument& e) {
+        throw invalid_argument(e.what() + probability_advice(e, p, o.logits), e.row(), e.column());
+    }
+}
+
+AnyData binary_from_arrays(const std::vector<ArrayInput>& a, Owner, const ReadOptions&) {
+    const std::vector<int> labels = labels_of(a[1], "labels", 2, false, true);
+    return CategoricalData::from_binary(Vector(column(a[0])), labels);  // a copy: the data set holds [1 - p, p]
+}
+
+AnyData normal_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions&) {
+    return NormalData(column(a[0]), column(a[1]), column(a[2]), std::move(owner));
+}
+
+AnyData laplace_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions&) {
+    return LaplaceData(column(a[0]), column(a[1]), column(a[2]), std::move(owner));
+}
+
+AnyData mvnormal_diag_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions&) {
+    return MvNormalData::diagonal(a[0].values, a[1].values, a[2].values, std::move(owner));
+}
+
+AnyData mvnormal_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions&) {
+    return MvNormalData::full(a[0].values, a[1].matrices, a[2].values, std::move(owner));
+}
+
+AnyData mixture_normal_from_arrays(const std::vector<ArrayInput>& a, Owner owner, const ReadOptions& o) {
+    return MixtureNormalData(a[0].values, a[1].values, a[2].values, column(a[3]), std::move(owner), o.simplex);
+}
+
+// ---- the table --------------------------------------------------------------------------------------
 
 template <class Data>
 std::vector<Metric> metrics_of() {
@@ -31,7 +89,7 @@ AnyData read_as(const std::string& path, const ReadOptions& options, std::vector
 template <class Data>
 FamilyInfo family(std::string name, std::string predictions, std::string targets, std::string summary,
                   AnyData (*read)(const std::string&, const ReadOptions&, std::vector<FileSummary>*),
-                  std::vector<ArrayInfo> arrays, detail::ArrayConstructor from_arrays) {
+                  std::vector<ArrayInfo> arrays, AnyData (*from_arrays)(const std::vector<ArrayInput>&, Owner, const ReadOptions&)) {
     FamilyInfo f;
     f.name = std::move(name);
     f.prediction_columns = std::move(predictions);
@@ -51,32 +109,32 @@ std::vector<FamilyInfo> make_families() {
     all.push_back(family<CategoricalData>("categorical", "p_1,...,p_m", "label",
                                           "class probabilities (m >= 2, rows summing to 1) and 0-based labels",
                                           read_as<CategoricalData, read_categorical>, {{"probs", 2}, {"labels", 1}},
-                                          detail::categorical_from_arrays));
+                                          categorical_from_arrays));
     all.back().labels_options = all.back().simplex_rows = true;
     all.push_back(family<CategoricalData>("binary", "p", "y", "P(Y = 1) and labels y in {0, 1}",
                                           read_as<CategoricalData, read_binary>, {{"probs", 1}, {"labels", 1}},
-                                          detail::binary_from_arrays));
+                                          binary_from_arrays));
     all.push_back(family<NormalData>("normal", "mu,sigma", "y", "normal predictions N(mu, sigma^2) of real targets",
                                      read_as<NormalData, read_normal>, {{"mean", 1}, {"std", 1}, {"y", 1}},
-                                     detail::normal_from_arrays));
+                                     normal_from_arrays));
     all.push_back(family<LaplaceData>("laplace", "mu,beta", "y", "Laplace predictions L(mu, beta) of real targets",
                                       read_as<LaplaceData, read_laplace>, {{"mean", 1}, {"scale", 1}, {"y", 1}},
-                                      detail::laplace_from_arrays));
+                                      laplace_from_arrays));
     all.push_back(family<MvNormalData>("mvnormal-diag", "mu_1..mu_d,sigma_1..sigma_d", "y_1..y_d",
                                        "d-variate normal predictions with diagonal covariances",
                                        read_as<MvNormalData, read_mvnormal_diag>, {{"mean", 2}, {"std", 2}, {"y", 2}},
-                                       detail::mvnormal_diag_from_arrays));
+                                       mvnormal_diag_from_arrays));
     all.push_back(family<MvNormalData>("mvnormal", "mu_1..mu_d, the d(d+1)/2 lower-triangular covariance entries row "
                                        "by row (S11,S21,S22,S31,...)",
                                        "y_1..y_d", "d-variate normal predictions with full covariances",
                                        read_as<MvNormalData, read_mvnormal>, {{"mean", 2}, {"cov", 3}, {"y", 2}},
-                                       detail::mvnormal_from_arrays));
+                                       mvnormal_from_arrays));
     all.push_back(family<MixtureNormalData>("mixture-normal", "w_1..w_K,mu_1..mu_K,sigma_1..sigma_K", "y",
                                             "mixtures of K normals with weights w summing to 1 (metric w2 is then "
                                             "MW2)",
                                             read_as<MixtureNormalData, read_mixture_normal>,
                                             {{"weights", 2}, {"means", 2}, {"stds", 2}, {"y", 1}},
-                                            detail::mixture_normal_from_arrays));
+                                            mixture_normal_from_arrays));
     all.back().simplex_rows = true;
     return all;
 }

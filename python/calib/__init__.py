@@ -40,14 +40,17 @@ _READING = frozenset(o["name"] for o in _calib.reading_options())  # the registr
 
 
 def _split(arguments):
-    """The keyword arguments as (arrays, reading options, method options), without the Nones."""
+    """The keyword arguments as (arrays, reading options, method options), without the Nones. A name of
+    some family's arrays given a scalar (a number or a text) is an option: a method may have an option
+    of that name (scale=2 is not Laplace's scale array)."""
+    import numpy
     arrays, reading, options = {}, {}, {}
     for name, value in arguments.items():
         if value is None:
             continue
         if name == "one_based":
             name = "one_based_labels"
-        if name in _DATA:
+        if name in _DATA and not isinstance(value, str) and numpy.ndim(value) > 0:
             arrays[name] = value
         elif name in _READING:
             reading[name] = value

@@ -336,3 +336,15 @@ def test_reliability_diagram_smooth_curve_is_the_reports(data, tmp_path):
     class1 = calib.reliability_diagram(probs, labels, k=1, smooth_points=60)["smooth"]
     assert class1 == figures[3]["models"][0]["smooth"] and figures[3]["event"] == "class 1"
     assert all(lo <= f <= hi for lo, f, hi in zip(top["lower"], top["frequency"], top["upper"]))
+
+
+def test_an_option_named_like_an_array_is_an_option():
+    """Keywords go to the arrays by name only when they hold arrays: a scalar under the name of another
+    family's array (Laplace's scale) is an option of the method, whatever family the data are."""
+    probs, labels = np.full((4, 2), 0.5), np.array([0, 1, 0, 1])
+    arrays, reading, options = calib._split({"probs": probs, "labels": labels, "scale": 2, "logits": False})
+    assert set(arrays) == {"probs", "labels"} and options == {"scale": 2} and reading == {"logits": False}
+    with pytest.raises(TypeError, match="option `scale` does not apply to `estimator` ece"):
+        calib.ece(probs, labels, scale=2)
+    with pytest.raises(ValueError, match="missing y: family normal needs mean, std, y"):
+        calib.skce(mean=np.zeros(3), std=np.ones(3), y=1.0)
