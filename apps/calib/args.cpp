@@ -80,11 +80,6 @@ std::string Args::take_required(const std::string& name, const std::string& choi
                       " --help')");
 }
 
-void Args::reject_unused(const std::string& context) const {
-    for (const Given& g : given_)
-        if (!g.used) throw usage_error("option --" + g.name + " does not apply to " + context);
-}
-
 std::vector<std::string> Args::unused() const {
     std::vector<std::string> names;
     for (const Given& g : given_)

@@ -31,9 +31,6 @@ public:
     // Throws usage_error unless `name` was given.
     std::string take_required(const std::string& name, const std::string& choices);
 
-    // Throws usage_error naming the first given option that was not taken:
-    // "--<option> does not apply to <context>".
-    void reject_unused(const std::string& context) const;
     // The given options that were not taken, in the order given.
     std::vector<std::string> unused() const;
 

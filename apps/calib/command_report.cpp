@@ -11,6 +11,7 @@
 #include "progress_bar.hpp"
 #include "report_model.hpp"
 #include "run_output.hpp"
+#include "setup_options.hpp"
 #include "shared_options.hpp"
 
 #include <calib/registry.hpp>
@@ -142,7 +143,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     settings.intervals.seed = std::stoull(to_text(comparison.get("seed")));
     settings.bootstrap_test = {{"seed", comparison.get("seed")}};
     const std::optional<std::string> name = command.given("name") ? std::optional<std::string>(o.name) : std::nullopt;
-    args.reject_unused("calib report");
+    reject_unused(args, {&command, &comparison}, "calib report");
     if (stage == Stage::options) return 0;
     if (output || format == "html") check_writable(output.value_or("report.html"));  // before the work, not after it
 

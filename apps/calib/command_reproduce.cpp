@@ -33,12 +33,13 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage) {
     Args args(rest, command_option_specs("reproduce"), "reproduce " + preset->name);
     const InputOptions input = take_input_options(args);
     check_preset_family(*preset, *input.family);
-    const CommandOptions command = take_command_options(args, "reproduce").values();
+    const CommandSetup setup = take_command_options(args, "reproduce");
+    const CommandOptions& command = setup.values();
     RunRecord run;
     run.threads = command.threads;
     const OutputFormat format = output_format(command);
     ProgressBar bar("calib reproduce " + preset->name, !command.quiet);
-    args.reject_unused("calib reproduce");
+    reject_unused(args, {&setup}, "calib reproduce");
     if (stage == Stage::options) return 0;
 
     const AnyData data = read_input(input, &run.files);
