@@ -770,6 +770,28 @@ TEST_CASE("diagram options: the bounds of reliability.hpp's functions, the nomin
     CHECK_THROWS_WITH_AS(DiagramSetup("calibration_plot"), doctest::Contains("unknown diagram"), invalid_argument);
 }
 
+TEST_CASE("run_method: validate, the kernel on the data, the method and its records, as each front-end ran them") {
+    test::Rng rng(11);
+    const AnyData data = synthetic::dirichlet_data(60, 3, 1.0, rng);
+    const KernelSetup kernel_setup(find_family("categorical"));
+    TestSetup block = make_test("block");
+    block.set("block_size", "sqrt");
+    const MethodRun<TestResult> done = run_method(block, &kernel_setup, data, nullptr);
+    const Kernel kernel = kernel_setup.resolve(data);
+    const TestResult direct = block.run(data, &kernel, nullptr);
+    CHECK((done.result.p_value == direct.p_value && done.result.statistic == direct.statistic));
+    CHECK(to_json(done.kernel_record) == to_json(kernel_setup.record(kernel)));
+    CHECK(to_json(done.options) == to_json(block.record(60)));
+    CHECK(done.compute_seconds >= 0);
+    EstimatorSetup ece_setup = make_estimator("ece");
+    const MethodRun<EstimateResult> e = run_method(ece_setup, nullptr, data, nullptr, {});
+    CHECK((e.result.estimate == ece(std::get<CategoricalData>(data)) && !e.kernel && e.kernel_record.empty()));
+    // The limits on n come first: nothing is computed for data the options do not fit.
+    block.set("block_size", "61");
+    CHECK_THROWS_WITH_AS(run_method(block, &kernel_setup, data, nullptr), doctest::Contains("block_size"),
+                         invalid_argument);
+}
+
 TEST_CASE("check_classes and check_apply_features: the rules of class predictions and of a map's features") {
     CHECK_NOTHROW(check_classes("calib rank", find_family("binary")));
     CHECK_THROWS_WITH_AS(check_classes("`estimator` ece", find_family("laplace")),

@@ -70,31 +70,24 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     for (const std::string& option : setup.data_set_options())
         data_sets.emplace(option, read_data_set(input, to_text(setup.get(option)), &run.files));
     const std::size_t n = data_size(data);
-    setup.validate(n, locations ? data_size(*locations) : 0);
-    JsonObject out;  // "estimate" is set now to fix its place near the top, and filled in below
-    out.set("estimator", name).set("estimate", 0.0).set("n", n);
+    const MethodRun<EstimateResult> done = run_method(setup, kernel_setup ? &*kernel_setup : nullptr, data,
+                                                      locations ? &*locations : nullptr, data_sets, parallel);
+    const EstimateResult& result = done.result;
+    run.compute_seconds = done.compute_seconds;
+    bar.finish();
+    JsonObject out;
+    out.set("estimator", name).set("estimate", result.estimate).set("n", n).merge(done.kernel_record);
     Report report("calib estimate: " + setup.info().title);
     report.line("data", describe_data(input, data));
-
-    std::optional<Kernel> kernel;
-    if (kernel_setup) {
-        kernel = kernel_setup->resolve(data, parallel);
-        out.merge(kernel_setup->record(*kernel));
-        report.line("kernel", describe_kernel(*kernel_setup, *kernel));
-    }
-    const Stopwatch stopwatch;
-    const EstimateResult result =
-        setup.run(data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr, parallel, data_sets);
-    run.compute_seconds = stopwatch.seconds();
-    bar.finish();
+    if (done.kernel) report.line("kernel", describe_kernel(*kernel_setup, *done.kernel));
     // A non-finite estimate is a failure of the library, never a result to print as null.
     if (!std::isfinite(result.estimate))
         throw std::runtime_error(name + " returned a non-finite estimate (" + std::to_string(result.estimate) + ")");
     for (const std::string& warning : result.warnings) warn(warning);
-    out.set("estimate", result.estimate).merge(result.details);
-    add_options(out, setup.record(n));
+    out.merge(result.details);
+    add_options(out, done.options);
     if (preset) out.set("preset", preset->name);
-    if (!setup.options().empty()) report.line("options", describe_record(setup.record(n)));
+    if (!setup.options().empty()) report.line("options", describe_record(done.options));
     if (!result.details.empty()) report.line("details", describe_record(result.details));
     report.line("estimate", readable(result.estimate));
     print_result(format, out, report, input, run);

@@ -77,27 +77,24 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     if (setup.locations_use() == LocationsUse::required)
         locations = read_locations(input, to_text(setup.get("test_locations")));
     const std::size_t n = data_size(data);
-    setup.validate(n, locations ? data_size(*locations) : 0);
-    std::optional<Kernel> kernel;
-    if (kernel_setup) kernel = kernel_setup->resolve(data, parallel);
-
-    const Stopwatch stopwatch;
-    const TestResult result = setup.run(data, kernel ? &*kernel : nullptr, locations ? &*locations : nullptr, parallel);
-    run.compute_seconds = stopwatch.seconds();
+    const MethodRun<TestResult> done =
+        run_method(setup, kernel_setup ? &*kernel_setup : nullptr, data, locations ? &*locations : nullptr, parallel);
+    const TestResult& result = done.result;
+    run.compute_seconds = done.compute_seconds;
     bar.finish();
 
     JsonObject out = result_fields(result, alpha);
-    add_options(out, setup.record(n));
+    add_options(out, done.options);
     if (preset) out.set("preset", preset->name);
-    if (kernel) out.merge(kernel_setup->record(*kernel));
+    out.merge(done.kernel_record);
 
     Report report("calib test: " + setup.info().title);
     report.line("data", describe_data(input, data) + (result.n != n ? " (" + std::to_string(result.n) + " used)" : ""));
-    if (kernel) report.line("kernel", describe_kernel(*kernel_setup, *kernel));
+    if (done.kernel) report.line("kernel", describe_kernel(*kernel_setup, *done.kernel));
     if (!result.estimator_details.empty()) report.line("kernel", describe_record(result.estimator_details));
     const Record details = std::visit([](const auto& d) { return d.record(); }, result.details);
     Record options;  // those the details do not report already
-    for (const Field& f : setup.record(n))
+    for (const Field& f : done.options)
         if (std::none_of(details.begin(), details.end(), [&](const Field& d) { return d.name == f.name; }))
             options.push_back(f);
     if (!options.empty()) report.line("options", describe_record(options));

@@ -188,8 +188,9 @@ Usage:
 Output: one JSON object on one line: estimator, estimate, n, the estimator's own numbers
 (block_size, num_blocks; num_locations; for ckce lambda, ridge, rank, ...), the options used, the
 kernel (lengthscale, lengthscale_rule, kernel), family, input, labels, files (what was read),
-max_simplex_deviation, threads, compute_seconds (the estimator call), wall_time_seconds (the whole
-command) and calib_version. Numbers are in the shortest form that reads back exactly.
+max_simplex_deviation, threads, compute_seconds (the kernel's lengthscale and the estimator),
+wall_time_seconds (the whole command) and calib_version. Numbers are in the shortest form that
+reads back exactly.
 
 Exit codes: 0 success, 2 bad option or bad input file, 1 internal failure.
 

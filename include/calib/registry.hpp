@@ -167,6 +167,26 @@ private:
     const detail::MethodModel<TestResult>& model() const;
 };
 
+// The last steps of every front-end's run of an estimator or a test, in one place: the limits on n (and J
+// test locations: validate), the kernel chosen on the data when the method uses the SKCE's, the method,
+// and what is recorded of them. The front-end has set and checked the setups and read the data (the
+// first steps: its arguments and its data source, files or arrays).
+template <class Result>
+struct MethodRun {
+    Result result;
+    std::optional<Kernel> kernel;  // resolved, when the method uses the SKCE's kernel
+    Record kernel_record;          // KernelSetup::record of it; empty without one
+    Record options;                // Setup::record(n): the method's options as used
+    double compute_seconds = 0;    // the kernel's lengthscale and the method
+};
+// `kernel` is needed when setup.kernel_use() is skce (nullptr otherwise); `locations` when
+// locations_use() is required; `data_sets` holds one data set per name of data_set_options().
+MethodRun<EstimateResult> run_method(const EstimatorSetup& setup, const KernelSetup* kernel, const AnyData& data,
+                                     const AnyData* locations, const DataSets& data_sets,
+                                     const ParallelOptions& parallel = {});
+MethodRun<TestResult> run_method(const TestSetup& setup, const KernelSetup* kernel, const AnyData& data,
+                                 const AnyData* locations, const ParallelOptions& parallel = {});
+
 // The paired bootstrap comparison of models (compare.hpp) with its options: estimators (a
 // comma-separated list), replicates, level, seed, the CKCE's options (its lengthscale chosen per model
 // by the median heuristic unless given) and the ECE's.

@@ -26,13 +26,15 @@ Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map 
 dict, recalibrate_apply applies one to new predictions.
 """
 
+import types as _types
+
 from . import _calib
 from ._calib import CalibWarning, NumericalError
 
+NumericalError.__doc__ = ("A computation that cannot be done on these data (e.g. a singular CME covariance); the "
+                          "message says what to change. A subclass of ArithmeticError.")
+
 __version__ = _calib.version
-__all__ = ["skce", "ucme", "ece", "ckce", "estimate", "test", "rank", "reliability_diagram", "pit", "pit_histogram",
-           "interval_coverage", "metrics", "reproduce", "recalibrate_fit", "recalibrate_apply", "Estimate", "TestResult", "Ranking", "estimators", "methods", "families",
-           "NumericalError", "CalibWarning"]
 
 # The arrays of every family, from the module's one table of them (python/src/arrays.cpp).
 _DATA = frozenset(a for family in _calib.families() for a in family["arrays"])
@@ -380,3 +382,16 @@ def families():
 from ._docs import document as _document  # noqa: E402  (needs the functions above)
 
 _document(globals())
+
+
+def _public(name, value):
+    """A function or class of calib's own whose name does not start with an underscore."""
+    if name.startswith("_"):
+        return False
+    if isinstance(value, type):
+        return value.__module__.startswith("calib")
+    return isinstance(value, _types.FunctionType)
+
+
+# Every public function and class of the package, so that a new one cannot be left out.
+__all__ = sorted(name for name, value in globals().items() if _public(name, value))

@@ -147,35 +147,25 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
 // result's own.
 template <class MethodSetup, class Fields>
 py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fields fields) {
-    const std::size_t n = data_size(in.data);
-    c.setup.validate(n, in.locations ? data_size(*in.locations) : 0);
     const ParallelOptions parallel{threads};
-    Record kernel_record;
-    decltype(c.setup.run(in.data, nullptr, nullptr, parallel)) result;
-    double compute_seconds = 0;  // the library's work: the kernel's lengthscale and the method
+    const KernelSetup* kernel = c.kernel ? &*c.kernel : nullptr;
+    const AnyData* locations = in.locations ? &*in.locations : nullptr;
+    std::optional<MethodRun<decltype(c.setup.run(in.data, nullptr, nullptr, parallel))>> done;
     {
         py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
-        std::optional<Kernel> kernel;
-        if (c.kernel) {
-            kernel = c.kernel->resolve(in.data, parallel);
-            kernel_record = c.kernel->record(*kernel);
-        }
-        const AnyData* locations = in.locations ? &*in.locations : nullptr;
         if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
-            result = c.setup.run(in.data, kernel ? &*kernel : nullptr, locations, parallel, c.data_sets);
+            done = run_method(c.setup, kernel, in.data, locations, c.data_sets, parallel);
         else
-            result = c.setup.run(in.data, kernel ? &*kernel : nullptr, locations, parallel);
-        compute_seconds = seconds_since(start);
+            done = run_method(c.setup, kernel, in.data, locations, parallel);
     }
     py::dict out;
-    fields(out, result);
-    out["n"] = result.n;
-    out["options"] = to_dict(c.setup.record(n));
+    fields(out, done->result);
+    out["n"] = done->result.n;
+    out["options"] = to_dict(done->options);
     if (c.preset) out["options"]["preset"] = c.preset->name;
-    out["kernel"] = to_dict(kernel_record);
+    out["kernel"] = to_dict(done->kernel_record);
     out["family"] = in.family->name;
-    out["compute_seconds"] = compute_seconds;
+    out["compute_seconds"] = done->compute_seconds;
     return out;
 }
 

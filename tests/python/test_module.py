@@ -348,3 +348,14 @@ def test_an_option_named_like_an_array_is_an_option():
         calib.ece(probs, labels, scale=2)
     with pytest.raises(ValueError, match="missing y: family normal needs mean, std, y"):
         calib.skce(mean=np.zeros(3), std=np.ones(3), y=1.0)
+
+
+def test_all_lists_every_public_name_with_its_documentation():
+    """__all__ is made from the package's public functions and classes (so none is left out) and each
+    has a docstring."""
+    import types
+    public = {name for name, value in vars(calib).items() if not name.startswith("_") and
+              (isinstance(value, types.FunctionType) or
+               isinstance(value, type) and value.__module__.startswith("calib"))}
+    assert set(calib.__all__) == public and {"metrics", "reproduce", "CalibWarning"} <= public
+    assert all(getattr(calib, name).__doc__ for name in calib.__all__)
