@@ -14,7 +14,7 @@ namespace detail {
 
 namespace {
 
-OptionList<ReadOptions> reading_options(const FamilyInfo& family, bool files) {
+OptionList<ReadOptions> family_reading_options(const FamilyInfo& family, bool files) {
     using O = ReadOptions;
     OptionList<O> list;
     if (files) {
@@ -63,7 +63,7 @@ class ReadingEntry final : public WithOptions<SetupModel, ReadOptions> {
 public:
     ReadingEntry(const FamilyInfo& family, bool files)
         : WithOptions<SetupModel, ReadOptions>({"reading", "how the data are read", "reading options", false},
-                                               reading_options(family, files), {}) {}
+                                               family_reading_options(family, files), {}) {}
     using WithOptions<SetupModel, ReadOptions>::values;
     std::shared_ptr<SetupModel> clone() const override { return std::make_shared<ReadingEntry>(*this); }
 };

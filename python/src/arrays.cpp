@@ -147,9 +147,9 @@ std::vector<Matrix> to_matrices(const py::array& a) {
 
 }  // namespace
 
-ReadOptions reading_options(const FamilyInfo& family, const py::dict& reading) {
+ReadOptions read_options_of(const FamilyInfo& family, const py::dict& reading) {
     ReadingSetup setup(family, false);
-    py::dict rest(reading);  // a copy: set_options removes what it takes
+    py::dict rest = reading.attr("copy")();  // set_options removes what it takes
     set_options(setup, rest);
     for (const auto& item : rest) {
         const std::string name = py::str(item.first), why = reading_option_message(name, setup);

@@ -14,9 +14,9 @@ namespace calib::python {
 // The reading options given by keyword (the registry's ReadingSetup without the files' options: logits,
 // one_based_labels, simplex_tolerance, renormalize); throws invalid_argument for one that does not apply
 // to the family, in the command line's words.
-ReadOptions reading_options(const FamilyInfo& family, const pybind11::dict& reading);
+ReadOptions read_options_of(const FamilyInfo& family, const pybind11::dict& reading);
 
-// The data set of `family` from the arrays in `arrays` (keyword → array; the names of family_arrays).
+// The data set of `family` from the arrays in `arrays` (keyword → array; the names of FamilyInfo::arrays).
 // Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
 // validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or
 // misshapen array, with the argument's name.

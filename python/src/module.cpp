@@ -61,7 +61,7 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
 Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
                    const py::object& locations) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    const ReadOptions options = reading_options(family, reading);
+    const ReadOptions options = read_options_of(family, reading);
     Inputs in{&family, options, make_data(family, arrays, options), std::nullopt};
     if (!locations.is_none()) in.locations = more_data(family, options, "test_locations", locations);
     return in;
@@ -208,7 +208,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
     const FamilyInfo& family = find_family(family_name);
     check_classes("calib rank", family);
     CommandSetup("rank").check_models(models.size());
-    const ReadOptions read = reading_options(family, reading);
+    const ReadOptions read = read_options_of(family, reading);
     std::vector<CategoricalData> data;
     for (const py::handle& probs : models) {
         py::dict arrays;
@@ -277,7 +277,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
     check_classes("reliability_diagram", family);
     const DiagramOptions given = diagram_options("reliability_diagram", options);
     const ReliabilityOptions& o = given.reliability;
-    const AnyData data = make_data(family, arrays, reading_options(family, reading));
+    const AnyData data = make_data(family, arrays, read_options_of(family, reading));
     const CategoricalData& d = std::get<CategoricalData>(data);
     const ReliabilityDiagram r = given.k ? class_reliability_diagram(d, *given.k, o) : reliability_diagram(d, o);
     py::list out;
@@ -297,7 +297,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    return pit(make_data(family, arrays, reading_options(family, reading)));
+    return pit(make_data(family, arrays, read_options_of(family, reading)));
 }
 
 // A row of a preset's published table (calib reproduce).

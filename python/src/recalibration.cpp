@@ -47,7 +47,7 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
     const RecalibrationMethod method = setup.method();
     const RecalibrationOptions o = setup.fit_options();
     // The data set validates the arrays as the command line's reader does the file.
-    const ReadOptions read = reading_options(family, reading);
+    const ReadOptions read = read_options_of(family, reading);
     const AnyData data = make_data(family, arrays, read);
     RecalibrationFit fit;
     if (categorical) {
