@@ -73,7 +73,6 @@ TEST_CASE("affine-features recovers known (a, b, s0, s1); the plain affine map c
     CHECK(std::abs(map.parameters[3] - 0.6) < 0.05);
     CHECK(map_fit.summary.objective_after == doctest::Approx(recalibrated_nll(map, h.data, h.x)).epsilon(1e-14));
     const RecalibrationFit plain_fit = fit_recalibration(h.data);
-    const RecalibrationMap& plain = plain_fit.map;
     CHECK(map_fit.summary.objective_after < plain_fit.summary.objective_after - 0.01);
     // Applied: σ′ = σ e^{s0 + s1|x|}, μ′ = a μ + b.
     const Matrix out = apply_recalibration(map, h.data.mean(), h.data.stddev(), h.x);
