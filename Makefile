@@ -171,10 +171,23 @@ FLAGS_STAMP := $(BUILD)/obj/flags
 $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
   { cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP) && rm -f $(FLAGS_STAMP).tmp || mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); })
 
-$(BUILD)/obj/%.o: %.cpp $(FLAGS_STAMP)
+# Precompiled header (GCC only): lib/precompiled.hpp's third-party headers, compiled once per build
+# with the build's flags and given first to every unit (-include). The Python module's units are
+# compiled without it: they hide their symbols (-fvisibility=hidden), which the header's declarations,
+# parsed without that flag, would not. -Winvalid-pch says so if a unit's flags ever make GCC ignore it.
+PCH := $(if $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__)),$(BUILD)/pch/precompiled.hpp)
+PCH_FLAGS = $(if $(PCH),-include $(PCH) -Winvalid-pch)
+$(BUILD)/pch/precompiled.hpp: lib/precompiled.hpp
+	@mkdir -p $(@D)
+	@cp $< $@
+$(BUILD)/pch/precompiled.hpp.gch: $(BUILD)/pch/precompiled.hpp $(FLAGS_STAMP)
+	$(call step,PCH,$<)
+	$(Q)$(CXX) $(filter-out -MMD -MP,$(CPPFLAGS)) $(CXXFLAGS) -x c++-header $< -o $@
+
+$(BUILD)/obj/%.o: %.cpp $(FLAGS_STAMP) $(PCH:%=%.gch)
 	@mkdir -p $(@D)
 	$(call step,CXX,$<)
-	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(PCH_FLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -198,10 +211,10 @@ $(shell mkdir -p $(dir $(GIT_REV_H)) && rev=$$(git describe --always --dirty 2>/
   { cmp -s $(GIT_REV_H).tmp $(GIT_REV_H) && rm -f $(GIT_REV_H).tmp || mv $(GIT_REV_H).tmp $(GIT_REV_H); })
 
 # harness.cpp records the git revision; the other harness sources take the generic rule.
-$(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H)
+$(BUILD)/obj/apps/harness/harness.o: apps/harness/harness.cpp $(GIT_REV_H) $(PCH:%=%.gch)
 	@mkdir -p $(@D)
 	$(call step,CXX,$<)
-	$(Q)$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(CPPFLAGS) -I$(BUILD)/gen $(CXXFLAGS) $(PCH_FLAGS) -c $< -o $@
 
 define REPRO_RULE
 $(BUILD)/bin/repro-$(1): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/repro-$(1)/*.cpp)) $(HARNESS_OBJ) $(HARNESS_LOCAL) $(LIB)
@@ -224,10 +237,10 @@ MPI_BINS     := $(MPI_DIR)/bin/calib $(REPRO_APPS:%=$(MPI_DIR)/bin/repro-%) $(MP
 MPI_OBJ      := $(MPI_DIR)/obj/apps/harness/cluster_mpi.o $(MPI_DIR)/obj/apps/calib/processes_mpi.o \
                 $(MPI_DIR)/obj/lib/core/processes_mpi.o
 
-$(MPI_DIR)/obj/%.o: %.cpp $(FLAGS_STAMP)
+$(MPI_DIR)/obj/%.o: %.cpp $(FLAGS_STAMP) $(PCH:%=%.gch)
 	@mkdir -p $(@D)
 	$(call step,MPICXX,$<)
-	$(Q)$(CXX) $(CPPFLAGS) $(MPI_CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(CPPFLAGS) $(MPI_CPPFLAGS) $(CXXFLAGS) $(PCH_FLAGS) -c $< -o $@
 
 $(MPI_DIR)/bin/calib: $(CLI_COMMON_OBJ) $(MPI_DIR)/obj/apps/calib/processes_mpi.o $(MPI_DIR)/obj/lib/core/processes_mpi.o $(LIB)
 	@mkdir -p $(@D)
@@ -275,6 +288,7 @@ PY_FILES  := $(patsubst python/%,$(BUILD)/python/%,$(wildcard python/calib/*.py)
 PY_MODULE  = $(BUILD)/python/calib/_calib$(PY_SUFFIX)
 $(PY_OBJ): CPPFLAGS += $(if $(PYTHON),$(patsubst -I%,-isystem %,$(shell $(PYTHON) -m pybind11 --includes 2>/dev/null)))
 $(PY_OBJ): CXXFLAGS += -fvisibility=hidden
+$(PY_OBJ): PCH_FLAGS :=
 
 python: deps-python
 	$(call build_steps,python-module)
@@ -345,16 +359,21 @@ check-report: $(CLI)
 # The promise about identical numbers across builds (docs/architecture.md): the golden set of
 # tests/arch/golden.py from this build and from one for ARCH_OTHER (no AVX, no FMA) of the CLI and the
 # Python module in $(ARCH_BUILD), built by a sub-make that continues the step count; and the unit
-# tests on that build, so that a check that holds only for this machine's instruction set fails here.
+# tests run on that build's library (this build's test objects linked with it: the library's code is
+# the other ARCH's, the tests' own is this build's), so that a check that holds only for this
+# machine's instruction set fails here.
 ARCH_OTHER := x86-64-v2
 ARCH_BUILD := $(BUILD)/arch-$(ARCH_OTHER)
+ARCH_TESTS := $(ARCH_BUILD)/bin/calib-tests
 .PHONY: arch-build
-arch-build:
+arch-build: $(TEST_OBJ)
 	@$(MAKE) --no-print-directory BUILD=$(ARCH_BUILD) ARCH=$(ARCH_OTHER) PROGRESS=$(PROGRESS) STEPS=$(STEPS) \
-	  $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/bin/calib-tests $(if $(PYTHON),python-built)
+	  $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/lib/libcalib.a $(if $(PYTHON),python-built)
+	$(call step,LINK,$(ARCH_TESTS))
+	$(Q)$(CXX) $(TEST_OBJ) $(ARCH_BUILD)/lib/libcalib.a $(LDFLAGS) -o $(ARCH_TESTS)
 check-arch: arch-build $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@$(STAGE) arch env PYTHON=$(PYTHON) bash tests/arch/run.sh $(CLI) $(BUILD)/python $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/python \
-	  "$(ARCH_BUILD)/bin/calib-tests $(UNIT_ARGS)"
+	  "$(ARCH_TESTS) $(UNIT_ARGS)"
 # The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
 check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; \
