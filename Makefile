@@ -171,8 +171,8 @@ FLAGS_STAMP := $(BUILD)/obj/flags
 $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
   { cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP) && rm -f $(FLAGS_STAMP).tmp || mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); })
 
-# Precompiled header (GCC only): lib/precompiled.hpp's third-party headers, compiled once per build
-# with the build's flags and given first to every unit (-include). The Python module's units are
+# Precompiled header (GCC only; `make PCH=` builds without it): lib/precompiled.hpp's third-party
+# headers, compiled once per build with the build's flags and given first to every unit (-include). The Python module's units are
 # compiled without it: they hide their symbols (-fvisibility=hidden), which the header's declarations,
 # parsed without that flag, would not. -Winvalid-pch says so if a unit's flags ever make GCC ignore it.
 # GCC also collects its garbage less often (a heap of 1 GiB before the first collection): 5-10 %
@@ -461,9 +461,10 @@ install: deps-build
 	sed -e 's|@VERSION@|$(VERSION)|' lib/install/calibConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/calib/calibConfigVersion.cmake
 
 # Every source compiled for AVX2 with the default optimisation and warnings as errors (see the AVX-512
-# note above), the Python module's too.
+# note above), the Python module's too, and without the precompiled header: each source compiles on
+# its own includes.
 warnings: deps-unit deps-python
-	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="$(OPT) -Werror" \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/warnings ARCH=x86-64-v3 OPT="$(OPT) -Werror" PCH= \
 	  $(BUILD)/warnings/lib/libcalib.a $(BUILD)/warnings/bin/calib $(BUILD)/warnings/bin/calib-tests python-module \
 	  $(BUILD)/warnings/bin/repro-ckce $(BUILD)/warnings/bin/calib-bench-ckce $(REPRO_APPS:%=$(BUILD)/warnings/bin/repro-%)
 
