@@ -3,6 +3,7 @@
 // top-label ECE, equal-mass groups, and the errors.
 #include <calib/estimators.hpp>
 #include <calib/reliability.hpp>
+#include <calib/tool/json.hpp>
 
 #include "support.hpp"
 
@@ -372,4 +373,49 @@ TEST_CASE("smoothed reliability: constant predictions, all events, the curve off
     CHECK(class_reliability_diagram(same, 1).smooth.probability.empty());  // smooth_points = 0
     o.smooth_points = 100001;
     CHECK_THROWS_AS(class_reliability_diagram(same, 1, o), invalid_argument);
+}
+
+// The one field order of the report's JSON and the Python module (record() of reliability.hpp),
+// written out here by hand from a small diagram whose values are computed in the test.
+TEST_CASE("the diagrams' records: fields in order, NaN for an empty bin, lists as JSON arrays") {
+    // Three predictions of two classes: top-label confidences 0.9 (right), 0.8 (wrong), 0.7 (right).
+    const Matrix p = (Matrix(3, 2) << 0.9, 0.1, 0.2, 0.8, 0.7, 0.3).finished();
+    const CategoricalData data(p, {0, 0, 0});
+    const ReliabilityDiagram d = reliability_diagram(data, {ReliabilityBinning::uniform, 2, 0.95});
+    const Record r = d.record();
+    std::vector<std::string> names;
+    for (const Field& f : r) names.push_back(f.name);
+    CHECK(names == std::vector<std::string>{"event", "n", "level", "binning", "bins"});
+    CHECK(std::get<std::string>(find(r, "binning")) == "uniform");
+    CHECK(std::get<std::uint64_t>(find(r, "n")) == 3);
+    const auto& bins = std::get<std::vector<Record>>(find(r, "bins"));
+    REQUIRE(bins.size() == 2);
+    // [0, 0.5] is empty: its mean and frequency are undefined.
+    CHECK(std::get<std::uint64_t>(find(bins[0], "count")) == 0);
+    CHECK(std::isnan(std::get<double>(find(bins[0], "frequency"))));
+    // (0.5, 1]: three predictions, two right, mean confidence 0.8.
+    CHECK(std::get<std::uint64_t>(find(bins[1], "count")) == 3);
+    CHECK(std::get<std::uint64_t>(find(bins[1], "events")) == 2);
+    CHECK(std::get<double>(find(bins[1], "mean_confidence")) == doctest::Approx(0.8).epsilon(1e-15));
+    CHECK(std::get<double>(find(bins[1], "frequency")) == 2.0 / 3.0);
+    const ProportionInterval ci = clopper_pearson(2, 3, 0.95);
+    CHECK(std::get<double>(find(bins[1], "interval_lower")) == ci.lower);
+    CHECK(std::get<double>(find(bins[1], "interval_upper")) == ci.upper);
+    CHECK(json_text(find(r, "bins")).rfind("[{\"lower\":0,\"upper\":0.5,\"count\":0,\"events\":0,\"mean_confidence\":null", 0) == 0);
+
+    const ReliabilityDiagram smoothed = reliability_diagram(data, {ReliabilityBinning::equal_mass, 3, 0.9, 4});
+    const Record s = smoothed.record();
+    CHECK(s.back().name == "smooth");
+    CHECK(std::get<std::string>(find(s, "binning")) == "equal-mass");
+    CHECK(std::get<std::vector<double>>(find(std::get<Record>(find(s, "smooth")), "probability")) ==
+          smoothed.smooth.probability);
+
+    const PitHistogram h = pit_histogram({0.05, 0.15, 0.95, 0.96}, 2, 0.9);
+    CHECK(to_json(h.record()) == "{\"n\":4,\"level\":0.9,\"counts\":[2,2],\"band_lower\":" + std::to_string(h.band_lower) +
+                                     ",\"band_upper\":" + std::to_string(h.band_upper) + "}");
+    const CoverageCurve c = interval_coverage({0.5, 0.5}, {0.5}, 0.95);
+    CHECK(to_json(c.record()) == "{\"n\":2,\"level\":0.95,\"nominal\":[0.5],\"observed\":[1],\"lower\":[" +
+                                     json_number(c.lower[0]) + "],\"upper\":[1]}");
+    CHECK_THROWS_AS(to_double(find(c.record(), "nominal")), invalid_argument);
+    CHECK(to_text(find(h.record(), "counts")) == "[2,2]");
 }

@@ -1,6 +1,10 @@
 // The JSON form of `calib report` (html_report.hpp): the page's numbers, and the data behind each figure.
 #include "html_report.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
 namespace calib::cli {
 
 namespace {
@@ -34,28 +38,20 @@ JsonObject model_json(const ModelReport& m, double alpha) {
     return out.set("estimates", estimates);
 }
 
+// A diagram's record (reliability.hpp) as JSON. An empty bin's mean confidence, frequency and interval
+// are undefined (NaN in the record, as Python gives them); JSON has no NaN, so they are left out.
 JsonObject diagram_json(const ReliabilityDiagram& d) {
-    std::vector<JsonObject> bins;
-    for (const ReliabilityBin& b : d.bins) {
-        JsonObject bin;
-        bin.set("lower", b.lower).set("upper", b.upper).set("count", b.count).set("events", b.events);
-        if (b.count > 0)
-            bin.set("mean_confidence", b.mean_confidence)
-                .set("frequency", b.frequency)
-                .set("interval_lower", b.interval_lower)
-                .set("interval_upper", b.interval_upper);
-        bins.push_back(bin);
-    }
-    JsonObject out;
-    out.set("bins", bins);
-    if (!d.smooth.probability.empty())
-        out.set("smooth", JsonObject()
-                              .set("bandwidth", d.smooth.bandwidth)
-                              .set("probability", d.smooth.probability)
-                              .set("frequency", d.smooth.frequency)
-                              .set("lower", d.smooth.lower)
-                              .set("upper", d.smooth.upper));
-    return out;
+    Record record = d.record();
+    for (Field& f : record)
+        if (auto* bins = std::get_if<std::vector<Record>>(&f.value))
+            for (Record& bin : *bins)
+                bin.erase(std::remove_if(bin.begin(), bin.end(),
+                                         [](const Field& g) {
+                                             const double* x = std::get_if<double>(&g.value);
+                                             return x && std::isnan(*x);
+                                         }),
+                          bin.end());
+    return JsonObject().merge(record);
 }
 
 }  // namespace
@@ -89,20 +85,8 @@ JsonObject report_json(const ReportData& r) {
     }
     out.set("reliability_diagrams", figures);
     if (r.pit) {
-        const std::vector<double> counts(r.pit->counts.begin(), r.pit->counts.end());
-        out.set(r.dimension ? "mahalanobis_pit_histogram" : "pit_histogram",
-                JsonObject()
-                    .set("counts", counts)
-                    .set("band_lower", r.pit->band_lower)
-                    .set("band_upper", r.pit->band_upper)
-                    .set("level", r.pit->level));
-        out.set(r.dimension ? "ellipsoid_coverage" : "interval_coverage",
-                JsonObject()
-                    .set("nominal", r.coverage->nominal)
-                    .set("observed", r.coverage->observed)
-                    .set("lower", r.coverage->lower)
-                    .set("upper", r.coverage->upper)
-                    .set("level", r.coverage->level));
+        out.set(r.dimension ? "mahalanobis_pit_histogram" : "pit_histogram", JsonObject().merge(r.pit->record()));
+        out.set(r.dimension ? "ellipsoid_coverage" : "interval_coverage", JsonObject().merge(r.coverage->record()));
     }
     out.set("command_line", r.command_line).set("created", r.created);
     out.set("wall_time_seconds", r.seconds).set("calib_version", r.version);

@@ -11,10 +11,12 @@
 namespace calib {
 
 // Integers keep their type (seeds are 64-bit unsigned and never pass through a double); enumerations
-// are written by their names; a Record nests (the kernel of a run: its prediction and target parts).
+// are written by their names; a Record nests (the kernel of a run: its prediction and target parts);
+// lists hold numbers, counts or records (a reliability diagram's values and bins).
 struct Field;
 using Record = std::vector<Field>;
-using Value = std::variant<bool, std::int64_t, std::uint64_t, double, std::string, Record>;
+using Value = std::variant<bool, std::int64_t, std::uint64_t, double, std::string, Record, std::vector<double>,
+                           std::vector<std::uint64_t>, std::vector<Record>>;
 
 struct Field {
     std::string name;  // snake_case
@@ -24,11 +26,11 @@ struct Field {
 // The value of the field `name`; throws calib::invalid_argument when there is none.
 const Value& find(const Record& record, const std::string& name);
 
-// A value as a double (integers and bools converted); throws calib::invalid_argument for text or a record.
+// A value as a double (integers and bools converted); throws calib::invalid_argument for text, a record or a list.
 double to_double(const Value& value);
 
 // A value as text, as the command line writes it: true/false, integers in decimal, numbers in the
-// shortest form that reads back exactly, text as it is; a record as its JSON object.
+// shortest form that reads back exactly, text as it is; a record or a list as its JSON object or array.
 std::string to_text(const Value& value);
 
 // One JSON object on one line: numbers in the shortest form that reads back exactly, NaN and ±inf

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <calib/data.hpp>
+#include <calib/record.hpp>
 
 #include <cstddef>
 #include <string>
@@ -59,8 +60,13 @@ struct ReliabilityDiagram {
     std::string event;       // "top-label" (the predicted class is right) or "class k" (0-based)
     std::size_t n = 0;       // observations
     double level = 0.95;
+    ReliabilityBinning binning = ReliabilityBinning::uniform;
     std::vector<ReliabilityBin> bins;  // in order of the predicted probability
     SmoothReliability smooth;          // with smooth_points > 0; else empty
+    // What the report's JSON and the Python module give: event, n, level, binning, bins (each bin's
+    // fields in the order above; an empty bin's mean_confidence, frequency and interval are NaN), and
+    // smooth (bandwidth, probability, frequency, lower, upper) when there is a smoothed curve.
+    Record record() const;
 };
 
 // Top-label: the confidence max_k p_ik (the first class on ties) against whether the label is that
@@ -102,6 +108,7 @@ struct PitHistogram {
     double level = 0.95;
     std::vector<std::size_t> counts;       // B bins
     std::size_t band_lower = 0, band_upper = 0;
+    Record record() const;  // n, level, counts, band_lower, band_upper
 };
 PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins = 10, double level = 0.95);
 
@@ -112,6 +119,7 @@ struct CoverageCurve {
     std::size_t n = 0;
     double level = 0.95;
     std::vector<double> nominal, observed, lower, upper;
+    Record record() const;  // n, level, nominal, observed, lower, upper
 };
 CoverageCurve interval_coverage(const std::vector<double>& u, const std::vector<double>& nominal, double level = 0.95);
 

@@ -107,7 +107,7 @@ SmoothReliability smooth_curve(const std::vector<Outcome>& outcomes, std::size_t
 
 ReliabilityDiagram diagram(std::string event, const std::vector<Outcome>& outcomes, const ReliabilityOptions& o) {
     const std::size_t n = outcomes.size(), B = o.bins;
-    ReliabilityDiagram d{std::move(event), n, o.level, {}, {}};
+    ReliabilityDiagram d{std::move(event), n, o.level, o.binning, {}, {}};
     if (o.smooth_points > 0 && n > 0) d.smooth = smooth_curve(outcomes, o.smooth_points, o.level);
     std::vector<std::vector<std::size_t>> members(B);
     if (o.binning == ReliabilityBinning::uniform) {

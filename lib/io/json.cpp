@@ -95,6 +95,12 @@ JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& v
     return *this;
 }
 
+JsonObject& JsonObject::set(const std::string& key, const std::vector<std::uint64_t>& values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+    return set_raw(key, text + "]");
+}
+
 JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
     std::string text = "[";
     for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_string(values[i]);
@@ -175,12 +181,24 @@ std::string JsonObject::dump(int indent) const {
 JsonObject& JsonObject::set(const std::string& key, const Value& value) {
     return std::visit(
         [&](const auto& v) -> JsonObject& {
-            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, Record>)
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, Record>) {
                 return set(key, JsonObject().merge(v));
-            else
+            } else if constexpr (std::is_same_v<T, std::vector<Record>>) {
+                std::vector<JsonObject> objects;
+                for (const Record& r : v) objects.push_back(JsonObject().merge(r));
+                return set(key, objects);
+            } else {
                 return set(key, v);
+            }
         },
         value);
+}
+
+std::string json_text(const Value& value) {
+    // The member's text without the object around it: {"v":TEXT}.
+    const std::string object = JsonObject().set("v", value).dump();
+    return object.substr(5, object.size() - 6);
 }
 
 JsonObject& JsonObject::merge(const Record& record) {

@@ -22,8 +22,10 @@ double to_double(const Value& value) {
                 detail::fail("to_double", "the value '", v, "' is text, not a number");
             else if constexpr (std::is_same_v<T, Record>)
                 detail::fail("to_double", "the value is a record, not a number");
-            else
+            else if constexpr (std::is_arithmetic_v<T>)
                 return static_cast<double>(v);
+            else
+                detail::fail("to_double", "the value is a list, not a number");
         },
         value);
 }
@@ -39,10 +41,10 @@ std::string to_text(const Value& value) {
                 return detail::format_value(v);
             else if constexpr (std::is_same_v<T, std::string>)
                 return v;
-            else if constexpr (std::is_same_v<T, Record>)
-                return JsonObject().merge(v).dump();
-            else
+            else if constexpr (std::is_arithmetic_v<T>)
                 return std::to_string(v);
+            else  // a record or a list
+                return json_text(Value(v));
         },
         value);
 }

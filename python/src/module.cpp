@@ -280,19 +280,7 @@ py::dict reliability(const std::string& family_name, const py::dict& arrays, con
     const AnyData data = make_data(family, arrays, read_options_of(family, reading));
     const CategoricalData& d = std::get<CategoricalData>(data);
     const ReliabilityDiagram r = given.k ? class_reliability_diagram(d, *given.k, o) : reliability_diagram(d, o);
-    py::list out;
-    for (const ReliabilityBin& b : r.bins)
-        out.append(py::dict(py::arg("lower") = b.lower, py::arg("upper") = b.upper, py::arg("count") = b.count,
-                            py::arg("events") = b.events, py::arg("mean_confidence") = b.mean_confidence,
-                            py::arg("frequency") = b.frequency, py::arg("interval_lower") = b.interval_lower,
-                            py::arg("interval_upper") = b.interval_upper));
-    py::dict result(py::arg("event") = r.event, py::arg("n") = r.n, py::arg("level") = r.level,
-                    py::arg("binning") = to_string(o.binning), py::arg("bins") = out);
-    if (o.smooth_points > 0)
-        result["smooth"] = py::dict(py::arg("bandwidth") = r.smooth.bandwidth, py::arg("probability") = r.smooth.probability,
-                                    py::arg("frequency") = r.smooth.frequency, py::arg("lower") = r.smooth.lower,
-                                    py::arg("upper") = r.smooth.upper);
-    return result;
+    return to_dict(r.record());
 }
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
@@ -356,16 +344,12 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
 
 py::dict pit_histogram_dict(const std::vector<double>& u, py::dict options) {
     const ReliabilityOptions o = diagram_options("pit_histogram", options).reliability;
-    const PitHistogram h = pit_histogram(u, o.bins, o.level);
-    return py::dict(py::arg("n") = h.n, py::arg("level") = h.level, py::arg("counts") = h.counts,
-                    py::arg("band_lower") = h.band_lower, py::arg("band_upper") = h.band_upper);
+    return to_dict(pit_histogram(u, o.bins, o.level).record());
 }
 
 py::dict interval_coverage_dict(const std::vector<double>& u, py::dict options) {
     const DiagramOptions o = diagram_options("interval_coverage", options);
-    const CoverageCurve c = interval_coverage(u, o.nominal, o.reliability.level);
-    return py::dict(py::arg("n") = c.n, py::arg("level") = c.level, py::arg("nominal") = c.nominal,
-                    py::arg("observed") = c.observed, py::arg("lower") = c.lower, py::arg("upper") = c.upper);
+    return to_dict(interval_coverage(u, o.nominal, o.reliability.level).record());
 }
 
 py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {

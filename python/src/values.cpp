@@ -1,6 +1,8 @@
 // Python values and the registry's (values.hpp).
 #include "values.hpp"
 
+#include <pybind11/stl.h>
+
 #include <cstdint>
 #include <optional>
 
@@ -86,10 +88,15 @@ py::object to_python(const Value& value) {
     return std::visit(
         [](const auto& v) -> py::object {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, Record>)
+            if constexpr (std::is_same_v<T, Record>) {
                 return to_dict(v);
-            else
+            } else if constexpr (std::is_same_v<T, std::vector<Record>>) {
+                py::list out;
+                for (const Record& r : v) out.append(to_dict(r));
+                return out;
+            } else {
                 return py::cast(v);
+            }
         },
         value);
 }

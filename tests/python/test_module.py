@@ -295,6 +295,22 @@ def test_pit_histogram_and_coverage():
         calib.pit(mean=np.zeros((3, 2)), std=np.ones((3, 2)), y=np.zeros((3, 2)))
 
 
+def test_the_reports_pit_figures_are_pythons(tmp_path):
+    """calib report's PIT histogram and interval coverage are the objects calib.pit_histogram and
+    calib.interval_coverage return for the same data and options (one record of each)."""
+    rng = np.random.default_rng(4)
+    mean, std = rng.normal(size=300), rng.uniform(0.5, 2, 300)
+    y = mean + 1.3 * std * rng.normal(size=300)
+    path = tmp_path / "gauss.csv"
+    np.savetxt(path, np.column_stack([mean, std, y]), delimiter=",", fmt="%.17g")
+    report = run_cli("report", "--family", "normal", "--input", str(path), "--format", "json")
+    u = calib.pit(mean=mean, std=std, y=y)
+    shown = report["pit_histogram"]
+    assert shown == calib.pit_histogram(u, bins=len(shown["counts"]), level=shown["level"])
+    coverage = report["interval_coverage"]
+    assert coverage == calib.interval_coverage(u, coverage["nominal"], level=coverage["level"])
+
+
 def test_mmd_conditioning_array_errors():
     """Bad features= and groups= arrays: one-line ValueErrors that name the argument."""
     rng = np.random.default_rng(2)
@@ -336,6 +352,18 @@ def test_reliability_diagram_smooth_curve_is_the_reports(data, tmp_path):
     class1 = calib.reliability_diagram(probs, labels, k=1, smooth_points=60)["smooth"]
     assert class1 == figures[3]["models"][0]["smooth"] and figures[3]["event"] == "class 1"
     assert all(lo <= f <= hi for lo, f, hi in zip(top["lower"], top["frequency"], top["upper"]))
+    # Every diagram of the report is the object Python returns with its options (one record), but for
+    # an empty bin's undefined numbers: NaN in Python, left out of the JSON.
+    for figure in figures:
+        shown = figure["models"][0]
+        event = shown["event"]
+        d = calib.reliability_diagram(probs, labels, k=None if event == "top-label" else int(event.split()[1]),
+                                      binning=shown["binning"], bins=len(shown["bins"]), level=shown["level"],
+                                      smooth_points=60)
+        assert list(d) == list(shown)
+        assert {key: v for key, v in d.items() if key != "bins"} == {key: v for key, v in shown.items() if key != "bins"}
+        defined = [{key: v for key, v in b.items() if not (isinstance(v, float) and np.isnan(v))} for b in d["bins"]]
+        assert defined == shown["bins"]
 
 
 def test_an_option_named_like_an_array_is_an_option():

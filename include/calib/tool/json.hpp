@@ -5,7 +5,7 @@
 // cannot express, are written as null. Strings are escaped (quotes, backslash, control characters);
 // valid UTF-8 passes through unchanged and any other byte is written as the text \xNN, so that the
 // output is always valid UTF-8. Values: numbers, booleans, strings, null, nested
-// objects, and arrays of doubles, of strings or of objects. non_finite() lists the numbers written
+// objects, and arrays of doubles, of unsigned integers, of strings or of objects. non_finite() lists the numbers written
 // null, so that a writer can say so (the CLI warns of each).
 #pragma once
 
@@ -26,6 +26,7 @@ public:
     JsonObject& set(const std::string& key, const char* value);
     JsonObject& set(const std::string& key, const std::string& value);
     JsonObject& set(const std::string& key, const std::vector<double>& values);
+    JsonObject& set(const std::string& key, const std::vector<std::uint64_t>& values);
     JsonObject& set(const std::string& key, const std::vector<std::string>& values);
     JsonObject& set(const std::string& key, const JsonObject& object);
     JsonObject& set(const std::string& key, const std::vector<JsonObject>& objects);
@@ -68,8 +69,10 @@ private:
     std::vector<Member> members_;
 };
 
-// JSON text of a double (shortest round trip; null when not finite) and of a string (quoted and escaped).
+// JSON text of a double (shortest round trip; null when not finite), of a string (quoted and escaped)
+// and of any typed value (a record as an object, a list as an array).
 std::string json_number(double value);
 std::string json_string(const std::string& value);
+std::string json_text(const Value& value);
 
 }  // namespace calib
