@@ -172,11 +172,12 @@ $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
   { cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP) && rm -f $(FLAGS_STAMP).tmp || mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); })
 
 # Precompiled header (GCC only; `make PCH=` builds without it): lib/precompiled.hpp's third-party
-# headers, compiled once per build with the build's flags and given first to every unit (-include). The Python module's units are
-# compiled without it: they hide their symbols (-fvisibility=hidden), which the header's declarations,
-# parsed without that flag, would not. -Winvalid-pch says so if a unit's flags ever make GCC ignore it.
-# GCC also collects its garbage less often (a heap of 1 GiB before the first collection): 5-10 %
-# less compile time, the same objects.
+# headers, compiled once per build with the build's flags and given first to every unit (-include).
+# The Python module's units are compiled without it: they hide their symbols (-fvisibility=hidden),
+# which the header's declarations, parsed without that flag, would not. -Winvalid-pch says so if a
+# unit's flags ever make GCC ignore it. GCC also collects its garbage less often (a heap of 1 GiB
+# before the first collection): 5-10 % less compile time, the same objects
+# (docs/development.md, "The build's compile time").
 IS_GCC := $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__))
 PCH := $(if $(IS_GCC),$(BUILD)/pch/precompiled.hpp)
 PCH_FLAGS = $(if $(PCH),-include $(PCH) -Winvalid-pch)
