@@ -4,8 +4,8 @@
 // are written in the shortest form that reads back bitwise (0.05, 1e-07); NaN and ±inf, which JSON
 // cannot express, are written as null. Strings are escaped (quotes, backslash, control characters);
 // valid UTF-8 passes through unchanged and any other byte is written as the text \xNN, so that the
-// output is always valid UTF-8. Values: numbers, booleans, strings, null, nested
-// objects, and arrays of doubles, of unsigned integers, of strings or of objects. non_finite() lists the numbers written
+// output is always valid UTF-8. Values: numbers, booleans, strings, null, nested objects, and arrays
+// of doubles, of unsigned integers, of strings or of objects. non_finite() lists the numbers written
 // null, so that a writer can say so (the CLI warns of each).
 #pragma once
 
