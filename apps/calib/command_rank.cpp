@@ -45,7 +45,6 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
     const OutputFormat format = output_format(command);
     ComparisonSetup setup;
     take_setup_options(args, setup);
-    run.setup = &setup;
     reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
 
@@ -57,12 +56,9 @@ int run_rank(const std::vector<std::string>& arguments, Stage stage) {
         run.max_simplex_deviation = std::max(run.max_simplex_deviation, models.back().max_simplex_deviation());
     }
     check_same_labels(models, run.files, "calib rank");
-    run.n = models.front().size();
 
     ProgressBar bar("calib rank", !command.quiet);
-    const Stopwatch stopwatch;
     run.comparison = setup.run(models, ParallelOptions{run.threads, &bar});
-    run.compute_seconds = stopwatch.seconds();
     bar.finish();
     if (format == OutputFormat::json)
         std::cout << json_output(rank_json(run)) << '\n';

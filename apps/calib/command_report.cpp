@@ -180,16 +180,14 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     if (!classes.empty()) {
         report.classes = classes.front().num_classes();
         if (n > exact_ckce_limit) comparison.set("ckce_method", Value(std::string("lowrank")));
-        const Stopwatch stopwatch;
         compared = comparison.run(classes, settings.intervals.parallel);
-        const std::vector<std::string> estimators = comparison.estimators();
+        const std::vector<std::string>& estimators = compared->estimators;
         ckce = &compared->comparison.results[static_cast<std::size_t>(
             std::find(estimators.begin(), estimators.end(), "ckce") - estimators.begin())];
         if (classes.size() > 1) {
             double deviation = 0;
             for (const CategoricalData& c : classes) deviation = std::max(deviation, c.max_simplex_deviation());
-            report.ranking = RankRun{files, &family, &comparison, *compared, n, read_files, deviation, threads,
-                                     stopwatch.seconds()};
+            report.ranking = RankRun{files, &family, *compared, read_files, deviation, threads};
         }
         report.figures = class_figures(classes, settings.bins);
     } else {

@@ -138,16 +138,16 @@ std::string errors_html(const ReportData& r) {
 }
 
 std::string ranking_html(const RankRun& run) {
-    const ModelComparison& comparison = run.comparison.comparison;
-    const std::vector<std::string> estimators = run.setup->estimators();
-    const std::string level = number(100 * to_double(run.setup->get("level")), "%g") + " %";
+    const ComparisonRun& compared = run.comparison;
+    const std::vector<std::string>& estimators = compared.estimators;
+    const std::string level = number(100 * to_double(find(compared.options, "level")), "%g") + " %";
     std::string h = "<h2>Ranking</h2>\n<p class=\"note\">As <code>calib rank</code> with the same seed and replicates: "
                     "the models ranked by each estimator (lower is better calibrated), and for each pair the " +
-                    level + " paired bootstrap interval of the difference (" + to_text(run.setup->get("replicates")) +
+                    level + " paired bootstrap interval of the difference (" + to_text(find(compared.options, "replicates")) +
                     " replicates, each resampling the observations once for every model).</p>\n";
     for (std::size_t e = 0; e < estimators.size(); ++e) {
-        const EstimatorComparison& c = comparison.results[e];
-        h += "<h3>" + escape(estimators[e]) + " <span class=\"note\">(" + escape(description(run, estimators[e])) +
+        const EstimatorComparison& c = compared.comparison.results[e];
+        h += "<h3>" + escape(estimators[e]) + " <span class=\"note\">(" + escape(compared.descriptions[e]) +
              ")</span></h3>\n<table><tr><th>rank</th><th>model</th><th>estimate</th><th>bootstrap s.e.</th></tr>\n";
         std::size_t place = 1;
         for (const std::size_t k : c.ranking)
@@ -160,7 +160,7 @@ std::string ranking_html(const RankRun& run) {
             h += "<tr><td>" + escape(run.files[p.first]) + " &minus; " + escape(run.files[p.second]) +
                  "</td><td class=\"num\">" + number(p.difference) + "</td><td class=\"num\">[" + number(p.lower) + ", " +
                  number(p.upper) + "]</td><td class=\"num\">" + number(p.probability_first_lower, "%.3f") + "</td><td>" +
-                 escape(verdict_text(run, p)) + "</td></tr>\n";
+                 escape(verdict_text(p, run.files)) + "</td></tr>\n";
         h += "</table>\n";
     }
     return h;

@@ -12,11 +12,11 @@ namespace calib {
 
 // Integers keep their type (seeds are 64-bit unsigned and never pass through a double); enumerations
 // are written by their names; a Record nests (the kernel of a run: its prediction and target parts);
-// lists hold numbers, counts or records (a reliability diagram's values and bins).
+// lists hold numbers, counts, texts or records (a reliability diagram's values and bins, a ranking's names).
 struct Field;
 using Record = std::vector<Field>;
 using Value = std::variant<bool, std::int64_t, std::uint64_t, double, std::string, Record, std::vector<double>,
-                           std::vector<std::uint64_t>, std::vector<Record>>;
+                           std::vector<std::uint64_t>, std::vector<std::string>, std::vector<Record>>;
 
 struct Field {
     std::string name;  // snake_case

@@ -194,11 +194,26 @@ struct ComparisonRun {
     ModelComparison comparison;
     std::vector<CkceOptions> ckce;               // per model, as used (with its lengthscale)
     std::vector<MedianLengthscale> lengthscales;  // per model: the lengthscale and the median's fallback
+    std::vector<std::string> estimators;         // their names, in the order of comparison.results
+    std::vector<std::string> descriptions;       // per estimator, which quantity ("binned ECE, uniform:10, tv, canonical")
+    Record options;                              // ComparisonSetup::record(): the options as used
+    double compute_seconds = 0;                  // the lengthscales and the comparison
+
+    // The comparison as every front-end gives it, the models named by `names` (one per model): n, models,
+    // estimators, replicates, seed, level, interval, results (per estimator: description, estimates,
+    // std_errors, ranking by name, lengthscales for the kernel estimators, replicate_factor_ranks,
+    // comparisons: first, second, difference, lower, upper, bootstrap_mean, probability_first_lower,
+    // verdict), and the options of the kernel estimators (kernel) and of the ECE (ece) when they ran.
+    Record record(const std::vector<std::string>& names) const;
 };
+// "NAME is better calibrated" (the model whose estimate is lower, when the interval excludes 0) or
+// "no clear difference".
+std::string verdict_text(const PairComparison& pair, const std::vector<std::string>& names);
 class ComparisonSetup : public Setup {
 public:
     ComparisonSetup();
     std::vector<std::string> estimators() const;  // the estimators asked for, in order
+    // Checks the options, chooses each model's lengthscale, compares, and records (ComparisonRun).
     ComparisonRun run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel = {}) const;
 
 private:

@@ -61,6 +61,9 @@ public:
     virtual std::vector<std::string> estimators() const = 0;
     virtual ComparisonRun run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel) const = 0;
 };
+// Which quantity a compared estimator is, from the comparison's options as recorded
+// ("binned ECE, uniform:10, tv, canonical").
+std::string comparison_description(const Record& options, const std::string& estimator);
 
 // The options part of a model over the options struct S; `check` adds the method's own rules
 // between options (required options are checked here).

@@ -1,6 +1,8 @@
 // The registry's setups: thin handles on the models (registry.hpp, registry/models.hpp).
 #include "registry/models.hpp"
 
+#include <chrono>
+
 namespace calib {
 
 namespace detail {
@@ -201,7 +203,13 @@ const detail::ComparisonModel& ComparisonSetup::model() const {
 }
 std::vector<std::string> ComparisonSetup::estimators() const { return model().estimators(); }
 ComparisonRun ComparisonSetup::run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel) const {
-    return model().run(models, parallel);
+    const auto start = std::chrono::steady_clock::now();
+    ComparisonRun out = model().run(models, parallel);
+    out.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.estimators = estimators();
+    out.options = record();
+    for (const std::string& e : out.estimators) out.descriptions.push_back(detail::comparison_description(out.options, e));
+    return out;
 }
 
 }  // namespace calib

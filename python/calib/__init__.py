@@ -158,42 +158,36 @@ class TestResult(_Run):
 
 
 class Ranking:
-    """Models compared on the same labels by paired bootstrap replicates: names, n, options, and per
-    estimator (results[name]): estimates, std_errors, ranking (names, best calibrated first), pairs
-    (first, second, difference = estimate(first) - estimate(second), lower, upper: the percentile
-    interval, bootstrap_mean, probability_first_lower, verdict: the better model's name or None)."""
+    """Models compared on the same labels by paired bootstrap replicates, with the fields of calib
+    rank's JSON: names (the models), n, options, and per estimator (results[name]): description
+    (which quantity), estimates, std_errors, ranking (names, best calibrated first), lengthscales
+    (kernel estimators), comparisons (first, second, difference = estimate(first) - estimate(second),
+    lower, upper: the percentile interval, bootstrap_mean, probability_first_lower, verdict: "NAME is
+    better calibrated" or "no clear difference")."""
 
-    def __init__(self, fields, names):
-        self.names = list(names)
+    def __init__(self, fields):
+        self.fields = fields
+        self.names = fields["models"]
         self.n = fields["n"]
         self.options = fields["options"]
         self.compute_seconds = fields["compute_seconds"]
-        self.results = {}
-        for r in fields["results"]:
-            pairs = []
-            for p in r["pairs"]:
-                better = {-1: self.names[p["first"]], 1: self.names[p["second"]]}.get(p["verdict"])
-                pairs.append({**p, "first": self.names[p["first"]], "second": self.names[p["second"]],
-                              "verdict": better})
-            self.results[r["estimator"]] = {**r, "ranking": [self.names[k] for k in r["ranking"]], "pairs": pairs}
+        self.results = fields["results"]
 
     def to_dict(self):
-        return {"n": self.n, "models": self.names, "options": self.options, "results": self.results,
-                "compute_seconds": self.compute_seconds}
+        return dict(self.fields)
 
     def __repr__(self):
-        level = self.options.get("level", 0.95)
+        level = self.fields["level"]
         lines = [f"Ranking of {len(self.names)} models on n = {self.n} observations (lower is better calibrated; "
-                 f"{self.options.get('replicates')} paired bootstrap replicates, {100 * level:g}% intervals)"]
+                 f"{self.fields['replicates']} paired bootstrap replicates, {100 * level:g}% intervals)"]
         for estimator, r in self.results.items():
-            lines.append(f"{estimator}:")
+            lines.append(f"{estimator} ({r['description']}):")
             for place, name in enumerate(r["ranking"], 1):
                 k = self.names.index(name)
                 lines.append(f"  {place}. {name}: {r['estimates'][k]:.6g} (s.e. {r['std_errors'][k]:.3g})")
-            for p in r["pairs"]:
+            for p in r["comparisons"]:
                 lines.append(f"  {p['first']} - {p['second']} = {p['difference']:.4g} "
-                             f"[{p['lower']:.4g}, {p['upper']:.4g}]: "
-                             f"{p['verdict'] + ' is better calibrated' if p['verdict'] else 'no clear difference'}")
+                             f"[{p['lower']:.4g}, {p['upper']:.4g}]: {p['verdict']}")
         return "\n".join(lines)
 
 
@@ -244,7 +238,8 @@ def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
     arrays, reading, options = _split(arguments)
     if arrays:
         raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
-    return Ranking(_calib.rank(family, models, labels, reading, options, _threads("rank", threads)), names)
+    return Ranking(_calib.rank(family, models, labels, [str(name) for name in names], reading, options,
+                               _threads("rank", threads)))
 
 
 def reliability_diagram(probs, labels, *, family=None, **arguments):

@@ -204,7 +204,7 @@ py::dict test(const std::string& family, const py::dict& arrays, const py::dict&
 }
 
 py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,
-              const py::dict& reading, py::dict options, int threads) {
+              const std::vector<std::string>& names, const py::dict& reading, py::dict options, int threads) {
     const FamilyInfo& family = find_family(family_name);
     check_classes("calib rank", family);
     CommandSetup("rank").check_models(models.size());
@@ -220,36 +220,15 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
     set_options(setup, options);
     reject_unused(options, {&setup}, message_context(setup));
     ComparisonRun run;
-    double compute_seconds = 0;
     {
         py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
         run = setup.run(data, ParallelOptions{threads});
-        compute_seconds = seconds_since(start);
     }
-    py::list results;
-    const std::vector<std::string> names = setup.estimators();
-    for (std::size_t e = 0; e < names.size(); ++e) {
-        const EstimatorComparison& c = run.comparison.results[e];
-        py::list pairs;
-        for (const PairComparison& p : c.pairs)
-            pairs.append(py::dict(py::arg("first") = p.first, py::arg("second") = p.second,
-                                  py::arg("difference") = p.difference, py::arg("lower") = p.lower,
-                                  py::arg("upper") = p.upper, py::arg("bootstrap_mean") = p.bootstrap_mean,
-                                  py::arg("probability_first_lower") = p.probability_first_lower,
-                                  py::arg("verdict") = p.verdict));
-        py::dict r(py::arg("estimator") = names[e], py::arg("estimates") = c.estimates,
-                   py::arg("std_errors") = c.std_errors, py::arg("ranking") = c.ranking, py::arg("pairs") = pairs);
-        if (names[e] != "ece") {
-            std::vector<double> lengthscales;
-            for (const CkceOptions& m : run.ckce) lengthscales.push_back(m.kernel.lengthscale);
-            r["lengthscales"] = lengthscales;
-        }
-        if (!c.replicate_ranks.empty()) r["replicate_factor_ranks"] = c.replicate_ranks;
-        results.append(r);
-    }
-    return py::dict(py::arg("n") = run.comparison.n, py::arg("results") = results,
-                    py::arg("options") = to_dict(setup.record()), py::arg("compute_seconds") = compute_seconds);
+    py::dict out = to_dict(run.record(names));
+    out["options"] = to_dict(run.options);
+    out["family"] = family.name;
+    out["compute_seconds"] = run.compute_seconds;
+    return out;
 }
 
 // The command's own options given as keyword arguments (threads; test: alpha), checked by the registry's
@@ -393,7 +372,7 @@ PYBIND11_MODULE(_calib, m) {
           py::arg("estimator"), py::arg("options"), py::arg("threads"));
     m.def("test", &test, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),
           py::arg("method"), py::arg("options"), py::arg("threads"));
-    m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("reading"),
+    m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("names"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("options"));
