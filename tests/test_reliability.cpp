@@ -163,6 +163,30 @@ TEST_CASE("the PIT of each univariate family: closed forms") {
           doctest::Approx(0.5).epsilon(1e-15));
 }
 
+// A univariate family is one whose data set has cdf and nll: the PIT, mean_nll and the metrics take it
+// without a list of families (data.hpp, is_univariate_v).
+static_assert(is_univariate_v<NormalData> && is_univariate_v<LaplaceData> && is_univariate_v<MixtureNormalData>);
+static_assert(!is_univariate_v<CategoricalData> && !is_univariate_v<MvNormalData>);
+
+TEST_CASE("a univariate family's cdf and nll at a point: closed forms, and what pit and mean_nll add up") {
+    const NormalData normal(Vector::Constant(2, 1.0), Vector::Constant(2, 2.0), (Vector(2) << 1.0, 3.0).finished());
+    CHECK(normal.cdf(0, 1.0) == 0.5);
+    // −log N(3; 1, 4) = ½log(2π) + log 2 + ½.
+    CHECK(normal.nll(1, 3.0) == doctest::Approx(0.5 * std::log(2 * M_PI) + std::log(2.0) + 0.5).epsilon(1e-15));
+    const LaplaceData laplace(Vector::Zero(1), Vector::Ones(1), Vector::Zero(1));
+    CHECK(laplace.cdf(0, std::log(2.0)) == doctest::Approx(0.75).epsilon(1e-15));
+    CHECK(laplace.nll(0, 1.0) == doctest::Approx(std::log(2.0) + 1).epsilon(1e-15));  // log(2β) + |y − μ|/β
+    // A mixture of one normal is that normal.
+    const MixtureNormalData one(Matrix::Ones(2, 1), Matrix::Constant(2, 1, 1.0), Matrix::Constant(2, 1, 2.0),
+                                (Vector(2) << 1.0, 3.0).finished());
+    CHECK(one.cdf(1, 2.0) == normal.cdf(1, 2.0));
+    CHECK(one.nll(1, 3.0) == doctest::Approx(normal.nll(1, 3.0)).epsilon(1e-15));
+    // pit is cdf at the targets; mean_nll the mean of nll at the targets.
+    const std::vector<double> u = pit(normal);
+    CHECK(u[1] == normal.cdf(1, 3.0));
+    CHECK(mean_nll(normal) == doctest::Approx(0.5 * (normal.nll(0, 1.0) + normal.nll(1, 3.0))).epsilon(1e-15));
+}
+
 TEST_CASE("PIT histogram: counts add up; the band is the tightest binomial band holding the level") {
     test::Rng rng(14);
     const NormalData calibrated = test::normal_data(2000, rng);

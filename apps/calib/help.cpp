@@ -172,6 +172,14 @@ std::string preset_option_text() {
                                       "); 'calib reproduce --help' lists its table");
 }
 
+// The families with that property ("categorical, binary"), from the families table.
+std::string families_where(bool FamilyInfo::*property) {
+    std::string names;
+    for (const FamilyInfo& f : families())
+        if (f.*property) names += (names.empty() ? "" : ", ") + f.name;
+    return names;
+}
+
 }  // namespace
 
 std::string estimate_help() {
@@ -400,8 +408,8 @@ Usage:
                 [--qce-binning floor|round] [--bins B] [--lce-lengthscale L] [--format json|table]
 
 Prints every metric that applies to the family as one JSON object (docs/metrics.md has the formulas).
-Class predictions (--family categorical, binary):
-)" + classes + "Univariate distributions (--family normal, laplace, mixture-normal):\n" + univariate + R"(
+Class predictions (--family )" + families_where(&FamilyInfo::classes) + "):\n" + classes +
+           "Univariate distributions (--family " + families_where(&FamilyInfo::univariate) + "):\n" + univariate + R"(
 Options:
 )" + metrics_options_text() + options_text(CommandSetup("metrics").options()) + R"(  The reading options of 'calib estimate' (--labels, --header, --delimiter, --one-based-labels,
   --logits, --simplex-tolerance, --renormalize) apply.

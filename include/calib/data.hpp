@@ -22,6 +22,8 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -134,6 +136,11 @@ public:
     const VectorView& stddev() const { return stddev_.view(); }
     const VectorView& targets() const { return targets_.view(); }
 
+    // Observation i's predicted distribution at y: its CDF F_i(y) and its negative log-density −log p_i(y),
+    // which the PIT, the NLL and the decision calibration error evaluate (is_univariate_v).
+    double cdf(Eigen::Index i, double y) const;
+    double nll(Eigen::Index i, double y) const;
+
 private:
     void validate() const;
     detail::Held<VectorView> mean_, stddev_, targets_;
@@ -151,6 +158,11 @@ public:
     const VectorView& mean() const { return mean_.view(); }
     const VectorView& scale() const { return scale_.view(); }
     const VectorView& targets() const { return targets_.view(); }
+
+    // Observation i's predicted distribution at y: its CDF F_i(y) and its negative log-density −log p_i(y),
+    // which the PIT, the NLL and the decision calibration error evaluate (is_univariate_v).
+    double cdf(Eigen::Index i, double y) const;
+    double nll(Eigen::Index i, double y) const;
 
 private:
     void validate() const;
@@ -217,12 +229,27 @@ public:
     double max_simplex_deviation() const { return max_simplex_deviation_; }
     double simplex_tolerance() const { return simplex_tolerance_; }
 
+    // Observation i's predicted distribution at y: its CDF F_i(y) and its negative log-density −log p_i(y),
+    // which the PIT, the NLL and the decision calibration error evaluate (is_univariate_v).
+    double cdf(Eigen::Index i, double y) const;
+    double nll(Eigen::Index i, double y) const;
+
 private:
     void validate(const SimplexOptions& simplex);
     detail::Held<MatrixView> weights_, means_, stddevs_;
     detail::Held<VectorView> targets_;
     double max_simplex_deviation_ = 0, simplex_tolerance_ = 0;
 };
+
+// Whether Data is a family of univariate predictive distributions: one whose observations have a CDF
+// and a density (cdf, nll above). The PIT, the NLL and the metrics of such predictions take any of them.
+template <class Data, class = void>
+struct is_univariate : std::false_type {};
+template <class Data>
+struct is_univariate<Data, std::void_t<decltype(std::declval<const Data&>().cdf(Eigen::Index(), 0.0))>>
+    : std::true_type {};
+template <class Data>
+inline constexpr bool is_univariate_v = is_univariate<Data>::value;
 
 // A data set of any family.
 using AnyData = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData, MixtureNormalData>;

@@ -34,6 +34,7 @@ struct FamilyInfo {
     std::string target_columns;             // "label (0-based)"
     std::string summary;                    // what the predictions are, in a few words
     bool classes = false;                   // class predictions (CategoricalData): class-only methods apply
+    bool univariate = false;                // univariate distributions (is_univariate_v): the PIT, NLL and metrics apply
     bool labels_options = false;            // --one-based-labels and --logits apply (categorical files)
     bool simplex_rows = false;              // rows of probabilities or weights: the simplex options apply
     std::vector<Metric> metrics;            // supported, the default first

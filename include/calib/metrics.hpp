@@ -53,14 +53,13 @@ double quantile_calibration_error_squared(const std::vector<double>& u, std::siz
 // the forecast's closed form (F_i(c) for a = +1, 1 − F_i(c) for a = −1). A target exactly at c has
 // sign 0, which is neither action: it costs ½ under each (so that ℓ(+1, y) + ℓ(−1, y) = 1 for every y).
 // Then DCE = √2·|P̂(Y > c) + ½P̂(Y = c) − mean_i(1 − F_i(c))| ∈ [0, √2]. c must be finite.
-double decision_calibration_error(const NormalData& data, double threshold);
-double decision_calibration_error(const LaplaceData& data, double threshold);
-double decision_calibration_error(const MixtureNormalData& data, double threshold);
+// Data: a univariate family (is_univariate_v), here and below.
+template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>
+double decision_calibration_error(const Data& data, double threshold);
 // The median of the targets (the mean of the two middle values for even n): the c of the paper's
 // code (the paper leaves c unstated).
-double median_target(const NormalData& data);
-double median_target(const LaplaceData& data);
-double median_target(const MixtureNormalData& data);
+template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>
+double median_target(const Data& data);
 
 // The local calibration error: for each observation k and level c_j = j/B (j = 1 … B),
 //   LCE(x_k; c_j) = Σ_i 1{y_i ≤ Q_i⁻¹(c_j)}·w_ki / Σ_i w_ki − c_j,   w_ki = exp(−‖x_k − x_i‖²/(2ℓ²)),
@@ -79,10 +78,8 @@ struct LceResult {
     bool median_heuristic = false;
 };
 // O(n²·(d + B)) time through the pairwise engine (bitwise the same for any thread count), O(n·B) memory.
-LceResult local_calibration_error(const NormalData& data, const Matrix& features, const LceOptions& options = {});
-LceResult local_calibration_error(const LaplaceData& data, const Matrix& features, const LceOptions& options = {});
-LceResult local_calibration_error(const MixtureNormalData& data, const Matrix& features,
-                                  const LceOptions& options = {});
+template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>
+LceResult local_calibration_error(const Data& data, const Matrix& features, const LceOptions& options = {});
 // The median of the Euclidean distances ‖x_i − x_j‖ over the pairs i < j of the rows of `features`
 // (exact, through the engine's pair selection). Needs n ≥ 2; throws when it is 0 or not finite.
 double median_feature_distance(const Matrix& features, const ParallelOptions& parallel = {});

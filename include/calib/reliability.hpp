@@ -95,9 +95,9 @@ double binned_ece(const ReliabilityDiagram& diagram);
 // The PIT u_i = F_i(y_i), F_i the predicted CDF: Φ((y − μ)/σ) for normals, the Laplace CDF
 // (½·exp((y − μ)/β) below μ, 1 − ½·exp(−(y − μ)/β) above), Σ_k π_k Φ((y − μ_k)/σ_k) for mixtures.
 // For a calibrated model (in the probabilistic sense) the u_i are uniform on [0, 1].
-std::vector<double> pit(const NormalData& data);
-std::vector<double> pit(const LaplaceData& data);
-std::vector<double> pit(const MixtureNormalData& data);
+// Data: a univariate family (is_univariate_v: NormalData, LaplaceData, MixtureNormalData).
+template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>
+std::vector<double> pit(const Data& data);
 
 // The histogram of the PIT over B equal bins of [0, 1] (the uniform edges above), with the band in
 // which each bin's count lies with probability ≥ level under uniformity: the tightest [lower, upper]
@@ -158,9 +158,8 @@ PredictiveChecks predictive_checks(const AnyData& data, std::size_t bins, const 
 // (log det from the Cholesky factor), class predictions −log p_i(y_i) (+inf when a label has
 // probability 0). O(n) (O(n d³) for full covariances); throws calib::numerical_error as mahalanobis_pit.
 double mean_nll(const CategoricalData& data);
-double mean_nll(const NormalData& data);
-double mean_nll(const LaplaceData& data);
-double mean_nll(const MixtureNormalData& data);
 double mean_nll(const MvNormalData& data);
+template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>  // the univariate families
+double mean_nll(const Data& data);
 
 }  // namespace calib

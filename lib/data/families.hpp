@@ -9,3 +9,9 @@
     MACRO(LaplaceData)               \
     MACRO(MvNormalData)              \
     MACRO(MixtureNormalData)
+
+// Those of univariate predictive distributions (is_univariate_v).
+#define CALIB_FOR_EACH_UNIVARIATE_FAMILY(MACRO) \
+    MACRO(NormalData)                          \
+    MACRO(LaplaceData)                         \
+    MACRO(MixtureNormalData)

@@ -12,6 +12,7 @@
 #include "estimators/mmd_normal_gradient.hpp"
 
 #include "core/check.hpp"
+#include "core/normal_distribution.hpp"
 #include "engine/pairwise.hpp"
 #include "kernels/mmd_ops.hpp"
 #include "kernels/mmd_sampled.hpp"
@@ -26,7 +27,6 @@ namespace {
 constexpr double inv_sqrt_2pi = 0.39894228040143267794;
 
 double normal_pdf(double x) { return inv_sqrt_2pi * std::exp(-0.5 * x * x); }
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 // A pair's value and its partial derivatives in (μ_i, log σ_i, μ_j, log σ_j).
 struct PairDerivatives {

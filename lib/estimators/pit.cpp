@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "estimators/binning.hpp"
-#include "estimators/forecast_cdf.hpp"
+#include "data/families.hpp"
 #include "estimators/mahalanobis.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
@@ -33,16 +33,20 @@ std::vector<double> pit_of(const Data& data) {
     std::vector<double> u(data.size());
     for (std::size_t i = 0; i < u.size(); ++i) {
         const auto r = static_cast<Eigen::Index>(i);
-        u[i] = detail::forecast_cdf(data, r, data.targets()(r));
+        u[i] = data.cdf(r, data.targets()(r));
     }
     return u;
 }
 
 }  // namespace
 
-std::vector<double> pit(const NormalData& data) { return pit_of(data); }
-std::vector<double> pit(const LaplaceData& data) { return pit_of(data); }
-std::vector<double> pit(const MixtureNormalData& data) { return pit_of(data); }
+template <class Data, class>
+std::vector<double> pit(const Data& data) {
+    return pit_of(data);
+}
+#define CALIB_PIT(Data) template std::vector<double> pit(const Data&);
+CALIB_FOR_EACH_UNIVARIATE_FAMILY(CALIB_PIT)
+#undef CALIB_PIT
 
 PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins, double level) {
     const char* fn = "pit_histogram";
@@ -127,13 +131,13 @@ std::vector<double> pit(const AnyData& data) {
     return std::visit(
         [](const auto& d) -> std::vector<double> {
             using Data = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<Data, CategoricalData> || std::is_same_v<Data, MvNormalData>) {
+            if constexpr (is_univariate_v<Data>) {
+                return pit(d);
+            } else {
                 detail::fail("pit", "the PIT is for univariate predictive distributions (normal, laplace, "
                              "mixture-normal), not ",
                              std::is_same_v<Data, CategoricalData> ? "class predictions"
                                                                    : "multivariate normal predictions");
-            } else {
-                return pit(d);
             }
         },
         data);

@@ -3,6 +3,7 @@
 #include "kernels/mmd_ops.hpp"
 
 #include "core/check.hpp"
+#include "core/normal_distribution.hpp"
 #include "kernels/mmd_finite_rank.hpp"
 #include "kernels/mmd_term.hpp"
 
@@ -16,7 +17,7 @@ using detail::fail;
 
 namespace {
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+using detail::normal_cdf;
 
 bool pit_notion(MmdNotion n) { return n == MmdNotion::quantile || n == MmdNotion::threshold || n == MmdNotion::local; }
 bool feature_notion(MmdNotion n) { return n == MmdNotion::individual || n == MmdNotion::local; }

@@ -3,6 +3,7 @@
 #include <calib/mmd.hpp>
 
 #include "core/check.hpp"
+#include "core/normal_distribution.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <boost/math/quadrature/gauss.hpp>
@@ -18,7 +19,7 @@ using detail::fail;
 
 namespace {
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+using detail::normal_cdf;
 
 // erfcx(z) = exp(z²) erfc(z) for z ≥ 0: the product directly up to z = 10 (relative error below
 // 10⁻¹³: exp(z²) carries the rounding of z² times z² ≤ 100), then the asymptotic series

@@ -4,6 +4,7 @@
 #include "kernels/mmd_sampled.hpp"
 
 #include "core/check.hpp"
+#include "core/normal_distribution.hpp"
 
 #include <calib/tool/random.hpp>
 
@@ -11,12 +12,6 @@
 #include <boost/random/uniform_01.hpp>
 
 namespace calib::detail {
-
-namespace {
-
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-}  // namespace
 
 void check_marginalisation(const char* fn, const GaussianMmdSpec& spec) {
     if (spec.marginalisation == MmdMarginalisation::analytic) return;

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
-#include "estimators/forecast_cdf.hpp"
+#include "data/families.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +24,7 @@ double dce(const Data& data, double c) {
         const double y = data.targets()(r);
         data_plus.add(y < c ? 1 : y == c ? 0.5 : 0);
         data_minus.add(y > c ? 1 : y == c ? 0.5 : 0);
-        const double below = detail::forecast_cdf(data, r, c);  // Q_i(Ŷ ≤ c) = Q_i(Ŷ < c): continuous
+        const double below = data.cdf(r, c);  // Q_i(Ŷ ≤ c) = Q_i(Ŷ < c): continuous
         forecast_plus.add(below);
         forecast_minus.add(1 - below);
     }
@@ -49,12 +49,20 @@ double median_of_targets(const Data& data) {
 
 }  // namespace
 
-double decision_calibration_error(const NormalData& data, double threshold) { return dce(data, threshold); }
-double decision_calibration_error(const LaplaceData& data, double threshold) { return dce(data, threshold); }
-double decision_calibration_error(const MixtureNormalData& data, double threshold) { return dce(data, threshold); }
+template <class Data, class>
+double decision_calibration_error(const Data& data, double threshold) {
+    return dce(data, threshold);
+}
 
-double median_target(const NormalData& data) { return median_of_targets(data); }
-double median_target(const LaplaceData& data) { return median_of_targets(data); }
-double median_target(const MixtureNormalData& data) { return median_of_targets(data); }
+template <class Data, class>
+double median_target(const Data& data) {
+    return median_of_targets(data);
+}
+
+#define CALIB_DCE(Data)                                                      \
+    template double decision_calibration_error(const Data&, double); \
+    template double median_target(const Data&);
+CALIB_FOR_EACH_UNIVARIATE_FAMILY(CALIB_DCE)
+#undef CALIB_DCE
 
 }  // namespace calib

@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
+#include "data/families.hpp"
 #include "engine/pair_selection.hpp"
 #include "engine/pairwise.hpp"
 #include "squared_ce/rbf_term.hpp"
@@ -96,15 +97,13 @@ LceResult lce(const Data& data, const Matrix& features, const LceOptions& option
 
 }  // namespace
 
-LceResult local_calibration_error(const NormalData& data, const Matrix& features, const LceOptions& options) {
+template <class Data, class>
+LceResult local_calibration_error(const Data& data, const Matrix& features, const LceOptions& options) {
     return lce(data, features, options);
 }
-LceResult local_calibration_error(const LaplaceData& data, const Matrix& features, const LceOptions& options) {
-    return lce(data, features, options);
-}
-LceResult local_calibration_error(const MixtureNormalData& data, const Matrix& features, const LceOptions& options) {
-    return lce(data, features, options);
-}
+#define CALIB_LCE(Data) template LceResult local_calibration_error(const Data&, const Matrix&, const LceOptions&);
+CALIB_FOR_EACH_UNIVARIATE_FAMILY(CALIB_LCE)
+#undef CALIB_LCE
 
 double median_feature_distance(const Matrix& features, const ParallelOptions& parallel) {
     if (features.rows() < 2) fail("median_feature_distance", "n = ", features.rows(), ", needs at least 2 rows for pairwise distances");

@@ -93,10 +93,9 @@ Record evaluation_metrics(const AnyData& data, const MetricsOptions& options) {
         [&](const auto& d) -> Record {
             using Data = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<Data, CategoricalData>) return class_metrics(d, options);
-            else if constexpr (std::is_same_v<Data, MvNormalData>)
-                fail("evaluation_metrics", "the paper's metrics are defined for class predictions and univariate "
-                     "distributions (normal, laplace, mixture-normal), not for multivariate normals");
-            else return univariate_metrics(d, options);
+            else if constexpr (is_univariate_v<Data>) return univariate_metrics(d, options);
+            else fail("evaluation_metrics", "the paper's metrics are defined for class predictions and univariate "
+                      "distributions (normal, laplace, mixture-normal), not for multivariate normals");
         },
         data);
 }
@@ -112,10 +111,12 @@ struct MetricsSpec {
 };
 
 bool univariate(const FamilyInfo& family) {
-    if (family.classes) return false;
-    if (family.name == "normal" || family.name == "laplace" || family.name == "mixture-normal") return true;
-    throw invalid_argument("the paper's metrics are defined for class predictions and univariate distributions "
-                           "(normal, laplace, mixture-normal), not for multivariate normals (family " + family.name + ")");
+    if (family.classes || family.univariate) return family.univariate;
+    std::string names;
+    for (const FamilyInfo& f : families())
+        if (f.univariate) names += (names.empty() ? "" : ", ") + f.name;
+    throw invalid_argument("the paper's metrics are defined for class predictions and univariate distributions (" +
+                           names + "), not for family " + family.name);
 }
 
 OptionList<MetricsSpec> metrics_options(bool univariate) {

@@ -96,6 +96,7 @@ FamilyInfo family(std::string name, std::string predictions, std::string targets
     f.target_columns = std::move(targets);
     f.summary = std::move(summary);
     f.classes = std::is_same_v<Data, CategoricalData>;
+    f.univariate = is_univariate_v<Data>;
     f.metrics = metrics_of<Data>();
     f.targets = targets_of<Data>();
     f.read = read;

@@ -1460,7 +1460,7 @@ expect_error "metrics features rows" "--features cat.csv has 10 rows, but the in
     metrics --family normal --input grid.csv --features cat.csv
 expect_error "metrics --lce-lengthscale without features" "--lce-lengthscale applies only with --features" -- \
     metrics --family normal --input grid.csv --lce-lengthscale 1
-expect_error "metrics mvnormal" "not for multivariate normals" -- metrics --family mvnormal-diag --input grid.csv
+expect_error "metrics mvnormal" "(normal, laplace, mixture-normal), not for family mvnormal-diag" -- metrics --family mvnormal-diag --input grid.csv
 expect_error "metrics unknown option" "--alpha" -- metrics --family normal --input grid.csv --alpha 0.05
 head -n 1 grid.csv >one.csv
 expect_json "metrics n = 1" 'j["n"] == 1 and j["qce"] == 0.95' metrics --family normal --input one.csv

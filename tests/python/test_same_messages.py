@@ -169,6 +169,15 @@ OPTIONS = [
     ("an option of the kernel that does not apply", ["test", "--method", "block", "--block-size", "2",
                                                       "--lengthscale", "0.5", "--median-subsample", "10"],
      lambda p, y: calib.test(p, y, method="block", block_size=2, lengthscale=0.5, median_subsample=10)),
+    # calib rank (the registry's ComparisonSetup); PREDS gives the first model, the second follows.
+    ("rank: replicates out of range", ["rank", data_path("preds.csv"), "--replicates", "0"],
+     lambda p, y: calib.rank([p, p], y, replicates=0)),
+    ("rank: an unknown estimator", ["rank", data_path("preds.csv"), "--estimators", "ckce,skce"],
+     lambda p, y: calib.rank([p, p], y, estimators="ckce,skce")),
+    ("rank: a level out of range", ["rank", data_path("preds.csv"), "--level", "1.5"],
+     lambda p, y: calib.rank([p, p], y, level=1.5)),
+    ("rank: a CKCE option without the CKCE", ["rank", data_path("preds.csv"), "--estimators", "ece", "--lambda", "1"],
+     lambda p, y: calib.rank([p, p], y, estimators="ece", **{"lambda": 1})),
 ]
 
 
