@@ -48,31 +48,6 @@ Split split(std::size_t n, double fraction, std::uint64_t seed) {
     return out;
 }
 
-CategoricalScores rows(const CategoricalScores& data, const std::vector<std::size_t>& index) {
-    CategoricalScores out{Matrix(static_cast<Eigen::Index>(index.size()), data.scores.cols()), {}, data.logits};
-    for (std::size_t r = 0; r < index.size(); ++r) {
-        out.scores.row(static_cast<Eigen::Index>(r)) = data.scores.row(static_cast<Eigen::Index>(index[r]));
-        out.labels.push_back(data.labels[index[r]]);
-    }
-    return out;
-}
-
-NormalData rows(const NormalData& data, const std::vector<std::size_t>& index) {
-    return std::get<NormalData>(subset(AnyData(data), index));
-}
-
-// Normal forecasts with the feature column x of affine-features (--features).
-struct FeatureForecasts {
-    NormalData data;
-    Matrix features;
-};
-
-FeatureForecasts rows(const FeatureForecasts& d, const std::vector<std::size_t>& index) {
-    Matrix x(static_cast<Eigen::Index>(index.size()), d.features.cols());
-    for (std::size_t r = 0; r < index.size(); ++r) x.row(static_cast<Eigen::Index>(r)) = d.features.row(static_cast<Eigen::Index>(index[r]));
-    return {rows(d.data, index), x};
-}
-
 // The p-value of the SKCE bootstrap test with the registry's defaults and the kernel's median rule.
 double skce_p_value(const AnyData& data, const FamilyInfo& family, std::uint64_t seed, int threads) {
     TestSetup test = make_test("bootstrap");
@@ -113,47 +88,28 @@ void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, in
     judged.set("mmd_before", unmapped.estimate).set("mmd_after", mapped.estimate);
 }
 
-// Predictions before and after the map, as data sets the tests take.
-AnyData as_data(const CategoricalScores& held_out, const RecalibrationMap* map) {
-    if (map) return CategoricalData(apply_recalibration(*map, held_out.scores), held_out.labels);
-    if (held_out.logits) return CategoricalData::from_logits(held_out.scores, held_out.labels);
-    return CategoricalData(held_out.scores, held_out.labels);
-}
-
-AnyData as_data(const NormalData& held_out, const RecalibrationMap* map, const Matrix& features = Matrix()) {
-    if (!map) return held_out;
-    const Matrix out = apply_recalibration(*map, held_out.mean(), held_out.stddev(), features);
-    return NormalData(out.col(0), out.col(1), held_out.targets());
-}
-
 // The features a normal map takes when applied: affine-features' x; none for affine (whose features,
 // if any, were the individual notion's Z of the fit).
 Matrix map_features(const RecalibrationMap& map, const Matrix& features) {
     return map.method == RecalibrationMethod::affine_features ? features : Matrix();
 }
 
-AnyData as_data(const FeatureForecasts& held_out, const RecalibrationMap* map) {
-    return as_data(held_out.data, map, map ? map_features(*map, held_out.features) : Matrix());
+// The held-out predictions before the map (none) or after it, as a data set the tests take.
+AnyData as_data(const RecalibrationData& held_out, const RecalibrationMap* map) {
+    if (const auto* scores = std::get_if<CategoricalScores>(&held_out.data)) {
+        if (map) return CategoricalData(apply_recalibration(*map, scores->scores), scores->labels);
+        if (scores->logits) return CategoricalData::from_logits(scores->scores, scores->labels);
+        return CategoricalData(scores->scores, scores->labels);
+    }
+    const NormalData& normal = std::get<NormalData>(held_out.data);
+    if (!map) return normal;
+    const Matrix out = apply_recalibration(*map, normal.mean(), normal.stddev(), map_features(*map, held_out.features));
+    return NormalData(out.col(0), out.col(1), normal.targets());
 }
 
-std::size_t size_of(const CategoricalScores& data) { return data.labels.size(); }
-std::size_t size_of(const NormalData& data) { return data.size(); }
-std::size_t size_of(const FeatureForecasts& data) { return data.data.size(); }
-
-// The library's fit and NLL of each kind of data.
-RecalibrationFit fit_map(const CategoricalScores& data, RecalibrationMethod method, const RecalibrationOptions& options) {
-    return fit_recalibration(data, method, options);
-}
-RecalibrationFit fit_map(const NormalData& data, RecalibrationMethod method, const RecalibrationOptions& options) {
-    return fit_recalibration(data, method, options);
-}
-RecalibrationFit fit_map(const FeatureForecasts& data, RecalibrationMethod method, const RecalibrationOptions& options) {
-    return fit_recalibration(data.data, data.features, method, options);
-}
-double nll_of(const RecalibrationMap& map, const CategoricalScores& data) { return recalibrated_nll(map, data); }
-double nll_of(const RecalibrationMap& map, const NormalData& data) { return recalibrated_nll(map, data); }
-double nll_of(const RecalibrationMap& map, const FeatureForecasts& data) {
-    return recalibrated_nll(map, data.data, map_features(map, data.features));
+double nll_of(const RecalibrationMap& map, const RecalibrationData& data) {
+    if (const auto* scores = std::get_if<CategoricalScores>(&data.data)) return recalibrated_nll(map, *scores);
+    return recalibrated_nll(map, std::get<NormalData>(data.data), map_features(map, data.features));
 }
 
 struct FitRequest {
@@ -167,12 +123,12 @@ struct FitRequest {
 
 // Fits on all rows, or with --holdout on the rest and reports the held-out NLL, SKCE test p-value and
 // conditional MMD² before and after (under "holdout" in `out`).
-template <class Data>
-RecalibrationFit fit_and_judge(const Data& data, const FitRequest& request, JsonObject& out) {
-    if (!request.holdout) return fit_map(data, request.method, request.options);
-    const Split parts = split(size_of(data), *request.holdout, request.seed);
-    const Data held_out = rows(data, parts.held_out);
-    const RecalibrationFit fit = fit_map(rows(data, parts.fit), request.method, request.options);
+RecalibrationFit fit_and_judge(const RecalibrationSetup& setup, const RecalibrationData& data, const FitRequest& request,
+                               JsonObject& out) {
+    if (!request.holdout) return setup.run(data);
+    const Split parts = split(data.size(), *request.holdout, request.seed);
+    const RecalibrationData held_out = data.rows(parts.held_out);
+    const RecalibrationFit fit = setup.run(data.rows(parts.fit));
     const RecalibrationMap& map = fit.map;
     const RecalibrationMap identity = identity_map(request.method, map.num_classes, map.logits, request.options);
     JsonObject judged;
@@ -224,26 +180,21 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     out.set("command", "recalibrate fit").set("method", to_string(request.method)).set("objective", to_string(request.options.objective));
     if (mmd) out.set("lambda", request.options.lambda).set("notion", to_string(request.options.notion));
     const Stopwatch stopwatch;
-    RecalibrationFit fit;
+    RecalibrationData data;
     if (categorical) {
-        const CategoricalScores data = read_categorical_scores(input.path, input.read, &run.files);
-        out.set("n", data.labels.size());
-        command.validate(data.labels.size());
-        fit = fit_and_judge(data, request, out);
+        data.data = read_categorical_scores(input.path, input.read, &run.files);
     } else {
-        const NormalData data = std::get<NormalData>(read_input(input, &run.files));
-        out.set("n", data.size());
-        command.validate(data.size());
+        data.data = std::get<NormalData>(read_input(input, &run.files));
         if (features_path) {
             FileSummary summary;
-            FeatureForecasts with{data, read_table(*features_path, input.read.text, &summary)};
+            data.features = read_table(*features_path, input.read.text, &summary);
             run.files.push_back(summary);
-            setup.check_features(with.features, data.size());  // before the held-out split takes rows of it
-            fit = fit_and_judge(with, request, out);
-        } else {
-            fit = fit_and_judge(data, request, out);
+            setup.check_features(data.features, data.size());  // before the held-out split takes rows of it
         }
     }
+    out.set("n", data.size());
+    command.validate(data.size());
+    const RecalibrationFit fit = fit_and_judge(setup, data, request, out);
     run.compute_seconds = stopwatch.seconds();
     write_file(map_path, to_json(fit));
     const RecalibrationMap& map = fit.map;

@@ -39,6 +39,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace calib {
@@ -225,7 +226,18 @@ private:
 // method (required), objective, lambda (required with nll+mmd), notion, the normal maps' MMD options
 // (kernel_y, threshold, lengthscale, lengthscale_y, marginalisation, samples, mc_seed), ridge and
 // probability_floor (categorical), max_iterations, gradient_tolerance. The front-end reads the data and
-// calls fit_recalibration(data, method(), fit_options()).
+// calls run.
+//
+// What a map is fitted on: a categorical model's raw scores (logits or probabilities) with their labels,
+// or normal forecasts with the features the fit takes (affine-features' x, the individual notion's Z;
+// 0 x 0 when none).
+struct RecalibrationData {
+    std::variant<CategoricalScores, NormalData> data;
+    Matrix features;
+    std::size_t size() const;
+    // The observations at `index` (repeats allowed), their features with them: a held-out split.
+    RecalibrationData rows(const std::vector<std::size_t>& index) const;
+};
 class RecalibrationSetup : public Setup {
 public:
     explicit RecalibrationSetup(const FamilyInfo& family);
@@ -239,6 +251,9 @@ public:
     // Throws invalid_argument unless the features fit n observations: n x 1 for affine-features, n rows
     // (of d features) for the individual notion.
     void check_features(const Matrix& features, std::size_t n) const;
+    // check_features (given or not, and of the data's n), then fit_recalibration with method() and
+    // fit_options() on the data of the setup's family (another throws invalid_argument).
+    RecalibrationFit run(const RecalibrationData& data) const;
 };
 
 // Throws invalid_argument unless features are given exactly when the map takes them (affine-features):

@@ -43,31 +43,22 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
     set_options(setup, options);
     reject_unused(options, {&setup}, message_context(setup));
     setup.check_features(!features.is_none());
-    const bool categorical = family.name == "categorical";
-    const RecalibrationMethod method = setup.method();
-    const RecalibrationOptions o = setup.fit_options();
     // The data set validates the arrays as the command line's reader does the file.
     const ReadOptions read = read_options_of(family, reading);
     const AnyData data = make_data(family, arrays, read);
-    RecalibrationFit fit;
-    if (categorical) {
-        const auto& d = std::get<CategoricalData>(data);
+    RecalibrationData input;
+    if (const auto* d = std::get_if<CategoricalData>(&data)) {
         // As read_categorical_scores: the probabilities as read, or the logits themselves.
-        CategoricalScores scores{read.logits ? table_matrix(arrays["probs"], "probs") : Matrix(d.probabilities()),
-                                 d.labels(), read.logits};
-        py::gil_scoped_release release;
-        fit = fit_recalibration(scores, method, o);
+        input.data = CategoricalScores{read.logits ? table_matrix(arrays["probs"], "probs") : Matrix(d->probabilities()),
+                                       d->labels(), read.logits};
     } else {
-        const auto& d = std::get<NormalData>(data);
-        if (features.is_none()) {
-            py::gil_scoped_release release;
-            fit = fit_recalibration(d, method, o);
-        } else {
-            const Matrix x = table_matrix(features, "features");
-            setup.check_features(x, d.size());
-            py::gil_scoped_release release;
-            fit = fit_recalibration(d, x, method, o);
-        }
+        input.data = std::get<NormalData>(data);
+        if (!features.is_none()) input.features = table_matrix(features, "features");
+    }
+    RecalibrationFit fit;
+    {
+        py::gil_scoped_release release;
+        fit = setup.run(input);
     }
     return to_json(fit);
 }
