@@ -706,7 +706,7 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
     CHECK(names(CommandSetup("test")) == std::vector<std::string>{"threads", "format", "quiet", "alpha"});
     CHECK(names(CommandSetup("report")) ==
           std::vector<std::string>{"threads", "format", "quiet", "output", "name", "alpha", "bins"});
-    CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "holdout", "seed", "out"});
+    CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "out"});
     CHECK(names(CommandSetup("recalibrate apply")) ==
           std::vector<std::string>{"map", "output", "features", "header", "delimiter"});
     CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
@@ -728,16 +728,20 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
     CHECK((test.values().threads == 2 && *test.values().alpha == 0.01));
     CHECK_THROWS_WITH_AS(CommandSetup("report").set("bins", "1001"), doctest::Contains("in [1, 1000]"), option_error);
 
-    // The held-out split: a fraction in (0, 1), both parts of at least 2 rows; the seed only with it.
-    CommandSetup fit("recalibrate fit");
+    CommandSetup command("recalibrate fit");
+    CHECK_THROWS_WITH_AS(command.check(), "recalibrate fit needs the option `out` (FILE)", invalid_argument);
+
+    // The held-out split (a recalibration option, so that Python has it too): a fraction in (0, 1), both
+    // parts of at least 2 rows; the seed only with it.
+    RecalibrationSetup fit(find_family("categorical"));
+    fit.set("method", "temperature");
     CHECK(!fit.applies("seed"));
-    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `out` (FILE)", invalid_argument);
-    fit.set("out", "map.json");
+    CHECK(!fit.holdout());
     CHECK_NOTHROW(fit.validate(1));  // no split asked
     CHECK_THROWS_WITH_AS(fit.set("holdout", 1.0), "option `holdout` = '1', must be in (0, 1)", option_error);
     fit.set("holdout", 0.25);
     fit.set("seed", "7");
-    CHECK(fit.values().seed == 7);
+    CHECK((fit.seed() == 7 && *fit.holdout() == 0.25));
     CHECK_NOTHROW(fit.validate(8));  // 2 held out, 6 fitted
     CHECK_THROWS_WITH_AS(fit.validate(7), "`holdout` 0.25 leaves 1 of 7 rows held out; both parts need at least 2",
                          invalid_argument);

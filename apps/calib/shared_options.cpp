@@ -54,11 +54,6 @@ InputOptions take_input_options(Args& args) {
 CommandSetup take_command_options(Args& args, const std::string& command) {
     CommandSetup setup(command);
     take_setup_options(args, setup);
-    // A command option given where its condition does not hold (--seed without --holdout): the command's
-    // options are its own, so the condition is the reason.
-    for (const OptionInfo& o : setup.options())
-        if (!setup.applies(o.name) && args.has(option_name(o.name, NameStyle::command_line).substr(2)))
-            throw usage_error(command_line_message("option `" + o.name + "` " + setup.why_not(o.name)));
     return setup;
 }
 

@@ -225,8 +225,9 @@ private:
 // the options of the family's maps (categorical or normal; another family throws invalid_argument):
 // method (required), objective, lambda (required with nll+mmd), notion, the normal maps' MMD options
 // (kernel_y, threshold, lengthscale, lengthscale_y, marginalisation, samples, mc_seed), ridge and
-// probability_floor (categorical), max_iterations, gradient_tolerance. The front-end reads the data and
-// calls run.
+// probability_floor (categorical), max_iterations, gradient_tolerance; and holdout (a fraction F in
+// (0, 1)) with its seed: fit on a seeded random 1 - F of the rows and judge the map on the rest. The
+// front-end reads the data and calls run.
 //
 // What a map is fitted on: a categorical model's raw scores (logits or probabilities) with their labels,
 // or normal forecasts with the features the fit takes (affine-features' x, the individual notion's Z;
@@ -237,6 +238,14 @@ struct RecalibrationData {
     std::size_t size() const;
     // The observations at `index` (repeats allowed), their features with them: a held-out split.
     RecalibrationData rows(const std::vector<std::size_t>& index) const;
+};
+// A fit, and with `holdout` its judgement on the held-out rows: fraction, seed, n_fit, n_held_out,
+// nll_before, nll_after, skce_bootstrap_p_value_before/_after (the SKCE bootstrap test with the registry's
+// defaults), mmd_notion, mmd_lengthscale (k_Z's, but for the marginal notion), mmd_before, mmd_after
+// (the conditional MMD², unbiased; empty without holdout).
+struct RecalibrationRun {
+    RecalibrationFit fit;
+    Record holdout;
 };
 class RecalibrationSetup : public Setup {
 public:
@@ -251,9 +260,14 @@ public:
     // Throws invalid_argument unless the features fit n observations: n x 1 for affine-features, n rows
     // (of d features) for the individual notion.
     void check_features(const Matrix& features, std::size_t n) const;
-    // check_features (given or not, and of the data's n), then fit_recalibration with method() and
-    // fit_options() on the data of the setup's family (another throws invalid_argument).
-    RecalibrationFit run(const RecalibrationData& data) const;
+    std::optional<double> holdout() const;  // the held-out fraction, if asked
+    std::uint64_t seed() const;             // the seed of the split and of the held-out test
+    // Throws invalid_argument when the held-out split leaves fewer than 2 rows in either part.
+    void validate(std::size_t n) const;
+    // validate(n) and check_features (given or not, and of the data's n), then fit_recalibration with
+    // method() and fit_options() on the data of the setup's family (another throws invalid_argument), on
+    // every row or, with holdout, on the rows not held out; `parallel` serves the held-out tests.
+    RecalibrationRun run(const RecalibrationData& data, const ParallelOptions& parallel = {}) const;
 };
 
 // Throws invalid_argument unless features are given exactly when the map takes them (affine-features):
@@ -309,8 +323,6 @@ struct CommandOptions {
     std::optional<double> alpha;         // test: the verdict's level, none unless given; report: 0.05
     std::string name, output;            // report: its title, its file; recalibrate apply: the output file
     std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
-    std::optional<double> holdout;       // recalibrate fit: the held-out fraction
-    std::uint64_t seed = default_seed;   // recalibrate fit: the split's and the held-out test's seed
     std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
     TextFormat text;                     // recalibrate apply: how its tables are read
 };
@@ -320,9 +332,6 @@ public:
     // another name throws invalid_argument.
     explicit CommandSetup(const std::string& command);
     const CommandOptions& values() const;
-    // Throws invalid_argument when the options do not fit n observations (recalibrate fit: both parts of
-    // the held-out split need at least 2).
-    void validate(std::size_t n) const;
     // Throws invalid_argument unless the command has enough models: rank compares at least 2, report
     // shows at least 1 ("calib rank needs at least 2 models, got 1").
     void check_models(std::size_t count) const;

@@ -90,19 +90,6 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
     }
     if (command == "recalibrate fit") {
         return {{threads_option("threads of the held-out bootstrap test (the fit is serial)"),
-                 custom_option<O>(info("holdout", "F", "",
-                                       "fit on a seeded random 1 - F of the rows and report, on the held-out F, the "
-                                       "NLL, the SKCE bootstrap test's p-value and the conditional MMD^2 before and "
-                                       "after"),
-                                  [](O& o, const Value& v) {
-                                      o.holdout = real_value("holdout", v, [](double f) { return f > 0 && f < 1; },
-                                                             "in (0, 1)");
-                                  },
-                                  [](const O& o) { return o.holdout ? Value(*o.holdout) : Value(std::string()); }),
-                 integer_option(&O::seed,
-                                info("seed", "S", std::to_string(default_seed),
-                                     "the seed of the held-out split and of its bootstrap test", {"holdout", {}}),
-                                0),
                  file_option(&O::out, "out", "where the map is written (JSON)", true)},
                 defaults};
     }
@@ -136,16 +123,6 @@ CommandSetup::CommandSetup(const std::string& command)
     : Setup(std::make_shared<detail::CommandEntry>(command, detail::command_options(command))) {}
 
 const CommandOptions& CommandSetup::values() const { return static_cast<const detail::CommandEntry&>(*model_).values(); }
-
-void CommandSetup::validate(std::size_t n) const {
-    check();
-    const CommandOptions& o = values();
-    if (!o.holdout) return;
-    const auto k = static_cast<std::size_t>(*o.holdout * static_cast<double>(n));
-    if (k < 2 || n - k < 2)
-        throw invalid_argument("`holdout` " + detail::format_value(*o.holdout) + " leaves " + std::to_string(k) + " of " +
-                               std::to_string(n) + " rows held out; both parts need at least 2");
-}
 
 void CommandSetup::check_models(std::size_t count) const {
     const std::size_t minimum = info().name == "rank" ? 2 : 1;

@@ -3,10 +3,13 @@
 // said before the data are read.
 #include "registry/models.hpp"
 
+#include "core/check.hpp"
+
 #include <calib/recalibration.hpp>
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace calib {
 
@@ -17,6 +20,8 @@ namespace {
 struct FitSpec {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     RecalibrationOptions options;
+    std::optional<double> holdout;      // the held-out fraction
+    std::uint64_t seed = default_seed;  // the split's and the held-out test's
 };
 
 bool finite_nonnegative(double x) { return x >= 0 && std::isfinite(x); }
@@ -123,8 +128,21 @@ OptionList<FitSpec> fit_options(bool categorical) {
                                   info("gradient_tolerance", "G", "1e-08",
                                        "stop when the gradient's norm is at most G * max(1, |theta|)"),
                                   finite_positive, "finite and > 0"));
-    return OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
-           nested(&FitSpec::options, options);
+    OptionList<FitSpec> all = OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
+                              nested(&FitSpec::options, options);
+    all.push_back(custom_option<FitSpec>(
+        info("holdout", "F", "",
+             "fit on a seeded random 1 - F of the rows and report, on the held-out F, the NLL, the SKCE bootstrap "
+             "test's p-value and the conditional MMD^2 before and after"),
+        [](FitSpec& s, const Value& v) {
+            s.holdout = real_value("holdout", v, [](double f) { return f > 0 && f < 1; }, "in (0, 1)");
+        },
+        [](const FitSpec& s) { return s.holdout ? Value(*s.holdout) : Value(std::string()); }));
+    all.push_back(integer_option(&FitSpec::seed,
+                                 info("seed", "S", std::to_string(default_seed),
+                                      "the seed of the held-out split and of its bootstrap test", {"holdout", {}}),
+                                 0));
+    return all;
 }
 
 class FitEntry final : public WithOptions<SetupModel, FitSpec> {
@@ -171,6 +189,19 @@ const detail::FitSpec& spec_of(const detail::SetupModel& model) {
 
 RecalibrationMethod RecalibrationSetup::method() const { return spec_of(*model_).method; }
 RecalibrationOptions RecalibrationSetup::fit_options() const { return spec_of(*model_).options; }
+
+std::optional<double> RecalibrationSetup::holdout() const { return spec_of(*model_).holdout; }
+std::uint64_t RecalibrationSetup::seed() const { return spec_of(*model_).seed; }
+
+void RecalibrationSetup::validate(std::size_t n) const {
+    check();
+    const std::optional<double> holdout = this->holdout();
+    if (!holdout) return;
+    const auto k = static_cast<std::size_t>(*holdout * static_cast<double>(n));
+    if (k < 2 || n - k < 2)
+        throw invalid_argument("`holdout` " + detail::format_value(*holdout) + " leaves " + std::to_string(k) + " of " +
+                               std::to_string(n) + " rows held out; both parts need at least 2");
+}
 
 bool RecalibrationSetup::needs_features() const {
     const RecalibrationOptions& o = spec_of(*model_).options;

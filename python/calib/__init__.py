@@ -298,10 +298,23 @@ def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **r
     return _calib.reproduce(preset, family or "", given, reading_options, _threads("reproduce", threads))
 
 
-def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, **arguments):
+class FittedMap(dict):
+    """A recalibration map as recalibrate_fit returns it: a dict with the fields of the JSON map file
+    (recalibrate_apply and json.dump take it as it is), and holdout: with recalibrate_fit(holdout=F),
+    the map judged on the held-out rows as calib recalibrate fit --holdout reports it (fraction, seed,
+    n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/_after, mmd_notion,
+    mmd_lengthscale, mmd_before, mmd_after), else None."""
+
+    def __init__(self, fields, holdout):
+        super().__init__(fields)
+        self.holdout = holdout
+
+
+def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, threads=None,
+                    **arguments):
     """Fits a recalibration map as `calib recalibrate fit` does (docs/recalibration.md) and returns it as
-    a dict with the fields of the JSON map file, bitwise (method, family, parameters by name, objective,
-    objective_before/after, iterations, evaluations, status, ...).
+    a FittedMap: a dict with the fields of the JSON map file, bitwise (method, family, parameters by
+    name, objective, objective_before/after, iterations, evaluations, status, ...).
 
     Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
     as for skce), method "temperature", "temperature-bias", "vector" or "matrix" (ridge=, default
@@ -312,13 +325,16 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     the conditioning variable, n x d) or "marginal" for the normal ones, which also take kernel_y
     ("sqexp", "sign", "moment", "pit"), lengthscale, lengthscale_y and threshold as the command
     line's --kernel-y, --lengthscale, --lengthscale-y, --threshold; also probability_floor,
-    max_iterations, gradient_tolerance (RecalibrationOptions' fields)."""
+    max_iterations, gradient_tolerance (RecalibrationOptions' fields). holdout=F fits on a seeded
+    random 1 - F of the rows and judges the map on the rest (seed=, default 1234; the result's
+    holdout); threads serves that judgement's tests."""
     if lambda_ is not None:
         arguments["lambda"] = lambda_
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     options["method"] = method
     import json
-    return json.loads(_calib.recalibrate_fit(family or "", arrays, reading, features, options))
+    text, holdout = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
+    return FittedMap(json.loads(text), holdout)
 
 
 def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):

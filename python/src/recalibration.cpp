@@ -36,9 +36,13 @@ Matrix finite_table(const py::handle& object, const std::string& name) {
     return t;
 }
 
-std::string fit(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
-                py::dict options) {
+// The map as the text of its JSON file, and with `holdout` the held-out judgement (else None).
+py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
+              py::dict options, const py::object& threads) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
+    // The command line's threads of recalibrate fit (its `out` is a file Python does not write).
+    CommandSetup command("recalibrate fit");
+    if (!threads.is_none()) command.set("threads", to_value("threads", threads));
     RecalibrationSetup setup(family);
     set_options(setup, options);
     reject_unused(options, {&setup}, message_context(setup));
@@ -55,12 +59,12 @@ std::string fit(const std::string& family_name, const py::dict& arrays, const py
         input.data = std::get<NormalData>(data);
         if (!features.is_none()) input.features = table_matrix(features, "features");
     }
-    RecalibrationFit fit;
+    RecalibrationRun fitted;
     {
         py::gil_scoped_release release;
-        fit = setup.run(input);
+        fitted = setup.run(input, ParallelOptions{command.values().threads});
     }
-    return to_json(fit);
+    return py::make_tuple(to_json(fitted.fit), fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout));
 }
 
 // The map applied to new predictions: {"probs": (n, m)} or {"mean": (n,), "std": (n,)}, the arrays of
@@ -114,7 +118,7 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
 
 void add_recalibration(py::module_& m) {
     m.def("recalibrate_fit", &fit, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("features"),
-          py::arg("options"));
+          py::arg("options"), py::arg("threads"));
     m.def("recalibrate_apply", &apply, py::arg("map_json"), py::arg("arrays"), py::arg("features"));
 }
 

@@ -222,3 +222,39 @@ def test_extreme_inputs_give_the_same_error_in_python_and_on_the_command_line(tm
                             "--output", str(tmp_path / "out.csv"))
         assert message.endswith(str(python.value).split(": ", 1)[1]), (message, str(python.value))
     assert not (tmp_path / "out.csv").exists()
+
+
+HOLDOUTS = [
+    ("categorical", "temperature", {}, []),
+    ("categorical", "vector", {"objective": "nll+mmd", "lambda_": 1, "notion": "class-wise"},
+     ["--objective", "nll+mmd", "--lambda", "1", "--notion", "class-wise"]),
+    ("normal", "affine", {}, []),
+]
+
+
+@pytest.mark.parametrize("family,method,options,args", HOLDOUTS)
+def test_holdout_matches_cli(family, method, options, args, tmp_path):
+    # The held-out split and its judgement are the library's (RecalibrationSetup::run): the same rows,
+    # map and numbers from both front-ends.
+    file, arrays = family_arrays(family)
+    fitted = calib.recalibrate_fit(**arrays, method=method, holdout=0.3, seed=5, **options)
+    out = tmp_path / "map.json"
+    run = subprocess.run([CLI, "recalibrate", "fit", "--family", family, "--input", data_path(file), "--method", method,
+                          "--holdout", "0.3", "--seed", "5", *args, "--out", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with open(out) as f:
+        assert fitted == json.load(f)
+    assert fitted.holdout == json.loads(run.stdout)["holdout"]
+    assert fitted.holdout["n_fit"] + fitted.holdout["n_held_out"] == len(next(iter(arrays.values())))
+    assert calib.recalibrate_fit(**arrays, method=method, **options).holdout is None
+
+
+def test_holdout_refused_alike():
+    _, arrays = family_arrays("categorical")
+    with pytest.raises(ValueError, match="option `holdout` = '1.5', must be in \\(0, 1\\)"):
+        calib.recalibrate_fit(**arrays, method="temperature", holdout=1.5)
+    with pytest.raises(ValueError, match="option `seed` applies only with `holdout`"):
+        calib.recalibrate_fit(**arrays, method="temperature", seed=3)
+    few = {name: value[:6] for name, value in arrays.items()}
+    with pytest.raises(ValueError, match="`holdout` 0.2 leaves 1 of 6 rows held out; both parts need at least 2"):
+        calib.recalibrate_fit(**few, method="temperature", holdout=0.2)
