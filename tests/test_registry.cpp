@@ -818,6 +818,51 @@ TEST_CASE("check_classes and check_apply_features: the rules of class prediction
                          invalid_argument);
 }
 
+TEST_CASE("a recalibration run: the library's fit on every row, or on the rows not held out and judged on the rest") {
+    test::Rng rng(31);
+    RecalibrationData data;
+    data.data = synthetic::tempered_logits(120, 3, 2.0, 1.5, rng);
+    RecalibrationSetup setup(find_family("categorical"));
+    setup.set("method", "temperature");
+    // Without holdout: fit_recalibration itself, bitwise, and no judgement.
+    const RecalibrationRun all = setup.run(data);
+    CHECK(all.holdout.empty());
+    CHECK(to_json(all.fit) == to_json(fit_recalibration(std::get<CategoricalScores>(data.data),
+                                                        RecalibrationMethod::temperature, setup.fit_options())));
+    // With holdout: floor(0.25 n) rows held out, the map fitted on the others (rows() of the same split
+    // gives the same map), the judgement's fields in order; the same seed the same run.
+    setup.set("holdout", 0.25);
+    setup.set("seed", "9");
+    const RecalibrationRun held = setup.run(data);
+    std::vector<std::string> fields;
+    for (const Field& f : held.holdout) fields.push_back(f.name);
+    CHECK(fields == std::vector<std::string>{"fraction", "seed", "n_fit", "n_held_out", "nll_before", "nll_after",
+                                             "skce_bootstrap_p_value_before", "skce_bootstrap_p_value_after",
+                                             "mmd_notion", "mmd_lengthscale", "mmd_before", "mmd_after"});
+    CHECK(to_double(find(held.holdout, "n_held_out")) == 30);
+    CHECK(to_double(find(held.holdout, "n_fit")) == 90);
+    CHECK(to_json(held.fit) != to_json(all.fit));
+    CHECK(to_json(setup.run(data).fit) == to_json(held.fit));
+    CHECK(to_json(setup.run(data).holdout) == to_json(held.holdout));
+    // The rows of a data set keep their features; features of another n are refused.
+    RecalibrationData normal;
+    normal.data = NormalData(Vector::LinSpaced(6, 0, 5), Vector::Ones(6), Vector::Zero(6));
+    normal.features = Vector::LinSpaced(6, 10, 15);
+    const RecalibrationData picked = normal.rows({5, 0, 5});
+    CHECK(picked.size() == 3);
+    CHECK((picked.features(0, 0) == 15 && picked.features(1, 0) == 10 && picked.features(2, 0) == 15));
+    CHECK(std::get<NormalData>(picked.data).mean()(0) == 5);
+    normal.features = Matrix::Zero(4, 1);
+    CHECK_THROWS_WITH_AS(normal.rows({0}), "`features` has 4 rows, the data 6", invalid_argument);
+    RecalibrationSetup affine(find_family("normal"));
+    affine.set("method", "affine-features");
+    CHECK_THROWS_WITH_AS(affine.run(normal), doctest::Contains("must be n = 6 x 1"), invalid_argument);
+    // A split that leaves one row on a side is refused before the fit.
+    setup.set("holdout", 0.01);
+    CHECK_THROWS_WITH_AS(setup.run(data), "`holdout` 0.01 leaves 1 of 120 rows held out; both parts need at least 2",
+                         invalid_argument);
+}
+
 TEST_CASE("presets: the conventions where no value was given, a row equal to its columns' library calls") {
     CHECK_THROWS_WITH_AS(find_preset("nips"), "unknown preset 'nips', expected one of neurips2019", invalid_argument);
     const Preset& p = find_preset("neurips2019");

@@ -21,29 +21,6 @@ CategoricalScores rows_of(const CategoricalScores& data, const std::vector<std::
 
 NormalData rows_of(const NormalData& data, const std::vector<std::size_t>& index) { return subset(data, index); }
 
-}  // namespace
-
-std::size_t RecalibrationData::size() const {
-    if (const auto* scores = std::get_if<CategoricalScores>(&data)) return scores->labels.size();
-    return std::get<NormalData>(data).size();
-}
-
-RecalibrationData RecalibrationData::rows(const std::vector<std::size_t>& index) const {
-    if (features.size() > 0 && static_cast<std::size_t>(features.rows()) != size())
-        throw invalid_argument("`features` has " + std::to_string(features.rows()) + " rows, the data " +
-                               std::to_string(size()));
-    RecalibrationData out;
-    out.data = std::visit([&](const auto& d) -> decltype(data) { return rows_of(d, index); }, data);
-    if (features.size() > 0) {
-        out.features.resize(static_cast<Eigen::Index>(index.size()), features.cols());
-        for (std::size_t r = 0; r < index.size(); ++r)
-            out.features.row(static_cast<Eigen::Index>(r)) = features.row(static_cast<Eigen::Index>(index[r]));
-    }
-    return out;
-}
-
-namespace {
-
 // The held-out split: a seeded choice of floor(F n) held-out rows, the rest for fitting.
 struct Split {
     std::vector<std::size_t> fit, held_out;
@@ -126,6 +103,25 @@ void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, co
 }
 
 }  // namespace
+
+std::size_t RecalibrationData::size() const {
+    if (const auto* scores = std::get_if<CategoricalScores>(&data)) return scores->labels.size();
+    return std::get<NormalData>(data).size();
+}
+
+RecalibrationData RecalibrationData::rows(const std::vector<std::size_t>& index) const {
+    if (features.size() > 0 && static_cast<std::size_t>(features.rows()) != size())
+        throw invalid_argument("`features` has " + std::to_string(features.rows()) + " rows, the data " +
+                               std::to_string(size()));
+    RecalibrationData out;
+    out.data = std::visit([&](const auto& d) -> decltype(data) { return rows_of(d, index); }, data);
+    if (features.size() > 0) {
+        out.features.resize(static_cast<Eigen::Index>(index.size()), features.cols());
+        for (std::size_t r = 0; r < index.size(); ++r)
+            out.features.row(static_cast<Eigen::Index>(r)) = features.row(static_cast<Eigen::Index>(index[r]));
+    }
+    return out;
+}
 
 RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const ParallelOptions& parallel) const {
     validate(input.size());
