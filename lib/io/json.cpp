@@ -47,6 +47,14 @@ namespace {
 
 std::string non_finite_text(double value) { return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf"; }
 
+// A JSON array of the values, each written by `text`.
+template <class T, class Text>
+std::string json_array(const std::vector<T>& values, Text text) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + text(values[i]);
+    return out + "]";
+}
+
 }  // namespace
 
 JsonObject::Member& JsonObject::slot(const std::string& key) {
@@ -84,27 +92,20 @@ JsonObject& JsonObject::set(const std::string& key, const std::string& value) {
 JsonObject& JsonObject::set_null(const std::string& key) { return set_raw(key, "null"); }
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<double>& values) {
-    std::string text = "[";
     std::vector<std::string> non_finite;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        text += (i ? "," : "") + json_number(values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
         if (!std::isfinite(values[i])) non_finite.push_back("[" + std::to_string(i) + "] = " + non_finite_text(values[i]));
-    }
-    set_raw(key, text + "]");
+    set_raw(key, json_array(values, json_number));
     slot(key).non_finite = std::move(non_finite);
     return *this;
 }
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<std::uint64_t>& values) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
-    return set_raw(key, text + "]");
+    return set_raw(key, json_array(values, [](std::uint64_t x) { return std::to_string(x); }));
 }
 
 JsonObject& JsonObject::set(const std::string& key, const std::vector<std::string>& values) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + json_string(values[i]);
-    return set_raw(key, text + "]");
+    return set_raw(key, json_array(values, json_string));
 }
 
 JsonObject& JsonObject::set(const std::string& key, const JsonObject& object) {
