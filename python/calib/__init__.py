@@ -305,7 +305,7 @@ class FittedMap(dict):
     n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/_after, mmd_notion,
     mmd_lengthscale, mmd_before, mmd_after), else None."""
 
-    def __init__(self, fields, holdout):
+    def __init__(self, fields=(), holdout=None):
         super().__init__(fields)
         self.holdout = holdout
 
