@@ -227,14 +227,14 @@ TEST_CASE("conventions of class predictions: labels' base, logits, scores; one t
     const Matrix p = Matrix::Constant(60, 3, 1.0 / 3);
     std::vector<int> no_zero(60, 1);
     no_zero[5] = 2;
-    CHECK(zero_label_warning(CategoricalData(p, no_zero), false) ==
+    CHECK(zero_label_warning(no_zero, 3, false) ==
           "label 0 never occurs among 60 observations of 3 classes; if the labels run 1..3, pass `one_based_labels` "
           "(they are read as 0-based: class k is label k)");
-    CHECK(zero_label_warning(CategoricalData(p, no_zero), true).empty());
-    CHECK(zero_label_warning(CategoricalData(Matrix(p.topRows(59)), std::vector<int>(59, 1)), false).empty());
+    CHECK(zero_label_warning(no_zero, 3, true).empty());
+    CHECK(zero_label_warning(std::vector<int>(59, 1), 3, false).empty());
     std::vector<int> with_zero = no_zero;
     with_zero[7] = 0;
-    CHECK(zero_label_warning(CategoricalData(p, with_zero), false).empty());
+    CHECK(zero_label_warning(with_zero, 3, false).empty());
 
     // The advice for CategoricalData's errors on the scores as given.
     const auto advice = [](const Matrix& scores, bool logits = false) {

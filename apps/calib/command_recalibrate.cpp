@@ -63,7 +63,9 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     const Stopwatch stopwatch;
     RecalibrationData data;
     if (categorical) {
-        data.data = read_categorical_scores(input.path, input.read, &run.files);
+        CategoricalScores scores = read_categorical_scores(input.path, input.read, &run.files);
+        warn_if_one_based(scores.labels, scores.scores.cols(), input);
+        data.data = std::move(scores);
     } else {
         data.data = std::get<NormalData>(read_input(input, &run.files));
         if (features_path) {

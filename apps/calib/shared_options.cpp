@@ -68,8 +68,9 @@ void warn(const std::string& message) {
 namespace {
 
 // A likely 1-based file read as 0-based (zero_label_warning), said once with the labels' file.
-void warn_if_one_based(const CategoricalData& data, const std::string& path, const ReadOptions& options) {
-    const std::string warning = zero_label_warning(data, options.one_based_labels);
+void warn_if_one_based(const std::vector<int>& labels, long num_classes, const std::string& path,
+                       const ReadOptions& options) {
+    const std::string warning = zero_label_warning(labels, num_classes, options.one_based_labels);
     if (warning.empty()) return;
     const std::string file = options.labels.empty() ? path : options.labels;
     warn((file == "-" ? "stdin" : file) + ": " + warning);
@@ -83,11 +84,18 @@ AnyData read_family(const FamilyInfo& family, const std::string& path, const Rea
     ReadOptions shared = read;
     shared.labels = labels.path();
     AnyData data = family.read(input.path(), shared, files);
-    if (family.labels_options) warn_if_one_based(std::get<CategoricalData>(data), path, read);
+    if (family.labels_options) {
+        const auto& categorical = std::get<CategoricalData>(data);
+        warn_if_one_based(categorical.labels(), categorical.num_classes(), path, read);
+    }
     return data;
 }
 
 }  // namespace
+
+void warn_if_one_based(const std::vector<int>& labels, long num_classes, const InputOptions& input) {
+    warn_if_one_based(labels, num_classes, input.path, input.read);
+}
 
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
     return read_family(*input.family, input.path, input.read, files);

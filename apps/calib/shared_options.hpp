@@ -50,6 +50,10 @@ void warn(const std::string& message);
 // 1-based. Throws calib::invalid_argument on a bad file; `files` receives a summary of each file.
 AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);
 
+// Warns on stderr of labels that look 1-based (zero_label_warning), naming the input's labels file:
+// for readers other than read_input's (recalibrate fit's raw scores).
+void warn_if_one_based(const std::vector<int>& labels, long num_classes, const InputOptions& input);
+
 // Reads test locations (one file with the predictions and targets of each location, whatever
 // --labels says for the input); the method checks that they live in the space of the predictions.
 AnyData read_locations(const InputOptions& input, const std::string& path);

@@ -278,11 +278,11 @@ MixtureNormalData subset(const MixtureNormalData& data, const std::vector<std::s
 std::vector<int> class_labels(const std::string& name, std::size_t n, const std::function<double(std::size_t)>& value,
                               long m, bool one_based, bool advise);
 
-// Labels read as 0-based (one_based false) in which label 0 never occurs although there are at least
-// 20 m observations: for uniform labels that has probability (1 − 1/m)^n < e^−20, so the labels are
-// most likely 1-based. The warning's text ("label 0 never occurs among 9000 observations of 10
+// Labels of num_classes = m classes read as 0-based (one_based false) in which label 0 never occurs
+// although there are at least 20 m observations: for uniform labels that has probability
+// (1 − 1/m)^n < e^−20, so the labels are most likely 1-based. The warning's text ("label 0 never occurs among 9000 observations of 10
 // classes; if the labels run 1..10, pass `one_based_labels` (…)"), or empty.
-std::string zero_label_warning(const CategoricalData& data, bool one_based);
+std::string zero_label_warning(const std::vector<int>& labels, long num_classes, bool one_based);
 
 // What an error of CategoricalData's validation (`error`, with its row and column) on the scores as
 // given (n × m, before any renormalisation) may mean, as text to append to its message: an entry

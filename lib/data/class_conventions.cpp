@@ -40,11 +40,11 @@ std::vector<int> class_labels(const std::string& name, std::size_t n, const std:
     return labels;
 }
 
-std::string zero_label_warning(const CategoricalData& data, bool one_based) {
-    const std::size_t m = static_cast<std::size_t>(data.num_classes());
-    if (one_based || data.size() < 20 * m) return "";
-    if (std::find(data.labels().begin(), data.labels().end(), 0) != data.labels().end()) return "";
-    return "label 0 never occurs among " + std::to_string(data.size()) + " observations of " + std::to_string(m) +
+std::string zero_label_warning(const std::vector<int>& labels, long num_classes, bool one_based) {
+    const std::size_t m = static_cast<std::size_t>(num_classes);
+    if (one_based || labels.size() < 20 * m) return "";
+    if (std::find(labels.begin(), labels.end(), 0) != labels.end()) return "";
+    return "label 0 never occurs among " + std::to_string(labels.size()) + " observations of " + std::to_string(m) +
            " classes; if the labels run 1.." + std::to_string(m) +
            ", pass `one_based_labels` (they are read as 0-based: class k is label k)";
 }

@@ -223,7 +223,9 @@ AnyData make_data(const FamilyInfo& family, const py::dict& given, const ReadOpt
         data = family.from_arrays(inputs, std::move(owner), options);
     }
     if (family.labels_options) {
-        const std::string warning = zero_label_warning(std::get<CategoricalData>(*data), options.one_based_labels);
+        const auto& categorical = std::get<CategoricalData>(*data);
+        const std::string warning =
+            zero_label_warning(categorical.labels(), categorical.num_classes(), options.one_based_labels);
         if (!warning.empty()) warn(warning);
     }
     return std::move(*data);

@@ -71,19 +71,45 @@ def categorical_case(tmp_path, probs, labels, *flags, **reading):
     return args, lambda: calib.ece(probs, labels, **reading)
 
 
-def test_labels_that_look_one_based_warn_alike(tmp_path):
-    """1-based labels with the top label absent: read as 0-based they are all in range, label 0 never occurs."""
-    labels = RNG.integers(1, M, N)
-    args, call = categorical_case(tmp_path, PROBS, labels)
+ONE_BASED = RNG.integers(1, M, N)  # 1-based labels with the top label absent
+
+
+def one_based_operations(tmp_path):
+    """Every operation that reads class labels: its command line and its Python call."""
+    p, y = save(tmp_path, "p.csv", PROBS), save(tmp_path, "y.csv", ONE_BASED, "%d")
+    q = save(tmp_path, "q.csv", PROBS[::-1])
+    data = ["--family", "categorical", "--input", p, "--labels", y]
+    return {
+        "estimate": (["estimate", *data, "--estimator", "ece"], lambda: calib.ece(PROBS, ONE_BASED)),
+        "test": (["test", *data, "--method", "consistency", "--estimator", "ece", "--replicates", "10"],
+                 lambda: calib.test(PROBS, ONE_BASED, method="consistency", estimator="ece", replicates=10)),
+        "metrics": (["metrics", *data], lambda: calib.metrics(PROBS, ONE_BASED)),
+        "rank": (["rank", "--family", "categorical", "--input", p, q, "--labels", y, "--estimators", "ece",
+                  "--replicates", "10"],
+                 lambda: calib.rank([PROBS, PROBS[::-1]], ONE_BASED, estimators="ece", replicates=10)),
+        "recalibrate fit": (["recalibrate", "fit", *data, "--method", "temperature", "--out",
+                             str(tmp_path / "map.json")],
+                            lambda: calib.recalibrate_fit(PROBS, ONE_BASED, method="temperature")),
+    }
+
+
+@pytest.mark.parametrize("operation", ["estimate", "test", "metrics", "rank", "recalibrate fit"])
+def test_labels_that_look_one_based_warn_alike(operation, tmp_path):
+    """Read as 0-based, 1-based labels with the top label absent are all in range but label 0 never
+    occurs: every operation that reads labels warns, with the same text in both front-ends."""
+    args, call = one_based_operations(tmp_path)[operation]
     code, stderr = cli(*args)
-    assert code == 0
+    assert code == 0, stderr
     said = python_warnings(call)
-    assert len(said) == 1
-    assert stderr == "calib: warning: " + args[6] + ": " + for_cli(said[0])
+    assert said and len(set(said)) == 1
     assert "label 0 never occurs among 400 observations of 10 classes" in said[0]
-    # Not said when the labels are declared 1-based, nor when label 0 occurs.
-    assert python_warnings(lambda: calib.ece(PROBS, labels, one_based_labels=True)) == []
-    assert python_warnings(lambda: calib.ece(PROBS, labels - 1)) == []
+    expected = "calib: warning: " + str(tmp_path / "y.csv") + ": " + for_cli(said[0])
+    assert stderr.splitlines() == [expected] * len(said), stderr
+
+
+def test_labels_declared_one_based_or_with_a_zero_do_not_warn():
+    assert python_warnings(lambda: calib.ece(PROBS, ONE_BASED, one_based_labels=True)) == []
+    assert python_warnings(lambda: calib.ece(PROBS, ONE_BASED - 1)) == []
 
 
 BAD_LABELS = [
