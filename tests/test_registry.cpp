@@ -893,7 +893,9 @@ TEST_CASE("presets: the conventions where no value was given, a row equal to its
     const CategoricalData data = synthetic::dirichlet_data(300, 4, 0.5, rng);
     CHECK_THROWS_AS(run_preset(p, AnyData(NormalData(Vector::Zero(3), Vector::Ones(3), Vector::Zero(3)))),
                     invalid_argument);
-    const Record row = run_preset(p, data);
+    const Timed<Record> timed = run_preset(p, data);
+    CHECK(timed.compute_seconds > 0);
+    const Record& row = timed.result;
     const Record& errors = std::get<Record>(find(row, "errors"));
     const Record& pvalues = std::get<Record>(find(row, "pvalues"));
     REQUIRE(errors.size() + pvalues.size() == p.columns.size());

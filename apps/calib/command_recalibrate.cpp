@@ -60,7 +60,6 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     JsonObject out;
     out.set("command", "recalibrate fit").set("method", to_string(method)).set("objective", to_string(options.objective));
     if (mmd) out.set("lambda", options.lambda).set("notion", to_string(options.notion));
-    const Stopwatch stopwatch;
     RecalibrationData data;
     if (categorical) {
         CategoricalScores scores = read_categorical_scores(input.path, input.read, &run.files);
@@ -78,7 +77,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     const RecalibrationRun fitted = setup.run(data, ParallelOptions{run.threads});
     if (!fitted.holdout.empty()) out.set("holdout", JsonObject().merge(fitted.holdout));
     const RecalibrationFit& fit = fitted.fit;
-    run.compute_seconds = stopwatch.seconds();
+    run.compute_seconds = fitted.compute_seconds;
     write_file(map_path, to_json(fit));
     const RecalibrationMap& map = fit.map;
     const FitSummary& summary = fit.summary;

@@ -44,9 +44,8 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage) {
 
     const AnyData data = read_input(input, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);
-    const Stopwatch stopwatch;
-    const Record row = run_preset(*preset, data, {run.threads, &bar});
-    run.compute_seconds = stopwatch.seconds();
+    const auto [row, compute_seconds] = run_preset(*preset, data, {run.threads, &bar});
+    run.compute_seconds = compute_seconds;
     bar.finish();
 
     JsonObject out;

@@ -4,6 +4,7 @@
 #include <calib/parallel.hpp>
 #include <calib/version.hpp>
 
+#include <chrono>
 #include <iostream>
 
 namespace calib::cli {

@@ -7,23 +7,10 @@
 #include <calib/io.hpp>
 #include <calib/tool/json.hpp>
 
-#include <chrono>
 #include <optional>
 #include <vector>
 
 namespace calib::cli {
-
-// Wall time of a part of the command (the library call).
-class Stopwatch {
-public:
-    Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-    double seconds() const {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
-
-private:
-    std::chrono::steady_clock::time_point start_;
-};
 
 // Adds the options a run used, except where the result already reports a field of that name (the
 // block test's variance_divisor: the number used, rather than the rule s-1).

@@ -168,6 +168,13 @@ private:
     const detail::MethodModel<TestResult>& model() const;
 };
 
+// A result and the seconds its computation took, for the front-ends to record (compute_seconds).
+template <class Result>
+struct Timed {
+    Result result;
+    double compute_seconds = 0;
+};
+
 // The last steps of every front-end's run of an estimator or a test, in one place: the limits on n (and J
 // test locations: validate), the kernel chosen on the data when the method uses the SKCE's, the method,
 // and what is recorded of them. The front-end has set and checked the setups and read the data (the
@@ -246,6 +253,7 @@ struct RecalibrationData {
 struct RecalibrationRun {
     RecalibrationFit fit;
     Record holdout;
+    double compute_seconds = 0;  // the fit and the judgement
 };
 class RecalibrationSetup : public Setup {
 public:
@@ -284,9 +292,9 @@ class MetricsSetup : public Setup {
 public:
     explicit MetricsSetup(const FamilyInfo& family);
     const std::string& family() const { return family_; }
-    // evaluation_metrics with these options; a features file is read here, and the table's rows are
-    // checked against the data's.
-    Record run(const AnyData& data, const ParallelOptions& parallel = {}) const;
+    // evaluation_metrics with these options, timed (a features file is read here, and the table's rows
+    // are checked against the data's).
+    Timed<Record> run(const AnyData& data, const ParallelOptions& parallel = {}) const;
 
 private:
     std::string family_;
@@ -420,7 +428,7 @@ std::vector<std::string> apply_preset(const Preset& preset, Setup& setup);
 // One row of the preset's table: {table: {column: estimate or p-value}} in the order of the columns, then
 // lengthscale (the kernel's, when a column used one; chosen once, by the conventions' rule). Throws
 // invalid_argument for data of a family the table was not computed for, and as the columns' methods do.
-Record run_preset(const Preset& preset, const AnyData& data, const ParallelOptions& parallel = {});
+Timed<Record> run_preset(const Preset& preset, const AnyData& data, const ParallelOptions& parallel = {});
 
 // The registered estimators and tests, in the order of the documentation.
 const std::vector<MethodInfo>& estimator_methods();

@@ -6,6 +6,7 @@
 #include <calib/reliability.hpp>
 
 #include "core/check.hpp"
+#include "core/stopwatch.hpp"
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
@@ -173,7 +174,8 @@ public:
 MetricsSetup::MetricsSetup(const FamilyInfo& family)
     : Setup(std::make_shared<detail::MetricsEntry>(detail::univariate(family))), family_(family.name) {}
 
-Record MetricsSetup::run(const AnyData& data, const ParallelOptions& parallel) const {
+Timed<Record> MetricsSetup::run(const AnyData& data, const ParallelOptions& parallel) const {
+    const detail::Stopwatch stopwatch;
     check();
     const detail::MetricsSpec& spec = static_cast<const detail::MetricsEntry&>(*model_).values();
     MetricsOptions options = spec.options;
@@ -187,7 +189,8 @@ Record MetricsSetup::run(const AnyData& data, const ParallelOptions& parallel) c
         detail::check_rows("features", spec.features, static_cast<std::size_t>(features.rows()), data_size(data));
         options.features = &features;
     }
-    return evaluation_metrics(data, options);
+    Record metrics = evaluation_metrics(data, options);
+    return {std::move(metrics), stopwatch.seconds()};
 }
 
 std::string message_context(const MetricsSetup& setup) { return "`family` " + setup.family(); }

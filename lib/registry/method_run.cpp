@@ -2,7 +2,7 @@
 // kernel, run, record — the same for the command line and the Python module.
 #include <calib/registry.hpp>
 
-#include <chrono>
+#include "core/stopwatch.hpp"
 
 namespace calib {
 
@@ -14,13 +14,13 @@ auto run_with(const Setup& setup, const KernelSetup* kernel_setup, const AnyData
     const std::size_t n = data_size(data);
     setup.validate(n, locations ? data_size(*locations) : 0);
     MethodRun<decltype(run(nullptr))> out;
-    const auto start = std::chrono::steady_clock::now();
+    const detail::Stopwatch stopwatch;
     if (kernel_setup) {
         out.kernel = kernel_setup->resolve(data, parallel);
         out.kernel_record = kernel_setup->record(*out.kernel);
     }
     out.result = run(out.kernel ? &*out.kernel : nullptr);
-    out.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.compute_seconds = stopwatch.seconds();
     out.options = setup.record(n);
     return out;
 }

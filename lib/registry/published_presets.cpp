@@ -2,6 +2,8 @@
 // its table's columns as the registry's estimators and tests, run on one data set.
 #include <calib/registry.hpp>
 
+#include "core/stopwatch.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -75,7 +77,8 @@ std::vector<std::string> apply_preset(const Preset& preset, Setup& setup) {
     return set;
 }
 
-Record run_preset(const Preset& preset, const AnyData& data, const ParallelOptions& parallel) {
+Timed<Record> run_preset(const Preset& preset, const AnyData& data, const ParallelOptions& parallel) {
+    const detail::Stopwatch stopwatch;
     if (preset.classes_only && !has_classes(data))
         throw invalid_argument("the preset " + preset.name + " is a table of class predictions (categorical or binary)");
     const std::size_t n = data_size(data);
@@ -112,7 +115,7 @@ Record run_preset(const Preset& preset, const AnyData& data, const ParallelOptio
         std::get<Record>(table->value).push_back({c.spec->name, value});
     }
     if (kernel) tables.push_back({"lengthscale", find(kernel_setup.record(*kernel), "lengthscale")});
-    return tables;
+    return {std::move(tables), stopwatch.seconds()};
 }
 
 }  // namespace calib

@@ -6,6 +6,8 @@
 #include <calib/recalibration.hpp>
 #include <calib/tool/random.hpp>
 
+#include "core/stopwatch.hpp"
+
 namespace calib {
 
 namespace {
@@ -124,6 +126,7 @@ RecalibrationData RecalibrationData::rows(const std::vector<std::size_t>& index)
 }
 
 RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const ParallelOptions& parallel) const {
+    const detail::Stopwatch stopwatch;
     validate(input.size());
     const bool given = input.features.size() > 0;
     check_features(given);
@@ -138,6 +141,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
     RecalibrationRun out;
     if (!holdout()) {
         out.fit = fit_on(input);
+        out.compute_seconds = stopwatch.seconds();
         return out;
     }
     const Split parts = split(input.size(), *holdout(), seed());
@@ -155,6 +159,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
               {"skce_bootstrap_p_value_before", skce_p_value(as_data(held_out, nullptr), seed(), parallel)},
               {"skce_bootstrap_p_value_after", skce_p_value(as_data(held_out, &map), seed(), parallel)}};
     judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), fit_options().notion, parallel, judged);
+    out.compute_seconds = stopwatch.seconds();
     return out;
 }
 

@@ -1,7 +1,7 @@
 // The registry's setups: thin handles on the models (registry.hpp, registry/models.hpp).
 #include "registry/models.hpp"
 
-#include <chrono>
+#include "core/stopwatch.hpp"
 
 namespace calib {
 
@@ -203,9 +203,9 @@ const detail::ComparisonModel& ComparisonSetup::model() const {
 }
 std::vector<std::string> ComparisonSetup::estimators() const { return model().estimators(); }
 ComparisonRun ComparisonSetup::run(const std::vector<CategoricalData>& models, const ParallelOptions& parallel) const {
-    const auto start = std::chrono::steady_clock::now();
+    const detail::Stopwatch stopwatch;
     ComparisonRun out = model().run(models, parallel);
-    out.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.compute_seconds = stopwatch.seconds();
     out.estimators = estimators();
     out.options = record();
     for (const std::string& e : out.estimators) out.descriptions.push_back(detail::comparison_description(out.options, e));

@@ -14,7 +14,6 @@
 #include <calib/version.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <type_traits>
 
@@ -23,10 +22,6 @@ namespace py = pybind11;
 namespace calib::python {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct Inputs {
     const FamilyInfo* family;
@@ -273,21 +268,18 @@ py::dict reproduce(const std::string& preset_name, const std::string& family_nam
     const Preset& preset = find_preset(preset_name);
     const Inputs in = read_inputs(family_name, arrays, reading, py::none());
     check_preset_family(preset, *in.family);
-    Record row;
-    double compute_seconds = 0;
+    Timed<Record> row;
     {
         py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
         row = run_preset(preset, in.data, ParallelOptions{threads});
-        compute_seconds = seconds_since(start);
     }
     py::dict out;
     out["preset"] = preset.name;
     out["source"] = preset.source;
     out["n"] = data_size(in.data);
-    for (const Field& f : row) out[f.name.c_str()] = to_python(f.value);
+    for (const Field& f : row.result) out[f.name.c_str()] = to_python(f.value);
     out["family"] = in.family->name;
-    out["compute_seconds"] = compute_seconds;
+    out["compute_seconds"] = row.compute_seconds;
     return out;
 }
 
@@ -305,19 +297,16 @@ py::dict metrics(const std::string& family_name, const py::dict& arrays, const p
     set_options(setup, options);
     reject_unused(options, {&setup}, message_context(setup));
     if (features) setup.set_table("features", table_matrix(*features));
-    Record record;
-    double compute_seconds = 0;
+    Timed<Record> metrics;
     {
         py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
-        record = setup.run(in.data, ParallelOptions{threads});
-        compute_seconds = seconds_since(start);
+        metrics = setup.run(in.data, ParallelOptions{threads});
     }
-    for (const std::string& warning : non_finite_fields(record)) warn(warning);
-    py::dict out = to_dict(record);
+    for (const std::string& warning : non_finite_fields(metrics.result)) warn(warning);
+    py::dict out = to_dict(metrics.result);
     out["n"] = data_size(in.data);
     out["family"] = in.family->name;
-    out["compute_seconds"] = compute_seconds;
+    out["compute_seconds"] = metrics.compute_seconds;
     return out;
 }
 
