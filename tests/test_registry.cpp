@@ -796,6 +796,70 @@ TEST_CASE("run_method: validate, the kernel on the data, the method and its reco
                          invalid_argument);
 }
 
+namespace {
+
+// A front-end's given options as a map from the registry's names to values, in the order given.
+class MapOptions : public GivenOptions {
+public:
+    explicit MapOptions(std::vector<std::pair<std::string, Value>> values) : values_(std::move(values)) {}
+    std::optional<Value> take(const OptionInfo& option) override {
+        for (auto it = values_.begin(); it != values_.end(); ++it)
+            if (it->first == option.name) {
+                const Value v = it->second;
+                values_.erase(it);
+                return v;
+            }
+        return std::nullopt;
+    }
+    std::vector<std::string> left() const override {
+        std::vector<std::string> names;
+        for (const auto& [name, value] : values_) names.push_back(name);
+        return names;
+    }
+
+private:
+    std::vector<std::pair<std::string, Value>> values_;
+};
+
+}  // namespace
+
+TEST_CASE("configure: the method's options, the kernel's, a preset's where none was given, the rest refused") {
+    const FamilyInfo& categorical = find_family("categorical");
+    MapOptions given({{"lengthscale", Value(0.5)}, {"block_size", Value("sqrt")}});
+    const ConfiguredMethod<TestSetup> block = configure(make_test("block"), categorical, nullptr, given);
+    CHECK(given.left().empty());
+    CHECK(to_text(block.method.get("block_size")) == "sqrt");
+    REQUIRE(block.kernel_setup() != nullptr);
+    CHECK(to_text(block.kernel->get("lengthscale")) == "0.5");
+    CHECK(block.preset == nullptr);
+    // No kernel for a method without the SKCE's; the preset's conventions where no value was given.
+    MapOptions none({});
+    const Preset& neurips = find_preset("neurips2019");
+    const ConfiguredMethod<EstimatorSetup> ece_setup = configure(make_estimator("ece"), categorical, &neurips, none);
+    CHECK((ece_setup.kernel_setup() == nullptr && ece_setup.preset == &neurips));
+    MapOptions divisor_given({{"variance_divisor", Value("s-1")}});
+    const ConfiguredMethod<TestSetup> with_preset = configure(make_test("block"), categorical, &neurips, divisor_given);
+    CHECK(to_text(with_preset.method.get("variance_divisor")) == "s-1");  // a given value wins
+    MapOptions divisor_not_given({});
+    CHECK(to_text(configure(make_test("block"), categorical, &neurips, divisor_not_given).method.get("variance_divisor")) ==
+          "s");
+    // What is left: an option whose condition does not hold, an option no setup has (unknown_option_error,
+    // Python's TypeError); a missing required option; class predictions only; the preset's family.
+    MapOptions conditional({{"null_variance", Value(true)}, {"variance_divisor", Value("s")}});
+    CHECK_THROWS_WITH_AS(configure(make_test("block"), categorical, nullptr, conditional),
+                         "option `variance_divisor` applies only without `null_variance` (`method` block `estimator` skce)",
+                         invalid_argument);
+    MapOptions unknown({{"blocksize", Value("sqrt")}});
+    CHECK_THROWS_AS(configure(make_test("block"), categorical, nullptr, unknown), unknown_option_error);
+    MapOptions missing({});
+    CHECK_THROWS_WITH_AS(configure(make_test("consistency"), categorical, nullptr, missing),
+                         doctest::Contains("missing option `estimator`"), invalid_argument);
+    MapOptions empty({});
+    CHECK_THROWS_WITH_AS(configure(make_estimator("ece"), find_family("normal"), nullptr, empty),
+                         "`estimator` ece applies only to `family` categorical or binary, not normal", invalid_argument);
+    CHECK_THROWS_AS(configure(make_test("block"), find_family("normal"), &neurips, empty), invalid_argument);
+}
+
 TEST_CASE("check_classes and check_apply_features: the rules of class predictions and of a map's features") {
     CHECK_NOTHROW(check_classes("calib rank", find_family("binary")));
     CHECK_THROWS_WITH_AS(check_classes("`estimator` ece", find_family("laplace")),

@@ -42,23 +42,18 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     // Every option is checked before the (possibly large) input is read.
     Args args(arguments, estimate_option_specs(), "estimate");
     const InputOptions input = take_input_options(args);
-    EstimatorSetup setup = take_method(args, "estimator", estimator_methods(), *input.family, make_estimator);
-    const std::string name = setup.info().name;
+    EstimatorSetup method = take_method(args, "estimator", estimator_methods(), make_estimator);
     const CommandOptions command = take_command_options(args, "estimate").values();
     RunRecord run;
     run.threads = command.threads;
     const OutputFormat format = output_format(command);
+    const std::string name = method.info().name;
     ProgressBar bar("calib estimate " + name, !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
-    const Preset* preset = take_preset(args, *input.family);
-    take_setup_options(args, setup);
-    std::optional<KernelSetup> kernel_setup;
-    if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
-    if (preset) {  // its conventions where the user gave no value
-        apply_preset(*preset, setup);
-        if (kernel_setup) apply_preset(*preset, *kernel_setup);
-    }
-    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
+    const Preset* preset = take_preset(args);
+    ArgumentOptions given(args);
+    const ConfiguredMethod<EstimatorSetup> configured = configure(std::move(method), *input.family, preset, given);
+    const EstimatorSetup& setup = configured.method;
     if (stage == Stage::options) return 0;
 
     const AnyData data = read_input(input, &run.files);
@@ -70,7 +65,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     for (const std::string& option : setup.data_set_options())
         data_sets.emplace(option, read_data_set(input, to_text(setup.get(option)), &run.files));
     const std::size_t n = data_size(data);
-    const MethodRun<EstimateResult> done = run_method(setup, kernel_setup ? &*kernel_setup : nullptr, data,
+    const MethodRun<EstimateResult> done = run_method(setup, configured.kernel_setup(), data,
                                                       locations ? &*locations : nullptr, data_sets, parallel);
     const EstimateResult& result = done.result;
     run.compute_seconds = done.compute_seconds;
@@ -79,7 +74,7 @@ int run_estimate(const std::vector<std::string>& arguments, Stage stage) {
     out.set("estimator", name).set("estimate", result.estimate).set("n", n).merge(done.kernel_record);
     Report report("calib estimate: " + setup.info().title);
     report.line("data", describe_data(input, data));
-    if (done.kernel) report.line("kernel", describe_kernel(*kernel_setup, *done.kernel));
+    if (done.kernel) report.line("kernel", describe_kernel(*configured.kernel, *done.kernel));
     // A non-finite estimate is a failure of the library, never a result to print as null.
     if (!std::isfinite(result.estimate))
         throw std::runtime_error(name + " returned a non-finite estimate (" + std::to_string(result.estimate) + ")");

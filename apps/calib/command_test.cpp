@@ -51,8 +51,8 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     // Every option is checked before the (possibly large) input is read.
     Args args(arguments, test_option_specs(), "test");
     const InputOptions input = take_input_options(args);
-    TestSetup setup = take_method(args, "method", test_methods(), *input.family, make_test);
-    const std::string name = setup.info().name;
+    TestSetup method = take_method(args, "method", test_methods(), make_test);
+    const std::string name = method.info().name;
     const CommandOptions command = take_command_options(args, "test").values();
     RunRecord run;
     run.threads = command.threads;
@@ -60,15 +60,10 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     ProgressBar bar("calib test " + name, !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
     const std::optional<double> alpha = command.alpha;
-    const Preset* preset = take_preset(args, *input.family);
-    take_setup_options(args, setup);
-    std::optional<KernelSetup> kernel_setup;
-    if (setup.kernel_use() == KernelUse::skce) take_setup_options(args, kernel_setup.emplace(*input.family));
-    if (preset) {  // its conventions where the user gave no value
-        apply_preset(*preset, setup);
-        if (kernel_setup) apply_preset(*preset, *kernel_setup);
-    }
-    reject_unused(args, {&setup, kernel_setup ? &*kernel_setup : nullptr}, message_context(setup));
+    const Preset* preset = take_preset(args);
+    ArgumentOptions given(args);
+    const ConfiguredMethod<TestSetup> configured = configure(std::move(method), *input.family, preset, given);
+    const TestSetup& setup = configured.method;
     if (stage == Stage::options) return 0;
 
     const AnyData data = read_input(input, &run.files);
@@ -78,7 +73,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
         locations = read_locations(input, to_text(setup.get("test_locations")));
     const std::size_t n = data_size(data);
     const MethodRun<TestResult> done =
-        run_method(setup, kernel_setup ? &*kernel_setup : nullptr, data, locations ? &*locations : nullptr, parallel);
+        run_method(setup, configured.kernel_setup(), data, locations ? &*locations : nullptr, parallel);
     const TestResult& result = done.result;
     run.compute_seconds = done.compute_seconds;
     bar.finish();
@@ -90,7 +85,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
 
     Report report("calib test: " + setup.info().title);
     report.line("data", describe_data(input, data) + (result.n != n ? " (" + std::to_string(result.n) + " used)" : ""));
-    if (done.kernel) report.line("kernel", describe_kernel(*kernel_setup, *done.kernel));
+    if (done.kernel) report.line("kernel", describe_kernel(*configured.kernel, *done.kernel));
     if (!result.estimator_details.empty()) report.line("kernel", describe_record(result.estimator_details));
     const Record details = std::visit([](const auto& d) { return d.record(); }, result.details);
     Record options;  // those the details do not report already

@@ -1,8 +1,6 @@
 // The registry's options on the command line (setup_options.hpp).
 #include "setup_options.hpp"
 
-#include "usage_error.hpp"
-
 #include <algorithm>
 
 namespace calib::cli {
@@ -25,37 +23,30 @@ std::string command_line_message(const std::string& message) {
     return render_message(message, NameStyle::command_line);
 }
 
+std::optional<Value> ArgumentOptions::take(const OptionInfo& option) {
+    const std::string name = option_name(option.name, NameStyle::command_line).substr(2);
+    if (!args_.has(name)) return std::nullopt;
+    return option.metavar.empty() ? Value(args_.take_flag(name)) : Value(*args_.take(name));
+}
+
+std::vector<std::string> ArgumentOptions::left() const {
+    std::vector<std::string> names = args_.unused();
+    for (std::string& name : names) std::replace(name.begin(), name.end(), '-', '_');
+    return names;
+}
+
 void take_setup_options(Args& args, Setup& setup) {
-    try {
-        setup.set_given([&](const OptionInfo& o) -> std::optional<Value> {
-            const std::string name = option_name(o.name, NameStyle::command_line).substr(2);
-            if (!args.has(name)) return std::nullopt;
-            return o.metavar.empty() ? Value(args.take_flag(name)) : Value(*args.take(name));
-        });
-    } catch (const option_error& e) {
-        throw usage_error(command_line_message(e.what()));
-    }
-    if (const OptionInfo* o = setup.missing()) throw usage_error(command_line_message(missing_option_message(*o)));
-    try {
-        setup.check();
-    } catch (const invalid_argument& e) {
-        throw usage_error(command_line_message(e.what()));
-    }
+    ArgumentOptions given(args);
+    set_given_options(setup, given);
 }
 
-const Preset* take_preset(Args& args, const FamilyInfo& family) {
+void reject_unused(Args& args, const std::vector<const Setup*>& setups, const std::string& context) {
+    calib::reject_unused(ArgumentOptions(args), setups, context);
+}
+
+const Preset* take_preset(Args& args) {
     const std::optional<std::string> name = args.take("preset");
-    if (!name) return nullptr;
-    const Preset& preset = find_preset(*name);
-    check_preset_family(preset, family);
-    return &preset;
-}
-
-void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context) {
-    for (std::string name : args.unused()) {
-        std::replace(name.begin(), name.end(), '-', '_');
-        throw usage_error(command_line_message(unused_option_message(name, setups, context)));
-    }
+    return name ? &find_preset(*name) : nullptr;
 }
 
 }  // namespace calib::cli

@@ -16,34 +16,38 @@ namespace calib::cli {
 // Adds the command-line specs of the options (a flag takes no value), once per name.
 void add_option_specs(std::vector<OptionSpec>& specs, const std::vector<OptionInfo>& options);
 
-// Sets every option of `setup` that was given and applies, in the setup's order (so that a condition
-// sees the options before it); a bad value is a usage_error "option --x = 'v', must be ...". Then
-// a required option that is missing is a usage_error "missing option --x FORM", and setup.check()
-// runs (its message rendered for the command line).
-void take_setup_options(Args& args, Setup& setup);
+// The arguments as the registry's GivenOptions (calib/registry.hpp): `block_size` is --block-size, a
+// flag is true when given. What the registry throws is printed with the command line's spelling of
+// option names (main.cpp).
+class ArgumentOptions : public GivenOptions {
+public:
+    explicit ArgumentOptions(Args& args) : args_(args) {}
+    std::optional<Value> take(const OptionInfo& option) override;
+    std::vector<std::string> left() const override;
 
-// Throws usage_error naming the first given option that was not taken: with the condition under which
-// it applies when one of `setups` has it, else "does not apply to <context>".
-void reject_unused(const Args& args, const std::vector<const Setup*>& setups, const std::string& context);
+private:
+    Args& args_;
+};
+
+// set_given_options and reject_unused (calib/registry.hpp) on the arguments: a bad value is "option
+// --x = 'v', must be ...", a missing required option "missing option --x FORM", a given option that
+// was not taken names the condition under which it applies, else "does not apply to <context>".
+void take_setup_options(Args& args, Setup& setup);
+void reject_unused(Args& args, const std::vector<const Setup*>& setups, const std::string& context);
 
 // "a|b|c": the names of the methods, for messages.
 std::string method_names(const std::vector<MethodInfo>& methods);
 
 // The method named by the required option `option` (--estimator, --method), made by `make`, which throws
-// for an unknown name, listing the known ones; a method of class predictions on another family throws
-// check_classes's message.
+// for an unknown name, listing the known ones.
 template <class Make>
-auto take_method(Args& args, const std::string& option, const std::vector<MethodInfo>& methods,
-                 const FamilyInfo& family, Make make) {
-    const std::string name = args.take_required(option, method_names(methods));
-    for (const MethodInfo& m : methods)
-        if (m.name == name && m.classes_only) check_classes("`" + option + "` " + name, family);
-    return make(name);
+auto take_method(Args& args, const std::string& option, const std::vector<MethodInfo>& methods, Make make) {
+    return make(args.take_required(option, method_names(methods)));
 }
 
-// --preset NAME (calib/registry.hpp's presets), or nullptr when not given. Throws usage_error for an
-// unknown name or a family its table was not computed for.
-const Preset* take_preset(Args& args, const FamilyInfo& family);
+// --preset NAME (calib/registry.hpp's presets), or nullptr when not given. Throws invalid_argument for
+// an unknown name.
+const Preset* take_preset(Args& args);
 
 // A message of the library with its option names (`block_size`) written as the command line's.
 std::string command_line_message(const std::string& message);

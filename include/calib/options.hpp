@@ -44,6 +44,13 @@ private:
     std::string option_, value_, rule_;
 };
 
+// An option that none of an operation's setups has (reject_unused in registry.hpp): Python raises it as
+// a TypeError, as for an unexpected keyword argument.
+class unknown_option_error : public invalid_argument {
+public:
+    using invalid_argument::invalid_argument;
+};
+
 // How a front-end spells option names: the command line's --block-size or Python's block_size.
 enum class NameStyle { command_line, python };
 std::string option_name(const std::string& name, NameStyle style);

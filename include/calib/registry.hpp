@@ -175,6 +175,45 @@ struct Timed {
     double compute_seconds = 0;
 };
 
+// The options a user gave, by the registry's names, as a front-end holds them: the command line's
+// arguments, Python's keyword arguments. The registry takes them in its order (set_given_options) and
+// refuses what is left (reject_unused), in the same words for every front-end.
+class GivenOptions {
+public:
+    virtual ~GivenOptions() = default;
+    // The value given for `option`, taken out of what is left; nullopt when it was not given.
+    virtual std::optional<Value> take(const OptionInfo& option) = 0;
+    // The names given and not taken, in the order given.
+    virtual std::vector<std::string> left() const = 0;
+};
+// Sets each given option of `setup` that applies (Setup::set_given), then throws invalid_argument for
+// a required option that is missing (missing_option_message) and runs setup.check().
+void set_given_options(Setup& setup, GivenOptions& given);
+// Throws for the first option left in `given`: invalid_argument with unused_option_message when one of
+// `setups` has it, unknown_option_error (the same message) when none has it.
+void reject_unused(const GivenOptions& given, const std::vector<const Setup*>& setups, const std::string& context);
+
+struct Preset;  // below: a published experiment's conventions
+
+// An estimator or a test with its options set, before any data is read: the first steps of every
+// front-end's run (configure), then run_method.
+template <class MethodSetup>
+struct ConfiguredMethod {
+    MethodSetup method;
+    std::optional<KernelSetup> kernel;  // the SKCE's kernel, when method.kernel_use() is skce
+    const Preset* preset = nullptr;     // its conventions were set where no value was given
+    const KernelSetup* kernel_setup() const { return kernel ? &*kernel : nullptr; }
+};
+// Checks that the method applies to the family (a method of class predictions on other data throws
+// check_classes's message), sets its given options, then the kernel's when the method uses the SKCE's
+// kernel, then the preset's conventions (when `preset` is not null) where no value was given, and
+// refuses the options left — in this order for every front-end. Throws as check_preset_family,
+// set_given_options and reject_unused.
+ConfiguredMethod<EstimatorSetup> configure(EstimatorSetup method, const FamilyInfo& family, const Preset* preset,
+                                           GivenOptions& given);
+ConfiguredMethod<TestSetup> configure(TestSetup method, const FamilyInfo& family, const Preset* preset,
+                                      GivenOptions& given);
+
 // The last steps of every front-end's run of an estimator or a test, in one place: the limits on n (and J
 // test locations: validate), the kernel chosen on the data when the method uses the SKCE's, the method,
 // and what is recorded of them. The front-end has set and checked the setups and read the data (the

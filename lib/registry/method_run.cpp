@@ -1,5 +1,6 @@
-// The last steps of a run of an estimator or a test (registry.hpp, run_method): validate, resolve the
-// kernel, run, record — the same for the command line and the Python module.
+// The steps of a run of an estimator or a test, the same for the command line and the Python module
+// (registry.hpp): configure (the options, the kernel's, a preset's, before the data are read), then
+// run_method (validate, resolve the kernel, run, record).
 #include <calib/registry.hpp>
 
 #include "core/stopwatch.hpp"
@@ -25,7 +26,33 @@ auto run_with(const Setup& setup, const KernelSetup* kernel_setup, const AnyData
     return out;
 }
 
+template <class MethodSetup>
+ConfiguredMethod<MethodSetup> configure_method(MethodSetup method, const std::string& kind, const FamilyInfo& family,
+                                               const Preset* preset, GivenOptions& given) {
+    if (method.info().classes_only) check_classes("`" + kind + "` " + method.info().name, family);
+    if (preset) check_preset_family(*preset, family);
+    ConfiguredMethod<MethodSetup> out{std::move(method), std::nullopt, preset};
+    set_given_options(out.method, given);
+    if (out.method.kernel_use() == KernelUse::skce) set_given_options(out.kernel.emplace(family), given);
+    if (preset) {
+        apply_preset(*preset, out.method);
+        if (out.kernel) apply_preset(*preset, *out.kernel);
+    }
+    reject_unused(given, {&out.method, out.kernel_setup()}, message_context(out.method));
+    return out;
+}
+
 }  // namespace
+
+ConfiguredMethod<EstimatorSetup> configure(EstimatorSetup method, const FamilyInfo& family, const Preset* preset,
+                                           GivenOptions& given) {
+    return configure_method(std::move(method), "estimator", family, preset, given);
+}
+
+ConfiguredMethod<TestSetup> configure(TestSetup method, const FamilyInfo& family, const Preset* preset,
+                                      GivenOptions& given) {
+    return configure_method(std::move(method), "method", family, preset, given);
+}
 
 MethodRun<EstimateResult> run_method(const EstimatorSetup& setup, const KernelSetup* kernel, const AnyData& data,
                                      const AnyData* locations, const DataSets& data_sets,

@@ -168,6 +168,21 @@ std::string unused_option_message(const std::string& name, const std::vector<con
            (known.empty() ? ", which takes no options" : "; its options are " + known);
 }
 
+void set_given_options(Setup& setup, GivenOptions& given) {
+    setup.set_given([&](const OptionInfo& o) { return given.take(o); });
+    if (const OptionInfo* o = setup.missing()) throw invalid_argument(missing_option_message(*o));
+    setup.check();
+}
+
+void reject_unused(const GivenOptions& given, const std::vector<const Setup*>& setups, const std::string& context) {
+    for (const std::string& name : given.left()) {
+        const std::string message = unused_option_message(name, setups, context);
+        for (const Setup* s : setups)
+            if (s && s->option(name)) throw invalid_argument(message);
+        throw unknown_option_error(message);
+    }
+}
+
 void check_classes(const std::string& what, const FamilyInfo& family) {
     if (family.classes) return;
     std::vector<std::string> classes;

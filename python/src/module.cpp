@@ -62,15 +62,15 @@ Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const
     return in;
 }
 
-// One estimator or test from its name and keyword options: the method's options and, when it uses
-// the SKCE's kernel, the kernel's, assigned in the registry's order; an estimator's further data sets
-// (ce-*: train, validation), which the command line reads from files, as arrays of the data's family.
+// One estimator or test from its name and keyword options, configured by the registry as the command
+// line's (configure: the method's options, the kernel's, preset=, the rest refused); what is Python's
+// own is the arrays given where the command line takes a FILE: test locations, an estimator's further
+// data sets (ce-*: train, validation) as arrays of the data's family, and tables (mmd: features,
+// groups), each recorded as "arrays".
 template <class MethodSetup>
 struct Configured {
-    MethodSetup setup;
-    std::optional<KernelSetup> kernel;
+    ConfiguredMethod<MethodSetup> method;  // the registry's configure: options, kernel, preset=
     DataSets data_sets;
-    const Preset* preset = nullptr;  // preset=: its conventions where no value was given
 };
 
 template <class MethodSetup>
@@ -78,8 +78,6 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
     const MethodInfo& info = setup.info();
     const FamilyInfo& family = *in.family;
     const bool has_locations = in.locations.has_value();
-    if (info.classes_only)
-        check_classes((std::is_same_v<MethodSetup, EstimatorSetup> ? "`estimator` " : "`method` ") + info.name, family);
     // The locations are arrays here; the option records only that they were given.
     if (has_locations && !setup.option("test_locations"))
         throw invalid_argument("test_locations does not apply to " + info.name);
@@ -99,40 +97,30 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
         given_arrays[item.first] = v;
     }
     for (const auto& item : given_arrays) options[item.first] = "arrays";
-    Configured<MethodSetup> c{std::move(setup), std::nullopt, {}};
+    const Preset* preset = nullptr;
     if (options.contains("preset")) {
-        c.preset = &find_preset(py::str(options["preset"]));
+        preset = &find_preset(py::str(options["preset"]));
         PyDict_DelItemString(options.ptr(), "preset");
-        check_preset_family(*c.preset, family);
     }
-    std::vector<const Setup*> setups{&c.setup};
-    set_options(c.setup, options);
+    KeywordOptions given(options);
+    Configured<MethodSetup> c{configure(std::move(setup), family, preset, given), {}};
+    MethodSetup& method = c.method.method;
     std::vector<std::string> data_sets;
-    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = c.setup.data_set_options();
+    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = method.data_set_options();
     for (const std::string& name : data_sets)
         if (!given_arrays.contains(name.c_str()))
             throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
                                    ") as a tuple or a dict, not a file name");
+    // Every array-valued option applies here (configure refused the others).
     for (const auto& item : given_arrays) {
         const std::string name = py::str(item.first);
         if (std::find(data_sets.begin(), data_sets.end(), name) != data_sets.end())
             c.data_sets.emplace(name, more_data(family, in.reading, name, item.second.cast<py::object>()));
-        else if (c.setup.takes_table(name) && c.setup.given(name))
-            c.setup.set_table(name, table_matrix(item.second, name));
-        else if (c.setup.given(name))
+        else if (method.takes_table(name))
+            method.set_table(name, table_matrix(item.second, name));
+        else
             throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
                                    ") as a tuple or a dict, or a file name");
-        // An option that does not apply stays in `options`: reject_unused says why.
-    }
-    if (c.setup.kernel_use() == KernelUse::skce) {
-        c.kernel.emplace(family);
-        set_options(*c.kernel, options);
-        setups.push_back(&*c.kernel);
-    }
-    reject_unused(options, setups, message_context(c.setup));
-    if (c.preset) {
-        apply_preset(*c.preset, c.setup);
-        if (c.kernel) apply_preset(*c.preset, *c.kernel);
     }
     return c;
 }
@@ -143,21 +131,22 @@ Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict 
 template <class MethodSetup, class Fields>
 py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fields fields) {
     const ParallelOptions parallel{threads};
-    const KernelSetup* kernel = c.kernel ? &*c.kernel : nullptr;
+    const MethodSetup& method = c.method.method;
+    const KernelSetup* kernel = c.method.kernel_setup();
     const AnyData* locations = in.locations ? &*in.locations : nullptr;
-    std::optional<MethodRun<decltype(c.setup.run(in.data, nullptr, nullptr, parallel))>> done;
+    std::optional<MethodRun<decltype(method.run(in.data, nullptr, nullptr, parallel))>> done;
     {
         py::gil_scoped_release release;
         if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
-            done = run_method(c.setup, kernel, in.data, locations, c.data_sets, parallel);
+            done = run_method(method, kernel, in.data, locations, c.data_sets, parallel);
         else
-            done = run_method(c.setup, kernel, in.data, locations, parallel);
+            done = run_method(method, kernel, in.data, locations, parallel);
     }
     py::dict out;
     fields(out, done->result);
     out["n"] = done->result.n;
     out["options"] = to_dict(done->options);
-    if (c.preset) out["options"]["preset"] = c.preset->name;
+    if (c.method.preset) out["options"]["preset"] = c.method.preset->name;
     out["kernel"] = to_dict(done->kernel_record);
     out["family"] = in.family->name;
     out["compute_seconds"] = done->compute_seconds;
@@ -352,8 +341,16 @@ py::list family_list() {
 PYBIND11_MODULE(_calib, m) {
     using namespace calib::python;
     m.doc() = "calib's compiled core: the registry of estimators and tests on NumPy arrays (use the package calib).";
-    // invalid_argument (and option_error) derive from std::invalid_argument: ValueError.
+    // invalid_argument (and option_error) derive from std::invalid_argument: ValueError; an option
+    // no setup has is a TypeError, as Python's own for an unexpected keyword argument.
     py::register_exception<calib::numerical_error>(m, "NumericalError", PyExc_ArithmeticError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const calib::unknown_option_error& e) {
+            PyErr_SetString(PyExc_TypeError, e.what());
+        }
+    });
     add_warning_class(m);
     m.attr("version") = calib::version;
     m.attr("default_seed") = calib::default_seed;

@@ -62,26 +62,28 @@ bool flag_argument(const std::string& name, const py::handle& value) {
     return value.cast<bool>();
 }
 
-void set_options(Setup& setup, py::dict& options) {
-    setup.set_given([&](const OptionInfo& o) -> std::optional<Value> {
-        if (!options.contains(o.name)) return std::nullopt;
-        const Value v = to_value(o.name, options[o.name.c_str()]);
-        PyDict_DelItemString(options.ptr(), o.name.c_str());
-        return v;
-    });
-    if (const OptionInfo* o = setup.missing()) throw invalid_argument(missing_option_message(*o));
-    setup.check();
+KeywordOptions::KeywordOptions(py::dict& options) : options_(options) {}
+
+std::optional<Value> KeywordOptions::take(const OptionInfo& option) {
+    if (!options_.contains(option.name)) return std::nullopt;
+    const Value v = to_value(option.name, options_[option.name.c_str()]);
+    PyDict_DelItemString(options_.ptr(), option.name.c_str());
+    return v;
 }
 
-void reject_unused(const py::dict& options, const std::vector<const Setup*>& setups, const std::string& context) {
-    for (const auto& item : options) {
-        const std::string name = py::str(item.first);
-        const std::string message = unused_option_message(name, setups, context);
-        // An option no setup has is an unexpected keyword argument: TypeError, as Python's own.
-        for (const Setup* s : setups)
-            if (s->option(name)) throw invalid_argument(message);
-        throw py::type_error(message);
-    }
+std::vector<std::string> KeywordOptions::left() const {
+    std::vector<std::string> names;
+    for (const auto& item : options_) names.push_back(py::str(item.first));
+    return names;
+}
+
+void set_options(Setup& setup, py::dict& options) {
+    KeywordOptions given(options);
+    set_given_options(setup, given);
+}
+
+void reject_unused(py::dict& options, const std::vector<const Setup*>& setups, const std::string& context) {
+    calib::reject_unused(KeywordOptions(options), setups, context);
 }
 
 py::object to_python(const Value& value) {

@@ -17,13 +17,23 @@ namespace calib::python {
 Value to_value(const std::string& name, const pybind11::handle& value);
 bool flag_argument(const std::string& name, const pybind11::handle& value);
 
-// Gives `setup` the values in `options` of the options it has, in the registry's order (a condition
-// refers to earlier options only), removing them from `options`; then checks that the required options
-// are there and that the values go together (Setup::check).
+// Keyword arguments as the registry's GivenOptions (calib/registry.hpp): a value given is taken out of
+// the dict.
+class KeywordOptions : public GivenOptions {
+public:
+    explicit KeywordOptions(pybind11::dict& options);
+    std::optional<Value> take(const OptionInfo& option) override;
+    std::vector<std::string> left() const override;
+
+private:
+    pybind11::dict& options_;
+};
+
+// set_given_options and reject_unused (calib/registry.hpp) on keyword arguments: the values given
+// are taken out of `options`; an option left that no setup knows is a TypeError (unknown_option_error,
+// as for an unexpected keyword argument), one whose condition does not hold a ValueError.
 void set_options(Setup& setup, pybind11::dict& options);
-// Throws for the keyword arguments left in `options`: TypeError for a name no setup knows (listing
-// the known ones), ValueError for an option whose condition does not hold.
-void reject_unused(const pybind11::dict& options, const std::vector<const Setup*>& setups, const std::string& context);
+void reject_unused(pybind11::dict& options, const std::vector<const Setup*>& setups, const std::string& context);
 
 // calib.CalibWarning (a UserWarning): the command line's warnings, with the same text. The class is
 // made once, when the module is imported (add_warning_class).
