@@ -9,7 +9,6 @@
 #include "run_output.hpp"
 #include "setup_options.hpp"
 #include "shared_options.hpp"
-#include "usage_error.hpp"
 
 #include <calib/registry.hpp>
 #include <calib/tool/json.hpp>

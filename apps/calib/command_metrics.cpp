@@ -8,7 +8,6 @@
 #include "setup_options.hpp"
 #include "shared_options.hpp"
 #include "table_report.hpp"
-#include "usage_error.hpp"
 
 #include <calib/metrics.hpp>
 #include <calib/registry.hpp>

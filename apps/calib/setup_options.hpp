@@ -4,7 +4,6 @@
 #pragma once
 
 #include "args.hpp"
-#include "usage_error.hpp"
 
 #include <calib/registry.hpp>
 
