@@ -40,7 +40,9 @@ LDFLAGS  := -fopenmp
 # assertions and small references, the library it calls keeps OPT, and -O1 halves its compile time.
 TEST_OPT ?= -O1
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
-BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS) tests: $(TEST_OPT)
+# PRECOMPILED_HEADER=yes: lib/precompiled.hpp compiled once per build (off by default: see below).
+PRECOMPILED_HEADER ?= no
+BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS) tests: $(TEST_OPT) pch: $(PRECOMPILED_HEADER)
 
 # *_mpi.cpp: the MPI layer, compiled only by `make mpi` (below).
 LIB_SRC   := $(filter-out %_mpi.cpp,$(wildcard lib/*/*.cpp))
@@ -171,15 +173,19 @@ FLAGS_STAMP := $(BUILD)/obj/flags
 $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
   { cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP) && rm -f $(FLAGS_STAMP).tmp || mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); })
 
-# Precompiled header (GCC only; `make PCH=` builds without it): lib/precompiled.hpp's third-party
-# headers, compiled once per build with the build's flags and given first to every unit (-include).
+# Precompiled header (GCC only), OFF by default (`make PRECOMPILED_HEADER=yes` turns it on): a fresh
+# clone's `make test` on 2026-11-27 built a header from which GCC 12 compiled every -O3 unit without a
+# single vzeroupper, so that each glibc call after calib's AVX code ran 27x slower on an Intel Xeon
+# (docs/development.md, "The build's compile time"); the same command run again gave a good header.
+# lib/precompiled.hpp's third-party headers, compiled once per build with the build's flags and given
+# first to every unit (-include).
 # The Python module's units are compiled without it: they hide their symbols (-fvisibility=hidden),
 # which the header's declarations, parsed without that flag, would not. -Winvalid-pch says so if a
 # unit's flags ever make GCC ignore it. GCC also collects its garbage less often (a heap of 1 GiB
 # before the first collection): 5-10 % less compile time, the same objects
 # (docs/development.md, "The build's compile time").
 IS_GCC := $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__))
-PCH := $(if $(IS_GCC),$(BUILD)/pch/precompiled.hpp)
+PCH := $(if $(and $(IS_GCC),$(filter yes,$(PRECOMPILED_HEADER))),$(BUILD)/pch/precompiled.hpp)
 PCH_FLAGS = $(if $(PCH),-include $(PCH) -Winvalid-pch)
 CXXFLAGS += $(if $(IS_GCC),--param ggc-min-expand=100 --param ggc-min-heapsize=1048576)
 $(BUILD)/pch/precompiled.hpp: lib/precompiled.hpp
