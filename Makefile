@@ -41,7 +41,7 @@ LDFLAGS  := -fopenmp
 # -fexpensive-optimizations (on from -O2) also runs GCC's vzeroupper pass: without it the tests' AVX
 # code (Eigen's) leaves the vector registers' upper halves in use, and every call into glibc's SSE
 # code after it (exp, log, erf) paid the AVX-SSE transition penalty on an Intel Xeon: 27x per call,
-# the unit tests 249 s instead of 35 (docs/development.md, "The build's compile time").
+# make test's unit stage 249 s instead of 57 (docs/development.md, "The build's compile time").
 TEST_OPT ?= -O1 -fexpensive-optimizations
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
 # PRECOMPILED_HEADER=yes: lib/precompiled.hpp compiled once per build (off by default: see below).
