@@ -45,7 +45,7 @@ LDFLAGS  := -fopenmp
 TEST_OPT ?= -O1 -fexpensive-optimizations
 # The registry's option tables and dispatch (lib/registry) and the command line's own code (apps/calib)
 # compute nothing per data point: they call the library, whose loops keep OPT. At GLUE_OPT they
-# compile in about half the CPU time of -O3 (docs/development.md, "The build's compile time").
+# compile in 25-45 % less CPU time than at -O3 (docs/development.md, "The build's compile time").
 GLUE_OPT ?= -O1 -fexpensive-optimizations
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
 # PRECOMPILED_HEADER=yes: lib/precompiled.hpp compiled once per build (off by default: see below).
@@ -383,7 +383,7 @@ check-report: $(CLI)
 # the other ARCH's, the tests' own is this build's), so that a check that holds only for this
 # machine's instruction set fails here.
 ARCH_OTHER := x86-64-v2
-# That build is compiled at -O1: half the compile time of -O3, and the promise holds across
+# That build is compiled at -O1: 20-30 % less compile time than -O3, and the promise holds across
 # optimisation levels too (GCC keeps IEEE semantics at every level; the reductions' order is set by
 # the vector width and by Eigen, as at -O3).
 ARCH_OPT   := -O1

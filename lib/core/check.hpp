@@ -58,6 +58,15 @@ inline void check_min_size(const char* function, std::size_t n, std::size_t mini
              purpose ? std::string(" for ") + purpose : std::string());
 }
 
+// The most bins of a histogram of the PIT or of probabilities (the PIT histogram, the QCE, the LCE's
+// levels, calib metrics' bins): one bound for every such option, in the library and in the registry.
+inline constexpr std::size_t max_histogram_bins = 100000;
+
+inline void check_bins(const char* function, const char* argument, std::size_t bins) {
+    if (bins < 1 || bins > max_histogram_bins)
+        fail(function, argument, " = ", bins, ", must be in [1, ", max_histogram_bins, "]");
+}
+
 inline void check_nonempty(const char* function, const char* argument, long n) {
     if (n < 1) fail(function, argument, " is empty; at least one observation is needed");
 }

@@ -52,7 +52,7 @@ PitHistogram pit_histogram(const std::vector<double>& u, std::size_t bins, doubl
     const char* fn = "pit_histogram";
     check_u(fn, u);
     check_level(fn, level);
-    if (bins < 1 || bins > 100000) detail::fail(fn, "bins = ", bins, ", must be in [1, 100000]");
+    detail::check_bins(fn, "bins", bins);
     PitHistogram h;
     h.n = u.size();
     h.level = level;

@@ -52,7 +52,7 @@ LceResult lce(const Data& data, const Matrix& features, const LceOptions& option
     const char* fn = "local_calibration_error";
     const std::size_t n = data.size(), B = options.levels;
     check_features(fn, features, n);
-    if (B < 1 || B > 100000) fail(fn, "levels = ", B, ", must be in [1, 100000]");
+    detail::check_bins(fn, "levels", B);
     if (!(std::isfinite(options.lengthscale) && options.lengthscale >= 0))
         fail(fn, "lengthscale = ", detail::format_value(options.lengthscale), ", must be finite and > 0 (0: median heuristic)");
     if (options.lengthscale == 0 && n < 2)

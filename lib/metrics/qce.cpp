@@ -30,7 +30,7 @@ namespace {
 
 void check_pit(const char* fn, const std::vector<double>& u, std::size_t bins) {
     if (u.empty()) fail(fn, "u is empty; at least one observation is needed");
-    if (bins < 1 || bins > 100000) fail(fn, "bins = ", bins, ", must be in [1, 100000]");
+    detail::check_bins(fn, "bins", bins);
     for (std::size_t i = 0; i < u.size(); ++i)
         if (!(u[i] >= 0 && u[i] <= 1)) fail(fn, "u[", i, "] = ", detail::format_value(u[i]), ", must be in [0, 1]");
 }

@@ -1,6 +1,7 @@
 // The options of the diagrams (registry.hpp, DiagramSetup): the reliability diagram, the PIT histogram and
 // the coverage of central intervals, with the bounds of reliability.hpp's functions, said before the data
 // are read.
+#include "core/check.hpp"
 #include "registry/models.hpp"
 
 #include <climits>
@@ -63,7 +64,7 @@ OptionList<O> diagram_options(const std::string& diagram) {
                           0, 100000)});
     }
     if (diagram == "pit_histogram")
-        return {bins_option(100000, "equal bins of [0, 1]"), level_option()};
+        return {bins_option(max_histogram_bins, "equal bins of [0, 1]"), level_option()};
     if (diagram == "interval_coverage")
         return {custom_option<O>(info("nominal", "T1,T2,...", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95",
                                       "the nominal levels of the central intervals, each in (0, 1)"),

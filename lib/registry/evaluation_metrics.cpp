@@ -89,7 +89,7 @@ Record univariate_metrics(const Data& d, const MetricsOptions& o) {
 }  // namespace
 
 Record evaluation_metrics(const AnyData& data, const MetricsOptions& options) {
-    if (options.bins < 1 || options.bins > 100000) fail("evaluation_metrics", "bins = ", options.bins, ", must be in [1, 100000]");
+    detail::check_bins("evaluation_metrics", "bins", options.bins);
     return std::visit(
         [&](const auto& d) -> Record {
             using Data = std::decay_t<decltype(d)>;
@@ -133,7 +133,7 @@ OptionList<MetricsSpec> metrics_options(bool univariate) {
         &MetricsSpec::options,
         OptionList<MetricsOptions>{integer_option(
             &MetricsOptions::bins, info("bins", "B", "20", "bins of the QCE and the ECE, levels of the LCE (the paper's)"),
-            1, 100000)});
+            1, max_histogram_bins)});
     list.push_back(std::move(features));
     if (!univariate) return list;
     const OptionList<MetricsOptions> own = {

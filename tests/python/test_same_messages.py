@@ -376,6 +376,7 @@ COMMANDS = [
      lambda p, y: calib.test(p, y, method="block", alpha=1.5)),
     ("alpha not a number", ["test", "--method", "block", "--alpha", "often"],
      lambda p, y: calib.test(p, y, method="block", alpha="often")),
+    ("metrics: threads out of range", ["metrics", "--threads", "65"], lambda p, y: calib.metrics(p, y, threads=65)),
 ]
 
 
@@ -383,6 +384,21 @@ COMMANDS = [
 def test_bad_command_options_are_refused_alike(case, args, call, categorical):
     probs, labels = categorical
     assert_same_error([args[0], *PREDS, *args[1:]], lambda: call(probs, labels))
+
+
+REPRODUCE = [
+    ("threads out of range", ["--threads", "-1"], {"threads": -1}),
+    ("a tolerance out of range", ["--simplex-tolerance", "1"], {"simplex_tolerance": 1}),
+    ("renormalize with logits", ["--logits", "--renormalize"], {"logits": True, "renormalize": True}),
+]
+
+
+@pytest.mark.parametrize("case,args,options", REPRODUCE, ids=[c[0] for c in REPRODUCE])
+def test_bad_reproduce_options_are_refused_alike(case, args, options, categorical):
+    """calib reproduce PRESET takes the command's and the reading options: refused in the same words."""
+    probs, labels = categorical
+    assert_same_error(["reproduce", "neurips2019", "--input", data_path("preds.csv"), *args],
+                      lambda: calib.reproduce("neurips2019", probs, labels, **options))
 
 
 def test_class_methods_on_other_data_are_refused_alike():
