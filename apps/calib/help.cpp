@@ -332,17 +332,9 @@ Examples:
 // The options of the recalibration fit (the registry's RecalibrationSetup): the categorical maps', then
 // those of the normal maps that differ.
 std::string fit_options_text() {
-    const RecalibrationSetup categorical_setup(find_family("categorical")), normal_setup(find_family("normal"));
-    const std::vector<OptionInfo>& categorical = categorical_setup.options();
-    std::vector<OptionInfo> normal;
-    for (const OptionInfo& o : normal_setup.options()) {
-        const auto same = std::find_if(categorical.begin(), categorical.end(), [&](const OptionInfo& c) {
-            return c.name == o.name && c.help == o.help && c.metavar == o.metavar;
-        });
-        if (same == categorical.end()) normal.push_back(o);
-    }
-    return "categorical maps (--family categorical):\n" + options_text(categorical) +
-           "normal maps (--family normal), the others as for categorical maps:\n" + options_text(normal);
+    const std::vector<OptionGroup> groups = option_groups("recalibrate fit");
+    return "categorical maps (--family categorical):\n" + options_text(groups[0].options) +
+           "normal maps (--family normal), the others as for categorical maps:\n" + options_text(groups[1].options);
 }
 
 std::string recalibrate_help() {
@@ -391,11 +383,8 @@ Examples:
 // The options of the metrics (the registry's MetricsSetup): class predictions', then the univariate
 // families' own.
 std::string metrics_options_text() {
-    const MetricsSetup classes(find_family("categorical")), univariate(find_family("normal"));
-    std::vector<OptionInfo> more;
-    for (const OptionInfo& o : univariate.options())
-        if (!classes.option(o.name)) more.push_back(o);
-    return options_text(classes.options()) + "univariate families also:\n" + options_text(more);
+    const std::vector<OptionGroup> groups = option_groups("metrics");
+    return options_text(groups[0].options) + "univariate families also:\n" + options_text(groups[1].options);
 }
 
 std::string metrics_help() {

@@ -339,6 +339,18 @@ private:
     std::string family_;
 };
 
+// The options of an operation whose options depend on the family, grouped for help texts and docstrings:
+// the first group's families have them all, each later group lists only those of its families that an
+// earlier group does not have with the same name, form and help. "metrics": the families of class
+// predictions, then the univariate ones; "recalibrate fit": categorical, then normal. `families` are
+// those whose options are the group's representative's (categorical, normal). Another operation throws
+// invalid_argument.
+struct OptionGroup {
+    std::vector<std::string> families;
+    std::vector<OptionInfo> options;
+};
+std::vector<OptionGroup> option_groups(const std::string& operation);
+
 // How a family's data are read (io.hpp's ReadOptions), one description for the command line's files and
 // the Python module's arrays: one_based_labels and logits (categorical), simplex_tolerance and
 // renormalize (rows on the simplex: categorical probabilities, not with logits, and mixture weights);

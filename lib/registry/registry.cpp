@@ -3,6 +3,8 @@
 
 #include "core/stopwatch.hpp"
 
+#include <algorithm>
+
 namespace calib {
 
 namespace detail {
@@ -225,6 +227,39 @@ ComparisonRun ComparisonSetup::run(const std::vector<CategoricalData>& models, c
     out.options = record();
     for (const std::string& e : out.estimators) out.descriptions.push_back(detail::comparison_description(out.options, e));
     return out;
+}
+
+std::vector<OptionGroup> option_groups(const std::string& operation) {
+    if (operation != "metrics" && operation != "recalibrate fit")
+        throw invalid_argument("option_groups: '" + operation + "', must be metrics or recalibrate fit");
+    // A family's options, or none when the operation does not take the family.
+    const auto options_of = [&](const FamilyInfo& family) -> std::optional<std::vector<OptionInfo>> {
+        try {
+            if (operation == "metrics") return MetricsSetup(family).options();
+            return RecalibrationSetup(family).options();
+        } catch (const invalid_argument&) {
+            return std::nullopt;
+        }
+    };
+    const auto same = [](const OptionInfo& a, const OptionInfo& b) {
+        return a.name == b.name && a.metavar == b.metavar && a.help == b.help;
+    };
+    std::vector<OptionGroup> groups;
+    for (const char* name : {"categorical", "normal"}) {
+        const std::vector<OptionInfo> all = *options_of(find_family(name));
+        OptionGroup group;
+        for (const FamilyInfo& f : families())
+            if (const auto o = options_of(f); o && std::equal(o->begin(), o->end(), all.begin(), all.end(), same))
+                group.families.push_back(f.name);
+        for (const OptionInfo& o : all) {
+            const bool listed = std::any_of(groups.begin(), groups.end(), [&](const OptionGroup& g) {
+                return std::any_of(g.options.begin(), g.options.end(), [&](const OptionInfo& e) { return same(e, o); });
+            });
+            if (!listed) group.options.push_back(o);
+        }
+        groups.push_back(std::move(group));
+    }
+    return groups;
 }
 
 }  // namespace calib

@@ -276,11 +276,9 @@ def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     with its threshold (default: the median of y), and with features lce_total_mean with its
     lengthscale (default: median heuristic) and, for normal forecasts, kce, kce_lengthscale,
     kce_lengthscale_y.
-    Options, as `calib metrics` takes them (one description in the library): bins (20), features (an
-    (n, d) array, or the name of a file), and for univariate families qce_binning ("floor" or "round",
-    the paper's code), threshold (a number, or "median") and lce_lengthscale (with features); another
-    option is a TypeError naming the ones that apply. An infinite NLL is float("inf"), with a
-    CalibWarning "nll = inf" (as for any metric that is not finite)."""
+    The options are listed below, from the library's descriptions (features: an (n, d) array, or the
+    name of a file); another option is a TypeError naming the ones that apply. An infinite NLL is
+    float("inf"), with a CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     return _calib.metrics(family or "", given, reading, options, _threads("metrics", threads))
 
@@ -324,8 +322,8 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     "marginal" for the categorical maps; "distribution" (default), "individual" (features= is then
     the conditioning variable, n x d) or "marginal" for the normal ones, which also take kernel_y
     ("sqexp", "sign", "moment", "pit"), lengthscale, lengthscale_y and threshold as the command
-    line's --kernel-y, --lengthscale, --lengthscale-y, --threshold; also probability_floor,
-    max_iterations, gradient_tolerance (RecalibrationOptions' fields). holdout=F fits on a seeded
+    line's --kernel-y, --lengthscale, --lengthscale-y, --threshold; every option is listed below,
+    from the library's descriptions. holdout=F fits on a seeded
     random 1 - F of the rows and judges the map on the rest (seed=, default 1234; the result's
     holdout); threads serves that judgement's tests."""
     if lambda_ is not None:

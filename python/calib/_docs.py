@@ -121,6 +121,13 @@ Methods and their options:
 """
     for name in ("reliability_diagram", "pit_histogram", "interval_coverage"):
         scope[name].__doc__ += "\n\nOptions:\n" + _options(_calib.diagram_options(name))
+    for name, operation in (("metrics", "metrics"), ("recalibrate_fit", "recalibrate fit")):
+        groups = _calib.option_groups(operation)
+        text = f"Options (as `calib {operation}` takes them), for family {', '.join(groups[0]['families'])}:"
+        text += "\n" + _options(groups[0]["options"])
+        for group in groups[1:]:
+            text += f"\nFor family {', '.join(group['families'])}, these besides or instead:\n" + _options(group["options"])
+        scope[name].__doc__ += "\n\n" + text
     scope["rank"].__doc__ = f"""Compares the calibration of models evaluated on the same labels; returns a Ranking.
 
 rank(models, labels, *, names=None, family=None, threads=None, **options)

@@ -376,6 +376,16 @@ PYBIND11_MODULE(_calib, m) {
     m.def("command_options", &command_options, py::arg("command"), py::arg("given"));
     m.def("reading_options", [] { return option_list(calib::reading_options(false)); });
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
+    m.def("option_groups", [](const std::string& operation) {
+        py::list groups;
+        for (const calib::OptionGroup& g : calib::option_groups(operation)) {
+            py::dict group;
+            group["families"] = g.families;
+            group["options"] = option_list(g.options);
+            groups.append(group);
+        }
+        return groups;
+    });
     m.def("max_threads", &calib::max_num_threads);
     add_recalibration(m);
 }

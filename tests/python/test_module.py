@@ -4,6 +4,7 @@ are read without a NumPy copy; results do not depend on the thread count; the GI
 a computation; p-values under a calibrated model are not concentrated near 0; docstrings list every
 option of the registry."""
 
+import re
 import threading
 import time
 import tracemalloc
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import calib
-from conftest import run_cli
+from conftest import family_arrays, run_cli
 
 
 def dirichlet_model(n, m, seed, calibrated=True):
@@ -257,6 +258,29 @@ def test_docstrings_list_every_option():
             assert f"{o['name']} :" in calib.skce.__doc__
     assert "replicates :" in calib.rank.__doc__
     assert calib.__version__
+
+
+def options_named_in(error):
+    """The options an unknown keyword's TypeError lists ("...; its options are `a`, `b`")."""
+    return re.findall(r"`([a-z_]+)`", str(error.value).split("its options are")[1])
+
+
+@pytest.mark.parametrize("family", ["categorical", "binary", "normal", "laplace", "mixture-normal"])
+def test_metrics_and_fit_docstrings_list_every_option_of_each_family(family):
+    """The options each family's setup takes (as its error for an unknown keyword lists them) are all in
+    the docstring, generated from the library's descriptions."""
+    _, arrays = family_arrays(family)
+    with pytest.raises(TypeError) as error:
+        calib.metrics(family=family, **arrays, toy=1)
+    assert options_named_in(error)
+    for name in options_named_in(error):
+        assert f"{name} :" in calib.metrics.__doc__, name
+    if family in ("categorical", "normal"):
+        method = "temperature" if family == "categorical" else "affine"
+        with pytest.raises(TypeError) as error:
+            calib.recalibrate_fit(**arrays, method=method, toy=1)
+        for name in options_named_in(error):
+            assert f"{name} :" in calib.recalibrate_fit.__doc__, name
 
 
 def test_reliability_diagram(data):
