@@ -774,6 +774,38 @@ TEST_CASE("diagram options: the bounds of reliability.hpp's functions, the nomin
     CHECK_THROWS_WITH_AS(DiagramSetup("calibration_plot"), doctest::Contains("unknown diagram"), invalid_argument);
 }
 
+TEST_CASE("option_groups: the options of metrics and recalibrate fit by family, each listed once") {
+    const auto names = [](const std::vector<OptionInfo>& options) {
+        std::vector<std::string> out;
+        for (const OptionInfo& o : options) out.push_back(o.name);
+        return out;
+    };
+    const std::vector<OptionGroup> metrics = option_groups("metrics");
+    REQUIRE(metrics.size() == 2);
+    CHECK(metrics[0].families == std::vector<std::string>{"categorical", "binary"});
+    CHECK(metrics[1].families == std::vector<std::string>{"normal", "laplace", "mixture-normal"});
+    CHECK(names(metrics[0].options) == names(MetricsSetup(find_family("binary")).options()));
+    // bins and features are the same option for both: listed once, in the first group.
+    CHECK(names(metrics[1].options) == std::vector<std::string>{"qce_binning", "threshold", "lce_lengthscale"});
+    const std::vector<OptionGroup> fit = option_groups("recalibrate fit");
+    REQUIRE(fit.size() == 2);
+    CHECK(fit[0].families == std::vector<std::string>{"categorical"});
+    CHECK(fit[1].families == std::vector<std::string>{"normal"});
+    CHECK(names(fit[0].options) == names(RecalibrationSetup(find_family("categorical")).options()));
+    // Every option of the normal maps is in one of the groups, and the second holds none of the first's.
+    const RecalibrationSetup normal(find_family("normal"));
+    for (const OptionInfo& o : normal.options()) {
+        const auto in = [&](const OptionGroup& g) {
+            return std::any_of(g.options.begin(), g.options.end(), [&](const OptionInfo& e) { return e.name == o.name; });
+        };
+        CHECK_MESSAGE((in(fit[0]) || in(fit[1])), o.name);
+    }
+    for (const OptionInfo& o : fit[1].options)
+        for (const OptionInfo& e : fit[0].options)
+            CHECK_MESSAGE(!(e.name == o.name && e.help == o.help && e.metavar == o.metavar), o.name);
+    CHECK_THROWS_WITH_AS(option_groups("estimate"), doctest::Contains("must be metrics or recalibrate fit"), invalid_argument);
+}
+
 TEST_CASE("run_method: validate, the kernel on the data, the method and its records, as each front-end ran them") {
     test::Rng rng(11);
     const AnyData data = synthetic::dirichlet_data(60, 3, 1.0, rng);
