@@ -323,9 +323,9 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     the conditioning variable, n x d) or "marginal" for the normal ones, which also take kernel_y
     ("sqexp", "sign", "moment", "pit"), lengthscale, lengthscale_y and threshold as the command
     line's --kernel-y, --lengthscale, --lengthscale-y, --threshold; every option is listed below,
-    from the library's descriptions. holdout=F fits on a seeded
-    random 1 - F of the rows and judges the map on the rest (seed=, default 1234; the result's
-    holdout); threads serves that judgement's tests."""
+    from the library's descriptions. holdout=F fits on a seeded random 1 - F of the rows and judges
+    the map on the rest (seed=, default 1234; the result's holdout); threads serves that judgement's
+    tests."""
     if lambda_ is not None:
         arguments["lambda"] = lambda_
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
