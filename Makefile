@@ -36,17 +36,19 @@ ifeq ($(shell $(CXX) -march=$(ARCH) -dM -E -x c++ /dev/null 2>/dev/null | grep -
 CXXFLAGS += -Wno-uninitialized -Wno-maybe-uninitialized
 endif
 LDFLAGS  := -fopenmp
+IS_GCC := $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__))
 # The unit tests' own code is compiled at -O1 (appended, so it wins over OPT): it is mostly
 # assertions and small references, the library it calls keeps OPT, and -O1 halves its compile time.
 # -fexpensive-optimizations (on from -O2) also runs GCC's vzeroupper pass: without it the tests' AVX
 # code (Eigen's) leaves the vector registers' upper halves in use, and every call into glibc's SSE
 # code after it (exp, log, erf) paid the AVX-SSE transition penalty on an Intel Xeon: 27x per call,
 # make test's unit stage 249 s instead of 57 (docs/development.md, "The build's compile time").
-TEST_OPT ?= -O1 -fexpensive-optimizations
+# (GCC's flag only: clang, which the fuzz build uses, does not take it and would warn.)
+TEST_OPT ?= -O1 $(if $(IS_GCC),-fexpensive-optimizations)
 # The registry's option tables and dispatch (lib/registry) and the command line's own code (apps/calib)
 # compute nothing per data point: they call the library, whose loops keep OPT. At GLUE_OPT they
 # compile in 25-45 % less CPU time than at -O3 (docs/development.md, "The build's compile time").
-GLUE_OPT ?= -O1 -fexpensive-optimizations
+GLUE_OPT ?= -O1 $(if $(IS_GCC),-fexpensive-optimizations)
 # What an object depends on beside its sources (expanded now, before any target adds to the flags).
 # PRECOMPILED_HEADER=yes: lib/precompiled.hpp compiled once per build (off by default: see below).
 PRECOMPILED_HEADER ?= no
@@ -193,7 +195,6 @@ $(shell mkdir -p $(BUILD)/obj && echo '$(BUILD_FLAGS)' > $(FLAGS_STAMP).tmp && \
 # unit's flags ever make GCC ignore it. GCC also collects its garbage less often (a heap of 1 GiB
 # before the first collection): 5-10 % less compile time, the same objects
 # (docs/development.md, "The build's compile time").
-IS_GCC := $(filter 0,$(shell $(CXX) -dM -E -x c++ /dev/null 2>/dev/null | grep -c __clang__))
 PCH := $(if $(and $(IS_GCC),$(filter yes,$(PRECOMPILED_HEADER))),$(BUILD)/pch/precompiled.hpp)
 PCH_FLAGS = $(if $(PCH),-include $(PCH) -Winvalid-pch)
 CXXFLAGS += $(if $(IS_GCC),--param ggc-min-expand=100 --param ggc-min-heapsize=1048576)
