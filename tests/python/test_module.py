@@ -279,6 +279,7 @@ def test_metrics_and_fit_docstrings_list_every_option_of_each_family(family):
         method = "temperature" if family == "categorical" else "affine"
         with pytest.raises(TypeError) as error:
             calib.recalibrate_fit(**arrays, method=method, toy=1)
+        assert options_named_in(error)
         for name in options_named_in(error):
             assert f"{name} :" in calib.recalibrate_fit.__doc__, name
 
