@@ -314,6 +314,8 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
                      r->end());
         CHECK(to_json(ra) == to_json(rb));
     };
+    const CategoricalData binary = synthetic::dirichlet_data(120, 2, 0.7, rng);
+    const AnyData any_binary = binary;
     const ParallelOptions two{2};
     for (const MethodInfo& m : test_methods()) {
         CAPTURE(m.name);
@@ -322,7 +324,8 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
         if (m.name == "consistency") setup.set("estimator", "skce-block"), setup.set("replicates", "40");
         if (m.name == "cme") setup.set("locations", "2");
         if (m.name == "bootstrap" || m.name == "spectral") setup.set("replicates", "200");
-        const TestResult r = setup.run(any, &kernel, nullptr, two);
+        if (m.name == "hosmer-lemeshow") setup.set("grouping", "fixed"), setup.set("groups", "5");
+        const TestResult r = setup.run(m.binary_only ? any_binary : any, &kernel, nullptr, two);
         const std::size_t b = sqrt_block_size(data.size());
         if (m.name == "block") {
             BlockTestOptions o;
@@ -352,6 +355,15 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
                         "skce-block", o));
         } else if (m.name == "cme") {
             same(r, cme_test(data, 2, default_seed, kernel));
+        } else if (m.name == "spiegelhalter") {
+            same(r, spiegelhalter_test(binary));
+        } else if (m.name == "citl") {
+            same(r, calibration_in_the_large_test(binary));
+        } else if (m.name == "hosmer-lemeshow") {
+            HosmerLemeshowOptions o;
+            o.grouping = HosmerLemeshowGrouping::fixed;
+            o.groups = 5;
+            same(r, hosmer_lemeshow_test(binary, o));
         } else {
             FAIL("a test method without a reference here: add one");
         }
@@ -1044,6 +1056,7 @@ TEST_CASE("test_in_words: every test's settings and statistic in words") {
     const CategoricalData data = synthetic::dirichlet_data(400, 3, 0.7, rng);
     const AnyData any = data;
     const Kernel kernel = default_kernel(data);
+    const AnyData binary = synthetic::dirichlet_data(400, 2, 0.7, rng);
     for (const MethodInfo& m : test_methods()) {
         CAPTURE(m.name);
         TestSetup setup = make_test(m.name);
@@ -1051,12 +1064,14 @@ TEST_CASE("test_in_words: every test's settings and statistic in words") {
         if (m.name == "cme") setup.set("locations", "3");
         if (setup.option("replicates")) setup.set("replicates", "50");
         if (m.name == "block") setup.set("block_size", "sqrt");
-        const TestInWords words = test_in_words(setup.run(any, &kernel, nullptr));
+        const TestInWords words = test_in_words(setup.run(m.binary_only ? binary : any, &kernel, nullptr));
         CHECK(!words.settings.empty());
         CHECK(!words.statistic.empty());
         CHECK(words.settings.find('_') == std::string::npos);  // no internal option names
         if (m.name == "block") CHECK(words.settings == "20 blocks of B = 20 observations (B = floor(sqrt(n)))");
         if (m.name == "bootstrap") CHECK(words.settings == "50 bootstrap replicates, seed 1234");
         if (m.name == "bootstrap") CHECK(words.statistic.find("usually negative") != std::string::npos);
+        if (m.name == "hosmer-lemeshow")
+            CHECK(words.settings.find("10 groups by rank, chi-squared with 10 degrees of freedom (validation data)") == 0);
     }
 }

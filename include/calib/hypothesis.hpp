@@ -96,8 +96,29 @@ struct CmeDetails {
     std::uint64_t locations_seed = 0;
     Record record() const;
 };
+// The tests of binary predictions (below): a two-sided z-test's signed z, its expected value and standard
+// error under calibration; degenerate when that standard error is 0 (every prediction is 0, 1/2 or 1 for
+// Spiegelhalter's z, 0 or 1 for calibration-in-the-large).
+struct BinaryZDetails {
+    double z = 0;
+    double expected = 0;   // Spiegelhalter: the Brier score's expectation; calibration-in-the-large: the mean prediction
+    double std_error = 0;  // of the estimate under calibration
+    bool degenerate = false;
+    Record record() const;
+};
+enum class HosmerLemeshowGrouping { quantiles, fixed };
+enum class HosmerLemeshowDf { validation, development };
+struct HosmerLemeshowDetails {
+    HosmerLemeshowGrouping grouping = HosmerLemeshowGrouping::quantiles;
+    std::size_t groups = 0;          // non-empty groups G
+    double df = 0;                   // G (validation) or G − 2 (development)
+    HosmerLemeshowDf df_rule = HosmerLemeshowDf::validation;
+    double smallest_expected = 0;    // min over the groups of the expected events and non-events
+    Record record() const;
+};
 using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
-                                 DistributionFreeDetails, ConsistencyDetails, CmeDetails>;
+                                 DistributionFreeDetails, ConsistencyDetails, CmeDetails, BinaryZDetails,
+                                 HosmerLemeshowDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -253,9 +274,45 @@ template <class Data>
 TestResult cme_test(const Data& data, std::size_t num_locations, std::uint64_t seed, const Kernel& kernel,
                     const CmeOptions& options = {});
 
+// ---- tests of binary predictions [docs/math.md §8] ---------------------------------------------
+// Predictions p_i = P(Y_i = 1) (the binary family, or class predictions with two classes: p_i is the
+// probability of class 1) and outcomes y_i ∈ {0, 1}; each null is conditional on the predictions
+// (Y_i ~ Bernoulli(p_i) independently), so the tests suit held-out (validation) data.
+//
+// Spiegelhalter's z [Spiegelhalter 1986]: the Brier score against its expectation under calibration,
+// z = Σ (y − p)(1 − 2p) / √(Σ (1 − 2p)² p(1 − p)). Two-sided: the statistic is |z|, p = 2(1 − Φ(|z|));
+// the estimate is the Brier score B = (1/n) Σ ‖p − e_y‖² of the two-class vectors (that of
+// brier_decomposition: twice the clinical mean (y − p)²); details z, expected (of B), std_error (of B).
+TestResult spiegelhalter_test(const CategoricalData& data);
+// Calibration-in-the-large: the mean outcome against the mean prediction, z = Σ (y − p) / √(Σ p(1 − p))
+// (the score test of the intercept of logit P(Y = 1) = a + logit p at a = 0). Two-sided as above; the
+// estimate is mean y − mean p; details z, expected (mean p), std_error (of the estimate).
+TestResult calibration_in_the_large_test(const CategoricalData& data);
+// Hosmer–Lemeshow [Hosmer & Lemeshow 1980]: the predictions in g groups, by their ranks ("deciles of
+// risk": observation i goes to group ⌈g·r_i/n⌉ with r_i = #{j : p_j ≤ p_i}, so tied predictions share
+// a group) or by the fixed cut points k/g (group k holds (k−1)/g < p ≤ k/g, the first also p = 0);
+// empty groups are dropped (G groups remain). C = Σ_k (O_k − E_k)² / (E_k (1 − E_k/n_k)) with O_k, E_k
+// the observed and expected events, compared with χ² on G degrees of freedom (validation data: the
+// model was not fitted to them) or G − 2 (the model was fitted to them, Hosmer & Lemeshow's setting).
+// The estimate is the grouped squared calibration error Σ_k (n_k/n)(O_k/n_k − E_k/n_k)². A group whose
+// predictions are all 0 or all 1 contributes 0 when O_k = E_k, else C = ∞ (p = 0: an event of
+// probability 0 happened).
+struct HosmerLemeshowOptions {
+    std::size_t groups = 10;
+    HosmerLemeshowGrouping grouping = HosmerLemeshowGrouping::quantiles;
+    HosmerLemeshowDf df = HosmerLemeshowDf::validation;
+};
+// Throws calib::invalid_argument unless 2 ≤ groups ≤ 100000 (the bound of every histogram's bins),
+// groups ≤ n with the quantiles grouping, and groups ≥ 3 with the development rule.
+void validate(const HosmerLemeshowOptions& options, std::size_t n);
+// Throws calib::invalid_argument also when fewer than 3 groups hold predictions with the development rule.
+TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemeshowOptions& options = {});
+
 std::string to_string(PValueRule rule);
 std::string to_string(VarianceDivisor divisor);  // "s-1", "s"
 std::string to_string(CmeReference reference);   // "chi2", "f"
+std::string to_string(HosmerLemeshowGrouping grouping);  // "quantiles", "fixed"
+std::string to_string(HosmerLemeshowDf df);              // "validation", "development"
 
 template <class Details>
 const Details& TestResult::details_as() const {

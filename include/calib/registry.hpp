@@ -57,6 +57,7 @@ struct MethodInfo {
     std::string summary;        // one line for the lists of methods in help texts
     std::string title;          // what is computed, in words ("quadratic test with a bootstrap null")
     bool classes_only = false;  // applies only to class predictions (categorical and binary)
+    bool binary_only = false;   // applies only to binary predictions (binary, or categorical with two classes)
 };
 
 // What a method uses beside its own options and the data.

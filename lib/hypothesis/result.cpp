@@ -49,6 +49,19 @@ Record ConsistencyDetails::record() const {
     return {{"replicates", count(replicates)}, {"seed", seed}, {"pvalue_rule", to_string(pvalue_rule)}};
 }
 
+Record BinaryZDetails::record() const {
+    // A degenerate z is ±∞ or 0 and says nothing beyond the p-value: left out, as the Gamma null's shape.
+    Record r;
+    if (!degenerate) r.push_back({"z", z});
+    r.insert(r.end(), {{"expected", expected}, {"std_error", std_error}, {"degenerate", degenerate}});
+    return r;
+}
+
+Record HosmerLemeshowDetails::record() const {
+    return {{"grouping", to_string(grouping)}, {"groups", count(groups)},  {"df", df},
+            {"df_rule", to_string(df_rule)},   {"smallest_expected", smallest_expected}};
+}
+
 Record CmeDetails::record() const {
     Record r{{"num_locations", count(num_locations)}};
     if (reference == CmeReference::chi2)

@@ -159,6 +159,11 @@ const std::vector<Registered<MethodModel<TestResult>>>& registered_tests();
 inline MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
     return {std::move(name), std::move(summary), std::move(title), classes_only};
 }
+// A method of binary predictions (the binary family, or categorical with two classes: the library
+// checks the number of classes on the data).
+inline MethodInfo binary_method(std::string name, std::string summary, std::string title) {
+    return {std::move(name), std::move(summary), std::move(title), true, true};
+}
 
 // A registered method: its description, options with their defaults, calls and checks between options.
 template <class Model, class S, class Result>

@@ -1,5 +1,6 @@
 // The registered calibration tests (registry.hpp): one entry each, with its options, its validation
 // against n and its library call; and what a result means in words (low_power_note, test_in_words).
+#include "core/check.hpp"
 #include "registry/common_options.hpp"
 #include "registry/mmd_options.hpp"
 #include "registry/models.hpp"
@@ -355,6 +356,47 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
             if (c.test_locations.empty() == (c.locations == 0))
                 throw invalid_argument("the CME test needs exactly one of `test_locations` FILE and `locations` J");
         }));
+
+    // The z-tests of binary predictions: no options, no kernel.
+    using BinaryTest = TestResult (*)(const CategoricalData&);
+    const std::pair<MethodInfo, BinaryTest> z_tests[] = {
+        {binary_method("spiegelhalter", "Spiegelhalter's z: the Brier score against its expectation, O(n)",
+                       "Spiegelhalter's z-test of the Brier score"),
+         spiegelhalter_test},
+        {binary_method("citl", "calibration-in-the-large: the mean outcome against the mean prediction, O(n)",
+                       "calibration-in-the-large z-test"),
+         calibration_in_the_large_test},
+    };
+    for (const auto& [info, test] : z_tests)
+        all.push_back(test_entry<NoOptions>(
+            info, {}, {},
+            {always<NoOptions>(KernelUse::none), nullptr, nullptr,
+             [test = test, name = info.name](const AnyData& data, const Kernel*, const AnyData*, const NoOptions&,
+                                             const ParallelOptions&) { return test(classes_of(name, data)); }}));
+
+    all.push_back(test_entry<HosmerLemeshowOptions>(
+        binary_method("hosmer-lemeshow", "Hosmer-Lemeshow chi-squared test over groups of predictions, O(n log n)",
+                      "Hosmer-Lemeshow test"),
+        {
+            integer_option(&HosmerLemeshowOptions::groups,
+                           info("groups", "G", "10", "the number of groups (at most n with quantiles)"), 2, detail::max_histogram_bins),
+            enum_option(&HosmerLemeshowOptions::grouping,
+                        info("grouping", "quantiles|fixed", "quantiles",
+                             "groups of equal size by the predictions' ranks (\"deciles of risk\"; tied predictions "
+                             "share a group) or between the fixed cut points k/G"),
+                        named<HosmerLemeshowGrouping>({HosmerLemeshowGrouping::quantiles, HosmerLemeshowGrouping::fixed})),
+            enum_option(&HosmerLemeshowOptions::df,
+                        info("df", "validation|development", "validation",
+                             "the chi-squared's degrees of freedom: G for predictions of held-out data, G - 2 when "
+                             "the model was fitted to these data (the original test's setting)"),
+                        named<HosmerLemeshowDf>({HosmerLemeshowDf::validation, HosmerLemeshowDf::development})),
+        },
+        {},
+        {always<HosmerLemeshowOptions>(KernelUse::none), nullptr,
+         [](const HosmerLemeshowOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowOptions& o, const ParallelOptions&) {
+             return hosmer_lemeshow_test(classes_of("hosmer-lemeshow", data), o);
+         }}));
     return all;
 }
 
@@ -462,6 +504,27 @@ TestInWords test_in_words(const TestResult& r) {
         return {"J = " + std::to_string(d.num_locations) + " test locations, " +
                     (d.reference == CmeReference::f ? "F" : "chi-squared") + " null",
                 "Hotelling's Q of the mean deviations at the test locations (>= 0)" + higher};
+    }
+    if (r.method == "spiegelhalter" || r.method == "citl") {
+        const auto& d = r.details_as<BinaryZDetails>();
+        const bool brier = r.method == "spiegelhalter";
+        const std::string what = brier ? "the Brier score" : "the mean outcome minus the mean prediction";
+        return {d.degenerate ? std::string("degenerate: every outcome is certain under the predictions")
+                             : std::string("expected under calibration: ") + (brier ? "Brier score " : "mean outcome ") +
+                                   words_number(d.expected) + ", standard error " + words_number(d.std_error),
+                "|z|, z = (" + what + (brier ? " - its expectation" : "") +
+                    ") / its standard error under calibration, compared with the standard normal on both sides; z > "
+                    "0 means " + (brier ? "a larger Brier score than calibration gives" : "more events than predicted") +
+                    higher};
+    }
+    if (r.method == "hosmer-lemeshow") {
+        const auto& d = r.details_as<HosmerLemeshowDetails>();
+        return {std::to_string(d.groups) + " groups " +
+                    (d.grouping == HosmerLemeshowGrouping::quantiles ? "by rank" : "between fixed cut points") +
+                    ", chi-squared with " + words_number(d.df) + " degrees of freedom (" + to_string(d.df_rule) +
+                    " data); smallest expected count " + words_number(d.smallest_expected),
+                "the sum over the groups of (observed - expected events)^2 / (expected events x (1 - expected "
+                "share)), compared with the chi-squared" + higher};
     }
     return {"", ""};
 }

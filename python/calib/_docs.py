@@ -30,7 +30,8 @@ Reading options (the command line's; one_based_labels also as one_based):
 def _methods(methods):
     out = []
     for m in methods:
-        only = " (class predictions only)" if m["classes_only"] else ""
+        only = (" (binary predictions only)" if m["binary_only"]
+                else " (class predictions only)" if m["classes_only"] else "")
         out.append(f"{m['name']}: {m['summary']}{only}")
         if m["options"]:
             out.append(_options(m["options"]))

@@ -46,10 +46,14 @@ TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
     "dfree-biased": "", "dfree-unbiased": "", "dfree-block": "--block-size sqrt",
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
+    "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "",
 }
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow")
 
 
 def applies(family, method):
+    if method in BINARY_ONLY:
+        return family == "binary"  # preds.csv has ten classes
     if method in ("ece", "ckce", "consistency", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"):
         return family in CLASSES
     if method == "mmd":

@@ -152,6 +152,10 @@ TESTS = [
     ("categorical", "gamma", {"estimator": "mmd", "notion": "class-wise"}),
     ("categorical", "block", {"estimator": "mmd", "block_size": "sqrt", "metric": "tv"}),
     ("binary", "bootstrap", {"replicates": 100}),
+    ("binary", "spiegelhalter", {}),
+    ("binary", "citl", {}),
+    ("binary", "hosmer-lemeshow", {}),
+    ("binary", "hosmer-lemeshow", {"groups": 8, "grouping": "fixed", "df": "development"}),
     ("normal", "cme", {"locations": 5, "seed": 11}),
     ("normal", "gamma", {}),
     ("normal", "gamma", {"estimator": "mmd", "notion": "distribution", "kernel_y": "pit"}),
@@ -367,3 +371,24 @@ def test_mmd_features_array_normal_matches_cli(tmp_path):
     cli = run_cli("estimate", "--family", "normal", "--input", data_path(file), "--estimator", "mmd",
                   "--features", str(tmp_path / "x.csv"), *cli_args(options))
     assert python.estimate == cli["estimate"]
+
+
+def test_binary_tests_on_users_files(tmp_path):
+    """The tests of binary predictions on float32 .npy predictions with the labels apart, and on two-column
+    class predictions of the same model: the same numbers from the command line and Python, and the
+    same as the binary family's."""
+    p, y = family_arrays("binary")[1]["probs"], family_arrays("binary")[1]["labels"]
+    p32 = p.astype(np.float32)
+    np.save(tmp_path / "p.npy", p32)
+    np.save(tmp_path / "y.npy", y.astype(np.int64))
+    two = np.c_[1 - p32.astype(np.float64), p32.astype(np.float64)]
+    np.save(tmp_path / "two.npy", two)
+    for method in ("spiegelhalter", "citl", "hosmer-lemeshow"):
+        cli = run_cli("test", "--family", "binary", "--input", str(tmp_path / "p.npy"), "--labels",
+                      str(tmp_path / "y.npy"), "--method", method)
+        python = calib.test(p32, y, method=method)
+        assert (python.statistic, python.p_value, python.estimate) == (cli["statistic"], cli["p_value"], cli["estimate"])
+        classes = run_cli("test", "--family", "categorical", "--input", str(tmp_path / "two.npy"), "--labels",
+                          str(tmp_path / "y.npy"), "--method", method)
+        assert classes["p_value"] == pytest.approx(cli["p_value"], rel=1e-12)
+        assert classes["statistic"] == pytest.approx(cli["statistic"], rel=1e-12)

@@ -204,6 +204,13 @@ OPTIONS = [
      lambda p, y: calib.rank([p, p], y, level=1.5)),
     ("rank: a CKCE option without the CKCE", ["rank", data_path("preds.csv"), "--estimators", "ece", "--lambda", "1"],
      lambda p, y: calib.rank([p, p], y, estimators="ece", **{"lambda": 1})),
+    # The tests of binary predictions on ten classes, and their options.
+    ("a binary test on ten classes", ["test", "--method", "spiegelhalter"],
+     lambda p, y: calib.test(p, y, method="spiegelhalter")),
+    ("Hosmer-Lemeshow with one group", ["test", "--method", "hosmer-lemeshow", "--groups", "1"],
+     lambda p, y: calib.test(p, y, method="hosmer-lemeshow", groups=1)),
+    ("Hosmer-Lemeshow with the kernel's options", ["test", "--method", "hosmer-lemeshow", "--lengthscale", "1"],
+     lambda p, y: calib.test(p, y, method="hosmer-lemeshow", lengthscale=1)),
 ]
 
 
@@ -407,6 +414,7 @@ def test_class_methods_on_other_data_are_refused_alike():
     assert_same_error(["estimate", *gauss, "--estimator", "ece"], lambda: calib.estimate(**normal, estimator="ece"))
     assert_same_error(["test", *gauss, "--method", "consistency", "--estimator", "ece"],
                       lambda: calib.test(**normal, method="consistency", estimator="ece"))
+    assert_same_error(["test", *gauss, "--method", "citl"], lambda: calib.test(**normal, method="citl"))
     assert_same_error(["rank", "--family", "normal", "--input", data_path("gauss.csv"), data_path("gauss.csv")],
                       lambda: calib.rank([normal["mean"], normal["mean"]], normal["y"], family="normal"))
 

@@ -1,0 +1,63 @@
+"""The tests of binary predictions against independent NumPy computations of their textbook formulas:
+Spiegelhalter's z and calibration-in-the-large from their sums, and Hosmer-Lemeshow as R's
+ResourceSelection::hoslem.test computes it (breaks at the type-7 sample quantiles, right-closed
+groups, the Pearson chi-squared of the g x 2 table, g - 2 degrees of freedom), on data where its
+groups and calib's coincide (n a multiple of g, no ties). The p-values use closed forms (erfc; the
+chi-squared's survival function for an even number of degrees of freedom), not calib's Boost calls."""
+
+import math
+
+import numpy as np
+import pytest
+
+import calib
+from conftest import family_arrays
+
+
+def chi2_survival_even(x, df):
+    """P(chi2_df > x) for even df: exp(-x/2) * sum_{j < df/2} (x/2)^j / j!."""
+    half = x / 2
+    return math.exp(-half) * sum(half ** j / math.factorial(j) for j in range(df // 2))
+
+
+def hoslem_like_r(p, y, g):
+    breaks = np.quantile(p, np.linspace(0, 1, g + 1))  # NumPy's default is R's type 7
+    group = np.searchsorted(breaks, p, side="left")    # (b_{k-1}, b_k], the lowest value in the first
+    group[group == 0] = 1
+    observed = np.array([[np.sum(1 - y[group == k]), np.sum(y[group == k])] for k in range(1, g + 1)])
+    expected = np.array([[np.sum(1 - p[group == k]), np.sum(p[group == k])] for k in range(1, g + 1)])
+    return float(np.sum((observed - expected) ** 2 / expected))
+
+
+def data_sets():
+    p, y = family_arrays("binary")[1]["probs"], family_arrays("binary")[1]["labels"]
+    rng = np.random.default_rng(2026)
+    q = rng.beta(0.7, 0.7, 1000)
+    sharp = 1 / (1 + np.exp(-1.6 * np.log(q / (1 - q))))  # over-confident: a small p-value
+    return [("scores.csv", p, y), ("over-confident", sharp, (rng.uniform(size=1000) < q).astype(np.int64))]
+
+
+@pytest.mark.parametrize("name,p,y", data_sets(), ids=[d[0] for d in data_sets()])
+def test_against_numpy_formulas(name, p, y):
+    w = 1 - 2 * p
+    z = np.sum((y - p) * w) / math.sqrt(np.sum(w * w * p * (1 - p)))
+    r = calib.test(p, y, method="spiegelhalter")
+    assert r.details["z"] == pytest.approx(z, rel=1e-12)
+    assert r.p_value == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-10, abs=1e-300)
+    assert r.estimate == pytest.approx(2 * np.mean((y - p) ** 2), rel=1e-13)
+    # The same Brier score as calib's estimator of that name.
+    assert r.estimate == pytest.approx(calib.estimate(p, y, estimator="brier").estimate, rel=1e-12)
+
+    z = np.sum(y - p) / math.sqrt(np.sum(p * (1 - p)))
+    r = calib.test(p, y, method="citl")
+    assert r.details["z"] == pytest.approx(z, rel=1e-12)
+    assert r.p_value == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-10, abs=1e-300)
+
+    c = hoslem_like_r(p, y, 10)
+    r = calib.test(p, y, method="hosmer-lemeshow", df="development")
+    assert r.statistic == pytest.approx(c, rel=1e-12)
+    assert r.details["df"] == 8
+    assert r.p_value == pytest.approx(chi2_survival_even(c, 8), rel=1e-10, abs=1e-300)
+    validation = calib.test(p, y, method="hosmer-lemeshow")
+    assert validation.statistic == r.statistic and validation.details["df"] == 10
+    assert validation.p_value == pytest.approx(chi2_survival_even(c, 10), rel=1e-10, abs=1e-300)

@@ -1,0 +1,223 @@
+// The tests of binary predictions (Spiegelhalter's z, calibration-in-the-large, Hosmer–Lemeshow):
+// small cases derived by hand, their grouping rules, degenerate inputs, and their level and power by
+// simulation (docs/math.md "Binary tests").
+#include <calib/hypothesis.hpp>
+#include <calib/tool/synthetic.hpp>
+
+#include "support.hpp"
+
+#include <boost/math/distributions/binomial.hpp>
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace calib;
+using doctest::Approx;
+
+namespace {
+
+CategoricalData binary(std::vector<double> p, std::vector<int> y) {
+    return CategoricalData::from_binary(Eigen::Map<const Vector>(p.data(), Eigen::Index(p.size())), y);
+}
+
+// Two-sided normal p-value, written with erfc (not the library's Boost call).
+double two_sided(double z) { return std::erfc(std::abs(z) / std::sqrt(2.0)); }
+
+HosmerLemeshowOptions hl(std::size_t groups, HosmerLemeshowGrouping grouping,
+                         HosmerLemeshowDf df = HosmerLemeshowDf::validation) {
+    HosmerLemeshowOptions o;
+    o.groups = groups;
+    o.grouping = grouping;
+    o.df = df;
+    return o;
+}
+
+// Calibrated binary data: p ~ Beta(alpha, alpha) (a two-class Dirichlet), y ~ Bernoulli(p); with
+// `sharpen` ≠ 1 the predictions become sigmoid(sharpen · logit p) (over-confident for sharpen > 1)
+// and the outcomes stay drawn from p.
+CategoricalData simulated(std::size_t n, double alpha, double sharpen, test::Rng& rng) {
+    const CategoricalData truth = synthetic::dirichlet_data(n, 2, alpha, rng);
+    Vector p = truth.probabilities().col(1);
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+        const double logit = std::log(p[i]) - std::log1p(-p[i]);
+        p[i] = 1 / (1 + std::exp(-sharpen * logit));
+    }
+    return CategoricalData::from_binary(p, truth.labels());
+}
+
+}  // namespace
+
+TEST_CASE("spiegelhalter_test: a case by hand") {
+    // p = (0.2, 0.7, 0.9), y = (0, 1, 0): residuals (-0.2, 0.3, -0.9), 1 - 2p = (0.6, -0.4, -0.8);
+    // numerator -0.12 - 0.12 + 0.72 = 0.48; variance 0.36·0.16 + 0.16·0.21 + 0.64·0.09 = 0.1488;
+    // Brier 2(0.04 + 0.09 + 0.81)/3 (of the two-class vectors: twice the squared residuals), its expectation
+    // 2(0.16 + 0.21 + 0.09)/3.
+    const TestResult r = spiegelhalter_test(binary({0.2, 0.7, 0.9}, {0, 1, 0}));
+    const double z = 0.48 / std::sqrt(0.1488);
+    const auto& d = r.details_as<BinaryZDetails>();
+    CHECK(r.method == "spiegelhalter");
+    CHECK(r.estimator == "brier");
+    CHECK(r.estimate == Approx(2 * 0.94 / 3).epsilon(1e-14));
+    CHECK(d.expected == Approx(2 * 0.46 / 3).epsilon(1e-14));
+    CHECK(d.std_error == Approx(2 * std::sqrt(0.1488) / 3).epsilon(1e-14));
+    CHECK(d.z == Approx(z).epsilon(1e-14));
+    CHECK(r.statistic == Approx(z).epsilon(1e-14));
+    CHECK(r.p_value == Approx(two_sided(z)).epsilon(1e-12));
+    CHECK(!d.degenerate);
+    // The identity behind the test: Brier - its expectation = 2 numerator / n.
+    CHECK(r.estimate - d.expected == Approx(2 * 0.48 / 3).epsilon(1e-13));
+    // A Brier score below its expectation gives z < 0 and the same p-value for the mirrored z.
+    const TestResult low = spiegelhalter_test(binary({0.2, 0.7, 0.9}, {0, 1, 1}));
+    CHECK(low.details_as<BinaryZDetails>().z < 0);
+    CHECK(low.statistic == -low.details_as<BinaryZDetails>().z);
+}
+
+TEST_CASE("calibration_in_the_large_test: a case by hand") {
+    // p = (0.2, 0.7, 0.9), y = (0, 1, 0): observed 1, expected 1.8, variance 0.16 + 0.21 + 0.09 = 0.46.
+    const TestResult r = calibration_in_the_large_test(binary({0.2, 0.7, 0.9}, {0, 1, 0}));
+    const double z = -0.8 / std::sqrt(0.46);
+    const auto& d = r.details_as<BinaryZDetails>();
+    CHECK(r.method == "citl");
+    CHECK(r.estimator == "mean-difference");
+    CHECK(r.estimate == Approx(-0.8 / 3).epsilon(1e-14));
+    CHECK(d.expected == Approx(0.6).epsilon(1e-14));
+    CHECK(d.std_error == Approx(std::sqrt(0.46) / 3).epsilon(1e-14));
+    CHECK(d.z == Approx(z).epsilon(1e-14));
+    CHECK(r.statistic == Approx(-z).epsilon(1e-14));
+    CHECK(r.p_value == Approx(two_sided(z)).epsilon(1e-12));
+}
+
+TEST_CASE("binary z-tests: certain outcomes are degenerate, with p = 1 or 0") {
+    // Predictions of 1/2 give Spiegelhalter's z no information: every term is 0.
+    const TestResult half = spiegelhalter_test(binary({0.5, 0.5, 0.5}, {1, 1, 0}));
+    CHECK(half.details_as<BinaryZDetails>().degenerate);
+    CHECK(half.p_value == 1);
+    CHECK(half.statistic == 0);
+    // Predictions of 0 and 1 that came true, and one that did not.
+    const TestResult right = spiegelhalter_test(binary({0, 1}, {0, 1}));
+    CHECK(right.p_value == 1);
+    const TestResult wrong = spiegelhalter_test(binary({0, 1}, {1, 1}));
+    CHECK(wrong.details_as<BinaryZDetails>().degenerate);
+    CHECK(wrong.p_value == 0);
+    CHECK(std::isinf(wrong.statistic));
+    CHECK(wrong.record().size() == spiegelhalter_test(binary({0.2, 0.3}, {0, 1})).record().size() - 1);  // no z
+    const TestResult citl = calibration_in_the_large_test(binary({0, 1}, {1, 1}));
+    CHECK(citl.p_value == 0);
+    CHECK(citl.estimate == Approx(0.5));
+    CHECK(calibration_in_the_large_test(binary({0, 1}, {0, 1})).p_value == 1);
+}
+
+TEST_CASE("hosmer_lemeshow_test: a case by hand with fixed cut points") {
+    // g = 2 cut at 0.5: group 1 holds p = 0.1, 0.3 (O = 1, E = 0.4, E(1 - E/2) = 0.32), group 2 holds
+    // p = 0.6, 0.8 (O = 2, E = 1.4, variance 1.4·0.3 = 0.42). C = 0.36/0.32 + 0.36/0.42; χ²₂'s upper
+    // tail is exp(-C/2); the grouped squared error is ½(0.6/2)² + ½(0.6/2)² = 0.09.
+    const CategoricalData data = binary({0.1, 0.3, 0.6, 0.8}, {0, 1, 1, 1});
+    const TestResult r = hosmer_lemeshow_test(data, hl(2, HosmerLemeshowGrouping::fixed));
+    const double c = 0.36 / 0.32 + 0.36 / 0.42;
+    const auto& d = r.details_as<HosmerLemeshowDetails>();
+    CHECK(r.method == "hosmer-lemeshow");
+    CHECK(r.null_approximation == "chi2");
+    CHECK(r.statistic == Approx(c).epsilon(1e-14));
+    CHECK(r.p_value == Approx(std::exp(-c / 2)).epsilon(1e-12));
+    CHECK(r.estimate == Approx(0.09).epsilon(1e-14));
+    CHECK(d.groups == 2);
+    CHECK(d.df == 2);
+    CHECK(d.smallest_expected == Approx(0.4));  // group 1's events
+    // The same groups by rank (two of four each).
+    const TestResult ranked = hosmer_lemeshow_test(data, hl(2, HosmerLemeshowGrouping::quantiles));
+    CHECK(ranked.statistic == Approx(c).epsilon(1e-14));
+    // The development rule needs 3 groups, asked for and holding predictions.
+    CHECK_THROWS_WITH_AS(
+        hosmer_lemeshow_test(data, hl(2, HosmerLemeshowGrouping::fixed, HosmerLemeshowDf::development)),
+        doctest::Contains("groups = 2 leaves no degrees of freedom"), invalid_argument);
+    const CategoricalData tied = binary({0.2, 0.2, 0.2, 0.7, 0.7, 0.7}, {0, 1, 0, 1, 1, 0});
+    CHECK_THROWS_WITH_AS(
+        hosmer_lemeshow_test(tied, hl(3, HosmerLemeshowGrouping::quantiles, HosmerLemeshowDf::development)),
+        doctest::Contains("only 2 of the 3 groups hold predictions"), invalid_argument);
+    CHECK(hosmer_lemeshow_test(tied, hl(3, HosmerLemeshowGrouping::quantiles)).details_as<HosmerLemeshowDetails>().df ==
+          2);
+}
+
+TEST_CASE("hosmer_lemeshow_test: the groups: fixed cut points k/g exactly, ranks with ties together") {
+    const auto groups = [](std::vector<double> p, std::size_t g, HosmerLemeshowGrouping grouping) {
+        std::vector<int> y(p.size(), 0);
+        y[0] = 1;
+        return hosmer_lemeshow_test(binary(p, y), hl(g, grouping)).details_as<HosmerLemeshowDetails>().groups;
+    };
+    // 0.3 is in (0.2, 0.3], 0.31 in (0.3, 0.4]; 0 is in the first group and 1 in the last.
+    CHECK(groups({0.3, 0.31}, 10, HosmerLemeshowGrouping::fixed) == 2);
+    CHECK(groups({0.3, 0.29}, 10, HosmerLemeshowGrouping::fixed) == 1);
+    CHECK(groups({0.0, 0.1}, 10, HosmerLemeshowGrouping::fixed) == 1);
+    CHECK(groups({0.9, 1.0, 0.95}, 10, HosmerLemeshowGrouping::fixed) == 2);
+    // Ranks: n = 6, g = 3; the three tied 0.2 have r = 3 and go to group ⌈3·3/6⌉ = 2 with 0.5 (r = 4),
+    // the two 0.7 to group 3; group 1 stays empty.
+    CHECK(groups({0.2, 0.7, 0.2, 0.5, 0.7, 0.2}, 3, HosmerLemeshowGrouping::quantiles) == 2);
+    // Without ties, n = 100 in 10 groups of 10: C is the sum of 10 terms whatever the order of the data.
+    test::Rng rng(11);
+    const CategoricalData data = synthetic::dirichlet_data(100, 2, 1.0, rng);
+    const TestResult r = hosmer_lemeshow_test(data, hl(10, HosmerLemeshowGrouping::quantiles));
+    CHECK(r.details_as<HosmerLemeshowDetails>().groups == 10);
+    Matrix reversed = data.probabilities().colwise().reverse();
+    std::vector<int> labels(data.labels().rbegin(), data.labels().rend());
+    const TestResult back = hosmer_lemeshow_test(CategoricalData(reversed, labels), hl(10, HosmerLemeshowGrouping::quantiles));
+    CHECK(back.statistic == Approx(r.statistic).epsilon(1e-13));
+}
+
+TEST_CASE("hosmer_lemeshow_test: predictions of 0 or 1 that come true add nothing; one that fails gives p = 0") {
+    const HosmerLemeshowOptions o = hl(2, HosmerLemeshowGrouping::fixed);
+    CHECK(hosmer_lemeshow_test(binary({0, 0, 1, 1}, {0, 0, 1, 1}), o).statistic == 0);
+    const TestResult wrong = hosmer_lemeshow_test(binary({0, 0, 1, 1}, {0, 1, 1, 1}), o);
+    CHECK(std::isinf(wrong.statistic));
+    CHECK(wrong.p_value == 0);
+    CHECK(wrong.estimate == Approx(0.5 * 0.25));
+}
+
+TEST_CASE("binary tests: argument checks") {
+    test::Rng rng(3);
+    const CategoricalData three = synthetic::dirichlet_data(30, 3, 1.0, rng);
+    CHECK_THROWS_WITH_AS(spiegelhalter_test(three), doctest::Contains("the data have 3 classes"), invalid_argument);
+    CHECK_THROWS_AS(calibration_in_the_large_test(three), invalid_argument);
+    CHECK_THROWS_AS(hosmer_lemeshow_test(three), invalid_argument);
+    const CategoricalData small = binary({0.2, 0.4, 0.6}, {0, 1, 1});
+    CHECK_THROWS_WITH_AS(hosmer_lemeshow_test(small, hl(4, HosmerLemeshowGrouping::quantiles)),
+                         doctest::Contains("groups = 4 with n = 3"), invalid_argument);
+    CHECK(hosmer_lemeshow_test(small, hl(4, HosmerLemeshowGrouping::fixed)).details_as<HosmerLemeshowDetails>().groups ==
+          3);  // fixed cut points: empty groups are dropped
+    CHECK_THROWS_AS(validate(hl(1, HosmerLemeshowGrouping::quantiles), 10), invalid_argument);
+    CHECK_NOTHROW(validate(hl(3, HosmerLemeshowGrouping::quantiles), 3));
+    // n = 1 is a valid (weak) z-test.
+    CHECK(spiegelhalter_test(binary({0.3}, {1})).p_value > 0);
+}
+
+TEST_CASE("binary tests: level within the 99% binomial band under calibration, power against over-confidence") {
+    // 2000 calibrated data sets each: the rejections at α = 0.05 must lie in the 99 % binomial band of
+    // Binomial(2000, 0.05); over-confident predictions (logit × 2) are rejected in most data sets.
+    const std::size_t trials = 2000;
+    const boost::math::binomial_distribution<> null_count(double(trials), 0.05);
+    const double lo = boost::math::quantile(null_count, 0.005), hi = boost::math::quantile(null_count, 0.995);
+    const HosmerLemeshowOptions deciles = hl(10, HosmerLemeshowGrouping::quantiles);
+    const HosmerLemeshowOptions fixed = hl(10, HosmerLemeshowGrouping::fixed);
+    const std::size_t n = 500;
+    test::Rng rng(29);
+    double rejected[4] = {0, 0, 0, 0}, power[4] = {0, 0, 0, 0};
+    const auto count = [&](double* into, const CategoricalData& d) {
+        into[0] += spiegelhalter_test(d).p_value < 0.05;
+        into[1] += calibration_in_the_large_test(d).p_value < 0.05;
+        into[2] += hosmer_lemeshow_test(d, deciles).p_value < 0.05;
+        into[3] += hosmer_lemeshow_test(d, fixed).p_value < 0.05;
+    };
+    for (std::size_t t = 0; t < trials; ++t) count(rejected, simulated(n, 1.0, 1.0, rng));
+    for (std::size_t t = 0; t < 200; ++t) count(power, simulated(n, 1.0, 2.0, rng));
+    for (int k = 0; k < 4; ++k) {
+        CAPTURE(k);
+        CHECK(rejected[k] >= lo);
+        CHECK(rejected[k] <= hi);
+    }
+    CHECK(power[0] / 200 > 0.9);  // Spiegelhalter's z sees the excess Brier score
+    CHECK(power[2] / 200 > 0.9);
+    CHECK(power[3] / 200 > 0.9);
+    // Calibration-in-the-large tests the mean only: symmetric over-confidence keeps the mean, and it
+    // rejects only because its null variance Σ p(1 - p) of the sharpened predictions is too small
+    // (28 of 200 with this seed on 2026-11-28).
+    CHECK(power[1] / 200 < 0.3);
+}
