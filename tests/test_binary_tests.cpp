@@ -221,3 +221,87 @@ TEST_CASE("binary tests: level within the 99% binomial band under calibration, p
     // (28 of 200 with this seed on 2026-11-28).
     CHECK(power[1] / 200 < 0.3);
 }
+
+TEST_CASE("cox_test: the fit is the likelihood's maximum, its information the Hessian, the LR statistic by hand") {
+    // The log-likelihood written here independently (log σ and log(1 − σ)), its gradient by central
+    // differences at the fitted (a, b) (zero at the maximum), and its Hessian by differences (the
+    // inverse of the Wald covariance).
+    test::Rng rng(17);
+    const CategoricalData data = simulated(400, 1.0, 1.5, rng);  // over-confident: slope about 1/1.5
+    const Vector p = data.probabilities().col(1);
+    const std::vector<int>& y = data.labels();
+    const auto ll = [&](double a, double b) {
+        long double sum = 0;
+        for (Eigen::Index i = 0; i < p.size(); ++i) {
+            const double eta = a + b * std::log(p[i] / (1 - p[i]));
+            const long double s = 1 / (1 + std::exp(-(long double)eta));
+            sum += y[std::size_t(i)] ? std::log(s) : std::log1p(-s);
+        }
+        return double(sum);
+    };
+    const TestResult r = cox_test(data);
+    const auto& d = r.details_as<CoxDetails>();
+    CHECK(r.method == "cox");
+    CHECK(r.estimator == "calibration-slope");
+    CHECK(r.estimate == d.slope);
+    CHECK(d.slope == Approx(1 / 1.5).epsilon(0.2));
+    const double h = 1e-4;
+    CHECK(std::abs(ll(d.intercept + h, d.slope) - ll(d.intercept - h, d.slope)) / (2 * h) < 1e-6);
+    CHECK(std::abs(ll(d.intercept, d.slope + h) - ll(d.intercept, d.slope - h)) / (2 * h) < 1e-6);
+    const double hb = 1e-3;
+    const double l0 = ll(d.intercept, d.slope);
+    const double haa = (ll(d.intercept + hb, d.slope) - 2 * l0 + ll(d.intercept - hb, d.slope)) / (hb * hb);
+    const double hbb = (ll(d.intercept, d.slope + hb) - 2 * l0 + ll(d.intercept, d.slope - hb)) / (hb * hb);
+    const double hab = (ll(d.intercept + hb, d.slope + hb) - ll(d.intercept + hb, d.slope - hb) -
+                        ll(d.intercept - hb, d.slope + hb) + ll(d.intercept - hb, d.slope - hb)) /
+                       (4 * hb * hb);
+    const double det = haa * hbb - hab * hab;
+    CHECK(d.slope_se == Approx(std::sqrt(-haa / det)).epsilon(1e-4));
+    CHECK(d.intercept_se == Approx(std::sqrt(-hbb / det)).epsilon(1e-4));
+    const double z = 1.959963984540054;  // Φ⁻¹(0.975)
+    CHECK(d.slope_lower == Approx(d.slope - z * d.slope_se).epsilon(1e-12));
+    CHECK(d.slope_upper == Approx(d.slope + z * d.slope_se).epsilon(1e-12));
+    CHECK(d.slope_upper < 1);  // the over-confidence is seen
+    CHECK(r.statistic == Approx(2 * (l0 - ll(0, 1))).epsilon(1e-9));
+    CHECK(r.p_value == Approx(std::exp(-r.statistic / 2)).epsilon(1e-10));  // χ²₂'s upper tail
+    // The calibration-in-the-large intercept maximises the likelihood along b = 1.
+    CHECK(std::abs(ll(d.citl_intercept + h, 1) - ll(d.citl_intercept - h, 1)) / (2 * h) < 1e-6);
+    CHECK(d.citl_se == Approx(std::sqrt(-hb * hb / (ll(d.citl_intercept + hb, 1) - 2 * ll(d.citl_intercept, 1) +
+                                                    ll(d.citl_intercept - hb, 1))))
+                           .epsilon(1e-4));
+    // Recalibrated by its own fit, a model has slope 1 and intercept 0.
+    Vector q(p.size());
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+        q[i] = 1 / (1 + std::exp(-(d.intercept + d.slope * std::log(p[i] / (1 - p[i])))));
+    const auto& refit = cox_test(CategoricalData::from_binary(q, y)).details_as<CoxDetails>();
+    CHECK(refit.slope == Approx(1).epsilon(1e-8));
+    CHECK(std::abs(refit.intercept) < 1e-8);
+}
+
+TEST_CASE("cox_test: refusals and the separated case") {
+    CHECK_THROWS_WITH_AS(cox_test(binary({0.2, 0.0, 0.6}, {0, 0, 1})), doctest::Contains("strictly between 0 and 1"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(cox_test(binary({0.2, 0.4, 0.6}, {1, 1, 1})), doctest::Contains("needs both outcomes"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(cox_test(binary({0.3, 0.3, 0.3}, {0, 1, 1})), doctest::Contains("predictions that differ"),
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(cox_test(binary({0.2, 0.4, 0.6, 0.8}, {0, 0, 1, 1})), doctest::Contains("separated"),
+                         numerical_error);
+    CoxOptions o;
+    o.level = 1;
+    CHECK_THROWS_AS(validate(o, 10), invalid_argument);
+    CHECK_THROWS_AS(validate(CoxOptions{}, 1), invalid_argument);
+}
+
+TEST_CASE("cox_test: level within the 99% binomial band under calibration") {
+    const std::size_t trials = 2000;
+    const boost::math::binomial_distribution<> null_count(double(trials), 0.05);
+    const double lo = boost::math::quantile(null_count, 0.005), hi = boost::math::quantile(null_count, 0.995);
+    test::Rng rng(31);
+    double rejected = 0, power = 0;
+    for (std::size_t t = 0; t < trials; ++t) rejected += cox_test(simulated(500, 1.0, 1.0, rng)).p_value < 0.05;
+    for (std::size_t t = 0; t < 200; ++t) power += cox_test(simulated(500, 1.0, 2.0, rng)).p_value < 0.05;
+    CHECK(rejected >= lo);
+    CHECK(rejected <= hi);
+    CHECK(power / 200 > 0.9);
+}

@@ -359,6 +359,8 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
             same(r, spiegelhalter_test(binary));
         } else if (m.name == "citl") {
             same(r, calibration_in_the_large_test(binary));
+        } else if (m.name == "cox") {
+            same(r, cox_test(binary));
         } else if (m.name == "hosmer-lemeshow") {
             HosmerLemeshowOptions o;
             o.grouping = HosmerLemeshowGrouping::fixed;

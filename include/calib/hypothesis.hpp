@@ -116,9 +116,19 @@ struct HosmerLemeshowDetails {
     double smallest_expected = 0;    // min over the groups of the expected events and non-events
     Record record() const;
 };
+// Cox's logistic recalibration logit P(Y = 1) = a + b·logit p fitted by maximum likelihood, with Wald
+// intervals at `level`; and the intercept with b fixed at 1 (calibration-in-the-large's).
+struct CoxDetails {
+    double intercept = 0, intercept_se = 0, intercept_lower = 0, intercept_upper = 0;
+    double slope = 0, slope_se = 0, slope_lower = 0, slope_upper = 0;
+    double citl_intercept = 0, citl_se = 0;
+    double level = 0.95;
+    std::size_t iterations = 0;  // Newton steps of the two-parameter fit
+    Record record() const;
+};
 using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
                                  DistributionFreeDetails, ConsistencyDetails, CmeDetails, BinaryZDetails,
-                                 HosmerLemeshowDetails>;
+                                 HosmerLemeshowDetails, CoxDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -307,6 +317,20 @@ struct HosmerLemeshowOptions {
 void validate(const HosmerLemeshowOptions& options, std::size_t n);
 // Throws calib::invalid_argument also when fewer than 3 groups hold predictions with the development rule.
 TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemeshowOptions& options = {});
+
+// Cox's calibration test [Cox 1958]: logit P(Y = 1) = a + b·logit p fitted by maximum likelihood
+// (Newton's method from (0, 1)); the likelihood-ratio statistic 2(ℓ(â, b̂) − ℓ(0, 1)) of the joint
+// null (a, b) = (0, 1) against χ²₂. The estimate is the calibration slope b̂ (< 1: over-confident
+// predictions, > 1: under-confident); details the intercept and slope with Wald standard errors and
+// intervals at `level`, and the calibration-in-the-large intercept (b fixed at 1) with its standard
+// error. Needs predictions strictly inside (0, 1) and both outcomes (invalid_argument); a fit that
+// does not converge (separated outcomes) raises calib::numerical_error.
+struct CoxOptions {
+    double level = 0.95;
+};
+// Throws calib::invalid_argument unless the level is in (0, 1) and n ≥ 2.
+void validate(const CoxOptions& options, std::size_t n);
+TestResult cox_test(const CategoricalData& data, const CoxOptions& options = {});
 
 std::string to_string(PValueRule rule);
 std::string to_string(VarianceDivisor divisor);  // "s-1", "s"

@@ -1,6 +1,7 @@
-// The tests of binary predictions (hypothesis.hpp): Spiegelhalter's z, calibration-in-the-large and
-// Hosmer–Lemeshow. Each is one pass (plus a sort for Hosmer–Lemeshow's ranks) with compensated sums in
-// the order of the data, so results do not depend on the number of threads.
+// The tests of binary predictions (hypothesis.hpp): Spiegelhalter's z, calibration-in-the-large,
+// Hosmer–Lemeshow and Cox's logistic recalibration. Each is serial passes over the data in its order
+// (a sort for Hosmer–Lemeshow's ranks, a pass per Newton step for Cox's), so results do not depend on
+// the number of threads.
 #include <calib/hypothesis.hpp>
 
 #include "core/check.hpp"
@@ -88,6 +89,88 @@ std::vector<std::size_t> hosmer_lemeshow_groups(const Vector& p, std::size_t g,
     }
     return group;
 }
+
+// Cox's logistic recalibration: the log-likelihood of logit P(Y = 1) = a + b·x, its maximum by Newton's
+// method, and the intercept's with b fixed at 1.
+class CoxFit {
+public:
+    CoxFit(const Vector& x, const std::vector<int>& y) : x_(x), y_(y) {}
+
+    double log_likelihood(double a, double b) const {
+        detail::CompensatedSum sum;
+        for (Eigen::Index i = 0; i < x_.size(); ++i) {
+            const double eta = a + b * x_[i];
+            // y·η − log(1 + e^η), with log(1 + e^η) = max(η, 0) + log1p(e^−|η|).
+            sum.add(y_[std::size_t(i)] * eta - (std::max(eta, 0.0) + std::log1p(std::exp(-std::abs(eta)))));
+        }
+        return sum.value();
+    }
+
+    // Newton's method for (a, b) (fixed_slope: a only, b = 1), step-halving so that the likelihood
+    // never decreases. Returns the estimate and the inverse information (the Wald covariance).
+    struct Result {
+        double a = 0, b = 1;
+        Eigen::Matrix2d covariance = Eigen::Matrix2d::Zero();
+        std::size_t iterations = 0;
+    };
+    Result maximise(bool fixed_slope) const {
+        Result r;
+        double current = log_likelihood(r.a, r.b);
+        for (r.iterations = 0; r.iterations < max_iterations; ++r.iterations) {
+            Eigen::Vector2d gradient = Eigen::Vector2d::Zero();
+            Eigen::Matrix2d information = Eigen::Matrix2d::Zero();
+            for (Eigen::Index i = 0; i < x_.size(); ++i) {
+                const double eta = r.a + r.b * x_[i];
+                const double mu = eta >= 0 ? 1 / (1 + std::exp(-eta)) : std::exp(eta) / (1 + std::exp(eta));
+                const double w = mu * (1 - mu), residual = y_[std::size_t(i)] - mu;
+                gradient += residual * Eigen::Vector2d(1, x_[i]);
+                information += w * Eigen::Matrix2d{{1, x_[i]}, {x_[i], x_[i] * x_[i]}};
+            }
+            r.covariance = inverse(information, fixed_slope);
+            const Eigen::Vector2d step = r.covariance * gradient;
+            if (std::abs(step[0]) + std::abs(step[1]) <= 1e-12 * (1 + std::abs(r.a) + std::abs(r.b))) break;
+            // Far from the maximum, halve the step until the likelihood does not decrease; near it (the
+            // gain gradient·step promised is below what ℓ's rounding can show), take Newton's full step,
+            // which converges quadratically from there.
+            double scale = 1, next = log_likelihood(r.a + step[0], r.b + step[1]);
+            if (gradient.dot(step) > 1e-10 * (1 + std::abs(current)))
+                for (int halving = 0; halving < 60 && !(next >= current); ++halving) {
+                    scale /= 2;
+                    next = log_likelihood(r.a + scale * step[0], r.b + scale * step[1]);
+                }
+            r.a += scale * step[0];
+            r.b += scale * step[1];
+            current = next;
+            if (std::abs(r.a) + std::abs(r.b) > 1e6) r.iterations = max_iterations;  // diverging: separation
+        }
+        if (r.iterations >= max_iterations || !r.covariance.allFinite())
+            throw numerical_error(
+                "calib::cox_test: the logistic recalibration did not converge (its coefficients grow without "
+                "bound): the outcomes are separated by the predictions (every event predicted above every "
+                "non-event, as happens at small n), so the calibration slope is infinite; use more data or another "
+                "test");
+        return r;
+    }
+
+private:
+    static constexpr std::size_t max_iterations = 100;
+
+    // The inverse of the information; with the slope fixed, only the intercept's entry.
+    static Eigen::Matrix2d inverse(const Eigen::Matrix2d& information, bool fixed_slope) {
+        Eigen::Matrix2d out = Eigen::Matrix2d::Zero();
+        if (fixed_slope) {
+            out(0, 0) = 1 / information(0, 0);
+            return out;
+        }
+        const double det = information(0, 0) * information(1, 1) - information(0, 1) * information(1, 0);
+        if (!(det > 0)) return Eigen::Matrix2d::Constant(std::numeric_limits<double>::quiet_NaN());
+        out << information(1, 1), -information(0, 1), -information(1, 0), information(0, 0);
+        return out / det;
+    }
+
+    const Vector& x_;
+    const std::vector<int>& y_;
+};
 
 }  // namespace
 
@@ -198,6 +281,59 @@ TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemesho
     result.n = data.size();
     result.details = details;
     return detail::checked_test_result("hosmer_lemeshow_test", std::move(result));
+}
+
+
+void validate(const CoxOptions& options, std::size_t n) {
+    if (!(options.level > 0 && options.level < 1))
+        fail("cox_test", "level = ", options.level, ", must be in (0, 1)");
+    detail::check_min_size("cox_test", n, 2, "a slope and an intercept");
+}
+
+TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
+    const Vector p = event_probabilities("cox_test", data);
+    validate(options, data.size());
+    const std::vector<int>& y = data.labels();
+    Vector x(p.size());
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+        if (!(p[i] > 0 && p[i] < 1))
+            fail("cox_test", "prediction ", i, " is ", p[i],
+                 "; the logistic recalibration needs predictions strictly between 0 and 1 (its covariate is logit p)");
+        x[i] = std::log(p[i]) - std::log1p(-p[i]);
+    }
+    if (std::all_of(y.begin(), y.end(), [&](int v) { return v == y[0]; }))
+        fail("cox_test", "every outcome is ", y[0], "; the calibration slope needs both outcomes");
+    if ((x.array() == x[0]).all())
+        fail("cox_test", "every prediction is ", p[0], "; the calibration slope needs predictions that differ");
+
+    const CoxFit fit(x, y);
+    const CoxFit::Result joint = fit.maximise(false), citl = fit.maximise(true);
+    const double z = boost::math::quantile(boost::math::normal(), 0.5 + options.level / 2);
+    CoxDetails details;
+    details.level = options.level;
+    details.iterations = joint.iterations;
+    details.intercept = joint.a;
+    details.intercept_se = std::sqrt(joint.covariance(0, 0));
+    details.intercept_lower = joint.a - z * details.intercept_se;
+    details.intercept_upper = joint.a + z * details.intercept_se;
+    details.slope = joint.b;
+    details.slope_se = std::sqrt(joint.covariance(1, 1));
+    details.slope_lower = joint.b - z * details.slope_se;
+    details.slope_upper = joint.b + z * details.slope_se;
+    details.citl_intercept = citl.a;
+    details.citl_se = std::sqrt(citl.covariance(0, 0));
+
+    TestResult result;
+    result.method = "cox";
+    result.null_approximation = "chi2";
+    result.estimator = "calibration-slope";
+    result.estimate = joint.b;
+    // ℓ(â, b̂) ≥ ℓ(0, 1) by construction (the fit starts there and never descends).
+    result.statistic = std::max(0.0, 2 * (fit.log_likelihood(joint.a, joint.b) - fit.log_likelihood(0, 1)));
+    result.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(2.0), result.statistic));
+    result.n = data.size();
+    result.details = details;
+    return detail::checked_test_result("cox_test", std::move(result));
 }
 
 }  // namespace calib

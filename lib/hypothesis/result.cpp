@@ -57,6 +57,13 @@ Record BinaryZDetails::record() const {
     return r;
 }
 
+Record CoxDetails::record() const {
+    return {{"intercept", intercept},         {"intercept_se", intercept_se},     {"intercept_lower", intercept_lower},
+            {"intercept_upper", intercept_upper}, {"slope", slope},                {"slope_se", slope_se},
+            {"slope_lower", slope_lower},     {"slope_upper", slope_upper},       {"citl_intercept", citl_intercept},
+            {"citl_se", citl_se},             {"level", level},                   {"iterations", count(iterations)}};
+}
+
 Record HosmerLemeshowDetails::record() const {
     return {{"grouping", to_string(grouping)}, {"groups", count(groups)},  {"df", df},
             {"df_rule", to_string(df_rule)},   {"smallest_expected", smallest_expected}};

@@ -397,6 +397,19 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowOptions& o, const ParallelOptions&) {
              return hosmer_lemeshow_test(classes_of("hosmer-lemeshow", data), o);
          }}));
+
+    all.push_back(test_entry<CoxOptions>(
+        binary_method("cox",
+                      "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
+                      "(0, 1)",
+                      "Cox's calibration test (logistic recalibration)"),
+        {real_option(&CoxOptions::level, info("level", "L", "0.95", "the level of the Wald intervals, in (0, 1)"),
+                     [](double x) { return x > 0 && x < 1; }, "in (0, 1)")},
+        {},
+        {always<CoxOptions>(KernelUse::none), nullptr, [](const CoxOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const CoxOptions& o, const ParallelOptions&) {
+             return cox_test(classes_of("cox", data), o);
+         }}));
     return all;
 }
 
@@ -516,6 +529,15 @@ TestInWords test_in_words(const TestResult& r) {
                     ") / its standard error under calibration, compared with the standard normal on both sides; z > "
                     "0 means " + (brier ? "a larger Brier score than calibration gives" : "more events than predicted") +
                     higher};
+    }
+    if (r.method == "cox") {
+        const auto& d = r.details_as<CoxDetails>();
+        return {"calibration slope " + words_number(d.slope) + " [" + words_number(d.slope_lower) + ", " +
+                    words_number(d.slope_upper) + "], intercept " + words_number(d.intercept) + " (" +
+                    words_number(100 * d.level) + "% Wald intervals)",
+                "twice the log-likelihood gained by refitting logit P(Y = 1) = a + b logit p over a = 0, b = 1, "
+                "compared with chi-squared on 2 degrees of freedom; a slope below 1 means over-confident "
+                "predictions" + higher};
     }
     if (r.method == "hosmer-lemeshow") {
         const auto& d = r.details_as<HosmerLemeshowDetails>();

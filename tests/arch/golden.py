@@ -46,9 +46,9 @@ TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
     "dfree-biased": "", "dfree-unbiased": "", "dfree-block": "--block-size sqrt",
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
-    "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "",
+    "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "",
 }
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox")
 
 
 def applies(family, method):

@@ -1,5 +1,6 @@
 """The tests of binary predictions against independent NumPy computations of their textbook formulas:
-Spiegelhalter's z and calibration-in-the-large from their sums, and Hosmer-Lemeshow as R's
+Spiegelhalter's z and calibration-in-the-large from their sums, Cox's logistic recalibration by
+iteratively reweighted least squares, and Hosmer-Lemeshow as R's
 ResourceSelection::hoslem.test computes it (breaks at the type-7 sample quantiles, right-closed
 groups, the Pearson chi-squared of the g x 2 table, g - 2 degrees of freedom), on data where its
 groups and calib's coincide (n a multiple of g, no ties). The p-values use closed forms (erfc; the
@@ -27,6 +28,22 @@ def hoslem_like_r(p, y, g):
     observed = np.array([[np.sum(1 - y[group == k]), np.sum(y[group == k])] for k in range(1, g + 1)])
     expected = np.array([[np.sum(1 - p[group == k]), np.sum(p[group == k])] for k in range(1, g + 1)])
     return float(np.sum((observed - expected) ** 2 / expected))
+
+
+def logistic_recalibration(p, y):
+    """Cox's fit logit P(Y = 1) = a + b logit p by iteratively reweighted least squares, its
+    log-likelihood's gain over (0, 1), and the standard errors from the inverse information."""
+    x = np.log(p / (1 - p))
+    design = np.c_[np.ones_like(x), x]
+    loglik = lambda t: float(np.sum(y * (design @ t) - np.logaddexp(0, design @ t)))
+    theta = np.array([0.0, 1.0])
+    for _ in range(50):
+        mu = 1 / (1 + np.exp(-(design @ theta)))
+        information = design.T @ (design * (mu * (1 - mu))[:, None])
+        theta = theta + np.linalg.solve(information, design.T @ (y - mu))
+    mu = 1 / (1 + np.exp(-(design @ theta)))
+    se = np.sqrt(np.diag(np.linalg.inv(design.T @ (design * (mu * (1 - mu))[:, None]))))
+    return theta, se, 2 * (loglik(theta) - loglik(np.array([0.0, 1.0])))
 
 
 def data_sets():
@@ -61,3 +78,10 @@ def test_against_numpy_formulas(name, p, y):
     validation = calib.test(p, y, method="hosmer-lemeshow")
     assert validation.statistic == r.statistic and validation.details["df"] == 10
     assert validation.p_value == pytest.approx(chi2_survival_even(c, 10), rel=1e-10, abs=1e-300)
+
+    theta, se, lr = logistic_recalibration(p, y)
+    r = calib.test(p, y, method="cox")
+    assert (r.details["intercept"], r.details["slope"]) == pytest.approx(tuple(theta), rel=1e-9, abs=1e-12)
+    assert (r.details["intercept_se"], r.details["slope_se"]) == pytest.approx(tuple(se), rel=1e-8)
+    assert r.statistic == pytest.approx(lr, rel=1e-8, abs=1e-10)
+    assert r.p_value == pytest.approx(math.exp(-lr / 2), rel=1e-7)

@@ -155,6 +155,7 @@ TESTS = [
     ("binary", "spiegelhalter", {}),
     ("binary", "citl", {}),
     ("binary", "hosmer-lemeshow", {}),
+    ("binary", "cox", {"level": 0.9}),
     ("binary", "hosmer-lemeshow", {"groups": 8, "grouping": "fixed", "df": "development"}),
     ("normal", "cme", {"locations": 5, "seed": 11}),
     ("normal", "gamma", {}),
@@ -383,7 +384,7 @@ def test_binary_tests_on_users_files(tmp_path):
     np.save(tmp_path / "y.npy", y.astype(np.int64))
     two = np.c_[1 - p32.astype(np.float64), p32.astype(np.float64)]
     np.save(tmp_path / "two.npy", two)
-    for method in ("spiegelhalter", "citl", "hosmer-lemeshow"):
+    for method in ("spiegelhalter", "citl", "hosmer-lemeshow", "cox"):
         cli = run_cli("test", "--family", "binary", "--input", str(tmp_path / "p.npy"), "--labels",
                       str(tmp_path / "y.npy"), "--method", method)
         python = calib.test(p32, y, method=method)
