@@ -159,7 +159,8 @@ TEST_CASE("hosmer_lemeshow_test: the groups: fixed cut points k/g exactly, ranks
     CHECK(r.details_as<HosmerLemeshowDetails>().groups == 10);
     Matrix reversed = data.probabilities().colwise().reverse();
     std::vector<int> labels(data.labels().rbegin(), data.labels().rend());
-    const TestResult back = hosmer_lemeshow_test(CategoricalData(reversed, labels), hl(10, HosmerLemeshowGrouping::quantiles));
+    const TestResult back =
+        hosmer_lemeshow_test(CategoricalData(reversed, labels), hl(10, HosmerLemeshowGrouping::quantiles));
     CHECK(back.statistic == Approx(r.statistic).epsilon(1e-13));
 }
 
@@ -181,8 +182,9 @@ TEST_CASE("binary tests: argument checks") {
     const CategoricalData small = binary({0.2, 0.4, 0.6}, {0, 1, 1});
     CHECK_THROWS_WITH_AS(hosmer_lemeshow_test(small, hl(4, HosmerLemeshowGrouping::quantiles)),
                          doctest::Contains("groups = 4 with n = 3"), invalid_argument);
-    CHECK(hosmer_lemeshow_test(small, hl(4, HosmerLemeshowGrouping::fixed)).details_as<HosmerLemeshowDetails>().groups ==
-          3);  // fixed cut points: empty groups are dropped
+    // Fixed cut points: empty groups are dropped.
+    const TestResult fixed = hosmer_lemeshow_test(small, hl(4, HosmerLemeshowGrouping::fixed));
+    CHECK(fixed.details_as<HosmerLemeshowDetails>().groups == 3);
     CHECK_THROWS_AS(validate(hl(1, HosmerLemeshowGrouping::quantiles), 10), invalid_argument);
     CHECK_NOTHROW(validate(hl(3, HosmerLemeshowGrouping::quantiles), 3));
     // n = 1 is a valid (weak) z-test.

@@ -101,7 +101,7 @@ struct CmeDetails {
 // Spiegelhalter's z, 0 or 1 for calibration-in-the-large).
 struct BinaryZDetails {
     double z = 0;
-    double expected = 0;   // Spiegelhalter: the Brier score's expectation; calibration-in-the-large: the mean prediction
+    double expected = 0;   // Spiegelhalter's: the Brier score's expectation; calibration-in-the-large's: mean p
     double std_error = 0;  // of the estimate under calibration
     bool degenerate = false;
     Record record() const;

@@ -379,12 +379,14 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Hosmer-Lemeshow test"),
         {
             integer_option(&HosmerLemeshowOptions::groups,
-                           info("groups", "G", "10", "the number of groups (at most n with quantiles)"), 2, detail::max_histogram_bins),
+                           info("groups", "G", "10", "the number of groups (at most n with quantiles)"), 2,
+                           detail::max_histogram_bins),
             enum_option(&HosmerLemeshowOptions::grouping,
                         info("grouping", "quantiles|fixed", "quantiles",
                              "groups of equal size by the predictions' ranks (\"deciles of risk\"; tied predictions "
                              "share a group) or between the fixed cut points k/G"),
-                        named<HosmerLemeshowGrouping>({HosmerLemeshowGrouping::quantiles, HosmerLemeshowGrouping::fixed})),
+                        named<HosmerLemeshowGrouping>(
+                            {HosmerLemeshowGrouping::quantiles, HosmerLemeshowGrouping::fixed})),
             enum_option(&HosmerLemeshowOptions::df,
                         info("df", "validation|development", "validation",
                              "the chi-squared's degrees of freedom: G for predictions of held-out data, G - 2 when "
@@ -394,9 +396,8 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
         {},
         {always<HosmerLemeshowOptions>(KernelUse::none), nullptr,
          [](const HosmerLemeshowOptions& o, std::size_t n, std::size_t) { validate(o, n); },
-         [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowOptions& o, const ParallelOptions&) {
-             return hosmer_lemeshow_test(classes_of("hosmer-lemeshow", data), o);
-         }}));
+         [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowOptions& o,
+            const ParallelOptions&) { return hosmer_lemeshow_test(classes_of("hosmer-lemeshow", data), o); }}));
 
     all.push_back(test_entry<CoxOptions>(
         binary_method("cox",
@@ -406,7 +407,8 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
         {real_option(&CoxOptions::level, info("level", "L", "0.95", "the level of the Wald intervals, in (0, 1)"),
                      [](double x) { return x > 0 && x < 1; }, "in (0, 1)")},
         {},
-        {always<CoxOptions>(KernelUse::none), nullptr, [](const CoxOptions& o, std::size_t n, std::size_t) { validate(o, n); },
+        {always<CoxOptions>(KernelUse::none), nullptr,
+         [](const CoxOptions& o, std::size_t n, std::size_t) { validate(o, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const CoxOptions& o, const ParallelOptions&) {
              return cox_test(classes_of("cox", data), o);
          }}));
@@ -522,13 +524,14 @@ TestInWords test_in_words(const TestResult& r) {
         const auto& d = r.details_as<BinaryZDetails>();
         const bool brier = r.method == "spiegelhalter";
         const std::string what = brier ? "the Brier score" : "the mean outcome minus the mean prediction";
-        return {d.degenerate ? std::string("degenerate: every outcome is certain under the predictions")
-                             : std::string("expected under calibration: ") + (brier ? "Brier score " : "mean outcome ") +
-                                   words_number(d.expected) + ", standard error " + words_number(d.std_error),
+        const std::string expected = std::string(brier ? "Brier score " : "mean outcome ") + words_number(d.expected);
+        const std::string larger = brier ? "a larger Brier score than calibration gives" : "more events than predicted";
+        const std::string null = "expected under calibration: " + expected + ", standard error " +
+                                 words_number(d.std_error);
+        return {d.degenerate ? std::string("degenerate: every outcome is certain under the predictions") : null,
                 "|z|, z = (" + what + (brier ? " - its expectation" : "") +
                     ") / its standard error under calibration, compared with the standard normal on both sides; z > "
-                    "0 means " + (brier ? "a larger Brier score than calibration gives" : "more events than predicted") +
-                    higher};
+                    "0 means " + larger + higher};
     }
     if (r.method == "cox") {
         const auto& d = r.details_as<CoxDetails>();
