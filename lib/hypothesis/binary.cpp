@@ -106,8 +106,9 @@ public:
         return sum.value();
     }
 
-    // Newton's method for (a, b) (fixed_slope: a only, b = 1), step-halving so that the likelihood
-    // never decreases. Returns the estimate and the inverse information (the Wald covariance).
+    // Newton's method for (a, b) (fixed_slope: a only, b = 1) from (0, 1), halving the steps that would
+    // lower the likelihood while it can still tell. Returns the estimate and the inverse information
+    // (the Wald covariance).
     struct Result {
         double a = 0, b = 1;
         Eigen::Matrix2d covariance = Eigen::Matrix2d::Zero();
@@ -283,7 +284,6 @@ TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemesho
     return detail::checked_test_result("hosmer_lemeshow_test", std::move(result));
 }
 
-
 void validate(const CoxOptions& options, std::size_t n) {
     if (!(options.level > 0 && options.level < 1))
         fail("cox_test", "level = ", options.level, ", must be in (0, 1)");
@@ -328,7 +328,7 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
     result.null_approximation = "chi2";
     result.estimator = "calibration-slope";
     result.estimate = joint.b;
-    // ℓ(â, b̂) ≥ ℓ(0, 1) by construction (the fit starts there and never descends).
+    // ℓ(â, b̂) ≥ ℓ(0, 1) up to rounding (the fit starts there and does not descend): 0 for a calibrated fit.
     result.statistic = std::max(0.0, 2 * (fit.log_likelihood(joint.a, joint.b) - fit.log_likelihood(0, 1)));
     result.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(2.0), result.statistic));
     result.n = data.size();
