@@ -9,7 +9,9 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
+#include <limits>
 
 using namespace calib;
 using doctest::Approx;
@@ -43,6 +45,33 @@ CategoricalData simulated(std::size_t n, double alpha, double sharpen, test::Rng
         p[i] = 1 / (1 + std::exp(-sharpen * logit));
     }
     return CategoricalData::from_binary(p, truth.labels());
+}
+
+// The log-likelihood of logit P(Y = 1) = a + b·logit p, written independently of the library (log σ and
+// log(1 − σ) in long double).
+double cox_log_likelihood(const Vector& p, const std::vector<int>& y, double a, double b) {
+    long double sum = 0;
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+        const double eta = a + b * std::log(p[i] / (1 - p[i]));
+        const long double s = 1 / (1 + std::exp(-(long double)eta));
+        sum += y[std::size_t(i)] ? std::log(s) : std::log1p(-s);
+    }
+    return double(sum);
+}
+
+// The maximum of a concave f on [lo, hi] by golden-section search.
+template <class F>
+double golden_maximum(const F& f, double lo, double hi) {
+    const double r = (std::sqrt(5.0) - 1) / 2;
+    double x1 = hi - r * (hi - lo), x2 = lo + r * (hi - lo), f1 = f(x1), f2 = f(x2);
+    while (hi - lo > 1e-9) {
+        if (f1 < f2) {
+            lo = x1, x1 = x2, f1 = f2, x2 = lo + r * (hi - lo), f2 = f(x2);
+        } else {
+            hi = x2, x2 = x1, f2 = f1, x1 = hi - r * (hi - lo), f1 = f(x1);
+        }
+    }
+    return std::max(f1, f2);
 }
 
 }  // namespace
@@ -232,15 +261,7 @@ TEST_CASE("cox_test: the fit is the likelihood's maximum, its information the He
     const CategoricalData data = simulated(400, 1.0, 1.5, rng);  // over-confident: slope about 1/1.5
     const Vector p = data.probabilities().col(1);
     const std::vector<int>& y = data.labels();
-    const auto ll = [&](double a, double b) {
-        long double sum = 0;
-        for (Eigen::Index i = 0; i < p.size(); ++i) {
-            const double eta = a + b * std::log(p[i] / (1 - p[i]));
-            const long double s = 1 / (1 + std::exp(-(long double)eta));
-            sum += y[std::size_t(i)] ? std::log(s) : std::log1p(-s);
-        }
-        return double(sum);
-    };
+    const auto ll = [&](double a, double b) { return cox_log_likelihood(p, y, a, b); };
     const TestResult r = cox_test(data);
     const auto& d = r.details_as<CoxDetails>();
     CHECK(r.method == "cox");
@@ -280,6 +301,44 @@ TEST_CASE("cox_test: the fit is the likelihood's maximum, its information the He
     CHECK(std::abs(refit.intercept) < 1e-8);
 }
 
+TEST_CASE("cox_test: likelihood-ratio intervals end where the profile deviance is chi-squared's quantile") {
+    // Profiles maximised here by golden-section search on the independent likelihood; the joint statistic
+    // splits into the intercept's (slope 1) and the slope's (intercept free).
+    test::Rng rng(23);
+    const CategoricalData data = simulated(300, 1.0, 1.5, rng);
+    const Vector p = data.probabilities().col(1);
+    const std::vector<int>& y = data.labels();
+    const auto ll = [&](double a, double b) { return cox_log_likelihood(p, y, a, b); };
+    CoxOptions options;
+    options.level = 0.9;
+    const TestResult r = cox_test(data, options);
+    const auto& d = r.details_as<CoxDetails>();
+    const double top = ll(d.intercept, d.slope), quantile = 2.705543454095404;  // χ²₁'s 0.9 quantile (R qchisq)
+    const auto slope_deviance = [&](double b) {
+        return 2 * (top - golden_maximum([&](double a) { return ll(a, b); }, d.intercept - 3, d.intercept + 3));
+    };
+    const auto intercept_deviance = [&](double a) {
+        return 2 * (top - golden_maximum([&](double b) { return ll(a, b); }, d.slope - 3, d.slope + 3));
+    };
+    const double citl_top = ll(d.citl_intercept, 1);
+    for (double end : {d.slope_lr_lower, d.slope_lr_upper})
+        CHECK(slope_deviance(end) == Approx(quantile).epsilon(1e-6));
+    for (double end : {d.intercept_lr_lower, d.intercept_lr_upper})
+        CHECK(intercept_deviance(end) == Approx(quantile).epsilon(1e-6));
+    for (double end : {d.citl_lr_lower, d.citl_lr_upper})
+        CHECK(2 * (citl_top - ll(end, 1)) == Approx(quantile).epsilon(1e-6));
+    CHECK(d.slope_lr_lower < d.slope);
+    CHECK(d.slope < d.slope_lr_upper);
+    const double z = 1.6448536269514722;  // Φ⁻¹(0.95)
+    CHECK(d.citl_lower == Approx(d.citl_intercept - z * d.citl_se).epsilon(1e-12));
+    CHECK(d.citl_upper == Approx(d.citl_intercept + z * d.citl_se).epsilon(1e-12));
+    CHECK(d.citl_statistic == Approx(2 * (citl_top - ll(0, 1))).epsilon(1e-9));
+    CHECK(d.slope_statistic == Approx(2 * (top - citl_top)).epsilon(1e-9));
+    CHECK(r.statistic == Approx(d.citl_statistic + d.slope_statistic).epsilon(1e-12));
+    CHECK(d.citl_p_value == Approx(std::erfc(std::sqrt(d.citl_statistic / 2))).epsilon(1e-10));  // χ²₁'s tail
+    CHECK(d.slope_p_value == Approx(std::erfc(std::sqrt(d.slope_statistic / 2))).epsilon(1e-10));
+}
+
 TEST_CASE("cox_test: refusals and the separated case") {
     CHECK_THROWS_WITH_AS(cox_test(binary({0.2, 0.0, 0.6}, {0, 0, 1})), doctest::Contains("strictly between 0 and 1"),
                          invalid_argument);
@@ -295,15 +354,36 @@ TEST_CASE("cox_test: refusals and the separated case") {
     CHECK_THROWS_AS(validate(CoxOptions{}, 1), invalid_argument);
 }
 
-TEST_CASE("cox_test: level within the 99% binomial band under calibration") {
+TEST_CASE("cox_test: level and intervals' coverage within the 99% binomial band under calibration") {
     const std::size_t trials = 2000;
     const boost::math::binomial_distribution<> null_count(double(trials), 0.05);
     const double lo = boost::math::quantile(null_count, 0.005), hi = boost::math::quantile(null_count, 0.995);
     test::Rng rng(31);
-    double rejected = 0, power = 0;
-    for (std::size_t t = 0; t < trials; ++t) rejected += cox_test(simulated(500, 1.0, 1.0, rng)).p_value < 0.05;
+    // Each part of the statistic rejects at the level; the intervals miss the true slope 1 and intercepts
+    // 0 as often (95 % intervals).
+    std::array<double, 9> missed{};
+    double power = 0;
+    for (std::size_t t = 0; t < trials; ++t) {
+        const TestResult r = cox_test(simulated(500, 1.0, 1.0, rng));
+        const auto& d = r.details_as<CoxDetails>();
+        const auto outside = [](double lower, double upper, double truth) { return truth < lower || truth > upper; };
+        const std::array<bool, 9> miss{r.p_value < 0.05,
+                                       d.citl_p_value < 0.05,
+                                       d.slope_p_value < 0.05,
+                                       outside(d.slope_lower, d.slope_upper, 1),
+                                       outside(d.slope_lr_lower, d.slope_lr_upper, 1),
+                                       outside(d.intercept_lower, d.intercept_upper, 0),
+                                       outside(d.intercept_lr_lower, d.intercept_lr_upper, 0),
+                                       outside(d.citl_lower, d.citl_upper, 0),
+                                       outside(d.citl_lr_lower, d.citl_lr_upper, 0)};
+        for (std::size_t k = 0; k < miss.size(); ++k) missed[k] += miss[k];
+    }
     for (std::size_t t = 0; t < 200; ++t) power += cox_test(simulated(500, 1.0, 2.0, rng)).p_value < 0.05;
-    CHECK(rejected >= lo);
-    CHECK(rejected <= hi);
+    for (std::size_t k = 0; k < missed.size(); ++k) {
+        CAPTURE(k);
+        CAPTURE(missed[k]);
+        CHECK(missed[k] >= lo);
+        CHECK(missed[k] <= hi);
+    }
     CHECK(power / 200 > 0.9);
 }

@@ -117,11 +117,19 @@ struct HosmerLemeshowDetails {
     Record record() const;
 };
 // Cox's logistic recalibration logit P(Y = 1) = a + b·logit p fitted by maximum likelihood, with Wald
-// intervals at `level`; and the intercept with b fixed at 1 (calibration-in-the-large's).
+// (estimate ± z·se) and likelihood-ratio (profile, `_lr_`) intervals at `level`; and the intercept with b
+// fixed at 1 (calibration-in-the-large's). The LR intervals are finite whenever the fit is (the profile
+// deviance then grows without bound); an end not reached within 2⁴⁰ Wald half-widths is reported
+// infinite. The joint statistic is citl_statistic + slope_statistic: the tests of
+// a = 0 with b = 1, and of b = 1 with a free, each against χ²₁.
 struct CoxDetails {
     double intercept = 0, intercept_se = 0, intercept_lower = 0, intercept_upper = 0;
+    double intercept_lr_lower = 0, intercept_lr_upper = 0;
     double slope = 0, slope_se = 0, slope_lower = 0, slope_upper = 0;
-    double citl_intercept = 0, citl_se = 0;
+    double slope_lr_lower = 0, slope_lr_upper = 0;
+    double citl_intercept = 0, citl_se = 0, citl_lower = 0, citl_upper = 0;
+    double citl_lr_lower = 0, citl_lr_upper = 0;
+    double citl_statistic = 0, citl_p_value = 1, slope_statistic = 0, slope_p_value = 1;
     double level = 0.95;
     std::size_t iterations = 0;  // Newton steps of the two-parameter fit
     Record record() const;
@@ -321,10 +329,11 @@ TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemesho
 // Cox's calibration test [Cox 1958]: logit P(Y = 1) = a + b·logit p fitted by maximum likelihood
 // (Newton's method from (0, 1)); the likelihood-ratio statistic 2(ℓ(â, b̂) − ℓ(0, 1)) of the joint
 // null (a, b) = (0, 1) against χ²₂. The estimate is the calibration slope b̂ (< 1: over-confident
-// predictions, > 1: under-confident); details the intercept and slope with Wald standard errors and
-// intervals at `level`, and the calibration-in-the-large intercept (b fixed at 1) with its standard
-// error. Needs predictions strictly inside (0, 1) and both outcomes (invalid_argument); a fit that
-// does not converge (separated outcomes) raises calib::numerical_error.
+// predictions, > 1: under-confident); details the intercept and slope with Wald and likelihood-ratio
+// intervals at `level`, the calibration-in-the-large intercept (b fixed at 1) with its intervals, and
+// the joint statistic's two parts with their p-values. Needs predictions strictly inside (0, 1) and
+// both outcomes (invalid_argument); a fit that does not converge (separated outcomes) raises
+// calib::numerical_error.
 struct CoxOptions {
     double level = 0.95;
 };

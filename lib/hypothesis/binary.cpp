@@ -10,11 +10,13 @@
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/tools/toms748_solve.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 namespace calib {
@@ -91,7 +93,7 @@ std::vector<std::size_t> hosmer_lemeshow_groups(const Vector& p, std::size_t g,
 }
 
 // Cox's logistic recalibration: the log-likelihood of logit P(Y = 1) = a + b·x, its maximum by Newton's
-// method, and the intercept's with b fixed at 1.
+// method, and its profiles (the maximum over one coefficient with the other held).
 class CoxFit {
 public:
     CoxFit(const Vector& x, const std::vector<int>& y) : x_(x), y_(y) {}
@@ -106,17 +108,35 @@ public:
         return sum.value();
     }
 
-    // Newton's method for (a, b) (fixed_slope: a only, b = 1) from (0, 1), halving the steps that would
-    // lower the likelihood while it can still tell. Returns the estimate and the inverse information
-    // (the Wald covariance).
     struct Result {
         double a = 0, b = 1;
-        Eigen::Matrix2d covariance = Eigen::Matrix2d::Zero();
+        double log_likelihood = 0;
+        Eigen::Matrix2d covariance = Eigen::Matrix2d::Zero();  // the inverse information (Wald's)
         std::size_t iterations = 0;
+        bool converged = false;
     };
-    Result maximise(bool fixed_slope) const {
+    // Newton's method for (a, b) from (0, 1).
+    Result maximise() const { return newton(Held::none, 0, 1); }
+    // The maximum over the intercept with the slope held at b (held = slope), or over the slope with the
+    // intercept held at a (held = intercept), from `start` of the free one. A profile that grows without
+    // bound (the free coefficient separates the outcomes) returns with converged = false and ℓ near its
+    // supremum.
+    enum class Held { none, intercept, slope };
+    Result profile(Held held, double value, double start) const {
+        return held == Held::slope ? newton(held, start, value) : newton(held, value, start);
+    }
+
+private:
+    static constexpr std::size_t max_iterations = 100;
+
+    // Halves the steps that would lower the likelihood while it can still tell; near the maximum (the gain
+    // gradient·step promised is below what ℓ's rounding can show) takes Newton's full step, which converges
+    // quadratically from there.
+    Result newton(Held held, double a, double b) const {
         Result r;
-        double current = log_likelihood(r.a, r.b);
+        r.a = a;
+        r.b = b;
+        r.log_likelihood = log_likelihood(r.a, r.b);
         for (r.iterations = 0; r.iterations < max_iterations; ++r.iterations) {
             Eigen::Vector2d gradient = Eigen::Vector2d::Zero();
             Eigen::Matrix2d information = Eigen::Matrix2d::Zero();
@@ -127,40 +147,32 @@ public:
                 gradient += residual * Eigen::Vector2d(1, x_[i]);
                 information += w * Eigen::Matrix2d{{1, x_[i]}, {x_[i], x_[i] * x_[i]}};
             }
-            r.covariance = inverse(information, fixed_slope);
+            r.covariance = inverse(information, held);
             const Eigen::Vector2d step = r.covariance * gradient;
-            if (std::abs(step[0]) + std::abs(step[1]) <= 1e-12 * (1 + std::abs(r.a) + std::abs(r.b))) break;
-            // Far from the maximum, halve the step until the likelihood does not decrease; near it (the
-            // gain gradient·step promised is below what ℓ's rounding can show), take Newton's full step,
-            // which converges quadratically from there.
+            if (std::abs(step[0]) + std::abs(step[1]) <= 1e-12 * (1 + std::abs(r.a) + std::abs(r.b))) {
+                r.converged = r.covariance.allFinite();
+                return r;
+            }
             double scale = 1, next = log_likelihood(r.a + step[0], r.b + step[1]);
-            if (gradient.dot(step) > 1e-10 * (1 + std::abs(current)))
-                for (int halving = 0; halving < 60 && !(next >= current); ++halving) {
+            if (gradient.dot(step) > 1e-10 * (1 + std::abs(r.log_likelihood)))
+                for (int halving = 0; halving < 60 && !(next >= r.log_likelihood); ++halving) {
                     scale /= 2;
                     next = log_likelihood(r.a + scale * step[0], r.b + scale * step[1]);
                 }
             r.a += scale * step[0];
             r.b += scale * step[1];
-            current = next;
-            if (std::abs(r.a) + std::abs(r.b) > 1e6) r.iterations = max_iterations;  // diverging: separation
+            r.log_likelihood = next;
+            if (std::abs(r.a) + std::abs(r.b) > 1e6) return r;  // diverging: separation
         }
-        if (r.iterations >= max_iterations || !r.covariance.allFinite())
-            throw numerical_error(
-                "calib::cox_test: the logistic recalibration did not converge (its coefficients grow without "
-                "bound): the outcomes are separated by the predictions (every event predicted above every "
-                "non-event, as happens at small n), so the calibration slope is infinite; use more data or another "
-                "test");
         return r;
     }
 
-private:
-    static constexpr std::size_t max_iterations = 100;
-
-    // The inverse of the information; with the slope fixed, only the intercept's entry.
-    static Eigen::Matrix2d inverse(const Eigen::Matrix2d& information, bool fixed_slope) {
+    // The inverse of the information in the free coefficients (0 in the held one's row and column).
+    static Eigen::Matrix2d inverse(const Eigen::Matrix2d& information, Held held) {
         Eigen::Matrix2d out = Eigen::Matrix2d::Zero();
-        if (fixed_slope) {
-            out(0, 0) = 1 / information(0, 0);
+        if (held != Held::none) {
+            const int k = held == Held::slope ? 0 : 1;
+            out(k, k) = 1 / information(k, k);
             return out;
         }
         const double det = information(0, 0) * information(1, 1) - information(0, 1) * information(1, 0);
@@ -172,6 +184,43 @@ private:
     const Vector& x_;
     const std::vector<int>& y_;
 };
+
+[[noreturn]] void cox_separated() {
+    throw numerical_error(
+        "calib::cox_test: the logistic recalibration did not converge (its coefficients grow without bound): the "
+        "outcomes are separated by the predictions (every event predicted above every non-event, as happens at "
+        "small n), so the calibration slope is infinite; use more data or another test");
+}
+
+// The likelihood-ratio interval {t : deviance(t) ≤ cutoff} around the estimate `center` (deviance 0), where
+// deviance(t) = 2(ℓ̂ − ℓ's profile at t) grows on each side: each end is bracketed by doubling steps from
+// the Wald half-width and then found by TOMS 748 to 1e-12 relative. An end the deviance never reaches
+// (the profile levels off) is infinite.
+template <class Deviance>
+std::pair<double, double> likelihood_ratio_interval(double center, double half_width, double cutoff,
+                                                    const Deviance& deviance) {
+    const auto end = [&](double direction) {
+        double inside = center, step = half_width > 0 && std::isfinite(half_width) ? half_width : 1.0;
+        for (int doubling = 0; doubling < 40; ++doubling, step *= 2) {
+            const double outside = center + direction * step;
+            const double d = deviance(outside);
+            if (!(d < cutoff)) {
+                const double f_inside = deviance(inside) - cutoff, f_outside = d - cutoff;
+                const auto shifted = [&](double t) { return deviance(t) - cutoff; };
+                const auto close = [](double lo, double hi) { return std::abs(hi - lo) <= 1e-12 * (1 + std::abs(lo)); };
+                std::uintmax_t evaluations = 100;
+                const auto root = direction > 0 ? boost::math::tools::toms748_solve(shifted, inside, outside, f_inside,
+                                                                                    f_outside, close, evaluations)
+                                                : boost::math::tools::toms748_solve(shifted, outside, inside, f_outside,
+                                                                                    f_inside, close, evaluations);
+                return (root.first + root.second) / 2;
+            }
+            inside = outside;
+        }
+        return direction * std::numeric_limits<double>::infinity();
+    };
+    return {end(-1), end(1)};
+}
 
 }  // namespace
 
@@ -307,8 +356,18 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
         fail("cox_test", "every prediction is ", p[0], "; the calibration slope needs predictions that differ");
 
     const CoxFit fit(x, y);
-    const CoxFit::Result joint = fit.maximise(false), citl = fit.maximise(true);
+    using Held = CoxFit::Held;
+    const CoxFit::Result joint = fit.maximise(), citl = fit.profile(Held::slope, 1, 0);
+    if (!joint.converged || !citl.converged) cox_separated();
     const double z = boost::math::quantile(boost::math::normal(), 0.5 + options.level / 2);
+    const double cutoff = boost::math::quantile(boost::math::chi_squared(1.0), options.level);
+    const double null_log_likelihood = fit.log_likelihood(0, 1);
+    // Twice a log-likelihood gain, ≥ 0 up to rounding (each fit starts at the smaller model's point).
+    const auto gain = [](double larger, double smaller) { return std::max(0.0, 2 * (larger - smaller)); };
+    const auto chi2_tail = [](double df, double statistic) {
+        return boost::math::cdf(boost::math::complement(boost::math::chi_squared(df), statistic));
+    };
+
     CoxDetails details;
     details.level = options.level;
     details.iterations = joint.iterations;
@@ -322,15 +381,42 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
     details.slope_upper = joint.b + z * details.slope_se;
     details.citl_intercept = citl.a;
     details.citl_se = std::sqrt(citl.covariance(0, 0));
+    details.citl_lower = citl.a - z * details.citl_se;
+    details.citl_upper = citl.a + z * details.citl_se;
+
+    // Likelihood-ratio (profile) intervals, each profile warm-started from the last point evaluated.
+    double free = joint.a;
+    std::tie(details.slope_lr_lower, details.slope_lr_upper) =
+        likelihood_ratio_interval(joint.b, z * details.slope_se, cutoff, [&](double b) {
+            const CoxFit::Result r = fit.profile(Held::slope, b, free);
+            free = std::isfinite(r.a) ? r.a : joint.a;
+            return gain(joint.log_likelihood, r.log_likelihood);
+        });
+    free = joint.b;
+    std::tie(details.intercept_lr_lower, details.intercept_lr_upper) =
+        likelihood_ratio_interval(joint.a, z * details.intercept_se, cutoff, [&](double a) {
+            const CoxFit::Result r = fit.profile(Held::intercept, a, free);
+            free = std::isfinite(r.b) ? r.b : joint.b;
+            return gain(joint.log_likelihood, r.log_likelihood);
+        });
+    std::tie(details.citl_lr_lower, details.citl_lr_upper) =
+        likelihood_ratio_interval(citl.a, z * details.citl_se, cutoff,
+                                  [&](double a) { return gain(citl.log_likelihood, fit.log_likelihood(a, 1)); });
+
+    // The joint statistic splits into the intercept's with the slope at 1 and the slope's given a free
+    // intercept [Miller, Hui & Tierney 1991].
+    details.citl_statistic = gain(citl.log_likelihood, null_log_likelihood);
+    details.citl_p_value = chi2_tail(1, details.citl_statistic);
+    details.slope_statistic = gain(joint.log_likelihood, citl.log_likelihood);
+    details.slope_p_value = chi2_tail(1, details.slope_statistic);
 
     TestResult result;
     result.method = "cox";
     result.null_approximation = "chi2";
     result.estimator = "calibration-slope";
     result.estimate = joint.b;
-    // ℓ(â, b̂) ≥ ℓ(0, 1) up to rounding (the fit starts there and does not descend): 0 for a calibrated fit.
-    result.statistic = std::max(0.0, 2 * (fit.log_likelihood(joint.a, joint.b) - fit.log_likelihood(0, 1)));
-    result.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(2.0), result.statistic));
+    result.statistic = gain(joint.log_likelihood, null_log_likelihood);
+    result.p_value = chi2_tail(2, result.statistic);
     result.n = data.size();
     result.details = details;
     return detail::checked_test_result("cox_test", std::move(result));

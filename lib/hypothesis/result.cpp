@@ -58,10 +58,30 @@ Record BinaryZDetails::record() const {
 }
 
 Record CoxDetails::record() const {
-    return {{"intercept", intercept},         {"intercept_se", intercept_se},     {"intercept_lower", intercept_lower},
-            {"intercept_upper", intercept_upper}, {"slope", slope},                {"slope_se", slope_se},
-            {"slope_lower", slope_lower},     {"slope_upper", slope_upper},       {"citl_intercept", citl_intercept},
-            {"citl_se", citl_se},             {"level", level},                   {"iterations", count(iterations)}};
+    return {{"intercept", intercept},
+            {"intercept_se", intercept_se},
+            {"intercept_lower", intercept_lower},
+            {"intercept_upper", intercept_upper},
+            {"intercept_lr_lower", intercept_lr_lower},
+            {"intercept_lr_upper", intercept_lr_upper},
+            {"slope", slope},
+            {"slope_se", slope_se},
+            {"slope_lower", slope_lower},
+            {"slope_upper", slope_upper},
+            {"slope_lr_lower", slope_lr_lower},
+            {"slope_lr_upper", slope_lr_upper},
+            {"citl_intercept", citl_intercept},
+            {"citl_se", citl_se},
+            {"citl_lower", citl_lower},
+            {"citl_upper", citl_upper},
+            {"citl_lr_lower", citl_lr_lower},
+            {"citl_lr_upper", citl_lr_upper},
+            {"citl_statistic", citl_statistic},
+            {"citl_p_value", citl_p_value},
+            {"slope_statistic", slope_statistic},
+            {"slope_p_value", slope_p_value},
+            {"level", level},
+            {"iterations", count(iterations)}};
 }
 
 Record HosmerLemeshowDetails::record() const {

@@ -404,7 +404,8 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
                       "(0, 1)",
                       "Cox's calibration test (logistic recalibration)"),
-        {real_option(&CoxOptions::level, info("level", "L", "0.95", "the level of the Wald intervals, in (0, 1)"),
+        {real_option(&CoxOptions::level,
+                     info("level", "L", "0.95", "the level of the Wald and likelihood-ratio intervals, in (0, 1)"),
                      [](double x) { return x > 0 && x < 1; }, "in (0, 1)")},
         {},
         {always<CoxOptions>(KernelUse::none), nullptr,
@@ -535,9 +536,14 @@ TestInWords test_in_words(const TestResult& r) {
     }
     if (r.method == "cox") {
         const auto& d = r.details_as<CoxDetails>();
-        return {"calibration slope " + words_number(d.slope) + " [" + words_number(d.slope_lower) + ", " +
-                    words_number(d.slope_upper) + "], intercept " + words_number(d.intercept) + " (" +
-                    words_number(100 * d.level) + "% Wald intervals)",
+        const auto interval = [](double lower, double upper) {
+            return "[" + words_number(lower) + ", " + words_number(upper) + "]";
+        };
+        return {"calibration slope " + words_number(d.slope) + " " + interval(d.slope_lr_lower, d.slope_lr_upper) +
+                    " (p = " + words_number(d.slope_p_value) + " for slope 1), calibration-in-the-large intercept " +
+                    words_number(d.citl_intercept) + " " + interval(d.citl_lr_lower, d.citl_lr_upper) + " (p = " +
+                    words_number(d.citl_p_value) + " for 0); " + words_number(100 * d.level) +
+                    "% likelihood-ratio intervals",
                 "twice the log-likelihood gained by refitting logit P(Y = 1) = a + b logit p over a = 0, b = 1, "
                 "compared with chi-squared on 2 degrees of freedom; a slope below 1 means over-confident "
                 "predictions" + higher};

@@ -178,7 +178,8 @@ def test_a_test_statistic_that_is_not_finite_warns_alike(tmp_path):
     said = python_warnings(lambda: calib.test(probs, labels, method="block", lengthscale=1))
     assert code == 0 and said == ["statistic = inf"]
     assert stderr == "calib: warning: statistic = inf, written null (JSON has no infinity)"
-    result = calib.test(probs, labels, method="block", lengthscale=1)
+    with pytest.warns(calib.CalibWarning, match="statistic = inf"):
+        result = calib.test(probs, labels, method="block", lengthscale=1)
     assert result.statistic == np.inf and result.p_value == 0 and result.details["degenerate"]
 
 
