@@ -93,7 +93,8 @@ TEST_CASE("spiegelhalter_test: a case by hand") {
     CHECK(r.statistic == Approx(z).epsilon(1e-14));
     CHECK(r.p_value == Approx(two_sided(z)).epsilon(1e-12));
     CHECK(!d.degenerate);
-    // The identity behind the test: Brier - its expectation = 2 numerator / n.
+    // The identity behind the test: Brier - its expectation = 2 numerator / n. So the unweighted
+    // sum-of-squares test of Copas (S - its mean over its standard deviation) is this z.
     CHECK(r.estimate - d.expected == Approx(2 * 0.48 / 3).epsilon(1e-13));
     // A Brier score below its expectation gives z < 0 and the same p-value for the mirrored z.
     const TestResult low = spiegelhalter_test(binary({0.2, 0.7, 0.9}, {0, 1, 1}));
@@ -191,6 +192,21 @@ TEST_CASE("hosmer_lemeshow_test: the groups: fixed cut points k/g exactly, ranks
     const TestResult back =
         hosmer_lemeshow_test(CategoricalData(reversed, labels), hl(10, HosmerLemeshowGrouping::quantiles));
     CHECK(back.statistic == Approx(r.statistic).epsilon(1e-13));
+}
+
+TEST_CASE("hosmer_lemeshow_test: the quantile breaks, as R's quantile type 7; tied breaks leave groups empty") {
+    // p = 0.1 … 0.5, g = 2: breaks 0.1, 0.3 (index 2 of 0 … 4), 0.5; groups [0.1, 0.3] and (0.3, 0.5].
+    const auto hl_breaks = [](std::size_t g) { return hl(g, HosmerLemeshowGrouping::quantile_breaks); };
+    const CategoricalData five = binary({0.5, 0.1, 0.4, 0.2, 0.3}, {1, 0, 0, 0, 1});
+    const TestResult r = hosmer_lemeshow_test(five, hl_breaks(2));
+    // Group 1: p 0.1, 0.2, 0.3 (E = 0.6, O = 1); group 2: p 0.4, 0.5 (E = 0.9, O = 1).
+    const double c = 0.4 * 0.4 / (0.6 * (1 - 0.6 / 3)) + 0.1 * 0.1 / (0.9 * (1 - 0.9 / 2));
+    CHECK(r.statistic == doctest::Approx(c).epsilon(1e-12));
+    CHECK(r.details_as<HosmerLemeshowDetails>().groups == 2);
+    CHECK(to_string(HosmerLemeshowGrouping::quantile_breaks) == "quantile-breaks");
+    // Four tied predictions: breaks 0.2, 0.2, 0.2, 0.2, 0.6; the ties fill the first group, 0.6 the last.
+    const CategoricalData tied = binary({0.2, 0.2, 0.6, 0.2, 0.2}, {0, 1, 1, 0, 0});
+    CHECK(hosmer_lemeshow_test(tied, hl_breaks(4)).details_as<HosmerLemeshowDetails>().groups == 2);
 }
 
 TEST_CASE("hosmer_lemeshow_test: predictions of 0 or 1 that come true add nothing; one that fails gives p = 0") {

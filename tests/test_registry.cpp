@@ -1,5 +1,6 @@
 // The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
 // direct library call, option values and errors, typed results and their records.
+#include <calib/calibration_curve.hpp>
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
 #include <calib/squared_ce.hpp>
@@ -377,12 +378,14 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
     const CategoricalData data = synthetic::dirichlet_data(90, 4, 0.5, rng);
     const CategoricalData locations = synthetic::dirichlet_data(5, 4, 0.5, rng);
     const Kernel kernel = default_kernel(data);
+    const CategoricalData binary = synthetic::dirichlet_data(90, 2, 0.7, rng);
     for (const MethodInfo& m : estimator_methods()) {
         CAPTURE(m.name);
         EstimatorSetup setup = make_estimator(m.name);
-        const AnyData any = data, at = locations;
+        const AnyData any = m.binary_only ? AnyData(binary) : AnyData(data), at = locations;
         if (m.name == "ucme") setup.set("test_locations", "five points");
-        const EstimateResult r = setup.run(any, &kernel, &at);
+        if (m.name == "ici") setup.set("replicates", "20"), setup.set("span", "0.5");
+        const EstimateResult r = setup.run(any, &kernel, &at, ParallelOptions{2});
         CHECK(r.estimator == m.name);
         CHECK(r.n == 90);
         if (m.name == "skce-biased") CHECK(r.estimate == skce_biased(data, kernel));
@@ -413,6 +416,15 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             MmdSpec spec;
             spec.conditioning.lengthscale = mmd_median_lengthscales(data, spec)[0];
             CHECK(r.estimate == mmd_unbiased(data, spec).estimate);
+        } else if (m.name == "ici") {
+            FlexibleCalibrationOptions o;
+            o.replicates = 20;
+            o.loess.span = 0.5;
+            o.parallel.num_threads = 1;
+            const FlexibleCalibration reference = flexible_calibration(binary, o);
+            CHECK(r.estimate == reference.ici);
+            CHECK(std::get<double>(find(r.details, "emax")) == reference.emax);
+            CHECK(std::get<double>(find(r.details, "e90_upper")) == reference.intervals[2].upper);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

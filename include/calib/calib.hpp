@@ -1,6 +1,7 @@
 // The whole public API of calib.
 #pragma once
 
+#include <calib/calibration_curve.hpp>
 #include <calib/ckce.hpp>
 #include <calib/compare.hpp>
 #include <calib/data.hpp>

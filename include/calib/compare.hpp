@@ -130,5 +130,11 @@ BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel,
 // n = 0 or options out of range.
 BootstrapInterval resample_interval(std::size_t n, const std::function<double(const std::vector<std::size_t>&)>& statistic,
                                     const IntervalOptions& options = {});
+// k statistics of the same resamples at once: statistics(indices) returns k values (each resample is
+// drawn and the statistics computed once). Also throws calib::invalid_argument when the data's call
+// does not return k values.
+std::vector<BootstrapInterval> resample_intervals(
+    std::size_t n, std::size_t k, const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics,
+    const IntervalOptions& options = {});
 
 }  // namespace calib

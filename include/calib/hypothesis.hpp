@@ -106,7 +106,7 @@ struct BinaryZDetails {
     bool degenerate = false;
     Record record() const;
 };
-enum class HosmerLemeshowGrouping { quantiles, fixed };
+enum class HosmerLemeshowGrouping { quantiles, quantile_breaks, fixed };
 enum class HosmerLemeshowDf { validation, development };
 struct HosmerLemeshowDetails {
     HosmerLemeshowGrouping grouping = HosmerLemeshowGrouping::quantiles;
@@ -308,7 +308,9 @@ TestResult spiegelhalter_test(const CategoricalData& data);
 TestResult calibration_in_the_large_test(const CategoricalData& data);
 // Hosmer–Lemeshow [Hosmer & Lemeshow 1980]: the predictions in g groups, by their ranks ("deciles of
 // risk": observation i goes to group ⌈g·r_i/n⌉ with r_i = #{j : p_j ≤ p_i}, so tied predictions share
-// a group) or by the fixed cut points k/g (group k holds (k−1)/g < p ≤ k/g, the first also p = 0);
+// a group), between the type-7 sample quantiles b_k of the predictions at k/g (quantile_breaks, as R's
+// ResourceSelection::hoslem.test: b_(k−1) < p ≤ b_k, the first also p = b_0), or by the fixed cut
+// points k/g (group k holds (k−1)/g < p ≤ k/g, the first also p = 0);
 // empty groups are dropped (G groups remain). C = Σ_k (O_k − E_k)² / (E_k (1 − E_k/n_k)) with O_k, E_k
 // the observed and expected events, compared with χ² on G degrees of freedom (validation data: the
 // model was not fitted to them) or G − 2 (the model was fitted to them, Hosmer & Lemeshow's setting).
@@ -344,7 +346,7 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options = {})
 std::string to_string(PValueRule rule);
 std::string to_string(VarianceDivisor divisor);  // "s-1", "s"
 std::string to_string(CmeReference reference);   // "chi2", "f"
-std::string to_string(HosmerLemeshowGrouping grouping);  // "quantiles", "fixed"
+std::string to_string(HosmerLemeshowGrouping grouping);  // "quantiles", "quantile-breaks", "fixed"
 std::string to_string(HosmerLemeshowDf df);              // "validation", "development"
 
 template <class Details>

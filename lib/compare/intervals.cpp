@@ -67,13 +67,16 @@ BootstrapInterval skce_unbiased_interval(const Data& data, const Kernel& kernel,
     return summarise(f.sums.unbiased(), std::move(replicates), options.level);
 }
 
-BootstrapInterval resample_interval(std::size_t n, const std::function<double(const std::vector<std::size_t>&)>& statistic,
-                                    const IntervalOptions& options) {
-    check_options("resample_interval", n, options);
+std::vector<BootstrapInterval> resample_intervals(
+    std::size_t n, std::size_t k, const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics,
+    const IntervalOptions& options) {
+    check_options("resample_intervals", n, options);
     std::vector<std::size_t> all(n);
     std::iota(all.begin(), all.end(), std::size_t{0});
-    const double estimate = statistic(all);
-    std::vector<double> replicates(options.replicates);
+    const std::vector<double> estimates = statistics(all);
+    if (estimates.size() != k)
+        fail("resample_intervals", "the statistics gave ", estimates.size(), " values, not k = ", k);
+    std::vector<std::vector<double>> replicates(k, std::vector<double>(options.replicates));
     // Replicate r: the resample of stream r + 1, as resampling_counts' column r, expanded in order.
     detail::parallel_for(
         options.replicates, options.parallel,
@@ -82,10 +85,22 @@ BootstrapInterval resample_interval(std::size_t n, const std::function<double(co
             detail::add_resample_counts(options.seed, r + 1, n, counts);
             indices.reserve(n);
             for (std::size_t a = 0; a < n; ++a) indices.insert(indices.end(), counts[a], a);
-            replicates[r] = statistic(indices);
+            const std::vector<double> values = statistics(indices);
+            if (values.size() != k)
+                fail("resample_intervals", "the statistics gave ", values.size(), " values, not k = ", k);
+            for (std::size_t j = 0; j < k; ++j) replicates[j][r] = values[j];
         },
         "bootstrap replicates");
-    return summarise(estimate, std::move(replicates), options.level);
+    std::vector<BootstrapInterval> out;
+    for (std::size_t j = 0; j < k; ++j) out.push_back(summarise(estimates[j], std::move(replicates[j]), options.level));
+    return out;
+}
+
+BootstrapInterval resample_interval(std::size_t n, const std::function<double(const std::vector<std::size_t>&)>& statistic,
+                                    const IntervalOptions& options) {
+    return resample_intervals(
+        n, 1, [&](const std::vector<std::size_t>& indices) { return std::vector<double>{statistic(indices)}; },
+        options)[0];
 }
 
 #define CALIB_INSTANTIATE(Data) \

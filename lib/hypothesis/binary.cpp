@@ -61,11 +61,38 @@ TestResult two_sided_z(const char* method, const char* estimator, double estimat
     return result;
 }
 
-// The group (0-based) of each observation: by rank with ties together, or by the fixed cut points k/g.
+// R's breaks seq(0, 1, 1/g) |> quantile(p, _) (type 7, in R's arithmetic: the k-th probability is
+// k·(1/g), the quantile (1 − h)·x_lo + h·x_hi).
+std::vector<double> r_quantile_breaks(const Vector& p, std::size_t g) {
+    std::vector<double> x(p.data(), p.data() + p.size());
+    std::sort(x.begin(), x.end());
+    std::vector<double> breaks(g + 1);
+    const double by = 1.0 / double(g);
+    for (std::size_t k = 0; k <= g; ++k) {
+        const double index = double(x.size() - 1) * (double(k) * by);
+        const auto lo = static_cast<std::size_t>(std::floor(index)), hi = static_cast<std::size_t>(std::ceil(index));
+        const double h = index - double(lo);
+        breaks[k] = index > double(lo) && x[hi] != x[lo] ? (1 - h) * x[lo] + h * x[hi] : x[lo];
+    }
+    return breaks;
+}
+
+// The group (0-based) of each observation: by rank with ties together, between R's quantile breaks,
+// or by the fixed cut points k/g.
 std::vector<std::size_t> hosmer_lemeshow_groups(const Vector& p, std::size_t g,
                                                 HosmerLemeshowGrouping grouping) {
     const std::size_t n = static_cast<std::size_t>(p.size());
     std::vector<std::size_t> group(n);
+    if (grouping == HosmerLemeshowGrouping::quantile_breaks) {
+        // Group k holds b_k < p ≤ b_(k+1), the first also p = b_0; a p above the last break (when
+        // g·(1/g) rounds below 1) goes to the last group. Tied breaks leave empty groups.
+        const std::vector<double> breaks = r_quantile_breaks(p, g);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto first_not_below = std::lower_bound(breaks.begin() + 1, breaks.end(), p[Eigen::Index(i)]);
+            group[i] = std::min<std::size_t>(g - 1, std::size_t(first_not_below - (breaks.begin() + 1)));
+        }
+        return group;
+    }
     if (grouping == HosmerLemeshowGrouping::fixed) {
         for (std::size_t i = 0; i < n; ++i) {
             // The smallest k ≥ 1 with p ≤ k/g, with the cut points as the divisions k/g (so 0.3 is in
@@ -225,7 +252,12 @@ std::pair<double, double> likelihood_ratio_interval(double center, double half_w
 }  // namespace
 
 std::string to_string(HosmerLemeshowGrouping grouping) {
-    return grouping == HosmerLemeshowGrouping::quantiles ? "quantiles" : "fixed";
+    switch (grouping) {
+        case HosmerLemeshowGrouping::quantiles: return "quantiles";
+        case HosmerLemeshowGrouping::quantile_breaks: return "quantile-breaks";
+        case HosmerLemeshowGrouping::fixed: break;
+    }
+    return "fixed";
 }
 std::string to_string(HosmerLemeshowDf df) { return df == HosmerLemeshowDf::validation ? "validation" : "development"; }
 

@@ -28,6 +28,14 @@ void check_rows(const std::string& option, const std::string& source, std::size_
 // of the 2019 paper and its test (the cheapest, and the least powerful: docs/tests.md); sqrt is the
 // 2021 paper's choice. `note` adds the method's own limit; `condition` when it applies. Recorded as
 // block_size_rule (sqrt or given): the result reports the size used.
+// The level of a method's intervals, in (0, 1), default 0.95; `intervals` says which ("the Wald
+// intervals").
+template <class S>
+Option<S> level_option(double S::*member, const std::string& intervals) {
+    return real_option(member, info("level", "L", "0.95", "the level of " + intervals + ", in (0, 1)"),
+                       [](double x) { return x > 0 && x < 1; }, "in (0, 1)");
+}
+
 template <class S>
 Option<S> block_size_option(BlockSize S::*member, const std::string& note = "", Condition condition = {}) {
     OptionInfo i = info("block_size", "B|sqrt", "2",

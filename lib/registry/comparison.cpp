@@ -52,9 +52,7 @@ OptionList<ComparisonSpec> comparison_options() {
                              integer_option(&ComparisonOptions::replicates,
                                             info("replicates", "R", "200", "the paired bootstrap replicates, at most 1e8"),
                                             1, max_replicates),
-                             real_option(&ComparisonOptions::level,
-                                         info("level", "L", "0.95", "the level of the intervals of the differences"),
-                                         [](double x) { return x > 0 && x < 1; }, "in (0, 1)"),
+                             level_option(&ComparisonOptions::level, "the intervals of the differences"),
                          });
     // One seed for the bootstrap (replicate r draws from stream r + 1) and the random features (stream 0).
     list.push_back(custom_option<ComparisonSpec>(

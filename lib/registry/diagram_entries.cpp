@@ -2,6 +2,7 @@
 // the coverage of central intervals, with the bounds of reliability.hpp's functions, said before the data
 // are read.
 #include "core/check.hpp"
+#include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
 #include <climits>
@@ -17,12 +18,10 @@ using O = DiagramOptions;
 
 bool in_unit_interval(double x) { return x > 0 && x < 1; }
 
-Option<O> level_option() {
+Option<O> reliability_level_option() {
     return nested(&O::reliability,
-                  OptionList<ReliabilityOptions>{real_option(
-                      &ReliabilityOptions::level,
-                      info("level", "L", "0.95", "the level of the Clopper-Pearson intervals (and bands), in (0, 1)"),
-                      in_unit_interval, "in (0, 1)")})
+                  OptionList<ReliabilityOptions>{level_option(&ReliabilityOptions::level,
+                                                              "the Clopper-Pearson intervals (and bands)")})
         .front();
 }
 
@@ -53,7 +52,7 @@ OptionList<O> diagram_options(const std::string& diagram) {
                                       named<ReliabilityBinning>(
                                           {ReliabilityBinning::uniform, ReliabilityBinning::equal_mass})),
                       }) +
-               OptionList<O>{bins_option(INT_MAX, "the number of bins"), level_option()} +
+               OptionList<O>{bins_option(INT_MAX, "the number of bins"), reliability_level_option()} +
                nested(&O::reliability,
                       OptionList<R>{integer_option(
                           &R::smooth_points,
@@ -64,7 +63,7 @@ OptionList<O> diagram_options(const std::string& diagram) {
                           0, 100000)});
     }
     if (diagram == "pit_histogram")
-        return {bins_option(max_histogram_bins, "equal bins of [0, 1]"), level_option()};
+        return {bins_option(max_histogram_bins, "equal bins of [0, 1]"), reliability_level_option()};
     if (diagram == "interval_coverage")
         return {custom_option<O>(info("nominal", "T1,T2,...", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95",
                                       "the nominal levels of the central intervals, each in (0, 1)"),
@@ -80,7 +79,7 @@ OptionList<O> diagram_options(const std::string& diagram) {
                                      for (const double t : o.nominal) text += (text.empty() ? "" : ",") + to_text(Value(t));
                                      return Value(text);
                                  }),
-                level_option()};
+                reliability_level_option()};
     throw invalid_argument("unknown diagram '" + diagram + "', expected reliability_diagram, pit_histogram or "
                            "interval_coverage");
 }

@@ -4,6 +4,7 @@
 #include "registry/models.hpp"
 #include "registry/squared_ce_entries.hpp"
 
+#include <calib/calibration_curve.hpp>
 #include <calib/ckce.hpp>
 #include <calib/estimators.hpp>
 #include <calib/mmd.hpp>
@@ -143,6 +144,61 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
                  details.push_back({"per_threshold", per_threshold});
              }
              return estimate("mmd", e.estimate, e.n, details);
+         }}));
+    struct IciOptions {
+        double span = 0.75;
+        std::size_t degree = 2;
+        LoessSurface surface = LoessSurface::interpolate;
+        std::size_t replicates = 0;
+        double level = 0.95;
+        std::uint64_t seed = default_seed;
+        FlexibleCalibrationOptions resolve(const ParallelOptions& parallel) const {
+            FlexibleCalibrationOptions o;
+            o.loess.span = span;
+            o.loess.degree = int(degree);
+            o.loess.surface = surface;
+            o.replicates = replicates;
+            o.level = level;
+            o.seed = seed;
+            o.parallel = parallel;
+            return o;
+        }
+    };
+    all.push_back(estimator_entry<IciOptions>(
+        binary_method("ici",
+                      "integrated calibration index: mean |loess curve - p| (Austin & Steyerberg 2019), with E50, "
+                      "E90, Emax and bootstrap intervals",
+                      "the integrated calibration index (ICI) of the flexible (loess) calibration curve"),
+        {real_option(&IciOptions::span,
+                     info("span", "S", "0.75", "the share of the observations in each local fit of the loess"),
+                     [](double x) { return x > 0 && x <= 1; }, "in (0, 1]"),
+         integer_option(&IciOptions::degree, info("degree", "D", "2", "the degree of the local polynomials, 1 or 2"),
+                        1, 2),
+         enum_option(&IciOptions::surface,
+                     info("surface", "interpolate|direct", "interpolate",
+                          "local fits at the vertices of R's k-d tree, interpolated (R's default), or at every "
+                          "prediction"),
+                     named<LoessSurface>({LoessSurface::interpolate, LoessSurface::direct})),
+         integer_option(&IciOptions::replicates,
+                        info("replicates", "R", "0", "bootstrap replicates of the intervals (0: no intervals)"), 0,
+                        max_replicates),
+         level_option(&IciOptions::level, "the percentile intervals"),
+         integer_option(&IciOptions::seed, info("seed", "S", std::to_string(default_seed),
+                                                "the seed of the bootstrap's resamples"),
+                        0)},
+        {},
+        {always<IciOptions>(KernelUse::none), nullptr,
+         [](const IciOptions& o, std::size_t n, std::size_t) { validate(o.resolve({}).loess, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const IciOptions& o, const ParallelOptions& p) {
+             const FlexibleCalibration f = flexible_calibration(classes_of("ici", data), o.resolve(p));
+             Record details{
+                 {"e50", f.e50}, {"e90", f.e90}, {"emax", f.emax}, {"neighbours", std::uint64_t(f.neighbours)}};
+             static const char* const names[] = {"ici", "e50", "e90", "emax"};
+             for (std::size_t k = 0; k < f.intervals.size(); ++k) {
+                 details.push_back({std::string(names[k]) + "_lower", f.intervals[k].lower});
+                 details.push_back({std::string(names[k]) + "_upper", f.intervals[k].upper});
+             }
+             return estimate("ici", f.ici, f.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;

@@ -382,11 +382,13 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                            info("groups", "G", "10", "the number of groups (at most n with quantiles)"), 2,
                            detail::max_histogram_bins),
             enum_option(&HosmerLemeshowOptions::grouping,
-                        info("grouping", "quantiles|fixed", "quantiles",
+                        info("grouping", "quantiles|quantile-breaks|fixed", "quantiles",
                              "groups of equal size by the predictions' ranks (\"deciles of risk\"; tied predictions "
-                             "share a group) or between the fixed cut points k/G"),
-                        named<HosmerLemeshowGrouping>(
-                            {HosmerLemeshowGrouping::quantiles, HosmerLemeshowGrouping::fixed})),
+                             "share a group), between the predictions' sample quantiles at k/G (R's hoslem.test), "
+                             "or between the fixed cut points k/G"),
+                        named<HosmerLemeshowGrouping>({HosmerLemeshowGrouping::quantiles,
+                                                       HosmerLemeshowGrouping::quantile_breaks,
+                                                       HosmerLemeshowGrouping::fixed})),
             enum_option(&HosmerLemeshowOptions::df,
                         info("df", "validation|development", "validation",
                              "the chi-squared's degrees of freedom: G for predictions of held-out data, G - 2 when "
@@ -404,9 +406,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
                       "(0, 1)",
                       "Cox's calibration test (logistic recalibration)"),
-        {real_option(&CoxOptions::level,
-                     info("level", "L", "0.95", "the level of the Wald and likelihood-ratio intervals, in (0, 1)"),
-                     [](double x) { return x > 0 && x < 1; }, "in (0, 1)")},
+        {level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")},
         {},
         {always<CoxOptions>(KernelUse::none), nullptr,
          [](const CoxOptions& o, std::size_t n, std::size_t) { validate(o, n); },
@@ -551,7 +551,9 @@ TestInWords test_in_words(const TestResult& r) {
     if (r.method == "hosmer-lemeshow") {
         const auto& d = r.details_as<HosmerLemeshowDetails>();
         return {std::to_string(d.groups) + " groups " +
-                    (d.grouping == HosmerLemeshowGrouping::quantiles ? "by rank" : "between fixed cut points") +
+                    (d.grouping == HosmerLemeshowGrouping::quantiles         ? "by rank"
+                     : d.grouping == HosmerLemeshowGrouping::quantile_breaks ? "between sample quantiles"
+                                                                              : "between fixed cut points") +
                     ", chi-squared with " + words_number(d.df) + " degrees of freedom (" + to_string(d.df_rule) +
                     " data); smallest expected count " + words_number(d.smallest_expected),
                 "the sum over the groups of (observed - expected events)^2 / (expected events x (1 - expected "

@@ -40,7 +40,7 @@ CLASSES = ("categorical", "binary")
 ESTIMATORS = {
     "skce-biased": "", "skce-unbiased": "", "skce-block": "--block-size sqrt",
     "ece": "", "ckce": "", "mmd": "", "ce-bins": "", "ce-kde": "", "ce-kkr": "", "ce-ukkr": "", "brier": "",
-    "ucme": "--test-locations locations.csv",
+    "ucme": "--test-locations locations.csv", "ici": "--replicates 50",
 }
 TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
@@ -48,7 +48,7 @@ TESTS = {
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
     "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "",
 }
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ici")
 
 
 def applies(family, method):

@@ -31,7 +31,7 @@ PUBLIC = {
     "squared_ce.hpp": "squared_ce",
     "metrics.hpp": "metrics",
     "ckce.hpp": "ckce",
-    "compare.hpp": "compare",
+    "compare.hpp": "compare", "calibration_curve.hpp": "compare",
     "recalibration.hpp": "recalibration", "tool/recalibration_json.hpp": "recalibration",
     "tool/synthetic.hpp": "recalibration",
     "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "calib.hpp": "registry",

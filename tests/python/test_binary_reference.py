@@ -22,10 +22,24 @@ def chi2_survival_even(x, df):
     return math.exp(-half) * sum(half ** j / math.factorial(j) for j in range(df // 2))
 
 
+def r_quantiles(p, g):
+    """R's quantile(p, seq(0, 1, 1/g)) (type 7) in R's arithmetic: probabilities k * (1/g), index
+    1 + (n - 1) * prob, quantile (1 - h) * x[lo] + h * x[hi]."""
+    x = np.sort(p)
+    out = []
+    for k in range(g + 1):
+        index = (len(x) - 1) * (k * (1.0 / g))
+        lo, hi = int(np.floor(index)), int(np.ceil(index))
+        h = index - lo
+        out.append((1 - h) * x[lo] + h * x[hi] if index > lo and x[hi] != x[lo] else x[lo])
+    return np.array(out)
+
+
 def hoslem_like_r(p, y, g):
-    breaks = np.quantile(p, np.linspace(0, 1, g + 1))  # NumPy's default is R's type 7
-    group = np.searchsorted(breaks, p, side="left")    # (b_{k-1}, b_k], the lowest value in the first
+    breaks = np.unique(r_quantiles(p, g))             # hoslem.test: unique(quantile(yhat, seq(0, 1, 1/g)))
+    group = np.searchsorted(breaks, p, side="left")   # (b_{k-1}, b_k], the lowest value in the first
     group[group == 0] = 1
+    g = len(breaks) - 1
     observed = np.array([[np.sum(1 - y[group == k]), np.sum(y[group == k])] for k in range(1, g + 1)])
     expected = np.array([[np.sum(1 - p[group == k]), np.sum(p[group == k])] for k in range(1, g + 1)])
     return float(np.sum((observed - expected) ** 2 / expected))
@@ -66,6 +80,21 @@ def data_sets():
     q = rng.beta(0.7, 0.7, 1000)
     sharp = 1 / (1 + np.exp(-1.6 * np.log(q / (1 - q))))  # over-confident: a small p-value
     return [("scores.csv", p, y), ("over-confident", sharp, (rng.uniform(size=1000) < q).astype(np.int64))]
+
+
+def test_hosmer_lemeshow_quantile_breaks_as_r_on_ties_and_float32():
+    # hoslem.test's groups on data where calib's ranks differ from them: float32 predictions rounded to
+    # two decimals (many ties, so some breaks coincide), n = 997 (not a multiple of g).
+    rng = np.random.default_rng(31)
+    p = np.round(rng.beta(2, 3, 997), 2).astype(np.float32)
+    y = (rng.uniform(size=997) < p).astype(np.int64)
+    for g in (10, 7):
+        c = hoslem_like_r(p.astype(np.float64), y, g)
+        r = calib.test(p, y, method="hosmer-lemeshow", grouping="quantile-breaks", groups=g, df="development")
+        assert r.statistic == pytest.approx(c, rel=1e-12)
+        assert r.details["grouping"] == "quantile-breaks"
+        ranks = calib.test(p, y, method="hosmer-lemeshow", groups=g, df="development")
+        assert ranks.statistic != r.statistic  # the groupings differ here
 
 
 @pytest.mark.parametrize("name,p,y", data_sets(), ids=[d[0] for d in data_sets()])

@@ -67,6 +67,8 @@ ESTIMATES = [
     ("categorical", "mmd", {"notion": "marginal", "kernel_y": "sqexp", "lengthscale_y": 0.5}),
     ("binary", "skce-unbiased", {}),
     ("binary", "ckce", {"lengthscale": 0.3}),
+    ("binary", "ici", {}),
+    ("binary", "ici", {"span": 0.5, "degree": 1, "surface": "direct", "replicates": 30, "seed": 5}),
     ("normal", "skce-unbiased", {}),
     ("normal", "mmd", {"notion": "distribution", "kernel_y": "sqexp", "lengthscale_y": 2}),
     ("normal", "mmd", {"notion": "marginal", "kernel_y": "sign", "threshold": 0.3}),
