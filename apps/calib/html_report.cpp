@@ -79,6 +79,9 @@ std::string tests_html(const ReportData& r) {
         }
     h += "</table>";
     for (const ModelReport& m : r.models)
+        for (const std::string& note : m.test_notes)
+            h += "<p class=\"note\">" + (several ? escape(m.name) + ", " : std::string()) + escape(note) + ".</p>";
+    for (const ModelReport& m : r.models)
         for (const ReportTest& t : m.tests)
             if (!t.p_note.empty())
                 h += "<p class=\"note\">" + (several ? escape(m.name) + ", " : std::string()) + escape(t.method) + ": " +

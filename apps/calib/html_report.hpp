@@ -43,6 +43,7 @@ struct ModelReport {
     std::string kernel;         // the SKCE's kernel in words, with its lengthscale
     std::string why_recommended;
     std::vector<ReportTest> tests;
+    std::vector<std::string> test_notes;  // tests the data did not allow, and why
     std::vector<ReportEstimate> estimates;
 };
 

@@ -27,6 +27,7 @@ JsonObject model_json(const ModelReport& m, double alpha) {
                             .set("p_value", t.p_value)
                             .set("settings", t.settings));
     out.set("tests", tests).set("kernel", m.kernel);
+    if (!m.test_notes.empty()) out.set("test_notes", m.test_notes);
     std::vector<JsonObject> estimates;
     for (const ReportEstimate& e : m.estimates) {
         JsonObject estimate;

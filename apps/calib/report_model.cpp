@@ -3,6 +3,8 @@
 
 #include "table_report.hpp"
 
+#include <calib/calibration_curve.hpp>
+#include <calib/errors.hpp>
 #include <calib/estimators.hpp>
 #include <calib/reliability.hpp>
 
@@ -34,6 +36,24 @@ ReportEstimate with_interval(std::string name, std::string meaning, const Bootst
     return {std::move(name), std::move(meaning), b.estimate, b.lower, b.upper, b.std_error, {}};
 }
 
+// Runs a test through the registry with `values` and the rest its defaults, as calib test does.
+void add_test(ModelReport& m, const std::string& method, const std::vector<std::pair<std::string, Value>>& values,
+              const AnyData& data, const Kernel* kernel, const ParallelOptions& parallel) {
+    TestSetup setup = make_test(method);
+    set_all(setup, values);
+    setup.validate(data_size(data));
+    const TestResult r = setup.run(data, kernel, nullptr, parallel);
+    // "< 0.001 (no replicate of 1000 reached ...)": the bound in the table, the reason in a note.
+    std::string p_text = describe_p_value(r), p_note;
+    if (const std::size_t paren = p_text.find(" ("); paren != std::string::npos) {
+        p_note = p_text.substr(paren + 2, p_text.size() - paren - 3);
+        p_text.resize(paren);
+    }
+    const TestInWords words = test_in_words(r);
+    m.tests.push_back({method, setup.info().title, r.estimator, r.estimate, r.statistic, r.p_value, p_text, p_note,
+                       words.settings, words.statistic});
+}
+
 void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const ReportSettings& s,
                const ParallelOptions& parallel) {
     const std::size_t n = data_size(data);
@@ -52,21 +72,39 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
         m.why_recommended += " Caution: n = " + std::to_string(n) +
                              " is below n = 8, the smallest size at which calib's validity study measured the "
                              "tests' type-I error; read the p-values as indications only.";
-    for (const auto& [method, values] : tests) {
-        TestSetup setup = make_test(method);
-        set_all(setup, values);
-        setup.validate(n);
-        const TestResult r = setup.run(data, &kernel, nullptr, parallel);
-        // "< 0.001 (no replicate of 1000 reached ...)": the bound in the table, the reason in a note.
-        std::string p_text = describe_p_value(r), p_note;
-        if (const std::size_t paren = p_text.find(" ("); paren != std::string::npos) {
-            p_note = p_text.substr(paren + 2, p_text.size() - paren - 3);
-            p_text.resize(paren);
+    for (const auto& [method, values] : tests) add_test(m, method, values, data, &kernel, parallel);
+}
+
+// Binary predictions: the clinical tests with calib test's defaults, after the verdict's (a test the
+// data do not allow, Hosmer-Lemeshow below n = 10 or Cox on separated outcomes, is named in a note);
+// the ICI and Emax of the loess calibration curve with bootstrap intervals.
+void add_binary_summary(ModelReport& m, const CategoricalData& d, const ReportSettings& s,
+                        const ParallelOptions& parallel) {
+    const AnyData data = d;
+    for (const char* method : {"spiegelhalter", "citl", "cox", "hosmer-lemeshow"}) {
+        try {
+            add_test(m, method, {}, data, nullptr, parallel);
+        } catch (const invalid_argument& e) {
+            m.test_notes.push_back(std::string(method) + " not computed: " + e.what());
+        } catch (const numerical_error& e) {
+            m.test_notes.push_back(std::string(method) + " not computed: " + e.what());
         }
-        const TestInWords words = test_in_words(r);
-        m.tests.push_back({method, setup.info().title, r.estimator, r.estimate, r.statistic, r.p_value, p_text, p_note,
-                           words.settings, words.statistic});
     }
+    if (d.size() < 4) return;  // the loess's smallest n (docs/cli.md)
+    FlexibleCalibrationOptions o;
+    o.replicates = s.intervals.replicates;
+    o.level = s.intervals.level;
+    o.seed = s.intervals.seed;
+    o.parallel = parallel;
+    const FlexibleCalibration f = flexible_calibration(d, o);
+    m.estimates.push_back(with_interval(
+        "ICI (loess calibration curve)",
+        "binary predictions: the mean distance |curve - p| of the loess curve of the outcomes on the predictions from "
+        "the diagonal (Austin & Steyerberg; calib estimate --estimator ici)",
+        f.intervals[0]));
+    m.estimates.push_back(with_interval("Emax (loess calibration curve)",
+                                        "the largest distance of that curve from the diagonal at a prediction",
+                                        f.intervals[3]));
 }
 
 // calib estimate's ECE, the top-label ECE over equal-width and equal-count bins, with intervals, and the
@@ -143,7 +181,10 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
                                "squared kernel calibration error estimated on blocks: 0 for a calibrated model",
                                setup.run(data, &kernel, nullptr, parallel).estimate, {}, {}, {}, {}});
     }
-    if (const auto* d = std::get_if<CategoricalData>(&data)) add_class_errors(m, *d, s, *ckce, index);
+    if (const auto* d = std::get_if<CategoricalData>(&data)) {
+        add_class_errors(m, *d, s, *ckce, index);
+        if (d->num_classes() == 2) add_binary_summary(m, *d, s, parallel);
+    }
     if (family.classes && n >= squared_ce_minimum && n <= squared_ce_limit) {
         // calib estimate --estimator ce-ukkr: of the squared-CE estimators the least biased on network-like
         // outputs (docs/squared_ce.md, "Which estimator to trust"); its estimate is a cross-validated fit

@@ -157,7 +157,7 @@ for name, family, inputs in CASES:
         reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
                      "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"],
                      "ECE (canonical, 10 equal-width bins per class, TV distance)": ["--estimator", "ece"],
-                     squared_ce: ["--estimator", "ce-ukkr"]}
+                     squared_ce: ["--estimator", "ce-ukkr"], "ICI (loess calibration curve)": ["--estimator", "ici"]}
         for e in m["estimates"]:
             if e["name"] in reference:
                 ref = calib_json("estimate", "--family", family, *one, *reference[e["name"]])
@@ -179,6 +179,11 @@ for name, family, inputs in CASES:
               (not univariate) == any(e["name"] == "ECE (canonical, 10 equal-width bins per class, TV distance)"
                                       for e in m["estimates"]), str([e["name"] for e in m["estimates"]]))
         check(name + ": the NLL for predictive distributions only", ("nll" in m) == univariate)
+        binary = family == "binary"
+        check(name + ": the clinical tests and the ICI for binary predictions only",
+              ({"spiegelhalter", "citl", "cox", "hosmer-lemeshow"} <= {t["method"] for t in m["tests"]}) == binary and
+              any(e["name"] == "ICI (loess calibration curve)" for e in m["estimates"]) == binary,
+              str([t["method"] for t in m["tests"]]))
         check(name + ": the squared top-label error for class predictions up to n = 20 000",
               any(e["name"] == squared_ce for e in m["estimates"]) == (not univariate and 13 <= j["n"] <= 20000))
     if family == "normal":  # the closed form, from the file: ½log 2π + log σ + ½z²
