@@ -236,6 +236,65 @@ TEST_CASE("binary tests: argument checks") {
     CHECK(spiegelhalter_test(binary({0.3}, {1})).p_value > 0);
 }
 
+TEST_CASE("ks_test and kuiper_test: cases by hand; tied predictions enter together") {
+    // p = (0.2, 0.5, 0.8), y = (1, 0, 0): S = 0.8, 0.3, −0.5; max |S| = 0.8 (at p = 0.2), range
+    // 0.8 − (−0.5) = 1.3; Σ p(1 − p) = 0.16 + 0.25 + 0.16 = 0.57.
+    const CategoricalData d = binary({0.8, 0.2, 0.5}, {0, 1, 0});
+    const TestResult ks = ks_test(d), kuiper = kuiper_test(d);
+    CHECK(ks.method == "ks");
+    CHECK(kuiper.method == "kuiper");
+    CHECK(ks.estimate == Approx(0.8 / 3).epsilon(1e-14));
+    CHECK(ks.statistic == Approx(0.8 / std::sqrt(0.57)).epsilon(1e-14));
+    CHECK(kuiper.estimate == Approx(1.3 / 3).epsilon(1e-14));
+    CHECK(kuiper.statistic == Approx(1.3 / std::sqrt(0.57)).epsilon(1e-14));
+    CHECK(ks.details_as<CumulativeDetails>().largest_at == 0.2);
+    CHECK(ks.details_as<CumulativeDetails>().std_error == Approx(std::sqrt(0.57) / 3).epsilon(1e-14));
+    CHECK(ks.p_value == Approx(brownian_max_abs_tail(ks.statistic)).epsilon(1e-15));
+    CHECK(kuiper.p_value == Approx(brownian_range_tail(kuiper.statistic)).epsilon(1e-15));
+    // The range includes S_0 = 0: an all-positive path's range is its maximum.
+    const CategoricalData up = binary({0.2, 0.5, 0.8}, {1, 1, 1});
+    CHECK(kuiper_test(up).estimate == Approx(ks_test(up).estimate).epsilon(1e-14));
+    // Ties: the tied rows in either order give the same path.
+    CHECK(ks_test(binary({0.5, 0.5, 0.2}, {1, 0, 0})).statistic ==
+          ks_test(binary({0.5, 0.5, 0.2}, {0, 1, 0})).statistic);
+    // Certain predictions: p = 1 when the outcomes agree, else 0.
+    CHECK(ks_test(binary({0.0, 1.0}, {0, 1})).p_value == 1);
+    CHECK(kuiper_test(binary({0.0, 1.0}, {1, 1})).p_value == 0);
+}
+
+TEST_CASE("Brownian tails: each series against the other representation, the range's against its density") {
+    // max |B| on [0, 1]: 4 Σ (−1)^k Q((2k+1)x) and 1 − (4/π) Σ (−1)^k/(2k+1) exp(−(2k+1)²π²/(8x²)) are
+    // the same function [Feller 1951]; the library takes the second below x = 0.7.
+    const double pi = 3.14159265358979323846;
+    const auto q = [](double x) { return 0.5 * std::erfc(x / std::sqrt(2.0)); };
+    for (double x : {0.3, 0.5, 0.69, 0.71, 1.0, 1.5, 2.0, 3.0}) {
+        double series = 0, theta = 0;
+        for (int k = 0; k < 400; ++k) series += (k % 2 ? -4.0 : 4.0) * q((2 * k + 1) * x);
+        for (int k = 0; k < 400; ++k)
+            theta += (k % 2 ? -1.0 : 1.0) / (2 * k + 1) *
+                     std::exp(-(2.0 * k + 1) * (2.0 * k + 1) * pi * pi / (8 * x * x));
+        CAPTURE(x);
+        CHECK(brownian_max_abs_tail(x) == Approx(series).epsilon(1e-12));
+        CHECK(brownian_max_abs_tail(x) == Approx(1 - 4 / pi * theta).epsilon(1e-12));
+    }
+    // The range's density 8 Σ (−1)^(k−1) k² φ(kr) integrated from x to 14 by Simpson's rule.
+    const auto density = [](double r) {
+        double f = 0;
+        for (int k = 1; k < 200; ++k) f += (k % 2 ? 8.0 : -8.0) * k * k * std::exp(-0.5 * k * k * r * r);
+        return f / std::sqrt(2 * 3.14159265358979323846);
+    };
+    for (double x : {0.8, 1.0, 2.0, 3.0}) {
+        const int steps = 20000;
+        const double h = (14 - x) / steps;
+        double integral = density(x) + density(14);
+        for (int i = 1; i < steps; ++i) integral += (i % 2 ? 4 : 2) * density(x + i * h);
+        CAPTURE(x);
+        CHECK(brownian_range_tail(x) == Approx(integral * h / 3).epsilon(1e-9));
+    }
+    CHECK(brownian_range_tail(0.05) == 1);
+    CHECK(brownian_max_abs_tail(0) == 1);
+}
+
 TEST_CASE("binary tests: level within the 99% binomial band under calibration, power against over-confidence") {
     // 2000 calibrated data sets each: the rejections at α = 0.05 must lie in the 99 % binomial band of
     // Binomial(2000, 0.05); over-confident predictions (logit × 2) are rejected in most data sets.
@@ -244,25 +303,30 @@ TEST_CASE("binary tests: level within the 99% binomial band under calibration, p
     const double lo = boost::math::quantile(null_count, 0.005), hi = boost::math::quantile(null_count, 0.995);
     const HosmerLemeshowOptions deciles = hl(10, HosmerLemeshowGrouping::quantiles);
     const HosmerLemeshowOptions fixed = hl(10, HosmerLemeshowGrouping::fixed);
+    const HosmerLemeshowOptions breaks = hl(10, HosmerLemeshowGrouping::quantile_breaks);
     const std::size_t n = 500;
     test::Rng rng(29);
-    double rejected[4] = {0, 0, 0, 0}, power[4] = {0, 0, 0, 0};
-    const auto count = [&](double* into, const CategoricalData& d) {
+    std::array<double, 7> rejected{}, power{};
+    const auto count = [&](std::array<double, 7>& into, const CategoricalData& d) {
         into[0] += spiegelhalter_test(d).p_value < 0.05;
         into[1] += calibration_in_the_large_test(d).p_value < 0.05;
         into[2] += hosmer_lemeshow_test(d, deciles).p_value < 0.05;
         into[3] += hosmer_lemeshow_test(d, fixed).p_value < 0.05;
+        into[4] += hosmer_lemeshow_test(d, breaks).p_value < 0.05;
+        into[5] += ks_test(d).p_value < 0.05;
+        into[6] += kuiper_test(d).p_value < 0.05;
     };
     for (std::size_t t = 0; t < trials; ++t) count(rejected, simulated(n, 1.0, 1.0, rng));
     for (std::size_t t = 0; t < 200; ++t) count(power, simulated(n, 1.0, 2.0, rng));
-    for (int k = 0; k < 4; ++k) {
+    for (std::size_t k = 0; k < rejected.size(); ++k) {
         CAPTURE(k);
         CHECK(rejected[k] >= lo);
         CHECK(rejected[k] <= hi);
     }
-    CHECK(power[0] / 200 > 0.9);  // Spiegelhalter's z sees the excess Brier score
-    CHECK(power[2] / 200 > 0.9);
-    CHECK(power[3] / 200 > 0.9);
+    for (std::size_t k : {0, 2, 3, 4, 5, 6}) {  // Spiegelhalter's z sees the excess Brier score; the others
+        CAPTURE(k);                                // the misfit of the groups or of the cumulative path
+        CHECK(power[k] / 200 > 0.9);
+    }
     // Calibration-in-the-large tests the mean only: symmetric over-confidence keeps the mean, and it
     // rejects only because its null variance Σ p(1 - p) of the sharpened predictions is too small
     // (28 of 200 with this seed on 2026-11-28).

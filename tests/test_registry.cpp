@@ -360,6 +360,10 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
             same(r, spiegelhalter_test(binary));
         } else if (m.name == "citl") {
             same(r, calibration_in_the_large_test(binary));
+        } else if (m.name == "ks") {
+            same(r, ks_test(binary));
+        } else if (m.name == "kuiper") {
+            same(r, kuiper_test(binary));
         } else if (m.name == "cox") {
             same(r, cox_test(binary));
         } else if (m.name == "hosmer-lemeshow") {

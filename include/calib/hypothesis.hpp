@@ -134,9 +134,18 @@ struct CoxDetails {
     std::size_t iterations = 0;  // Newton steps of the two-parameter fit
     Record record() const;
 };
+// The cumulative-difference tests: the standard deviation σ = √(Σ p(1 − p))/n of the cumulative
+// difference's end under calibration (the statistic is the estimate over σ); the prediction at which
+// |S_k| is largest (where the model errs most, cumulatively); degenerate when σ = 0 (every p is 0 or 1).
+struct CumulativeDetails {
+    double std_error = 0;
+    double largest_at = 0;
+    bool degenerate = false;
+    Record record() const;
+};
 using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
                                  DistributionFreeDetails, ConsistencyDetails, CmeDetails, BinaryZDetails,
-                                 HosmerLemeshowDetails, CoxDetails>;
+                                 HosmerLemeshowDetails, CoxDetails, CumulativeDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -342,6 +351,21 @@ struct CoxOptions {
 // Throws calib::invalid_argument unless the level is in (0, 1) and n ≥ 2.
 void validate(const CoxOptions& options, std::size_t n);
 TestResult cox_test(const CategoricalData& data, const CoxOptions& options = {});
+
+// The cumulative-difference tests [Arrieta-Ibarra, Gujral, Tannen, Tygert & Xu 2022]: the predictions
+// sorted, S_k = Σ (y_i − p_i) over the predictions up to the k-th distinct value (ties enter together),
+// S_0 = 0. ks_test: the estimate max_k |S_k|/n, the statistic max_k |S_k| / √(Σ p(1 − p)), against the
+// maximum of |B| for standard Brownian motion B on [0, 1]; kuiper_test: the estimate (max_k S_k −
+// min_k S_k)/n, against the range of B. Asymptotic p-values (n → ∞ under calibration: the path
+// rescaled tends to B); every prediction 0 or 1 (σ = 0) gives p = 1 when the outcomes agree, else
+// statistic ∞ and p = 0. Needs binary predictions (as the other binary tests).
+TestResult ks_test(const CategoricalData& data);
+TestResult kuiper_test(const CategoricalData& data);
+// P(max_{t ≤ 1} |B_t| ≥ x) and P(max B − min B ≥ x) over t ∈ [0, 1] [Feller 1951]: 4 Σ_{k≥0} (−1)^k
+// Q((2k+1)x) (for small x its theta-function form) and 8 Σ_{k≥1} (−1)^(k−1) k Q(kx), Q the standard
+// normal's upper tail; 1 for x ≤ 0 (the range's also below x = 0.1, where it is 1 to double precision).
+double brownian_max_abs_tail(double x);
+double brownian_range_tail(double x);
 
 std::string to_string(PValueRule rule);
 std::string to_string(VarianceDivisor divisor);  // "s-1", "s"

@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
+#include "hypothesis/event_probabilities.hpp"
 #include "hypothesis/p_values.hpp"
 
 #include <boost/math/distributions/chi_squared.hpp>
@@ -21,19 +22,10 @@
 
 namespace calib {
 
+using detail::event_probabilities;
 using detail::fail;
 
 namespace {
-
-// The predictions P(Y = 1) of a data set with two classes (a copy: O(n), beside the tests' O(n) passes).
-Vector event_probabilities(const char* function, const CategoricalData& data) {
-    if (data.num_classes() != 2)
-        fail(function, "the data have ", data.num_classes(),
-             " classes; the test applies to binary predictions (the binary family, or class predictions with two "
-             "classes)");
-    detail::check_min_size(function, data.size(), 1);
-    return data.probabilities().col(1);
-}
 
 // A two-sided z-test of `numerator` (a sum of independent centred terms under calibration) with the
 // variance `variance`; the statistic is |z|. A zero variance (every term is fixed) gives p = 1 when the

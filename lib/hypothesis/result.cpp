@@ -84,6 +84,10 @@ Record CoxDetails::record() const {
             {"iterations", count(iterations)}};
 }
 
+Record CumulativeDetails::record() const {
+    return {{"std_error", std_error}, {"largest_at", largest_at}, {"degenerate", degenerate}};
+}
+
 Record HosmerLemeshowDetails::record() const {
     return {{"grouping", to_string(grouping)}, {"groups", count(groups)},  {"df", df},
             {"df_rule", to_string(df_rule)},   {"smallest_expected", smallest_expected}};

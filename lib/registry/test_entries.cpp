@@ -357,17 +357,24 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                 throw invalid_argument("the CME test needs exactly one of `test_locations` FILE and `locations` J");
         }));
 
-    // The z-tests of binary predictions: no options, no kernel.
+    // The tests of binary predictions without options: the z-tests and the cumulative-difference tests.
     using BinaryTest = TestResult (*)(const CategoricalData&);
-    const std::pair<MethodInfo, BinaryTest> z_tests[] = {
+    const std::pair<MethodInfo, BinaryTest> binary_tests[] = {
         {binary_method("spiegelhalter", "Spiegelhalter's z: the Brier score against its expectation, O(n)",
                        "Spiegelhalter's z-test of the Brier score"),
          spiegelhalter_test},
         {binary_method("citl", "calibration-in-the-large: the mean outcome against the mean prediction, O(n)",
                        "calibration-in-the-large z-test"),
          calibration_in_the_large_test},
+        {binary_method("ks",
+                       "Kolmogorov-Smirnov test of the cumulative differences y - p in the order of p, O(n log n)",
+                       "cumulative-difference Kolmogorov-Smirnov test"),
+         ks_test},
+        {binary_method("kuiper", "Kuiper test of the cumulative differences y - p in the order of p, O(n log n)",
+                       "cumulative-difference Kuiper test"),
+         kuiper_test},
     };
-    for (const auto& [info, test] : z_tests)
+    for (const auto& [info, test] : binary_tests)
         all.push_back(test_entry<NoOptions>(
             info, {}, {},
             {always<NoOptions>(KernelUse::none), nullptr, nullptr,
@@ -547,6 +554,18 @@ TestInWords test_in_words(const TestResult& r) {
                 "twice the log-likelihood gained by refitting logit P(Y = 1) = a + b logit p over a = 0, b = 1, "
                 "compared with chi-squared on 2 degrees of freedom; a slope below 1 means over-confident "
                 "predictions" + higher};
+    }
+    if (r.method == "ks" || r.method == "kuiper") {
+        const auto& d = r.details_as<CumulativeDetails>();
+        const bool ks = r.method == "ks";
+        return {d.degenerate ? std::string("degenerate: every outcome is certain under the predictions")
+                             : "standard deviation under calibration " + words_number(d.std_error) +
+                                   ", largest cumulative difference at p = " + words_number(d.largest_at),
+                std::string(ks ? "the largest |running sum| of y - p, the predictions in increasing order,"
+                               : "the range (largest minus smallest) of the running sum of y - p, the predictions "
+                                 "in increasing order,") +
+                    " over its standard deviation under calibration, compared with the " +
+                    (ks ? "largest |B|" : "range") + " of Brownian motion on [0, 1]" + higher};
     }
     if (r.method == "hosmer-lemeshow") {
         const auto& d = r.details_as<HosmerLemeshowDetails>();

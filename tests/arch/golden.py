@@ -46,9 +46,9 @@ TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
     "dfree-biased": "", "dfree-unbiased": "", "dfree-block": "--block-size sqrt",
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
-    "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "",
+    "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "", "ks": "", "kuiper": "",
 }
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ici")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "ici")
 
 
 def applies(family, method):

@@ -1,9 +1,11 @@
 """The tests of binary predictions against independent NumPy computations of their textbook formulas:
-Spiegelhalter's z and calibration-in-the-large from their sums, Cox's logistic recalibration by
+Spiegelhalter's z and calibration-in-the-large from their sums, the cumulative-difference tests
+from the running sums (p-values by the Brownian series with math.erfc), Cox's logistic recalibration by
 iteratively reweighted least squares, and Hosmer-Lemeshow as R's
 ResourceSelection::hoslem.test computes it (breaks at the type-7 sample quantiles, right-closed
-groups, the Pearson chi-squared of the g x 2 table, g - 2 degrees of freedom), on data where its
-groups and calib's coincide (n a multiple of g, no ties). The p-values use closed forms (erfc; the
+groups, the Pearson chi-squared of the g x 2 table, g - 2 degrees of freedom): the rank grouping on
+data where its groups and calib's coincide (n a multiple of g, no ties), grouping="quantile-breaks"
+also on tied float32 predictions. The p-values use closed forms (erfc; the
 chi-squared's survival function for an even number of degrees of freedom), not calib's Boost calls."""
 
 import math
@@ -125,6 +127,20 @@ def test_against_numpy_formulas(name, p, y):
     validation = calib.test(p, y, method="hosmer-lemeshow")
     assert validation.statistic == r.statistic and validation.details["df"] == 10
     assert validation.p_value == pytest.approx(chi2_survival_even(c, 10), rel=1e-10, abs=1e-300)
+
+    # The cumulative differences: running sums of y - p over the distinct predictions in increasing order.
+    values, inverse = np.unique(p, return_inverse=True)
+    path = np.concatenate([[0.0], np.cumsum(np.bincount(inverse, weights=y - p))])
+    sigma = math.sqrt(np.sum(p * (1 - p)))
+    q = lambda x: 0.5 * math.erfc(x / math.sqrt(2))
+    ks = np.max(np.abs(path)) / sigma
+    r = calib.test(p, y, method="ks")
+    assert (r.estimate, r.statistic) == pytest.approx((np.max(np.abs(path)) / len(p), ks), rel=1e-12)
+    assert r.p_value == pytest.approx(4 * sum((-1) ** k * q((2 * k + 1) * ks) for k in range(60)), rel=1e-10)
+    kuiper = (path.max() - path.min()) / sigma
+    r = calib.test(p, y, method="kuiper")
+    assert r.statistic == pytest.approx(kuiper, rel=1e-12)
+    assert r.p_value == pytest.approx(8 * sum((-1) ** (k - 1) * k * q(k * kuiper) for k in range(1, 200)), rel=1e-10)
 
     theta, se, lr = logistic_recalibration(p, y)
     r = calib.test(p, y, method="cox")

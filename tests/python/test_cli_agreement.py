@@ -158,6 +158,9 @@ TESTS = [
     ("binary", "citl", {}),
     ("binary", "hosmer-lemeshow", {}),
     ("binary", "cox", {"level": 0.9}),
+    ("binary", "ks", {}),
+    ("binary", "kuiper", {}),
+    ("binary", "hosmer-lemeshow", {"grouping": "quantile-breaks", "df": "development"}),
     ("binary", "hosmer-lemeshow", {"groups": 8, "grouping": "fixed", "df": "development"}),
     ("normal", "cme", {"locations": 5, "seed": 11}),
     ("normal", "gamma", {}),
@@ -386,7 +389,7 @@ def test_binary_tests_on_users_files(tmp_path):
     np.save(tmp_path / "y.npy", y.astype(np.int64))
     two = np.c_[1 - p32.astype(np.float64), p32.astype(np.float64)]
     np.save(tmp_path / "two.npy", two)
-    for method in ("spiegelhalter", "citl", "hosmer-lemeshow", "cox"):
+    for method in ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper"):
         cli = run_cli("test", "--family", "binary", "--input", str(tmp_path / "p.npy"), "--labels",
                       str(tmp_path / "y.npy"), "--method", method)
         python = calib.test(p32, y, method=method)
