@@ -125,10 +125,13 @@ TEST_CASE("loess: polynomials of its degree are reproduced; ties and too few dis
     // Halfway, every neighbour is on the boundary: the mean of the observations at that distance.
     CHECK(loess(vec(two), vec(y2), vec({0.5}), o)[0] == doctest::Approx(4.0 / 6));
     // Constant predictions: the curve is the mean outcome, at the vertices beside them too.
-    const CategoricalData constant = CategoricalData::from_binary(Vector::Constant(5, 0.3), {1, 0, 0, 1, 1});
-    const FlexibleCalibration f = flexible_calibration(constant);
-    CHECK(f.ici == doctest::Approx(0.3));
-    CHECK(f.curve.isApprox(Vector::Constant(5, 0.6)));
+    for (double value : {0.3, 0.1, 0.7, 1.0 / 3, 0.123456789}) {  // x0 ± h need not round back to the value
+        CAPTURE(value);
+        const CategoricalData constant = CategoricalData::from_binary(Vector::Constant(5, value), {1, 0, 0, 1, 1});
+        const FlexibleCalibration f = flexible_calibration(constant);
+        CHECK(f.ici == doctest::Approx(std::abs(0.6 - value)));
+        CHECK(f.curve.isApprox(Vector::Constant(5, 0.6)));
+    }
 }
 
 TEST_CASE("flexible_calibration: ICI, E50, E90, Emax near their closed forms") {

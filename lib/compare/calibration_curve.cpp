@@ -52,18 +52,20 @@ LocalFit local_fit(const Sorted& data, double x0, std::size_t q, int degree) {
     }
     const std::size_t l = lo;
     const double h = std::max(x0 - xs[l], xs[l + q - 1] - x0);
-    // The mean outcome of the observations at x0 − r and x0 + r (slope 0).
-    const auto mean_at_distance = [&](double r) {
+    // The mean outcome of the observations whose x is the window's first or last value (slope 0): where
+    // h = 0 (more than q observations tied at x0, both values x0: the limit h → 0), or where every
+    // neighbour lies on the boundary (all at distance h, as seen from beside tied predictions).
+    const auto mean_of_window_ends = [&] {
         double sum = 0;
         std::size_t count = 0;
-        for (const double v : {x0 - r, x0 + r}) {
+        for (const double v : {xs[l], xs[l + q - 1]}) {
             const auto run = std::equal_range(xs.begin(), xs.end(), v);
             for (auto i = run.first; i != run.second; ++i) sum += data.y[std::size_t(i - xs.begin())], ++count;
-            if (r == 0) break;
+            if (xs[l] == xs[l + q - 1]) break;
         }
         return LocalFit{sum / double(count), 0.0};
     };
-    if (!(h > 0)) return mean_at_distance(0);  // more than q observations tied at x0: the limit h → 0
+    if (!(h > 0)) return mean_of_window_ends();
     // Weighted moments of u = (x − x0)/h ∈ (−1, 1): S_k = Σ w u^k, T_k = Σ w u^k y.
     double s[5] = {0, 0, 0, 0, 0}, t[3] = {0, 0, 0};
     std::size_t distinct = 0;
@@ -78,8 +80,7 @@ LocalFit local_fit(const Sorted& data, double x0, std::size_t q, int degree) {
         s[0] += w, s[1] += w * u, s[2] += w * u * u, s[3] += w * u * u * u, s[4] += w * u * u * u * u;
         t[0] += wy, t[1] += wy * u, t[2] += wy * u * u;
     }
-    // Every neighbour on the boundary (all at distance h: tied predictions seen from outside them).
-    if (distinct == 0) return mean_at_distance(h);
+    if (distinct == 0) return mean_of_window_ends();
     const int d = std::min<int>(degree, int(distinct) - 1);
     if (d == 0) return {t[0] / s[0], 0.0};
     if (d == 1) {
