@@ -151,6 +151,22 @@ TEST_CASE("logits and binary constructors") {
     CHECK_THROWS_AS(CategoricalData::from_binary(p, {1, 0}), calib::invalid_argument);
 }
 
+TEST_CASE("binary events of class predictions: top-label and one-vs-rest") {
+    // Rows (0.2, 0.5, 0.3) label 1, (0.4, 0.4, 0.2) label 1 (a tie: the first class is the top one),
+    // (0.1, 0.1, 0.8) label 2.
+    const CategoricalData d(rows({{0.2, 0.5, 0.3}, {0.4, 0.4, 0.2}, {0.1, 0.1, 0.8}}), {1, 1, 2});
+    const CategoricalData top = d.top_label_event();
+    CHECK(top.num_classes() == 2);
+    CHECK(top.probabilities().col(1).isApprox(Vector::Map(std::vector<double>{0.5, 0.4, 0.8}.data(), 3)));
+    CHECK(top.labels() == std::vector<int>{1, 0, 1});
+    const CategoricalData two = d.class_event(2);
+    CHECK(two.probabilities().col(1).isApprox(Vector::Map(std::vector<double>{0.3, 0.2, 0.8}.data(), 3)));
+    CHECK(two.labels() == std::vector<int>{0, 0, 1});
+    CHECK(d.class_event(0).labels() == std::vector<int>{0, 0, 0});
+    CHECK_THROWS_WITH_AS(d.class_event(3), doctest::Contains("0-based, in [0, 3)"), calib::invalid_argument);
+    CHECK_THROWS_AS(d.class_event(-1), calib::invalid_argument);
+}
+
 TEST_CASE("normal and laplace validation") {
     Vector mu(2), sd(2), y(2);
     mu << 0, 1;

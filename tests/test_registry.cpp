@@ -1069,6 +1069,33 @@ TEST_CASE("low_power_note: the block test below sqrt(n), the distribution-free b
     CHECK(low_power_note(cme_test(large, 10, 1, kernel)) == "");
 }
 
+TEST_CASE("methods of binary predictions: the binary event of class predictions, chosen or refused") {
+    test::Rng rng(12);
+    const CategoricalData data = synthetic::dirichlet_data(200, 4, 0.7, rng);
+    const AnyData any = data;
+    for (const MethodInfo& m : test_methods()) {
+        if (!m.binary_only) continue;
+        CAPTURE(m.name);
+        TestSetup setup = make_test(m.name);
+        CHECK_THROWS_WITH_AS(setup.run(any, nullptr, nullptr), doctest::Contains("choose the binary event"),
+                             invalid_argument);
+        setup.set("event", "top-label");
+        const TestResult top = setup.run(any, nullptr, nullptr);
+        TestSetup reference = make_test(m.name);
+        const TestResult direct = reference.run(AnyData(data.top_label_event()), nullptr, nullptr);
+        CHECK(to_json(top.record()) == to_json(direct.record()));
+        setup.set("event", "class:2");
+        CHECK(setup.run(any, nullptr, nullptr).statistic ==
+              reference.run(AnyData(data.class_event(2)), nullptr, nullptr).statistic);
+        CHECK(to_text(find(setup.record(200), "event")) == "class:2");
+        CHECK_THROWS_AS(setup.set("event", "class:x"), invalid_argument);
+        CHECK_THROWS_AS(setup.set("event", "top"), invalid_argument);
+    }
+    EstimatorSetup ici = make_estimator("ici");
+    ici.set("event", "top-label");
+    CHECK(ici.run(any, nullptr, nullptr).estimate == flexible_calibration(data.top_label_event()).ici);
+}
+
 TEST_CASE("test_in_words: every test's settings and statistic in words") {
     test::Rng rng(6);
     const CategoricalData data = synthetic::dirichlet_data(400, 3, 0.7, rng);

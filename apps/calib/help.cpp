@@ -108,7 +108,7 @@ std::string options_text(const std::vector<OptionInfo>& options) {
 std::string methods_text(const std::vector<MethodInfo>& methods) {
     std::string out;
     for (const MethodInfo& m : methods)
-        out += entry(m.name, m.summary + (m.binary_only    ? " (binary, or categorical with 2 classes)"
+        out += entry(m.name, m.summary + (m.binary_only    ? " (binary; categorical: 2 classes, or --event)"
                                           : m.classes_only ? " (categorical and binary only)"
                                                            : ""));
     return out;

@@ -108,6 +108,11 @@ public:
     static CategoricalData from_logits(const Matrix& logits, std::vector<int> labels);
     // Binary predictions P(Y = 1) = p with 0/1 targets, as the 2-class model [1 − p, p].
     static CategoricalData from_binary(const Vector& p, const std::vector<int>& y);
+    // One event of these predictions as binary predictions, for the tests of binary predictions and the
+    // ICI: top-label, the confidence max_k p_k (the first class on ties) against whether the label is
+    // that class; or one-vs-rest for class k ∈ [0, m), p_k against whether the label is k.
+    CategoricalData top_label_event() const;
+    CategoricalData class_event(int k) const;
 
     std::size_t size() const { return labels_.size(); }
     int num_classes() const { return static_cast<int>(probabilities().cols()); }

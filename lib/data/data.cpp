@@ -181,6 +181,29 @@ CategoricalData CategoricalData::from_binary(const Vector& p, const std::vector<
     return CategoricalData(std::move(probabilities), y);
 }
 
+CategoricalData CategoricalData::top_label_event() const {
+    const MatrixView& p = probabilities();
+    Vector confidence(p.rows());
+    std::vector<int> correct(size());
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        Eigen::Index top = 0;  // strict > keeps the first class on ties, as the top-label ECE and diagram
+        for (Eigen::Index k = 1; k < p.cols(); ++k)
+            if (p(i, k) > p(i, top)) top = k;
+        confidence[i] = p(i, top);
+        correct[static_cast<std::size_t>(i)] = labels_[static_cast<std::size_t>(i)] == top ? 1 : 0;
+    }
+    return from_binary(confidence, correct);
+}
+
+CategoricalData CategoricalData::class_event(int k) const {
+    if (k < 0 || k >= num_classes())
+        fail("CategoricalData::class_event", "class ", k, " of predictions of ", num_classes(),
+             " classes; classes are 0-based, in [0, ", num_classes(), ")");
+    std::vector<int> is_k(size());
+    for (std::size_t i = 0; i < size(); ++i) is_k[i] = labels_[i] == k ? 1 : 0;
+    return from_binary(probabilities().col(k), is_k);
+}
+
 NormalData::NormalData(Vector mean, Vector stddev, Vector targets)
     : mean_(detail::hold(std::move(mean))), stddev_(detail::hold(std::move(stddev))),
       targets_(detail::hold(std::move(targets))) {

@@ -2,6 +2,7 @@
 #include "registry/common_options.hpp"
 
 #include "ckce/memory.hpp"
+#include "registry/models.hpp"
 
 #include <climits>
 #include <cstdio>
@@ -207,6 +208,45 @@ void check_rows(const std::string& option, const std::string& source, std::size_
         throw invalid_argument("`" + option + "` " + (source.empty() ? "" : source + " ") + "has " +
                                std::to_string(rows) + " rows, but the input has n = " + std::to_string(n) +
                                " observations; give one row per observation");
+}
+
+std::string to_text(const BinaryEvent& event) {
+    switch (event.kind) {
+        case BinaryEvent::Kind::top_label: return "top-label";
+        case BinaryEvent::Kind::one_class: return "class:" + std::to_string(event.k);
+        case BinaryEvent::Kind::automatic: break;
+    }
+    return "auto";
+}
+
+BinaryEvent binary_event_value(const Value& value) {
+    const std::string text = text_value(value);
+    BinaryEvent out;
+    if (text == "auto") return out;
+    if (text == "top-label") {
+        out.kind = BinaryEvent::Kind::top_label;
+        return out;
+    }
+    if (text.rfind("class:", 0) == 0) {
+        out.kind = BinaryEvent::Kind::one_class;
+        out.k = static_cast<int>(unsigned_value("event", Value(text.substr(6)), 0, 1000000));
+        return out;
+    }
+    throw option_error("event", "'" + text + "'", "auto, top-label or class:K (K a 0-based class)");
+}
+
+CategoricalData binary_of(const std::string& method, const AnyData& data, const BinaryEvent& event) {
+    const CategoricalData& d = classes_of(method, data);
+    switch (event.kind) {
+        case BinaryEvent::Kind::top_label: return d.top_label_event();
+        case BinaryEvent::Kind::one_class: return d.class_event(event.k);
+        case BinaryEvent::Kind::automatic: break;
+    }
+    if (d.num_classes() != 2)
+        throw invalid_argument(method + " reads binary predictions, and these predictions have " +
+                               std::to_string(d.num_classes()) +
+                               " classes: choose the binary event with `event` top-label or class:K");
+    return d;
 }
 
 }  // namespace calib::detail

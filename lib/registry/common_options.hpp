@@ -28,6 +28,45 @@ void check_rows(const std::string& option, const std::string& source, std::size_
 // of the 2019 paper and its test (the cheapest, and the least powerful: docs/tests.md); sqrt is the
 // 2021 paper's choice. `note` adds the method's own limit; `condition` when it applies. Recorded as
 // block_size_rule (sqrt or given): the result reports the size used.
+// ---- the event of a method of binary predictions -------------------------------------------------
+
+// Which binary event such a method reads (docs/cli.md, "Methods of binary predictions"): the data's own
+// (automatic: two classes, P(Y = 1); class predictions of more classes need a choice), top-label, or
+// class k one-vs-rest.
+struct BinaryEvent {
+    enum class Kind { automatic, top_label, one_class } kind = Kind::automatic;
+    int k = 1;
+};
+std::string to_text(const BinaryEvent& event);  // "auto", "top-label", "class:K"
+BinaryEvent binary_event_value(const Value& value);  // throws option_error
+
+template <class S>
+Option<S> event_option(BinaryEvent S::*member) {
+    return custom_option<S>(
+        info("event", "auto|top-label|class:K", "auto",
+             "the binary event of class predictions: auto (two classes: class 1), top-label (the confidence "
+             "against whether the top class is right) or class:K (class K against the rest, 0-based)"),
+        [=](S& s, const Value& v) { s.*member = binary_event_value(v); },
+        [=](const S& s) { return Value(to_text(s.*member)); });
+}
+
+// A library call's options with the binary event, and their option list: the call's, then `event`.
+template <class T>
+struct WithEvent {
+    T options;
+    BinaryEvent event;
+};
+template <class T>
+OptionList<WithEvent<T>> with_event(const OptionList<T>& options) {
+    OptionList<WithEvent<T>> out = nested(&WithEvent<T>::options, options);
+    out.push_back(event_option(&WithEvent<T>::event));
+    return out;
+}
+
+// The binary predictions of `event` in the class predictions `data`; throws invalid_argument for other
+// families, and for more than two classes with the automatic event.
+CategoricalData binary_of(const std::string& method, const AnyData& data, const BinaryEvent& event);
+
 // The level of a method's intervals, in (0, 1), default 0.95; `intervals` says which ("the Wald
 // intervals").
 template <class S>

@@ -149,6 +149,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         double span = 0.75;
         std::size_t degree = 2;
         LoessSurface surface = LoessSurface::interpolate;
+        BinaryEvent event;
         std::size_t replicates = 0;
         double level = 0.95;
         std::uint64_t seed = default_seed;
@@ -179,6 +180,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
                           "local fits at the vertices of R's k-d tree, interpolated (R's default), or at every "
                           "prediction"),
                      named<LoessSurface>({LoessSurface::interpolate, LoessSurface::direct})),
+         event_option(&IciOptions::event),
          integer_option(&IciOptions::replicates,
                         info("replicates", "R", "0", "bootstrap replicates of the intervals (0: no intervals)"), 0,
                         max_replicates),
@@ -190,7 +192,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         {always<IciOptions>(KernelUse::none), nullptr,
          [](const IciOptions& o, std::size_t n, std::size_t) { validate(o.resolve({}).loess, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const IciOptions& o, const ParallelOptions& p) {
-             const FlexibleCalibration f = flexible_calibration(classes_of("ici", data), o.resolve(p));
+             const FlexibleCalibration f = flexible_calibration(binary_of("ici", data, o.event), o.resolve(p));
              Record details{
                  {"e50", f.e50}, {"e90", f.e90}, {"emax", f.emax}, {"neighbours", std::uint64_t(f.neighbours)}};
              static const char* const names[] = {"ici", "e50", "e90", "emax"};

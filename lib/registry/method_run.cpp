@@ -32,7 +32,7 @@ ConfiguredMethod<MethodSetup> configure_method(MethodSetup method, const std::st
     const std::string what = "`" + kind + "` " + method.info().name;
     if (method.info().binary_only && !family.classes)
         throw invalid_argument(what + " applies only to binary predictions (`family` binary, or categorical with two "
-                               "classes), not " + family.name);
+                               "classes or an `event`), not " + family.name);
     if (method.info().classes_only) check_classes(what, family);
     if (preset) check_preset_family(*preset, family);
     ConfiguredMethod<MethodSetup> out{std::move(method), std::nullopt, preset};

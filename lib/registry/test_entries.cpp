@@ -374,17 +374,26 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                        "cumulative-difference Kuiper test"),
          kuiper_test},
     };
+    struct EventOnly {
+        BinaryEvent event;
+    };
     for (const auto& [info, test] : binary_tests)
-        all.push_back(test_entry<NoOptions>(
-            info, {}, {},
-            {always<NoOptions>(KernelUse::none), nullptr, nullptr,
-             [test = test, name = info.name](const AnyData& data, const Kernel*, const AnyData*, const NoOptions&,
-                                             const ParallelOptions&) { return test(classes_of(name, data)); }}));
+        all.push_back(test_entry<EventOnly>(
+            info, {event_option(&EventOnly::event)}, {},
+            {always<EventOnly>(KernelUse::none), nullptr, nullptr,
+             [test = test, name = info.name](const AnyData& data, const Kernel*, const AnyData*, const EventOnly& o,
+                                             const ParallelOptions&) {
+                 return test(binary_of(name, data, o.event));
+             }}));
 
-    all.push_back(test_entry<HosmerLemeshowOptions>(
+    // The options of a binary test's library call and the binary event of class predictions.
+    using HosmerLemeshowRun = WithEvent<HosmerLemeshowOptions>;
+    using CoxRun = WithEvent<CoxOptions>;
+
+    all.push_back(test_entry<HosmerLemeshowRun>(
         binary_method("hosmer-lemeshow", "Hosmer-Lemeshow chi-squared test over groups of predictions, O(n log n)",
                       "Hosmer-Lemeshow test"),
-        {
+        with_event(OptionList<HosmerLemeshowOptions>{
             integer_option(&HosmerLemeshowOptions::groups,
                            info("groups", "G", "10", "the number of groups (at most n with quantiles)"), 2,
                            detail::max_histogram_bins),
@@ -401,24 +410,25 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                              "the chi-squared's degrees of freedom: G for predictions of held-out data, G - 2 when "
                              "the model was fitted to these data (the original test's setting)"),
                         named<HosmerLemeshowDf>({HosmerLemeshowDf::validation, HosmerLemeshowDf::development})),
-        },
+        }),
         {},
-        {always<HosmerLemeshowOptions>(KernelUse::none), nullptr,
-         [](const HosmerLemeshowOptions& o, std::size_t n, std::size_t) { validate(o, n); },
-         [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowOptions& o,
-            const ParallelOptions&) { return hosmer_lemeshow_test(classes_of("hosmer-lemeshow", data), o); }}));
+        {always<HosmerLemeshowRun>(KernelUse::none), nullptr,
+         [](const HosmerLemeshowRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowRun& o, const ParallelOptions&) {
+             return hosmer_lemeshow_test(binary_of("hosmer-lemeshow", data, o.event), o.options);
+         }}));
 
-    all.push_back(test_entry<CoxOptions>(
+    all.push_back(test_entry<CoxRun>(
         binary_method("cox",
                       "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
                       "(0, 1)",
                       "Cox's calibration test (logistic recalibration)"),
-        {level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")},
+        with_event(OptionList<CoxOptions>{level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")}),
         {},
-        {always<CoxOptions>(KernelUse::none), nullptr,
-         [](const CoxOptions& o, std::size_t n, std::size_t) { validate(o, n); },
-         [](const AnyData& data, const Kernel*, const AnyData*, const CoxOptions& o, const ParallelOptions&) {
-             return cox_test(classes_of("cox", data), o);
+        {always<CoxRun>(KernelUse::none), nullptr,
+         [](const CoxRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const CoxRun& o, const ParallelOptions&) {
+             return cox_test(binary_of("cox", data, o.event), o.options);
          }}));
     return all;
 }
