@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "core/parallel.hpp"
 #include "core/quantile.hpp"
+#include "hypothesis/event_probabilities.hpp"
 #include "hypothesis/p_values.hpp"
 
 #include <Eigen/Dense>
@@ -225,17 +226,12 @@ Vector loess(const Vector& x, const Vector& y, const Vector& at, const LoessOpti
 
 FlexibleCalibration flexible_calibration(const CategoricalData& data, const FlexibleCalibrationOptions& options) {
     const char* fn = "flexible_calibration";
-    if (data.num_classes() != 2)
-        fail(fn, "the data have ", data.num_classes(),
-             " classes; the flexible calibration curve applies to binary predictions (the binary family, or class "
-             "predictions with two classes)");
+    const Vector p = detail::event_probabilities(fn, data);
     const std::size_t n = data.size();
-    detail::check_min_size(fn, n, 1);
     validate(options.loess, n);
     if (options.replicates > 0) detail::check_replicates(fn, options.replicates);
     if (!(options.level > 0 && options.level < 1)) fail(fn, "level = ", options.level, ", must be in (0, 1)");
 
-    const Vector p = data.probabilities().col(1);
     Vector y(p.size());
     for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = data.labels()[std::size_t(i)];
     FlexibleCalibration out;

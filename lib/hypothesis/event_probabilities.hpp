@@ -1,5 +1,5 @@
 // The predictions P(Y = 1) of binary data, for the tests of binary predictions (binary.cpp,
-// cumulative.cpp).
+// cumulative.cpp) and the flexible calibration curve (compare/calibration_curve.cpp).
 #pragma once
 
 #include "core/check.hpp"
@@ -12,7 +12,7 @@ namespace calib::detail {
 inline Vector event_probabilities(const char* function, const CategoricalData& data) {
     if (data.num_classes() != 2)
         fail(function, "the data have ", data.num_classes(),
-             " classes; the test applies to binary predictions (the binary family, or class predictions with two "
+             " classes; it applies to binary predictions (the binary family, or class predictions with two "
              "classes)");
     check_min_size(function, data.size(), 1);
     return data.probabilities().col(1);
