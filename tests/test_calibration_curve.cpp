@@ -157,8 +157,8 @@ TEST_CASE("flexible_calibration: bootstrap intervals, the same for any thread co
     test::Rng rng(9);
     const CategoricalData data = binary_data(400, rng, [](double p) { return 0.2 + 0.6 * p; });
     FlexibleCalibrationOptions o;
-    o.replicates = 50;
-    o.seed = 11;
+    o.resampling.replicates = 50;
+    o.resampling.seed = 11;
     o.parallel.num_threads = 1;
     const FlexibleCalibration one = flexible_calibration(data, o);
     o.parallel.num_threads = 2;
@@ -173,7 +173,7 @@ TEST_CASE("flexible_calibration: bootstrap intervals, the same for any thread co
     }
     CHECK(one.ici > one.intervals[0].lower);
     CHECK(one.ici < one.intervals[0].upper);
-    o.seed = 12;
+    o.resampling.seed = 12;
     CHECK(flexible_calibration(data, o).intervals[0].replicates != one.intervals[0].replicates);
 
     const CategoricalData three = CategoricalData(Matrix::Constant(4, 3, 1.0 / 3), {0, 1, 2, 0});
@@ -185,6 +185,6 @@ TEST_CASE("flexible_calibration: bootstrap intervals, the same for any thread co
     CHECK_THROWS_AS(validate(bad, 100), invalid_argument);
     CHECK_THROWS_WITH_AS(validate(LoessOptions{}, 3), doctest::Contains("q = 2"), invalid_argument);  // ⌊0.75·3⌋
     CHECK_NOTHROW(validate(LoessOptions{}, 4));
-    o.level = 1;
+    o.resampling.level = 1;
     CHECK_THROWS_AS(flexible_calibration(data, o), invalid_argument);
 }

@@ -1,8 +1,10 @@
 // The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
 // direct library call, option values and errors, typed results and their records.
 #include <calib/calibration_curve.hpp>
+#include <calib/debiased_l2.hpp>
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
+#include <calib/smooth_ece.hpp>
 #include <calib/squared_ce.hpp>
 #include <calib/tool/random.hpp>
 #include <calib/tool/synthetic.hpp>
@@ -389,6 +391,8 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
         const AnyData any = m.binary_only ? AnyData(binary) : AnyData(data), at = locations;
         if (m.name == "ucme") setup.set("test_locations", "five points");
         if (m.name == "ici") setup.set("replicates", "20"), setup.set("span", "0.5");
+        if (m.name == "debiased-l2") setup.set("replicates", "10"), setup.set("binning", "equal-mass:5");
+        if (m.name == "smooth-ece") setup.set("replicates", "10"), setup.set("curve_points", "3");
         const EstimateResult r = setup.run(any, &kernel, &at, ParallelOptions{2});
         CHECK(r.estimator == m.name);
         CHECK(r.n == 90);
@@ -422,13 +426,32 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             CHECK(r.estimate == mmd_unbiased(data, spec).estimate);
         } else if (m.name == "ici") {
             FlexibleCalibrationOptions o;
-            o.replicates = 20;
+            o.resampling.replicates = 20;
             o.loess.span = 0.5;
             o.parallel.num_threads = 1;
             const FlexibleCalibration reference = flexible_calibration(binary, o);
             CHECK(r.estimate == reference.ici);
             CHECK(std::get<double>(find(r.details, "emax")) == reference.emax);
             CHECK(std::get<double>(find(r.details, "e90_upper")) == reference.intervals[2].upper);
+        } else if (m.name == "debiased-l2") {  // class predictions of 4 classes: marginal by default
+            DebiasedL2Options o;
+            o.bins = 5;
+            o.resampling.replicates = 10;
+            const DebiasedL2 reference = debiased_l2(data, o);
+            CHECK(r.estimate == reference.error);
+            CHECK(std::get<double>(find(r.details, "square")) == reference.square);
+            CHECK(std::get<double>(find(r.details, "square_upper")) == reference.intervals[1].upper);
+            CHECK(std::get<Record>(find(r.details, "class_squares")).size() == 4);
+        } else if (m.name == "smooth-ece") {
+            SmoothEceOptions o;
+            o.resampling.replicates = 10;
+            o.curve_points = 3;
+            const SmoothEce reference = smooth_ece(binary, o);
+            CHECK(r.estimate == reference.value);
+            CHECK(std::get<double>(find(r.details, "bandwidth_used")) == reference.bandwidth);
+            CHECK(std::get<double>(find(r.details, "smooth_ece_lower")) == reference.intervals[0].lower);
+            const Record curve = std::get<Record>(find(r.details, "curve"));
+            CHECK(std::get<std::vector<double>>(find(curve, "frequency")) == reference.frequency);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

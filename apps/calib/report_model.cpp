@@ -92,9 +92,9 @@ void add_binary_summary(ModelReport& m, const CategoricalData& d, const ReportSe
     }
     if (d.size() < 4) return;  // the loess's smallest n (docs/cli.md)
     FlexibleCalibrationOptions o;
-    o.replicates = s.intervals.replicates;
-    o.level = s.intervals.level;
-    o.seed = s.intervals.seed;
+    o.resampling.replicates = s.intervals.replicates;
+    o.resampling.level = s.intervals.level;
+    o.resampling.seed = s.intervals.seed;
     o.parallel = parallel;
     const FlexibleCalibration f = flexible_calibration(d, o);
     m.estimates.push_back(with_interval(

@@ -45,9 +45,7 @@ Vector loess(const Vector& x, const Vector& y, const Vector& at, const LoessOpti
 
 struct FlexibleCalibrationOptions {
     LoessOptions loess;
-    std::size_t replicates = 0;  // bootstrap replicates of the intervals: 0 (none) or in [1, max_replicates]
-    double level = 0.95;         // of the percentile intervals, in (0, 1)
-    std::uint64_t seed = default_seed;
+    Resampling resampling;  // the intervals (none by default)
     ParallelOptions parallel;
 };
 
@@ -56,7 +54,7 @@ struct FlexibleCalibration {
     std::size_t neighbours = 0;  // q
     double ici = 0, e50 = 0, e90 = 0, emax = 0;
     Vector curve;  // the loess fit of the outcomes at each prediction, in the data's order (not clipped)
-    // With replicates > 0, percentile intervals (type 7) of ici, e50, e90 and emax, each summary of a
+    // With resampling.replicates > 0, percentile intervals (type 7) of ici, e50, e90 and emax, each summary of a
     // resample's own curve (replicate r: the resample of stream r + 1 of the seed, as
     // resample_interval); empty otherwise.
     std::vector<BootstrapInterval> intervals;

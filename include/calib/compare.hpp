@@ -137,4 +137,25 @@ std::vector<BootstrapInterval> resample_intervals(
     std::size_t n, std::size_t k, const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics,
     const IntervalOptions& options = {});
 
+// The optional intervals of a one-sample estimate (the flexible calibration curve, the debiased L2
+// error, the smooth ECE): percentile bootstrap intervals of the estimate's own statistics, recomputed on
+// each resample.
+struct Resampling {
+    std::size_t replicates = 0;  // 0: no intervals; otherwise in [1, max_replicates]
+    double level = 0.95;         // of the percentile intervals, in (0, 1)
+    std::uint64_t seed = default_seed;
+};
+// Throws calib::invalid_argument (naming `function`) unless replicates and level are in range.
+void validate(const Resampling& resampling, const char* function);
+// The basic (pivotal) bootstrap interval from a percentile one: the spread of the replicates around
+// `world`, the quantity's value on the resampled population (the observations themselves), carried over
+// to the estimate — [estimate − (upper − world), estimate − (lower − world)] — so that an estimator's
+// bias in the bootstrap world is taken off rather than copied. world = estimate for a plug-in estimate
+// (the basic bootstrap); the plug-in value for a debiased one. lower is clamped at `floor`.
+BootstrapInterval basic_interval(BootstrapInterval percentile, double world, double floor);
+// resample_intervals with `resampling` (which validate accepts); empty when it has 0 replicates.
+std::vector<BootstrapInterval> resample_intervals(
+    std::size_t n, std::size_t k, const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics,
+    const Resampling& resampling, const ParallelOptions& parallel);
+
 }  // namespace calib

@@ -229,8 +229,7 @@ FlexibleCalibration flexible_calibration(const CategoricalData& data, const Flex
     const Vector p = detail::event_probabilities(fn, data);
     const std::size_t n = data.size();
     validate(options.loess, n);
-    if (options.replicates > 0) detail::check_replicates(fn, options.replicates);
-    if (!(options.level > 0 && options.level < 1)) fail(fn, "level = ", options.level, ", must be in (0, 1)");
+    validate(options.resampling, fn);
 
     Vector y(p.size());
     for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = data.labels()[std::size_t(i)];
@@ -244,13 +243,6 @@ FlexibleCalibration flexible_calibration(const CategoricalData& data, const Flex
     out.curve = Eigen::Map<const Vector>(curve.data(), Eigen::Index(n));
     const std::vector<double> s = summaries(curve, pv);
     out.ici = s[0], out.e50 = s[1], out.e90 = s[2], out.emax = s[3];
-    if (options.replicates == 0) return out;
-
-    IntervalOptions interval;
-    interval.replicates = options.replicates;
-    interval.level = options.level;
-    interval.seed = options.seed;
-    interval.parallel = options.parallel;
     // Each replicate: the resample's own curve and summaries (its fits serial inside the parallel loop;
     // the full data's fit is repeated once, as the intervals' estimate).
     out.intervals = resample_intervals(
@@ -261,7 +253,7 @@ FlexibleCalibration flexible_calibration(const CategoricalData& data, const Flex
             return summaries(evaluate(sorted_by_x(p, y, indices), resampled, options.loess, ParallelOptions{1}),
                              resampled);
         },
-        interval);
+        options.resampling, options.parallel);
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/family_ops.hpp"
 
 
+#include <algorithm>
 #include <numeric>
 
 namespace calib {
@@ -94,6 +95,32 @@ std::vector<BootstrapInterval> resample_intervals(
     std::vector<BootstrapInterval> out;
     for (std::size_t j = 0; j < k; ++j) out.push_back(summarise(estimates[j], std::move(replicates[j]), options.level));
     return out;
+}
+
+BootstrapInterval basic_interval(BootstrapInterval percentile, double world, double floor) {
+    const double lower = percentile.estimate - (percentile.upper - world);
+    const double upper = percentile.estimate - (percentile.lower - world);
+    percentile.lower = std::max(floor, lower);
+    percentile.upper = std::max(floor, upper);
+    return percentile;
+}
+
+void validate(const Resampling& resampling, const char* function) {
+    if (resampling.replicates > 0) detail::check_replicates(function, resampling.replicates);
+    if (!(resampling.level > 0 && resampling.level < 1))
+        fail(function, "level = ", detail::format_value(resampling.level), ", must be in (0, 1)");
+}
+
+std::vector<BootstrapInterval> resample_intervals(
+    std::size_t n, std::size_t k, const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics,
+    const Resampling& resampling, const ParallelOptions& parallel) {
+    if (resampling.replicates == 0) return {};
+    IntervalOptions options;
+    options.replicates = resampling.replicates;
+    options.level = resampling.level;
+    options.seed = resampling.seed;
+    options.parallel = parallel;
+    return resample_intervals(n, k, statistics, options);
 }
 
 BootstrapInterval resample_interval(std::size_t n, const std::function<double(const std::vector<std::size_t>&)>& statistic,

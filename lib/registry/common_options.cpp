@@ -14,6 +14,14 @@ void check_block_size(const char* function, std::size_t block_size, std::size_t 
         fail(function, "`block_size` = ", block_size, ", must be in [2, n = ", n, "]");
 }
 
+void add_intervals(Record& details, const std::vector<std::string>& names,
+                   const std::vector<BootstrapInterval>& intervals) {
+    for (std::size_t k = 0; k < intervals.size(); ++k) {
+        details.push_back({names.at(k) + "_lower", intervals[k].lower});
+        details.push_back({names.at(k) + "_upper", intervals[k].upper});
+    }
+}
+
 // ---- text files ----------------------------------------------------------------------------------------
 
 OptionList<TextFormat> text_format_options() {

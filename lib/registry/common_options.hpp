@@ -5,6 +5,7 @@
 #include "registry/option_table.hpp"
 
 #include <calib/ckce.hpp>
+#include <calib/compare.hpp>
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
@@ -74,6 +75,27 @@ Option<S> level_option(double S::*member, const std::string& intervals) {
     return real_option(member, info("level", "L", "0.95", "the level of " + intervals + ", in (0, 1)"),
                        [](double x) { return x > 0 && x < 1; }, "in (0, 1)");
 }
+
+// ---- the bootstrap intervals of a one-sample estimate -------------------------------------------------
+
+// replicates (default 0: no intervals), level and seed of the percentile bootstrap intervals of
+// `what` ("the ICI, E50, E90 and Emax").
+template <class S>
+OptionList<S> resampling_options(Resampling S::*member, const std::string& what) {
+    return nested(member,
+                  OptionList<Resampling>{
+                      integer_option(&Resampling::replicates,
+                                     info("replicates", "R", "0",
+                                          "bootstrap replicates of the intervals of " + what + " (0: no intervals)"),
+                                     0, max_replicates),
+                      level_option(&Resampling::level, "the percentile intervals"),
+                      integer_option(&Resampling::seed, info("seed", "S", std::to_string(default_seed),
+                                                             "the seed of the bootstrap's resamples"),
+                                     0)});
+}
+// Appends `name`_lower and `name`_upper of each interval (none when there are none).
+void add_intervals(Record& details, const std::vector<std::string>& names,
+                   const std::vector<BootstrapInterval>& intervals);
 
 template <class S>
 Option<S> block_size_option(BlockSize S::*member, const std::string& note = "", Condition condition = {}) {

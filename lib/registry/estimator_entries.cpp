@@ -6,8 +6,10 @@
 
 #include <calib/calibration_curve.hpp>
 #include <calib/ckce.hpp>
+#include <calib/debiased_l2.hpp>
 #include <calib/estimators.hpp>
 #include <calib/mmd.hpp>
+#include <calib/smooth_ece.hpp>
 
 namespace calib::detail {
 
@@ -17,6 +19,29 @@ struct NoOptions {};
 
 EstimateResult estimate(const std::string& name, double value, std::size_t n, Record details = {}) {
     return {name, value, n, std::move(details), {}};
+}
+
+// equal-mass:B, uniform:B (B >= 1) or distinct.
+void parse_l2_binning(DebiasedL2Options& o, const Value& value) {
+    const std::string text = text_value(value);
+    const std::string rule = "equal-mass:B, uniform:B (B >= 1) or distinct";
+    const std::vector<std::string> parts = split(text, ':');
+    if (parts.size() == 1 && parts[0] == "distinct") {
+        o.binning = L2Binning::distinct;
+        return;
+    }
+    if (parts.size() != 2 || (parts[0] != "equal-mass" && parts[0] != "uniform"))
+        throw option_error("binning", "'" + text + "'", rule);
+    try {
+        o.bins = std::size_t(unsigned_value("binning", parts[1], 1, 1'000'000'000));
+    } catch (const option_error&) {
+        throw option_error("binning", "'" + text + "'", rule);
+    }
+    o.binning = parts[0] == "uniform" ? L2Binning::uniform : L2Binning::equal_mass;
+}
+
+std::string l2_binning_text(const DebiasedL2Options& o) {
+    return o.binning == L2Binning::distinct ? "distinct" : to_string(o.binning) + ":" + std::to_string(o.bins);
 }
 
 std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
@@ -150,17 +175,13 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         std::size_t degree = 2;
         LoessSurface surface = LoessSurface::interpolate;
         BinaryEvent event;
-        std::size_t replicates = 0;
-        double level = 0.95;
-        std::uint64_t seed = default_seed;
+        Resampling resampling;
         FlexibleCalibrationOptions resolve(const ParallelOptions& parallel) const {
             FlexibleCalibrationOptions o;
             o.loess.span = span;
             o.loess.degree = int(degree);
             o.loess.surface = surface;
-            o.replicates = replicates;
-            o.level = level;
-            o.seed = seed;
+            o.resampling = resampling;
             o.parallel = parallel;
             return o;
         }
@@ -170,24 +191,19 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
                       "integrated calibration index: mean |loess curve - p| (Austin & Steyerberg 2019), with E50, "
                       "E90, Emax and bootstrap intervals",
                       "the integrated calibration index (ICI) of the flexible (loess) calibration curve"),
-        {real_option(&IciOptions::span,
-                     info("span", "S", "0.75", "the share of the observations in each local fit of the loess"),
-                     [](double x) { return x > 0 && x <= 1; }, "in (0, 1]"),
-         integer_option(&IciOptions::degree, info("degree", "D", "2", "the degree of the local polynomials, 1 or 2"),
-                        1, 2),
-         enum_option(&IciOptions::surface,
-                     info("surface", "interpolate|direct", "interpolate",
-                          "local fits at the vertices of R's k-d tree, interpolated (R's default), or at every "
-                          "prediction"),
-                     named<LoessSurface>({LoessSurface::interpolate, LoessSurface::direct})),
-         event_option(&IciOptions::event),
-         integer_option(&IciOptions::replicates,
-                        info("replicates", "R", "0", "bootstrap replicates of the intervals (0: no intervals)"), 0,
-                        max_replicates),
-         level_option(&IciOptions::level, "the percentile intervals"),
-         integer_option(&IciOptions::seed, info("seed", "S", std::to_string(default_seed),
-                                                "the seed of the bootstrap's resamples"),
-                        0)},
+        OptionList<IciOptions>{
+            real_option(&IciOptions::span,
+                        info("span", "S", "0.75", "the share of the observations in each local fit of the loess"),
+                        [](double x) { return x > 0 && x <= 1; }, "in (0, 1]"),
+            integer_option(&IciOptions::degree,
+                           info("degree", "D", "2", "the degree of the local polynomials, 1 or 2"), 1, 2),
+            enum_option(&IciOptions::surface,
+                        info("surface", "interpolate|direct", "interpolate",
+                             "local fits at the vertices of R's k-d tree, interpolated (R's default), or at every "
+                             "prediction"),
+                        named<LoessSurface>({LoessSurface::interpolate, LoessSurface::direct})),
+            event_option(&IciOptions::event)} +
+            resampling_options(&IciOptions::resampling, "the ICI, E50, E90 and Emax"),
         {},
         {always<IciOptions>(KernelUse::none), nullptr,
          [](const IciOptions& o, std::size_t n, std::size_t) { validate(o.resolve({}).loess, n); },
@@ -195,12 +211,94 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
              const FlexibleCalibration f = flexible_calibration(binary_of("ici", data, o.event), o.resolve(p));
              Record details{
                  {"e50", f.e50}, {"e90", f.e90}, {"emax", f.emax}, {"neighbours", std::uint64_t(f.neighbours)}};
-             static const char* const names[] = {"ici", "e50", "e90", "emax"};
-             for (std::size_t k = 0; k < f.intervals.size(); ++k) {
-                 details.push_back({std::string(names[k]) + "_lower", f.intervals[k].lower});
-                 details.push_back({std::string(names[k]) + "_upper", f.intervals[k].upper});
-             }
+             add_intervals(details, {"ici", "e50", "e90", "emax"}, f.intervals);
              return estimate("ici", f.ici, f.n, details);
+         }}));
+    all.push_back(estimator_entry<DebiasedL2Options>(
+        method("debiased-l2",
+               "binned L2 calibration error with the debiased square (Kumar, Liang & Ma 2019), O(n log n)",
+               "the debiased binned L2 calibration error (Kumar, Liang & Ma 2019)", true),
+        OptionList<DebiasedL2Options>{
+            custom_option<DebiasedL2Options>(
+                info("binning", "SCHEME", "equal-mass:15",
+                     "equal-mass:B (B bins of equal counts, edges halfway between them), uniform:B (edges i/B) or "
+                     "distinct (a bin per distinct prediction, for binned models)"),
+                parse_l2_binning, [](const DebiasedL2Options& o) { return Value(l2_binning_text(o)); }),
+            enum_option(&DebiasedL2Options::mode,
+                        info("mode", "marginal|top-label", "marginal",
+                             "class predictions of more than two classes: each class against the rest (the root "
+                             "of the mean of the squares) or the top label's confidence"),
+                        named<L2Mode>({L2Mode::marginal, L2Mode::top_label})),
+            custom_option<DebiasedL2Options>(
+                info("plugin", "", "false", "the plug-in square, without the debiasing term"),
+                [](DebiasedL2Options& o, const Value& v) { o.debias = !flag_value("plugin", v); },
+                [](const DebiasedL2Options& o) { return Value(!o.debias); })} +
+            resampling_options(&DebiasedL2Options::resampling, "the error and its square"),
+        {},
+        {always<DebiasedL2Options>(KernelUse::none), nullptr,
+         [](const DebiasedL2Options&, std::size_t n, std::size_t) { check_min_size("debiased_l2", n, 2); },
+         [](const AnyData& data, const Kernel*, const AnyData*, DebiasedL2Options o, const ParallelOptions& p) {
+             o.parallel = p;
+             const DebiasedL2 r = debiased_l2(classes_of("debiased-l2", data), o);
+             Record details{{"square", r.square},
+                            {"bins", std::uint64_t(r.bins)},
+                            {"single_observation_bins", std::uint64_t(r.small_bins)}};
+             if (!r.class_squares.empty()) {
+                 Record per_class;
+                 for (std::size_t k = 0; k < r.class_squares.size(); ++k)
+                     per_class.push_back({"class_" + std::to_string(k), r.class_squares[k]});
+                 details.push_back({"class_squares", per_class});
+             }
+             add_intervals(details, {"error", "square"}, r.intervals);
+             return estimate("debiased-l2", r.error, r.n, details);
+         }}));
+    struct SmoothEceEntry {
+        SmoothEceOptions options;
+        BinaryEvent event;
+    };
+    all.push_back(estimator_entry<SmoothEceEntry>(
+        binary_method("smooth-ece",
+                      "smooth ECE: the kernel-smoothed residual's mean |.| at the automatic bandwidth (Blasiok & "
+                      "Nakkiran 2024), O(n) per bandwidth",
+                      "the smooth ECE (smECE) with its smooth reliability curve"),
+        OptionList<SmoothEceEntry>{
+            custom_option<SmoothEceEntry>(
+                info("bandwidth", "auto|S", "auto",
+                     "the kernel's standard deviation S in [1e-4, 1], or auto: the S with smECE_S = S"),
+                [](SmoothEceEntry& e, const Value& v) {
+                    if (text_value(v) == "auto") {
+                        e.options.bandwidth.reset();
+                        return;
+                    }
+                    e.options.bandwidth = real_value(
+                        "bandwidth", v,
+                        [](double x) { return x >= smooth_ece_min_bandwidth && x <= 1; }, "auto or in [1e-4, 1]");
+                },
+                [](const SmoothEceEntry& e) {
+                    return e.options.bandwidth ? Value(*e.options.bandwidth) : Value(std::string("auto"));
+                }),
+            event_option(&SmoothEceEntry::event)} +
+            nested(&SmoothEceEntry::options,
+                   OptionList<SmoothEceOptions>{integer_option(
+                       &SmoothEceOptions::curve_points,
+                       info("curve_points", "P", "0",
+                            "the smooth reliability curve at P >= 2 equally spaced points of [0, 1] (0: none)"),
+                       0, 1'000'000)} +
+                       resampling_options(&SmoothEceOptions::resampling, "the smooth ECE")),
+        {},
+        {always<SmoothEceEntry>(KernelUse::none), nullptr, nullptr,
+         [](const AnyData& data, const Kernel*, const AnyData*, const SmoothEceEntry& e, const ParallelOptions& p) {
+             SmoothEceOptions o = e.options;
+             o.parallel = p;
+             const SmoothEce r = smooth_ece(binary_of("smooth-ece", data, e.event), o);
+             Record details{{"bandwidth_used", r.bandwidth}};
+             add_intervals(details, {"smooth_ece"}, r.intervals);
+             if (!r.mesh.empty())
+                 details.push_back({"curve", Record{{"t", r.mesh},
+                                                   {"frequency", r.frequency},
+                                                   {"residual", r.residual},
+                                                   {"density", r.density}}});
+             return estimate("smooth-ece", r.value, r.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;

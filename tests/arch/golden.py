@@ -41,6 +41,7 @@ ESTIMATORS = {
     "skce-biased": "", "skce-unbiased": "", "skce-block": "--block-size sqrt",
     "ece": "", "ckce": "", "mmd": "", "ce-bins": "", "ce-kde": "", "ce-kkr": "", "ce-ukkr": "", "brier": "",
     "ucme": "--test-locations locations.csv", "ici": "--replicates 50",
+    "debiased-l2": "--replicates 50", "smooth-ece": "--replicates 20 --curve-points 5",
 }
 TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
@@ -48,13 +49,13 @@ TESTS = {
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
     "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "", "ks": "", "kuiper": "",
 }
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "ici")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "ici", "smooth-ece")
 
 
 def applies(family, method):
     if method in BINARY_ONLY:
         return family == "binary"  # preds.csv has ten classes
-    if method in ("ece", "ckce", "consistency", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"):
+    if method in ("ece", "ckce", "consistency", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier", "debiased-l2"):
         return family in CLASSES
     if method == "mmd":
         return family in CLASSES + ("normal",)
