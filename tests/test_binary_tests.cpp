@@ -7,6 +7,8 @@
 #include "support.hpp"
 
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
 #include <doctest/doctest.h>
 
 #include <array>
@@ -331,6 +333,109 @@ TEST_CASE("binary tests: level within the 99% binomial band under calibration, p
     // rejects only because its null variance Σ p(1 - p) of the sharpened predictions is too small
     // (28 of 200 with this seed on 2026-11-28).
     CHECK(power[1] / 200 < 0.3);
+}
+
+namespace {
+
+// Development data: covariates x ~ N(0, 1) (n × 2), outcomes from logit P(Y = 1) = −0.3 + 0.8 x₁ − 0.5 x₂
+// + c x₁², and p the maximum-likelihood logistic fit of y on [1, x] (Newton's method, written here).
+struct Development {
+    CategoricalData data;
+    Matrix x;
+};
+Development developed(std::size_t n, double quadratic, test::Rng& rng) {
+    boost::random::normal_distribution<double> normal;
+    boost::random::uniform_01<double> u;
+    Matrix design(Eigen::Index(n), 3);
+    std::vector<int> y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = normal(rng), b = normal(rng);
+        design.row(Eigen::Index(i)) << 1, a, b;
+        y[i] = u(rng) < 1 / (1 + std::exp(-(-0.3 + 0.8 * a - 0.5 * b + quadratic * a * a))) ? 1 : 0;
+    }
+    Vector beta = Vector::Zero(3);
+    Vector p(Eigen::Index{0});
+    for (int it = 0; it < 30; ++it) {
+        p = (1 / (1 + (-(design * beta).array()).exp())).matrix();
+        Vector score = Vector::Zero(3);
+        Matrix information = Matrix::Zero(3, 3);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Eigen::Index k = Eigen::Index(i);
+            score += (y[i] - p[k]) * design.row(k).transpose();
+            information += p[k] * (1 - p[k]) * design.row(k).transpose() * design.row(k);
+        }
+        beta += information.ldlt().solve(score);
+    }
+    p = (1 / (1 + (-(design * beta).array()).exp())).matrix();
+    return {CategoricalData::from_binary(p, y), design.rightCols(2)};
+}
+
+}  // namespace
+
+TEST_CASE("spiegelhalter_test with covariates: the unweighted sum-of-squares test of development data") {
+    test::Rng rng(41);
+    const Development dev = developed(300, 0.0, rng);
+    const Vector p = dev.data.probabilities().col(1);
+    const std::vector<int>& y = dev.data.labels();
+    // By hand: SSE − Σ p(1 − p) over √RSS, RSS of the weighted least squares of 1 − 2p on [1, x] with
+    // weights p(1 − p), solved here by the normal equations (the library uses pivoted QR).
+    double sse = 0, expected = 0;
+    Matrix design(p.size(), 3), normal = Matrix::Zero(3, 3);
+    Vector right = Vector::Zero(3), d = (1 - 2 * p.array()).matrix(), w = (p.array() * (1 - p.array())).matrix();
+    design << Vector::Ones(p.size()), dev.x;
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+        sse += (y[std::size_t(i)] - p[i]) * (y[std::size_t(i)] - p[i]);
+        expected += w[i];
+        normal += w[i] * design.row(i).transpose() * design.row(i);
+        right += w[i] * d[i] * design.row(i).transpose();
+    }
+    const Vector beta = normal.ldlt().solve(right);
+    const double rss = (w.array() * (d - design * beta).array().square()).sum();
+    const TestResult r = spiegelhalter_test(dev.data, dev.x);
+    const BinaryZDetails& z = r.details_as<BinaryZDetails>();
+    CHECK(z.z == Approx((sse - expected) / std::sqrt(rss)).epsilon(1e-10));
+    CHECK(r.p_value == Approx(two_sided(z.z)).epsilon(1e-10));
+    // The same numerator as without covariates; only the variance differs (smaller: the fit used the data).
+    const TestResult validation_result = spiegelhalter_test(dev.data);
+    const BinaryZDetails& validation = validation_result.details_as<BinaryZDetails>();
+    CHECK(z.z * z.std_error == Approx(validation.z * validation.std_error).epsilon(1e-10));
+    CHECK(z.std_error < validation.std_error);
+    // Duplicated columns change nothing (pivoted QR drops the copy).
+    Matrix doubled(dev.x.rows(), 3);
+    doubled << dev.x, dev.x.col(0);
+    CHECK(spiegelhalter_test(dev.data, doubled).statistic == Approx(r.statistic).epsilon(1e-10));
+
+    CHECK_THROWS_WITH_AS(spiegelhalter_test(dev.data, Matrix(dev.x.topRows(10))), doctest::Contains("rows"),
+                         invalid_argument);
+    Matrix bad = dev.x;
+    bad(3, 1) = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(spiegelhalter_test(dev.data, bad), invalid_argument);
+    CHECK_THROWS_WITH_AS(spiegelhalter_test(dev.data, Matrix(p)), doctest::Contains("explain 1 - 2p"),
+                         invalid_argument);  // 1 − 2p is linear in p
+}
+
+TEST_CASE("spiegelhalter_test with covariates: level within the 99% band on development data, power") {
+    // 1000 data sets with the logistic model right (c = 0), fitted and tested on the same data: the
+    // rejections at α = 0.05 in the 99 % band of Binomial(1000, 0.05); the validation variance (no
+    // covariates) is far too large there. A missed quadratic term (c = 1.5, n = 1000) is found.
+    const std::size_t trials = 1000;
+    const boost::math::binomial_distribution<> null_count(double(trials), 0.05);
+    const double lo = boost::math::quantile(null_count, 0.005), hi = boost::math::quantile(null_count, 0.995);
+    test::Rng rng(43);
+    double rejected = 0, validation_rejected = 0, power = 0;
+    for (std::size_t t = 0; t < trials; ++t) {
+        const Development dev = developed(200, 0.0, rng);
+        rejected += spiegelhalter_test(dev.data, dev.x).p_value < 0.05;
+        validation_rejected += spiegelhalter_test(dev.data).p_value < 0.05;
+    }
+    for (std::size_t t = 0; t < 100; ++t) {
+        const Development dev = developed(1000, 1.5, rng);
+        power += spiegelhalter_test(dev.data, dev.x).p_value < 0.05;
+    }
+    CHECK(rejected >= lo);  // 50 of 1000 with this seed on 2026-11-28
+    CHECK(rejected <= hi);
+    CHECK(validation_rejected < lo);  // conservative on development data: 0 of 1000
+    CHECK(power / 100 > 0.7);  // 88 of 100 with this seed on 2026-11-28
 }
 
 TEST_CASE("cox_test: the fit is the likelihood's maximum, its information the Hessian, the LR statistic by hand") {

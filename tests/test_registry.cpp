@@ -14,10 +14,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <set>
 #include <string>
+
+#include <unistd.h>
 
 using namespace calib;
 
@@ -689,6 +695,36 @@ TEST_CASE("registry: the MMD's features and groups as tables in memory (Setup::s
                          invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("lengthscale", x), doctest::Contains("does not take a table"), invalid_argument);
     CHECK_THROWS_WITH_AS(e.set_table("groups", g), doctest::Contains("applies only with `notion` group"), invalid_argument);
+}
+
+TEST_CASE("registry: Spiegelhalter's test with covariates from a table in memory and from a file") {
+    test::Rng rng(1402);
+    const CategoricalData data = synthetic::dirichlet_data(60, 2, 0.8, rng);
+    Matrix x(60, 2);
+    for (Eigen::Index i = 0; i < 60; ++i) x.row(i) << std::sin(double(i)), double(i % 3);
+    TestSetup t = make_test("spiegelhalter");
+    CHECK(t.takes_table("covariates"));
+    t.set("covariates", "arrays");
+    t.set_table("covariates", x);
+    const TestResult in_memory = t.run(data, nullptr, nullptr);
+    CHECK(in_memory.statistic == spiegelhalter_test(data, x).statistic);
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("calib_test_covariates_" + std::to_string(::getpid()) + ".csv"))
+            .string();
+    {
+        std::ofstream out(path);
+        out.precision(17);
+        for (Eigen::Index i = 0; i < 60; ++i) out << x(i, 0) << "," << x(i, 1) << "\n";
+    }
+    TestSetup from_file = make_test("spiegelhalter");
+    from_file.set("covariates", path);
+    CHECK(from_file.run(data, nullptr, nullptr).statistic == in_memory.statistic);
+    std::remove(path.c_str());
+    CHECK(make_test("spiegelhalter").run(data, nullptr, nullptr).statistic == spiegelhalter_test(data).statistic);
+    x(5, 0) = std::numeric_limits<double>::infinity();
+    t.set_table("covariates", x);
+    CHECK_THROWS_WITH_AS(t.run(data, nullptr, nullptr), doctest::Contains("`covariates`[5, 0] = inf, must be finite"),
+                         invalid_argument);
 }
 
 TEST_CASE("reading options: each family's, the library's bounds, one message for another family's option") {

@@ -311,6 +311,14 @@ TestResult cme_test(const Data& data, std::size_t num_locations, std::uint64_t s
 // the estimate is the Brier score B = (1/n) Σ ‖p − e_y‖² of the two-class vectors (that of
 // brier_decomposition: twice the clinical mean (y − p)²); details z, expected (of B), std_error (of B).
 TestResult spiegelhalter_test(const CategoricalData& data);
+// The numerator is also the unweighted sum of squares minus its expectation, Σ (y − p)² − Σ p(1 − p)
+// [Copas 1989]. For development data — p from a logistic model fitted to these observations with the
+// covariates X (n × k; an intercept is added) — its variance is the weighted residual sum of squares of
+// the regression of 1 − 2p on [1, X] with weights p(1 − p) [Hosmer, Hosmer, le Cessie & Lemeshow 1997]:
+// the le Cessie–van Houwelingen–Copas–Hosmer unweighted sum-of-squares test (R's rms package,
+// residuals.lrm(type = "gof")). Without covariates the two tests are one. Throws calib::invalid_argument
+// unless X has n rows of finite numbers and leaves 1 − 2p a residual (not all of it explained).
+TestResult spiegelhalter_test(const CategoricalData& data, const Matrix& covariates);
 // Calibration-in-the-large: the mean outcome against the mean prediction, z = Σ (y − p) / √(Σ p(1 − p))
 // (the score test of the intercept of logit P(Y = 1) = a + logit p at a = 0). Two-sided as above; the
 // estimate is mean y − mean p; details z, expected (mean p), std_error (of the estimate).

@@ -148,17 +148,28 @@ double smooth_ece_of_residuals(const std::vector<double>& p, const std::vector<d
 }
 
 // σ* with smECE_σ* = σ* in [smooth_ece_min_bandwidth, 1] (its ends when smECE_σ − σ keeps one sign).
+// smECE_σ decreases in σ, so σ* lies between any σ and smECE_σ: two evaluations (σ = 0.1, then
+// smECE_0.1) bracket it closely, and TOMS 748 ends within it.
 double automatic_bandwidth(const std::vector<double>& p, const std::vector<double>& r) {
-    const auto excess = [&](double s) { return smooth_ece_of_residuals(p, r, s) - s; };
     const double lo = smooth_ece_min_bandwidth, hi = 1.0;
-    const double f_lo = excess(lo);
-    if (f_lo <= 0) return lo;
-    const double f_hi = excess(hi);
-    if (f_hi >= 0) return hi;
-    const auto close = [](double a, double b) { return std::abs(b - a) <= 1e-12 * std::abs(a); };
+    const auto excess = [&](double s) { return smooth_ece_of_residuals(p, r, s) - s; };
+    const double a = 0.1, f_a = excess(a);
+    if (f_a == 0) return a;
+    const double b = std::clamp(a + f_a, lo, hi), f_b = excess(b);
+    if (f_b == 0) return b;
+    const auto close = [](double x, double y) { return std::abs(y - x) <= 1e-12 * std::abs(x); };
     std::uintmax_t evaluations = 100;
-    const auto root = boost::math::tools::toms748_solve(excess, lo, hi, f_lo, f_hi, close, evaluations);
-    return (root.first + root.second) / 2;
+    const auto solve = [&](double x, double y, double f_x, double f_y) {
+        const auto root = boost::math::tools::toms748_solve(excess, x, y, f_x, f_y, close, evaluations);
+        return (root.first + root.second) / 2;
+    };
+    if ((f_a < 0) != (f_b < 0)) return a < b ? solve(a, b, f_a, f_b) : solve(b, a, f_b, f_a);
+    // The same sign: σ* beyond a clamped end, or smECE_σ not quite monotone in rounding: the whole range.
+    if ((b == lo && f_b < 0) || (b == hi && f_b > 0)) return b;
+    const double f_lo = excess(lo), f_hi = excess(hi);
+    if (f_lo <= 0) return lo;
+    if (f_hi >= 0) return hi;
+    return solve(lo, hi, f_lo, f_hi);
 }
 
 void check_bandwidth(const char* fn, double sigma) {

@@ -9,6 +9,8 @@
 #include "hypothesis/event_probabilities.hpp"
 #include "hypothesis/p_values.hpp"
 
+#include <Eigen/QR>
+
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/tools/toms748_solve.hpp>
@@ -253,7 +255,11 @@ std::string to_string(HosmerLemeshowGrouping grouping) {
 }
 std::string to_string(HosmerLemeshowDf df) { return df == HosmerLemeshowDf::validation ? "validation" : "development"; }
 
-TestResult spiegelhalter_test(const CategoricalData& data) {
+namespace {
+
+// The test with the numerator's variance `variance(p)` (of Σ (y − p)(1 − 2p) under calibration).
+template <class Variance>
+TestResult spiegelhalter(const CategoricalData& data, Variance variance_of) {
     const Vector p = event_probabilities("spiegelhalter_test", data);
     const std::vector<int>& y = data.labels();
     detail::CompensatedSum brier, expected, numerator, variance;
@@ -264,13 +270,42 @@ TestResult spiegelhalter_test(const CategoricalData& data) {
         numerator.add(residual * w);
         variance.add(w * w * v);
     }
+    const double var = variance_of(p, variance.value());
     // The Brier score of the two-class vectors, (1/n) Σ ‖p − e_y‖² = (2/n) Σ (y − p)² (calib's one Brier
     // score, as `calib estimate --estimator brier`), with its mean and standard deviation under calibration.
     const double scale = 2 / double(p.size());
     return detail::checked_test_result(
-        "spiegelhalter_test", two_sided_z("spiegelhalter", "brier", scale * brier.value(), numerator.value(),
-                                          variance.value(), scale * expected.value(),
-                                          scale * std::sqrt(variance.value()), data.size()));
+        "spiegelhalter_test", two_sided_z("spiegelhalter", "brier", scale * brier.value(), numerator.value(), var,
+                                          scale * expected.value(), scale * std::sqrt(var), data.size()));
+}
+
+}  // namespace
+
+TestResult spiegelhalter_test(const CategoricalData& data) {
+    return spiegelhalter(data, [](const Vector&, double validation) { return validation; });
+}
+
+TestResult spiegelhalter_test(const CategoricalData& data, const Matrix& covariates) {
+    const char* fn = "spiegelhalter_test";
+    if (std::size_t(covariates.rows()) != data.size())
+        fail(fn, "the covariates have ", covariates.rows(), " rows, the data n = ", data.size());
+    if (!covariates.allFinite()) fail(fn, "the covariates must be finite");
+    return spiegelhalter(data, [&](const Vector& p, double validation) {
+        if (validation == 0) return 0.0;  // every p in {0, 1/2, 1}: degenerate as without covariates
+        // Weighted least squares of d = 1 − 2p on [1, X], weights w = p(1 − p), by pivoted QR of
+        // diag(√w)[1, X] (rank-deficient X allowed); the variance is the residual sum of squares.
+        const Vector root_w = (p.array() * (1 - p.array())).sqrt().matrix();
+        Matrix design(covariates.rows(), covariates.cols() + 1);
+        design.col(0) = root_w;
+        design.rightCols(covariates.cols()) = root_w.asDiagonal() * covariates;
+        const Vector target = root_w.cwiseProduct((1 - 2 * p.array()).matrix());
+        const Eigen::ColPivHouseholderQR<Matrix> qr(design);
+        const double rss = (target - design * qr.solve(target)).squaredNorm();
+        if (!(rss > 1e-12 * validation))
+            fail(fn, "the covariates explain 1 - 2p entirely (residual sum of squares ", detail::format_value(rss),
+                 "): the test's variance is 0; leave out the covariates that are functions of p");
+        return rss;
+    });
 }
 
 TestResult calibration_in_the_large_test(const CategoricalData& data) {

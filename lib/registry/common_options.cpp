@@ -5,6 +5,7 @@
 #include "registry/models.hpp"
 
 #include <climits>
+#include <cmath>
 #include <cstdio>
 
 namespace calib::detail {
@@ -20,6 +21,23 @@ void add_intervals(Record& details, const std::vector<std::string>& names,
         details.push_back({names.at(k) + "_lower", intervals[k].lower});
         details.push_back({names.at(k) + "_upper", intervals[k].upper});
     }
+}
+
+Matrix observation_table(const std::string& option, const std::string& file,
+                         const std::shared_ptr<const Matrix>& table, std::size_t n) {
+    if (!table) {
+        Matrix x = read_table(file);
+        check_rows(option, file, static_cast<std::size_t>(x.rows()), n);
+        return x;
+    }
+    const Matrix& x = *table;
+    check_rows(option, "", static_cast<std::size_t>(x.rows()), n);
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+        for (Eigen::Index i = 0; i < x.rows(); ++i)
+            if (!std::isfinite(x(i, j)))
+                throw invalid_argument("`" + option + "`[" + std::to_string(i) + ", " + std::to_string(j) +
+                                       "] = " + format_value(x(i, j)) + ", must be finite");
+    return x;
 }
 
 // ---- text files ----------------------------------------------------------------------------------------

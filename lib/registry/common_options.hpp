@@ -22,6 +22,22 @@ namespace calib::detail {
 // per observation: "`features` x.csv has 800 rows, but the input has n = 1500 observations; …".
 void check_rows(const std::string& option, const std::string& source, std::size_t rows, std::size_t n);
 
+// ---- tables of one row per observation (features, groups, covariates) --------------------------------
+
+// A FILE option whose table can also be given in memory (Setup::set_table: Python's arrays).
+template <class S>
+Option<S> table_option(OptionInfo i, std::string S::*file, std::shared_ptr<const Matrix> S::*table) {
+    Option<S> o = custom_option<S>(
+        std::move(i), [=](S& s, const Value& v) { s.*file = text_value(v); },
+        [=](const S& s) { return Value(s.*file); });
+    o.set_table = [=](S& s, std::shared_ptr<const Matrix> t) { s.*table = std::move(t); };
+    return o;
+}
+// The table of `option`: the one given in memory, else the one read from `file`; throws unless it has
+// n rows of finite numbers.
+Matrix observation_table(const std::string& option, const std::string& file,
+                         const std::shared_ptr<const Matrix>& table, std::size_t n);
+
 // ---- block sizes: B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known ----------------------------
 
 // The option `block_size` of every block method (the estimator skce-block, the block and dfree-block

@@ -121,14 +121,12 @@ bool univariate(const FamilyInfo& family) {
 }
 
 OptionList<MetricsSpec> metrics_options(bool univariate) {
-    Option<MetricsSpec> features = custom_option<MetricsSpec>(
+    Option<MetricsSpec> features = table_option(
         info("features", "FILE", "",
              "n rows of features x_i (text or .npy): adds the KCE, the unbiased MMD^2 with the kernel "
              "exp(-|x - x'|^2 / (2 l^2)) on the features (l: the median heuristic; class predictions and normal "
              "forecasts), and for univariate families the LCE with that kernel"),
-        [](MetricsSpec& s, const Value& v) { s.features = text_value(v); },
-        [](const MetricsSpec& s) { return Value(s.features); });
-    features.set_table = [](MetricsSpec& s, std::shared_ptr<const Matrix> t) { s.feature_table = std::move(t); };
+        &MetricsSpec::features, &MetricsSpec::feature_table);
     OptionList<MetricsSpec> list = nested(
         &MetricsSpec::options,
         OptionList<MetricsOptions>{integer_option(
@@ -181,12 +179,8 @@ Timed<Record> MetricsSetup::run(const AnyData& data, const ParallelOptions& para
     MetricsOptions options = spec.options;
     options.parallel = parallel;
     Matrix features;
-    if (spec.feature_table) {
-        detail::check_rows("features", "", static_cast<std::size_t>(spec.feature_table->rows()), data_size(data));
-        options.features = spec.feature_table.get();
-    } else if (!spec.features.empty()) {
-        features = read_table(spec.features);
-        detail::check_rows("features", spec.features, static_cast<std::size_t>(features.rows()), data_size(data));
+    if (spec.feature_table || !spec.features.empty()) {
+        features = detail::observation_table("features", spec.features, spec.feature_table, data_size(data));
         options.features = &features;
     }
     Record metrics = evaluation_metrics(data, options);

@@ -61,16 +61,6 @@ Matrix one_hot_rbf_gram(Eigen::Index size, double lengthscale) {
     return k;
 }
 
-// A FILE option that can take its table in memory instead (Setup::set_table).
-Option<MmdChoice> table_option(OptionInfo i, std::string MmdChoice::*file,
-                               std::shared_ptr<const Matrix> MmdChoice::*table) {
-    Option<MmdChoice> o = custom_option<MmdChoice>(
-        std::move(i), [=](MmdChoice& c, const Value& v) { c.*file = text_value(v); },
-        [=](const MmdChoice& c) { return Value(c.*file); });
-    o.set_table = [=](MmdChoice& c, std::shared_ptr<const Matrix> t) { c.*table = std::move(t); };
-    return o;
-}
-
 }  // namespace
 
 OptionList<MmdChoice> mmd_options(Condition notion_condition) {
@@ -208,22 +198,8 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
 
 namespace {
 
-// `source`: the file's name, or empty for a table given in memory.
 Matrix read_features(const MmdChoice& choice, std::size_t n) {
-    if (choice.feature_table) {
-        const Matrix& x = *choice.feature_table;
-        check_rows("features", "", static_cast<std::size_t>(x.rows()), n);
-        // Here rather than in the median heuristic, whose message would name the lengthscale.
-        for (Eigen::Index j = 0; j < x.cols(); ++j)
-            for (Eigen::Index i = 0; i < x.rows(); ++i)
-                if (!std::isfinite(x(i, j)))
-                    throw invalid_argument("`features`[" + std::to_string(i) + ", " + std::to_string(j) +
-                                           "] = " + format_value(x(i, j)) + ", must be finite");
-        return x;
-    }
-    Matrix x = read_table(choice.features);
-    check_rows("features", choice.features, static_cast<std::size_t>(x.rows()), n);
-    return x;
+    return observation_table("features", choice.features, choice.feature_table, n);
 }
 
 // The group ids from the file, or from the table given in memory: one integer per row, as read_groups

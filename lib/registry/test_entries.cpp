@@ -357,12 +357,34 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                 throw invalid_argument("the CME test needs exactly one of `test_locations` FILE and `locations` J");
         }));
 
-    // The tests of binary predictions without options: the z-tests and the cumulative-difference tests.
+    struct Spiegelhalter {
+        BinaryEvent event;
+        std::string covariates;  // a file, or "arrays" with the table in memory
+        std::shared_ptr<const Matrix> covariate_table;
+    };
+    all.push_back(test_entry<Spiegelhalter>(
+        binary_method("spiegelhalter",
+                      "Spiegelhalter's z: the Brier score against its expectation, O(n); with --covariates the "
+                      "unweighted sum-of-squares test of development data",
+                      "Spiegelhalter's z-test of the Brier score"),
+        {event_option(&Spiegelhalter::event),
+         table_option(info("covariates", "FILE", "",
+                           "development data: the covariates of the logistic model fitted to these observations, one "
+                           "row each (an intercept is added); the variance of Hosmer et al. 1997 (the le Cessie-van "
+                           "Houwelingen-Copas-Hosmer unweighted sum-of-squares test)"),
+                      &Spiegelhalter::covariates, &Spiegelhalter::covariate_table)},
+        {},
+        {always<Spiegelhalter>(KernelUse::none), nullptr, nullptr,
+         [](const AnyData& data, const Kernel*, const AnyData*, const Spiegelhalter& o, const ParallelOptions&) {
+             const CategoricalData binary = binary_of("spiegelhalter", data, o.event);
+             if (o.covariates.empty() && !o.covariate_table) return spiegelhalter_test(binary);
+             return spiegelhalter_test(binary,
+                                       observation_table("covariates", o.covariates, o.covariate_table, binary.size()));
+         }}));
+
+    // The other tests of binary predictions without options: the CITL z-test and the cumulative-difference tests.
     using BinaryTest = TestResult (*)(const CategoricalData&);
     const std::pair<MethodInfo, BinaryTest> binary_tests[] = {
-        {binary_method("spiegelhalter", "Spiegelhalter's z: the Brier score against its expectation, O(n)",
-                       "Spiegelhalter's z-test of the Brier score"),
-         spiegelhalter_test},
         {binary_method("citl", "calibration-in-the-large: the mean outcome against the mean prediction, O(n)",
                        "calibration-in-the-large z-test"),
          calibration_in_the_large_test},
