@@ -438,6 +438,69 @@ TEST_CASE("spiegelhalter_test with covariates: level within the 99% band on deve
     CHECK(power / 100 > 0.7);  // 88 of 100 with this seed on 2026-11-28
 }
 
+TEST_CASE("class_wise_test: each class against the rest, Bonferroni's combination") {
+    test::Rng rng(47);
+    const CategoricalData d = synthetic::dirichlet_data(400, 4, 1.0, rng);
+    const TestResult r = class_wise_test(d, [](const CategoricalData& e) { return spiegelhalter_test(e); });
+    const ClassWiseDetails& c = r.details_as<ClassWiseDetails>();
+    REQUIRE(c.p_values.size() == 4);
+    double smallest = 1;
+    for (int k = 0; k < 4; ++k) {
+        const TestResult one = spiegelhalter_test(d.class_event(k));
+        CHECK(c.p_values[std::size_t(k)] == one.p_value);
+        CHECK(c.statistics[std::size_t(k)] == one.statistic);
+        CHECK(c.estimates[std::size_t(k)] == one.estimate);
+        smallest = std::min(smallest, one.p_value);
+    }
+    CHECK(c.p_values[c.smallest] == smallest);
+    CHECK(r.p_value == std::min(1.0, 4 * smallest));
+    CHECK(r.statistic == Approx(-std::log10(smallest)).epsilon(1e-15));
+    CHECK(r.method == "spiegelhalter");
+    CHECK(r.null_approximation == "bonferroni:normal");
+    CHECK(r.estimate == c.estimates[c.smallest]);
+    // A p-value of 0 (an outcome of probability 0) keeps the statistic finite.
+    Matrix certain(2, 3);
+    certain << 1, 0, 0, 0, 1, 0;
+    const TestResult zero = class_wise_test(CategoricalData(certain, {1, 1}),
+                                            [](const CategoricalData& e) { return spiegelhalter_test(e); });
+    CHECK(zero.p_value == 0);
+    CHECK(zero.statistic == Approx(323.3).epsilon(1e-3));
+    // A class the test refuses is named (500 groups of 400 observations: every class is refused).
+    const auto too_many_groups = [](const CategoricalData& e) {
+        return hosmer_lemeshow_test(e, hl(500, HosmerLemeshowGrouping::quantiles));
+    };
+    CHECK_THROWS_WITH_AS(class_wise_test(d, too_many_groups), doctest::Contains("class 0 against the rest"),
+                         invalid_argument);
+}
+
+TEST_CASE("class_wise_test: level at most α under class-wise calibration, power against one miscalibrated class") {
+    // 1000 calibrated 3-class data sets (n = 300): Bonferroni's rejections at α = 0.05 at most the 99 %
+    // band's upper end of Binomial(1000, 0.05), for Spiegelhalter's z and calibration-in-the-large. One
+    // class over-predicted (its probability × 1.5, the rows renormalised) is found by the latter.
+    const std::size_t trials = 1000;
+    const boost::math::binomial_distribution<> null_count(double(trials), 0.05);
+    const double hi = boost::math::quantile(null_count, 0.995);
+    test::Rng rng(53);
+    double spiegelhalter = 0, citl = 0, power = 0;
+    const auto z = [](const CategoricalData& e) { return spiegelhalter_test(e); };
+    const auto mean = [](const CategoricalData& e) { return calibration_in_the_large_test(e); };
+    for (std::size_t t = 0; t < trials; ++t) {
+        const CategoricalData d = synthetic::dirichlet_data(300, 3, 1.0, rng);
+        spiegelhalter += class_wise_test(d, z).p_value < 0.05;
+        citl += class_wise_test(d, mean).p_value < 0.05;
+    }
+    for (std::size_t t = 0; t < 100; ++t) {
+        const CategoricalData truth = synthetic::dirichlet_data(300, 3, 1.0, rng);
+        Matrix p = truth.probabilities();
+        p.col(2) *= 1.5;
+        for (Eigen::Index i = 0; i < p.rows(); ++i) p.row(i) /= p.row(i).sum();
+        power += class_wise_test(CategoricalData(p, truth.labels()), mean).p_value < 0.05;
+    }
+    CHECK(spiegelhalter <= hi);  // 50 of 1000 with this seed on 2026-11-28 (hi = 69)
+    CHECK(citl <= hi);           // 55 of 1000
+    CHECK(power / 100 > 0.6);    // 78 of 100
+}
+
 TEST_CASE("cox_test: the fit is the likelihood's maximum, its information the Hessian, the LR statistic by hand") {
     // The log-likelihood written here independently (log σ and log(1 − σ)), its gradient by central
     // differences at the fitted (a, b) (zero at the maximum), and its Hessian by differences (the

@@ -697,6 +697,27 @@ TEST_CASE("registry: the MMD's features and groups as tables in memory (Setup::s
     CHECK_THROWS_WITH_AS(e.set_table("groups", g), doctest::Contains("applies only with `notion` group"), invalid_argument);
 }
 
+TEST_CASE("registry: the tests of binary predictions class-wise (event class-wise); estimators refuse it") {
+    test::Rng rng(1403);
+    const CategoricalData data = synthetic::dirichlet_data(80, 4, 0.8, rng);
+    TestSetup citl = make_test("citl");
+    citl.set("event", "class-wise");
+    const TestResult r = citl.run(data, nullptr, nullptr);
+    const TestResult reference = class_wise_test(data, [](const CategoricalData& e) {
+        return calibration_in_the_large_test(e);
+    });
+    CHECK(r.p_value == reference.p_value);
+    CHECK(r.details_as<ClassWiseDetails>().p_values == reference.details_as<ClassWiseDetails>().p_values);
+    CHECK(to_text(find(r.record(), "smallest_class")) == std::to_string(reference.details_as<ClassWiseDetails>().smallest));
+    CHECK(test_in_words(r).settings.find("4 classes") == 0);
+    TestSetup cox = make_test("cox");
+    cox.set("event", "class-wise");
+    CHECK(cox.run(data, nullptr, nullptr).details_as<ClassWiseDetails>().p_values.size() == 4);
+    EstimatorSetup ici = make_estimator("ici");
+    CHECK_THROWS_WITH_AS(ici.set("event", "class-wise"), doctest::Contains("auto, top-label or class:K"),
+                         invalid_argument);
+}
+
 TEST_CASE("registry: Spiegelhalter's test with covariates from a table in memory and from a file") {
     test::Rng rng(1402);
     const CategoricalData data = synthetic::dirichlet_data(60, 2, 0.8, rng);

@@ -23,8 +23,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -143,9 +143,16 @@ struct CumulativeDetails {
     bool degenerate = false;
     Record record() const;
 };
+// A test of binary predictions run on each class against the rest (class_wise_test): each class's
+// p-value, statistic and estimate, and the class of the smallest p-value (the first on ties).
+struct ClassWiseDetails {
+    std::vector<double> p_values, statistics, estimates;
+    std::size_t smallest = 0;
+    Record record() const;
+};
 using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
                                  DistributionFreeDetails, ConsistencyDetails, CmeDetails, BinaryZDetails,
-                                 HosmerLemeshowDetails, CoxDetails, CumulativeDetails>;
+                                 HosmerLemeshowDetails, CoxDetails, CumulativeDetails, ClassWiseDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -374,6 +381,15 @@ TestResult kuiper_test(const CategoricalData& data);
 // normal's upper tail; 1 for x ≤ 0 (the range's also below x = 0.1, where it is 1 to double precision).
 double brownian_max_abs_tail(double x);
 double brownian_range_tail(double x);
+
+// Class-wise calibration by a test of binary predictions: `test` on each class k of class predictions
+// against the rest (class_event(k)), for the null that every one of these m events is calibrated. The
+// p-value is Bonferroni's min(1, m · min_k p_k) (Holm's adjustment gives the same for this global null;
+// valid whatever the dependence between the classes' tests); the statistic −log10 of the smallest p_k
+// (at most 323.3, for p_k = 0); the estimate, estimator and n those of the class with the smallest p_k;
+// null_approximation "bonferroni:" and the classes' null. Throws calib::invalid_argument (naming the
+// class) when `test` refuses a class's event.
+TestResult class_wise_test(const CategoricalData& data, const std::function<TestResult(const CategoricalData&)>& test);
 
 std::string to_string(PValueRule rule);
 std::string to_string(VarianceDivisor divisor);  // "s-1", "s"

@@ -84,6 +84,13 @@ Record CoxDetails::record() const {
             {"iterations", count(iterations)}};
 }
 
+Record ClassWiseDetails::record() const {
+    return {{"class_p_values", p_values},
+            {"class_statistics", statistics},
+            {"class_estimates", estimates},
+            {"smallest_class", std::uint64_t(smallest)}};
+}
+
 Record CumulativeDetails::record() const {
     return {{"std_error", std_error}, {"largest_at", largest_at}, {"degenerate", degenerate}};
 }

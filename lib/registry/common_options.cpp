@@ -240,15 +240,20 @@ std::string to_text(const BinaryEvent& event) {
     switch (event.kind) {
         case BinaryEvent::Kind::top_label: return "top-label";
         case BinaryEvent::Kind::one_class: return "class:" + std::to_string(event.k);
+        case BinaryEvent::Kind::class_wise: return "class-wise";
         case BinaryEvent::Kind::automatic: break;
     }
     return "auto";
 }
 
-BinaryEvent binary_event_value(const Value& value) {
+BinaryEvent binary_event_value(const Value& value, bool class_wise) {
     const std::string text = text_value(value);
     BinaryEvent out;
     if (text == "auto") return out;
+    if (class_wise && text == "class-wise") {
+        out.kind = BinaryEvent::Kind::class_wise;
+        return out;
+    }
     if (text == "top-label") {
         out.kind = BinaryEvent::Kind::top_label;
         return out;
@@ -258,7 +263,9 @@ BinaryEvent binary_event_value(const Value& value) {
         out.k = static_cast<int>(unsigned_value("event", Value(text.substr(6)), 0, 1000000));
         return out;
     }
-    throw option_error("event", "'" + text + "'", "auto, top-label or class:K (K a 0-based class)");
+    throw option_error("event", "'" + text + "'",
+                       std::string(class_wise ? "auto, top-label, class:K (K a 0-based class) or class-wise"
+                                              : "auto, top-label or class:K (K a 0-based class)"));
 }
 
 CategoricalData binary_of(const std::string& method, const AnyData& data, const BinaryEvent& event) {
@@ -266,6 +273,7 @@ CategoricalData binary_of(const std::string& method, const AnyData& data, const 
     switch (event.kind) {
         case BinaryEvent::Kind::top_label: return d.top_label_event();
         case BinaryEvent::Kind::one_class: return d.class_event(event.k);
+        case BinaryEvent::Kind::class_wise: throw invalid_argument(method + ": `event` class-wise applies to tests");
         case BinaryEvent::Kind::automatic: break;
     }
     if (d.num_classes() != 2)
@@ -273,6 +281,12 @@ CategoricalData binary_of(const std::string& method, const AnyData& data, const 
                                std::to_string(d.num_classes()) +
                                " classes: choose the binary event with `event` top-label or class:K");
     return d;
+}
+
+TestResult binary_test(const std::string& method, const AnyData& data, const BinaryEvent& event,
+                       const std::function<TestResult(const CategoricalData&)>& test) {
+    if (event.kind == BinaryEvent::Kind::class_wise) return class_wise_test(classes_of(method, data), test);
+    return test(binary_of(method, data, event));
 }
 
 }  // namespace calib::detail

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -48,22 +49,27 @@ Matrix observation_table(const std::string& option, const std::string& file,
 // ---- the event of a method of binary predictions -------------------------------------------------
 
 // Which binary event such a method reads (docs/cli.md, "Methods of binary predictions"): the data's own
-// (automatic: two classes, P(Y = 1); class predictions of more classes need a choice), top-label, or
-// class k one-vs-rest.
+// (automatic: two classes, P(Y = 1); class predictions of more classes need a choice), top-label,
+// class k one-vs-rest, or (tests only) every class one-vs-rest, combined by class_wise_test.
 struct BinaryEvent {
-    enum class Kind { automatic, top_label, one_class } kind = Kind::automatic;
+    enum class Kind { automatic, top_label, one_class, class_wise } kind = Kind::automatic;
     int k = 1;
 };
-std::string to_text(const BinaryEvent& event);  // "auto", "top-label", "class:K"
-BinaryEvent binary_event_value(const Value& value);  // throws option_error
+std::string to_text(const BinaryEvent& event);  // "auto", "top-label", "class:K", "class-wise"
+// Throws option_error; "class-wise" only when `class_wise`.
+BinaryEvent binary_event_value(const Value& value, bool class_wise);
 
+// The option `event`; `test`: a test, which also takes class-wise.
 template <class S>
-Option<S> event_option(BinaryEvent S::*member) {
+Option<S> event_option(BinaryEvent S::*member, bool test = false) {
     return custom_option<S>(
-        info("event", "auto|top-label|class:K", "auto",
-             "the binary event of class predictions: auto (two classes: class 1), top-label (the confidence "
-             "against whether the top class is right) or class:K (class K against the rest, 0-based)"),
-        [=](S& s, const Value& v) { s.*member = binary_event_value(v); },
+        info("event", test ? "auto|top-label|class:K|class-wise" : "auto|top-label|class:K", "auto",
+             std::string("the binary event of class predictions: auto (two classes: class 1), top-label (the "
+                         "confidence against whether the top class is right)") +
+                 (test ? ", class:K (class K against the rest, 0-based) or class-wise (every class against the "
+                         "rest, Bonferroni's combination)"
+                       : " or class:K (class K against the rest, 0-based)")),
+        [=](S& s, const Value& v) { s.*member = binary_event_value(v, test); },
         [=](const S& s) { return Value(to_text(s.*member)); });
 }
 
@@ -74,15 +80,18 @@ struct WithEvent {
     BinaryEvent event;
 };
 template <class T>
-OptionList<WithEvent<T>> with_event(const OptionList<T>& options) {
+OptionList<WithEvent<T>> with_event(const OptionList<T>& options, bool test) {
     OptionList<WithEvent<T>> out = nested(&WithEvent<T>::options, options);
-    out.push_back(event_option(&WithEvent<T>::event));
+    out.push_back(event_option(&WithEvent<T>::event, test));
     return out;
 }
 
 // The binary predictions of `event` in the class predictions `data`; throws invalid_argument for other
 // families, and for more than two classes with the automatic event.
 CategoricalData binary_of(const std::string& method, const AnyData& data, const BinaryEvent& event);
+// `test` on the binary predictions of `event`, or class_wise_test with event class-wise.
+TestResult binary_test(const std::string& method, const AnyData& data, const BinaryEvent& event,
+                       const std::function<TestResult(const CategoricalData&)>& test);
 
 // The level of a method's intervals, in (0, 1), default 0.95; `intervals` says which ("the Wald
 // intervals").

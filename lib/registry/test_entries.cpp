@@ -367,7 +367,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Spiegelhalter's z: the Brier score against its expectation, O(n); with --covariates the "
                       "unweighted sum-of-squares test of development data",
                       "Spiegelhalter's z-test of the Brier score"),
-        {event_option(&Spiegelhalter::event),
+        {event_option(&Spiegelhalter::event, true),
          table_option(info("covariates", "FILE", "",
                            "development data: the covariates of the logistic model fitted to these observations, one "
                            "row each (an intercept is added); the variance of Hosmer et al. 1997 (the le Cessie-van "
@@ -376,10 +376,12 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
         {},
         {always<Spiegelhalter>(KernelUse::none), nullptr, nullptr,
          [](const AnyData& data, const Kernel*, const AnyData*, const Spiegelhalter& o, const ParallelOptions&) {
-             const CategoricalData binary = binary_of("spiegelhalter", data, o.event);
-             if (o.covariates.empty() && !o.covariate_table) return spiegelhalter_test(binary);
-             return spiegelhalter_test(binary,
-                                       observation_table("covariates", o.covariates, o.covariate_table, binary.size()));
+             if (o.covariates.empty() && !o.covariate_table)
+                 return binary_test("spiegelhalter", data, o.event,
+                                    [](const CategoricalData& d) { return spiegelhalter_test(d); });
+             const Matrix x = observation_table("covariates", o.covariates, o.covariate_table, data_size(data));
+             return binary_test("spiegelhalter", data, o.event,
+                                [&](const CategoricalData& d) { return spiegelhalter_test(d, x); });
          }}));
 
     // The other tests of binary predictions without options: the CITL z-test and the cumulative-difference tests.
@@ -401,11 +403,11 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
     };
     for (const auto& [info, test] : binary_tests)
         all.push_back(test_entry<EventOnly>(
-            info, {event_option(&EventOnly::event)}, {},
+            info, {event_option(&EventOnly::event, true)}, {},
             {always<EventOnly>(KernelUse::none), nullptr, nullptr,
              [test = test, name = info.name](const AnyData& data, const Kernel*, const AnyData*, const EventOnly& o,
                                              const ParallelOptions&) {
-                 return test(binary_of(name, data, o.event));
+                 return binary_test(name, data, o.event, test);
              }}));
 
     // The options of a binary test's library call and the binary event of class predictions.
@@ -432,12 +434,13 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                              "the chi-squared's degrees of freedom: G for predictions of held-out data, G - 2 when "
                              "the model was fitted to these data (the original test's setting)"),
                         named<HosmerLemeshowDf>({HosmerLemeshowDf::validation, HosmerLemeshowDf::development})),
-        }),
+        }, true),
         {},
         {always<HosmerLemeshowRun>(KernelUse::none), nullptr,
          [](const HosmerLemeshowRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const HosmerLemeshowRun& o, const ParallelOptions&) {
-             return hosmer_lemeshow_test(binary_of("hosmer-lemeshow", data, o.event), o.options);
+             return binary_test("hosmer-lemeshow", data, o.event,
+                                [&](const CategoricalData& d) { return hosmer_lemeshow_test(d, o.options); });
          }}));
 
     all.push_back(test_entry<CoxRun>(
@@ -445,12 +448,13 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
                       "(0, 1)",
                       "Cox's calibration test (logistic recalibration)"),
-        with_event(OptionList<CoxOptions>{level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")}),
+        with_event(OptionList<CoxOptions>{level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")},
+                   true),
         {},
         {always<CoxRun>(KernelUse::none), nullptr,
          [](const CoxRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const CoxRun& o, const ParallelOptions&) {
-             return cox_test(binary_of("cox", data, o.event), o.options);
+             return binary_test("cox", data, o.event, [&](const CategoricalData& d) { return cox_test(d, o.options); });
          }}));
     return all;
 }
@@ -511,6 +515,13 @@ std::string replicates_words(std::size_t replicates, std::uint64_t seed, PValueR
 
 TestInWords test_in_words(const TestResult& r) {
     const std::string higher = "; larger values speak against calibration";
+    if (const auto* d = std::get_if<ClassWiseDetails>(&r.details)) {
+        const std::size_t m = d->p_values.size();
+        return {std::to_string(m) + " classes, each against the rest; the smallest p-value " +
+                    words_number(d->p_values[d->smallest]) + " (class " + std::to_string(d->smallest) +
+                    "), times " + std::to_string(m) + " (Bonferroni)",
+                "-log10 of the smallest of the classes' p-values of " + r.method + higher};
+    }
     if (r.method == "block") {
         const auto& d = r.details_as<BlockTestDetails>();
         return {std::to_string(d.num_blocks) + " blocks of B = " + std::to_string(d.block_size) + " observations" +
