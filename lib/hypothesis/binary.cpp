@@ -293,14 +293,20 @@ TestResult spiegelhalter_test(const CategoricalData& data, const Matrix& covaria
     return spiegelhalter(data, [&](const Vector& p, double validation) {
         if (validation == 0) return 0.0;  // every p in {0, 1/2, 1}: degenerate as without covariates
         // Weighted least squares of d = 1 − 2p on [1, X], weights w = p(1 − p), by pivoted QR of
-        // diag(√w)[1, X] (rank-deficient X allowed); the variance is the residual sum of squares.
+        // diag(√w)[1, X]; the variance is the residual sum of squares, the squared norm of the part of
+        // Qᵀ·target beyond the rank. Columns within 1e-10 (relative pivot) of the span of the others do
+        // not count, so a repeated or collinear covariate gives the same fit on every build (Eigen's
+        // solve takes the rank found while factorising, where rounding decides whether a copy's pivot
+        // of about 1e-16 counts).
         const Vector root_w = (p.array() * (1 - p.array())).sqrt().matrix();
         Matrix design(covariates.rows(), covariates.cols() + 1);
         design.col(0) = root_w;
         design.rightCols(covariates.cols()) = root_w.asDiagonal() * covariates;
         const Vector target = root_w.cwiseProduct((1 - 2 * p.array()).matrix());
-        const Eigen::ColPivHouseholderQR<Matrix> qr(design);
-        const double rss = (target - design * qr.solve(target)).squaredNorm();
+        Eigen::ColPivHouseholderQR<Matrix> qr(design);
+        qr.setThreshold(1e-10);
+        const Vector rotated = qr.householderQ().adjoint() * target;
+        const double rss = rotated.tail(rotated.size() - qr.rank()).squaredNorm();
         if (!(rss > 1e-12 * validation))
             fail(fn, "the covariates explain 1 - 2p entirely (residual sum of squares ", detail::format_value(rss),
                  "): the test's variance is 0; leave out the covariates that are functions of p");
