@@ -334,6 +334,7 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
         if (m.name == "cme") setup.set("locations", "2");
         if (m.name == "bootstrap" || m.name == "spectral") setup.set("replicates", "200");
         if (m.name == "hosmer-lemeshow") setup.set("grouping", "fixed"), setup.set("groups", "5");
+        if (m.name == "t-cal") setup.set("replicates", "300"), setup.set("null_draws", "consistency");
         const TestResult r = setup.run(m.binary_only ? any_binary : any, &kernel, nullptr, two);
         const std::size_t b = sqrt_block_size(data.size());
         if (m.name == "block") {
@@ -374,6 +375,11 @@ TEST_CASE("every test run through the registry equals the library call, bitwise"
             same(r, kuiper_test(binary));
         } else if (m.name == "cox") {
             same(r, cox_test(binary));
+        } else if (m.name == "t-cal") {
+            TCalOptions o;
+            o.replicates = 300;
+            o.null = TCalNull::consistency;
+            same(r, t_cal_test(binary, o));
         } else if (m.name == "hosmer-lemeshow") {
             HosmerLemeshowOptions o;
             o.grouping = HosmerLemeshowGrouping::fixed;

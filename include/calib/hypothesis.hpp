@@ -150,9 +150,21 @@ struct ClassWiseDetails {
     std::size_t smallest = 0;
     Record record() const;
 };
+// T-Cal (below): each bin count m with its debiased plug-in estimate DPE_m and Monte-Carlo p-value p_m; the
+// bin count of the smallest p_m (the smallest m on ties); the null's draws.
+enum class TCalNull { conditional, consistency };
+struct TCalDetails {
+    std::vector<std::uint64_t> bin_counts;
+    std::vector<double> statistics, p_values;
+    std::uint64_t selected_bins = 0;
+    std::size_t replicates = 0;
+    std::uint64_t seed = 0;
+    TCalNull null = TCalNull::conditional;
+    Record record() const;
+};
 using TestDetails = std::variant<BlockTestDetails, BootstrapDetails, GammaDetails, SpectralDetails,
                                  DistributionFreeDetails, ConsistencyDetails, CmeDetails, BinaryZDetails,
-                                 HosmerLemeshowDetails, CoxDetails, CumulativeDetails, ClassWiseDetails>;
+                                 HosmerLemeshowDetails, CoxDetails, CumulativeDetails, ClassWiseDetails, TCalDetails>;
 
 struct TestResult {
     std::string method;              // "block", "bootstrap", "gamma", "spectral", "dfree-biased", …
@@ -382,6 +394,34 @@ TestResult kuiper_test(const CategoricalData& data);
 double brownian_max_abs_tail(double x);
 double brownian_range_tail(double x);
 
+// T-Cal [Lee, Huang, Hassani & Dobriban 2023]: with r = p − y and m equal-width bins (those of the ECE:
+// [0, 1/m], ((k−1)/m, k/m]), the debiased plug-in estimate of the binned squared ℓ2 calibration error
+// DPE_m = (1/n) Σ_bins [(Σ r)² − Σ r²] / n_bin (the authors' form: a bin of one adds 0, and the mean is 0
+// under calibration given the predictions). Its null by Monte Carlo, R draws: the labels drawn y* ~
+// Bernoulli(p) with the predictions kept (conditional: the null of the other binary tests), or the
+// predictions also resampled with replacement first (consistency: the authors' code). A fixed m, or
+// adaptive T-Cal: m ∈ {2, 4, …, 2^B}, B = ⌊2 log2(n/√(ln n))⌋ (at most 53), each m's plus-one p-value
+// p_m = (1 + #{DPE*_m ≥ DPE_m})/(1 + R) from the same draws, combined by Bonferroni: p = min(1, |M|·min_m
+// p_m), so p ≥ |M|/(1 + R) (R = 3000 and n = 10⁴: 23 bin counts, p ≥ 0.0077). The statistic is −log10 of
+// min_m p_m; the estimate is DPE_m at the bin count of min_m p_m. Labels and draws run in the order of
+// the sorted predictions, R draws in parallel with one random stream each: the p-value does not depend on
+// the thread count. O(n log n + R·n·|M|) time (bins of one observation are skipped: at fine bin counts
+// most are), O(n + the bins of several observations) memory.
+struct TCalOptions {
+    std::uint64_t bins = 0;  // m ≥ 1; 0: adaptive
+    std::size_t replicates = 3000;
+    std::uint64_t seed = default_seed;
+    TCalNull null = TCalNull::conditional;
+    ParallelOptions parallel;
+};
+// The largest bin count, 2^53: beyond it a bin count is not exactly a double, and a bin's edges blur.
+inline constexpr std::uint64_t max_t_cal_bins = std::uint64_t(1) << 53;
+// The bin counts tested on n observations: {bins}, or the adaptive grid 2, 4, …, 2^B.
+std::vector<std::uint64_t> t_cal_bin_counts(std::size_t n, std::uint64_t bins);
+// Throws calib::invalid_argument unless n ≥ 2, 1 ≤ R ≤ max_replicates and bins ≤ max_t_cal_bins.
+void validate(const TCalOptions& options, std::size_t n);
+TestResult t_cal_test(const CategoricalData& data, const TCalOptions& options = {});
+
 // Class-wise calibration by a test of binary predictions: `test` on each class k of class predictions
 // against the rest (class_event(k)), for the null that every one of these m events is calibrated. The
 // p-value is Bonferroni's min(1, m · min_k p_k) (Holm's adjustment gives the same for this global null;
@@ -396,6 +436,7 @@ std::string to_string(VarianceDivisor divisor);  // "s-1", "s"
 std::string to_string(CmeReference reference);   // "chi2", "f"
 std::string to_string(HosmerLemeshowGrouping grouping);  // "quantiles", "quantile-breaks", "fixed"
 std::string to_string(HosmerLemeshowDf df);              // "validation", "development"
+std::string to_string(TCalNull null);                    // "conditional", "consistency"
 
 template <class Details>
 const Details& TestResult::details_as() const {

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace calib::detail {
@@ -25,11 +26,17 @@ using Bins = std::vector<Bin>;
 // x = 0 → 1, so the bins are [0, 1/B], (1/B, 2/B], …, ((B−1)/B, 1]: closed on the right, the first
 // also closed on the left. The product nbins·x is rounded to double first, as in the reference.
 // Throws calib::invalid_argument if x ∉ [0, 1] or nbins < 1.
-inline int uniform_bin_index(double x, int nbins) {
-    if (nbins < 1) fail("uniform_bin_index", "nbins = ", nbins, ", must be >= 1");
+// The 64-bit form takes up to 2^53 bins (T-Cal's finest grids), where nbins is still exactly a double.
+inline std::uint64_t uniform_bin_index(double x, std::uint64_t nbins) {
+    if (nbins < 1 || nbins > (std::uint64_t(1) << 53))
+        fail("uniform_bin_index", "nbins = ", nbins, ", must be in [1, 2^53]");
     if (!(x >= 0 && x <= 1)) fail("uniform_bin_index", "x = ", format_value(x), ", must be in [0, 1]");
     // nbins·x ≤ nbins exactly for x ≤ 1 (rounding is monotone and nbins·1 is exact).
-    return std::max(1, static_cast<int>(std::ceil(static_cast<double>(nbins) * x)));
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(nbins) * x)));
+}
+inline int uniform_bin_index(double x, int nbins) {
+    if (nbins < 1) fail("uniform_bin_index", "nbins = ", nbins, ", must be >= 1");
+    return static_cast<int>(uniform_bin_index(x, static_cast<std::uint64_t>(nbins)));
 }
 
 // Uniform binning: an observation's bin is the tuple of its coordinates' bin indices (a cell of

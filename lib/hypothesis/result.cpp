@@ -91,6 +91,12 @@ Record ClassWiseDetails::record() const {
             {"smallest_class", std::uint64_t(smallest)}};
 }
 
+Record TCalDetails::record() const {
+    return {{"bin_counts", bin_counts}, {"bin_statistics", statistics},    {"bin_p_values", p_values},
+            {"selected_bins", selected_bins}, {"replicates", count(replicates)}, {"seed", seed},
+            {"null_draws", to_string(null)}};
+}
+
 Record CumulativeDetails::record() const {
     return {{"std_error", std_error}, {"largest_at", largest_at}, {"degenerate", degenerate}};
 }

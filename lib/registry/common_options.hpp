@@ -188,21 +188,27 @@ std::string binning_text(const EceOptions& options);
 // Throws unless the binning fits n observations: median-variance bins hold at least MINSIZE of them.
 void check_ece_binning(const char* function, const EceOptions& options, std::size_t n);
 
-// ---- resampling: replicates, seed, p-value rule ----------------------------------------------------
+// ---- resampling: replicates and seed, and the p-value rule ----------------------------------------------------
 
 template <class S>
-OptionList<S> resampling_options(std::size_t S::*replicates, std::uint64_t S::*seed, PValueRule S::*rule,
+OptionList<S> replicates_options(std::size_t S::*replicates, std::uint64_t S::*seed,
                                  const std::string& replicates_default = "1000") {
     return {
         integer_option(replicates,
                        info("replicates", "R", replicates_default, "the number of resampling replicates, at most 1e8"),
                        1, max_replicates),
         integer_option(seed, info("seed", "S", std::to_string(default_seed), "the seed of the replicates' draws"), 0),
-        enum_option(rule,
-                    info("pvalue_rule", "count|plus-one", "count",
-                         "#{T* >= T}/R (count) or (1 + #{T* >= T})/(1 + R) (plus-one, never 0)"),
-                    named<PValueRule>({PValueRule::count, PValueRule::plus_one})),
     };
+}
+template <class S>
+OptionList<S> resampling_options(std::size_t S::*replicates, std::uint64_t S::*seed, PValueRule S::*rule,
+                                 const std::string& replicates_default = "1000") {
+    OptionList<S> list = replicates_options(replicates, seed, replicates_default);
+    list.push_back(enum_option(rule,
+                               info("pvalue_rule", "count|plus-one", "count",
+                                    "#{T* >= T}/R (count) or (1 + #{T* >= T})/(1 + R) (plus-one, never 0)"),
+                               named<PValueRule>({PValueRule::count, PValueRule::plus_one})));
+    return list;
 }
 
 // ---- the CKCE ------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <calib/hypothesis.hpp>
 #include <calib/mmd.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace calib::detail {
@@ -456,6 +457,47 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          [](const AnyData& data, const Kernel*, const AnyData*, const CoxRun& o, const ParallelOptions&) {
              return binary_test("cox", data, o.event, [&](const CategoricalData& d) { return cox_test(d, o.options); });
          }}));
+
+    using TCalRun = WithEvent<TCalOptions>;
+    OptionList<TCalOptions> t_cal = replicates_options(&TCalOptions::replicates, &TCalOptions::seed, "3000");
+    t_cal.insert(t_cal.begin(),
+                 custom_option<TCalOptions>(
+                     info("bins", "adaptive|M", "adaptive",
+                          "M equal-width bins (1 <= M <= 2^53), or adaptive: every M = 2, 4, ..., 2^B with B = "
+                          "floor(2 log2(n / sqrt(ln n))), Bonferroni's combination"),
+                     [](TCalOptions& o, const Value& v) {
+                         const std::string text = text_value(v);
+                         if (text == "adaptive") {
+                             o.bins = 0;
+                             return;
+                         }
+                         try {
+                             o.bins = unsigned_value("bins", v, 1, max_t_cal_bins);
+                         } catch (const option_error&) {
+                             throw option_error("bins", "'" + text + "'", "adaptive or a whole number in [1, 2^53]");
+                         }
+                     },
+                     [](const TCalOptions& o) {
+                         return o.bins ? Value(std::uint64_t(o.bins)) : Value(std::string("adaptive"));
+                     }));
+    t_cal.push_back(enum_option(&TCalOptions::null,
+                                info("null_draws", "conditional|consistency", "conditional",
+                                     "the Monte-Carlo null: labels drawn from the predictions (conditional), or from "
+                                     "a resample of the predictions with replacement (consistency, the authors' code)"),
+                                named<TCalNull>({TCalNull::conditional, TCalNull::consistency})));
+    all.push_back(test_entry<TCalRun>(
+        binary_method("t-cal",
+                      "T-Cal: the debiased binned squared ECE over a dyadic grid of bin counts against its "
+                      "Monte-Carlo null, O(R n log n)",
+                      "T-Cal test of the debiased plug-in squared ECE"),
+        with_event(t_cal, true), {},
+        {always<TCalRun>(KernelUse::none), nullptr,
+         [](const TCalRun& o, std::size_t n, std::size_t) { validate(o.options, n); },
+         [](const AnyData& data, const Kernel*, const AnyData*, const TCalRun& o, const ParallelOptions& p) {
+             TCalOptions run = o.options;
+             run.parallel = p;
+             return binary_test("t-cal", data, o.event, [&](const CategoricalData& d) { return t_cal_test(d, run); });
+         }}));
     return all;
 }
 
@@ -609,6 +651,21 @@ TestInWords test_in_words(const TestResult& r) {
                                  "in increasing order,") +
                     " over its standard deviation under calibration, compared with the " +
                     (ks ? "largest |B|" : "range") + " of Brownian motion on [0, 1]" + higher};
+    }
+    if (r.method == "t-cal") {
+        const auto& d = r.details_as<TCalDetails>();
+        const std::size_t levels = d.bin_counts.size();
+        const std::string draws = std::to_string(d.replicates) + " draws of the " + to_string(d.null) +
+                                  " null, seed " + std::to_string(d.seed) + ", p = (1 + count)/(1 + R)";
+        return {levels == 1 ? draws
+                            : std::to_string(levels) + " bin counts 2 to " + std::to_string(d.bin_counts.back()) +
+                                  "; the smallest p-value " + words_number(*std::min_element(d.p_values.begin(),
+                                                                                              d.p_values.end())) +
+                                  " (" + std::to_string(d.selected_bins) + " bins), times " +
+                                  std::to_string(levels) + " (Bonferroni; these draws give p >= " +
+                                  words_number(double(levels) / double(d.replicates + 1)) + "); " + draws,
+                "-log10 of the smallest p-value of the debiased binned squared ECE (mean 0 under calibration) "
+                "against its draws under calibration" + higher};
     }
     if (r.method == "hosmer-lemeshow") {
         const auto& d = r.details_as<HosmerLemeshowDetails>();

@@ -48,8 +48,9 @@ TESTS = {
     "dfree-biased": "", "dfree-unbiased": "", "dfree-block": "--block-size sqrt",
     "consistency": "--estimator skce-unbiased --replicates 200", "cme": "--locations 4",
     "spiegelhalter": "", "citl": "", "hosmer-lemeshow": "", "cox": "", "ks": "", "kuiper": "",
+    "t-cal": "--replicates 300",
 }
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "ici", "smooth-ece")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "t-cal", "ici", "smooth-ece")
 
 
 def applies(family, method):
