@@ -259,9 +259,12 @@ Writes one self-contained HTML file (inline CSS and SVG, nothing fetched; readab
 printable): what was evaluated (n, classes and accuracy, or the mean negative log-likelihood); the
 verdict at --alpha of the test recommended for the data size (the bootstrap test of the unbiased
 SKCE up to n = 10000, the block test with B = sqrt(n) above), with the p-values of the block and
-Gamma tests beside it; the SKCE, and for class predictions the ECE of calib estimate (canonical),
-the top-label ECE of equal-width and equal-count bins and the CKCE, each with a percentile
-bootstrap interval (--replicates, --level, --seed); reliability diagrams (top-label with both
+Gamma tests beside it (binary predictions: also the clinical tests, ks, kuiper and t-cal; more
+classes: t-cal on the top-label confidence); the SKCE, and for class predictions the ECE of calib
+estimate (canonical), the top-label ECE of equal-width and equal-count bins and the CKCE, each with
+a percentile bootstrap interval (--replicates, --level, --seed), the debiased L2 error with a basic
+bootstrap interval, and the smooth ECE (binary predictions: also the ICI and Emax of the loess
+calibration curve); reliability diagrams (top-label with both
 binnings, and per class for m <= 20, or P(Y = 1) for binary data) with Clopper-Pearson intervals
 and the bins' counts; for predictive distributions the PIT histogram and the coverage of central
 intervals (mvnormal: the PIT of the squared Mahalanobis distance and the coverage of prediction

@@ -4,9 +4,11 @@
 #include "table_report.hpp"
 
 #include <calib/calibration_curve.hpp>
+#include <calib/debiased_l2.hpp>
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>
 #include <calib/reliability.hpp>
+#include <calib/smooth_ece.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -75,13 +77,14 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
     for (const auto& [method, values] : tests) add_test(m, method, values, data, &kernel, parallel);
 }
 
-// Binary predictions: the clinical tests with calib test's defaults, after the verdict's (a test the
-// data do not allow, Hosmer-Lemeshow below n = 10 or Cox on separated outcomes, is named in a note);
-// the ICI and Emax of the loess calibration curve with bootstrap intervals.
+// Binary predictions: the clinical tests, the cumulative-difference tests and T-Cal with calib test's
+// defaults, after the verdict's (a test the data do not allow, Hosmer-Lemeshow below n = 10 or Cox on
+// separated outcomes, is named in a note); the ICI and Emax of the loess calibration curve with
+// bootstrap intervals.
 void add_binary_summary(ModelReport& m, const CategoricalData& d, const ReportSettings& s,
                         const ParallelOptions& parallel) {
     const AnyData data = d;
-    for (const char* method : {"spiegelhalter", "citl", "cox", "hosmer-lemeshow"}) {
+    for (const char* method : {"spiegelhalter", "citl", "cox", "hosmer-lemeshow", "ks", "kuiper", "t-cal"}) {
         try {
             add_test(m, method, {}, data, nullptr, parallel);
         } catch (const invalid_argument& e) {
@@ -146,6 +149,25 @@ void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSett
         resample_interval(
             n, [&](const std::vector<std::size_t>& i) { return binned_ece(reliability_diagram(subset(d, i), equal_count)); },
             s.intervals)));
+    // The binned L2 error of Kumar et al. (calib estimate --estimator debiased-l2's defaults) with its
+    // basic bootstrap interval, and the smooth ECE of the event the diagram shows (no interval: each
+    // replicate would search its own bandwidth).
+    DebiasedL2Options l2;
+    l2.resampling = {s.intervals.replicates, s.intervals.level, s.intervals.seed};
+    l2.parallel = s.intervals.parallel;
+    const bool binary = d.num_classes() == 2;
+    m.estimates.push_back(with_interval(
+        std::string("L2 calibration error (debiased, 15 equal-mass bins") + (binary ? ")" : ", each class)"),
+        "Kumar, Liang & Ma's root of the binned squared error (mean prediction - frequency)^2 with its noise "
+        "subtracted" + std::string(binary ? "" : ", each class against the rest") +
+            "; a basic bootstrap interval (around the debiased value)",
+        debiased_l2(d, l2).intervals[0]));
+    SmoothEceOptions smooth;
+    smooth.parallel = s.intervals.parallel;
+    m.estimates.push_back({std::string("smooth ECE") + (binary ? "" : " (top-label)"),
+                           "Blasiok & Nakkiran's kernel-smoothed mean |prediction - frequency|, at the bandwidth equal "
+                           "to itself (no interval)",
+                           smooth_ece(binary ? d : d.top_label_event(), smooth).value, {}, {}, {}, {}});
     m.estimates.push_back({"CKCE",
                            "conditional kernel calibration error (Moskvichev & Sejdinovic): how far the label distribution given "
                            "the prediction is from the prediction",
@@ -183,7 +205,12 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
     }
     if (const auto* d = std::get_if<CategoricalData>(&data)) {
         add_class_errors(m, *d, s, *ckce, index);
-        if (d->num_classes() == 2) add_binary_summary(m, *d, s, parallel);
+        if (d->num_classes() == 2) {
+            add_binary_summary(m, *d, s, parallel);
+        } else {  // T-Cal on the confidence, the event of the top-label diagram
+            add_test(m, "t-cal", {{"event", Value(std::string("top-label"))}}, data, nullptr, parallel);
+            m.tests.back().title += " (top-label)";
+        }
     }
     if (family.classes && n >= squared_ce_minimum && n <= squared_ce_limit) {
         // calib estimate --estimator ce-ukkr: of the squared-CE estimators the least biased on network-like

@@ -147,14 +147,20 @@ for name, family, inputs in CASES:
     for model, m in zip(files, j["models"]):
         one = ["--input", model, *labels]
         check(name + ": verdict in the JSON", m["verdict"] in ("not calibrated", "consistent with calibration"))
+        binary = family == "binary"
         for t in m["tests"]:
             extra = ["--block-size", "sqrt"] if t["method"] == "block" else []
+            if t["method"] == "t-cal" and not binary:
+                extra = ["--event", "top-label"]
             ref = calib_json("test", "--family", family, *one, "--method", t["method"], *extra)
             check("%s: %s p-value as calib test" % (name, t["method"]),
                   (t["p_value"], t["statistic"], t["estimate"]) == (ref["p_value"], ref["statistic"], ref["estimate"]),
                   "%r vs %r" % (t["p_value"], ref["p_value"]))
         squared_ce = "TCE₂² (top-label, two-step kernel ridge regression)"
-        reference = {"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
+        smooth = "smooth ECE" + ("" if binary else " (top-label)")
+        l2 = "L2 calibration error (debiased, 15 equal-mass bins" + (")" if binary else ", each class)")
+        reference = {smooth: ["--estimator", "smooth-ece"] + ([] if binary else ["--event", "top-label"]),
+                     l2: ["--estimator", "debiased-l2"],"SKCE (unbiased)": ["--estimator", "skce-unbiased"], "CKCE": ["--estimator", "ckce"],
                      "ECE (top-label, 10 equal-width bins)": ["--estimator", "ece", "--mode", "top-label"],
                      "ECE (canonical, 10 equal-width bins per class, TV distance)": ["--estimator", "ece"],
                      squared_ce: ["--estimator", "ce-ukkr"], "ICI (loess calibration curve)": ["--estimator", "ici"]}
@@ -163,6 +169,9 @@ for name, family, inputs in CASES:
                 ref = calib_json("estimate", "--family", family, *one, *reference[e["name"]])
                 check("%s: %s as calib estimate" % (name, e["name"]), e["value"] == ref["estimate"],
                       "%r vs %r" % (e["value"], ref["estimate"]))
+            if e["name"] == smooth:  # no interval
+                check("%s: %s states no interval" % (name, e["name"]), "lower" not in e, str(e))
+                continue
             if e["name"] == squared_ce:  # a cross-validated fit: no interval; calib estimate's warnings
                 said = calib("estimate", "--family", family, *one, *reference[squared_ce]).stderr.splitlines()
                 check("%s: %s warns as calib estimate, states no interval" % (name, e["name"]),
@@ -179,11 +188,14 @@ for name, family, inputs in CASES:
               (not univariate) == any(e["name"] == "ECE (canonical, 10 equal-width bins per class, TV distance)"
                                       for e in m["estimates"]), str([e["name"] for e in m["estimates"]]))
         check(name + ": the NLL for predictive distributions only", ("nll" in m) == univariate)
-        binary = family == "binary"
         check(name + ": the clinical tests and the ICI for binary predictions only",
-              ({"spiegelhalter", "citl", "cox", "hosmer-lemeshow"} <= {t["method"] for t in m["tests"]}) == binary and
+              ({"spiegelhalter", "citl", "cox", "hosmer-lemeshow", "ks", "kuiper"} <= {t["method"] for t in m["tests"]})
+              == binary and
               any(e["name"] == "ICI (loess calibration curve)" for e in m["estimates"]) == binary,
               str([t["method"] for t in m["tests"]]))
+        check(name + ": T-Cal, the debiased L2 error and the smooth ECE for class predictions",
+              (not univariate) == ("t-cal" in {t["method"] for t in m["tests"]}) ==
+              any(e["name"] == smooth for e in m["estimates"]) == any(e["name"] == l2 for e in m["estimates"]))
         check(name + ": the squared top-label error for class predictions up to n = 20 000",
               any(e["name"] == squared_ce for e in m["estimates"]) == (not univariate and 13 <= j["n"] <= 20000))
     if family == "normal":  # the closed form, from the file: ½log 2π + log σ + ½z²
