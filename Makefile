@@ -72,7 +72,7 @@ REPRO_CKCE     := $(BUILD)/bin/repro-ckce
 BENCH_CKCE     := $(BUILD)/bin/calib-bench-ckce
 # Reproduction apps: apps/repro-NAME/*.cpp + the shared harness -> build/bin/repro-NAME (repro-ckce
 # too, built by the same rule but run by its own targets).
-REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman validity gruber-bach marx
+REPRO_APPS := neurips2019 iclr2021-synthetic iclr2021-ols iclr2021-friedman validity gruber-bach marx arena
 REPRO_BINS := $(REPRO_APPS:%=$(BUILD)/bin/repro-%)
 # The harness without its process-group layer: cluster_local.cpp (one process) in the plain build,
 # cluster_mpi.cpp in the MPI build (below).

@@ -110,8 +110,8 @@ void add_binary_summary(ModelReport& m, const CategoricalData& d, const ReportSe
                                         f.intervals[3]));
 }
 
-// calib estimate's ECE, the top-label ECE over equal-width and equal-count bins, with intervals, and the
-// CKCE's.
+// calib estimate's ECE, the top-label ECE over equal-width and equal-count bins, with intervals, Kumar et
+// al.'s debiased L2 error, the smooth ECE and the CKCE.
 void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSettings& s, const EstimatorComparison& ckce,
                       std::size_t index) {
     const std::size_t n = d.size(), B = s.bins, counted = std::min(B, n);  // at most one equal-count bin per observation

@@ -51,7 +51,8 @@ cases=("repro-iclr2021-synthetic|--quick|1 2 3"
        "repro-neurips2019|--quick --reps 2|3"
        "repro-validity|--quick --reps 2|3"
        "repro-gruber-bach|--quick --reps 2|3"
-       "repro-marx|--quick|2 3")
+       "repro-marx|--quick|2 3"
+       "repro-arena|--quick --reps 2|3")
 for c in "${cases[@]}"; do
     IFS='|' read -r app options counts <<<"$c"
     ref="$tmp/$app.plain"

@@ -24,10 +24,10 @@ bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
 # The apps built on apps/harness (repro-ckce has its own check, tests/repro/check_ckce.sh).
 apps=()
-for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman repro-validity repro-gruber-bach repro-marx; do
+for a in repro-neurips2019 repro-iclr2021-synthetic repro-iclr2021-ols repro-iclr2021-friedman repro-validity repro-gruber-bach repro-marx repro-arena; do
     [ -x "$bindir/$a" ] && apps+=("$a")
 done
-[ ${#apps[@]} -eq 7 ] && ok || bad "expected the 7 harness apps in $bindir, found ${#apps[@]}"
+[ ${#apps[@]} -eq 8 ] && ok || bad "expected the 8 harness apps in $bindir, found ${#apps[@]}"
 
 for app in "${apps[@]}"; do
     out="$tmp/$app"
