@@ -10,12 +10,17 @@
 //   prior-shift    q ∝ p·w with w = 2 for the last class, 1 for the others (the event rate moves);
 //   local          in one region of the predictions only: binary q = p + 0.12 sin²(π(p − 0.6)/0.3) for
 //                  0.6 < p < 0.9; 10-class the same bump moves 0.05 sin²(π(p₀ − 0.1)/0.2) of class 0's
-//                  probability to class 1 where 0.1 < p₀ < 0.3 (a third of the predictions).
+//                  probability to class 1 where 0.1 < p₀ < 0.3 (a third of the predictions);
+//   feature        miscalibrated only given a feature x ~ N(0, 1) (drawn for every design) that the model
+//                  ignores: with t = tanh(2x), binary q = p + t·p(1 − p)/2 (q of class 0), 10-class
+//                  t·min(p₀, p₁) of probability moved from class 1 to class 0; averaged over x, q = p
+//                  (calibrated given the prediction alone).
 // Tests, through the registry with calib test's defaults (R = 1000 resamples, T-Cal 3000 draws): block
 // (B = √n), bootstrap, gamma, spectral (n ≤ 1000), the three distribution-free bounds, consistency
 // resampling of the ECE, cme (the most locations of its validity range, at most 10), and the tests of
 // binary predictions (spiegelhalter, citl, cox, hosmer-lemeshow, ks, kuiper, t-cal) — of the top-label
-// event for the 10-class model. Kernels are the family's default with the median lengthscale (calib
+// event for the 10-class model — and the bootstrap test of the conditional MMD of individual calibration
+// given the feature x (Marx et al.'s notion; its default kernels). Kernels are the family's default with the median lengthscale (calib
 // test's). A test the data do not allow (Cox on separated outcomes) counts as not rejecting and is
 // counted in the summary's `not_run`.
 // Cells arena_<family>_<design>_n<n>, n = 50, 200, 1000: each replicate's p-values (nan: not run) and,
@@ -29,7 +34,7 @@
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/random/gamma_distribution.hpp>
-#include <boost/random/uniform_01.hpp>
+#include <boost/random/normal_distribution.hpp>
 
 #include <array>
 #include <chrono>
@@ -47,11 +52,13 @@ const repro::AppInfo info{
     3,
     2026,
     "Cells: arena_<family>_<design>_n<n> for the families binary and categorical (10 classes), the\n"
-    "designs calibrated, overconfident, underconfident, prior-shift and local, and n = 50, 200, 1000.\n"
+    "designs calibrated, overconfident, underconfident, prior-shift, local and feature, and n = 50, 200,\n"
+    "1000.\n"
     "Summaries: arena_summary.csv (rates with intervals), arena_times.csv (seconds per data set).\n"};
 
 const std::array<const char*, 2> families{{"binary", "categorical"}};
-const std::array<const char*, 5> designs{{"calibrated", "overconfident", "underconfident", "prior-shift", "local"}};
+const std::array<const char*, 6> designs{{"calibrated", "overconfident", "underconfident", "prior-shift", "local",
+                                          "feature"}};
 const std::array<std::size_t, 3> sizes{{50, 200, 1000}};
 const std::array<double, 3> alphas{{0.01, 0.05, 0.1}};
 constexpr int classes = 10;
@@ -82,6 +89,7 @@ const std::vector<ArenaTest>& arena_tests() {
         {"ks", "ks", {}, true},
         {"kuiper", "kuiper", {}, true},
         {"t_cal", "t-cal", {}, true},
+        {"mmd_individual", "bootstrap", {{"estimator", "mmd"}, {"notion", "individual"}, {"features", "arrays"}}},
     };
     return tests;
 }
@@ -94,15 +102,23 @@ std::size_t cme_locations(std::size_t n) {
     return j;
 }
 
-// The predictions shown to the tests and the true probabilities of the labels, for one design.
-calib::CategoricalData generate(std::size_t family, std::size_t design, std::size_t n, calib::Rng& rng) {
+// A data set of one design: the predictions shown to the tests, labels drawn from the true
+// probabilities, and the feature x.
+struct DataSet {
+    calib::CategoricalData data;
+    calib::Matrix feature;
+};
+DataSet generate(std::size_t family, std::size_t design, std::size_t n, calib::Rng& rng) {
     const int m = family == 0 ? 2 : classes;
     boost::random::gamma_distribution<double> gamma(1.0);
-    calib::Matrix shown(static_cast<Eigen::Index>(n), m);
+    boost::random::normal_distribution<double> normal;
+    calib::Matrix shown(static_cast<Eigen::Index>(n), m), feature(static_cast<Eigen::Index>(n), 1);
     std::vector<int> labels(n);
     for (std::size_t i = 0; i < n; ++i) {
         Eigen::RowVectorXd p(m);
         calib::synthetic::dirichlet_row(gamma, p, rng);  // Beta(1, 1) for two classes: p₁ ~ U(0, 1)
+        const double x = normal(rng);
+        feature(static_cast<Eigen::Index>(i), 0) = x;
         Eigen::RowVectorXd q = p, s = p;
         const std::string d = designs[design];
         if (d == "overconfident" || d == "underconfident") {
@@ -113,9 +129,9 @@ calib::CategoricalData generate(std::size_t family, std::size_t design, std::siz
             q(m - 1) *= 2;
             q /= q.sum();
         } else if (d == "local") {
-            const auto bump = [](double x, double lo, double width) {
-                const double wave = std::sin(M_PI * (x - lo) / width);
-                return x > lo && x < lo + width ? wave * wave : 0.0;
+            const auto bump = [](double v, double lo, double width) {
+                const double wave = std::sin(M_PI * (v - lo) / width);
+                return v > lo && v < lo + width ? wave * wave : 0.0;
             };
             if (m == 2) {
                 q(1) = p(1) + 0.12 * bump(p(1), 0.6, 0.3);
@@ -125,18 +141,24 @@ calib::CategoricalData generate(std::size_t family, std::size_t design, std::siz
                 q(0) -= moved;
                 q(1) += moved;
             }
+        } else if (d == "feature") {
+            const double t = std::tanh(2 * x);
+            const double moved = m == 2 ? t * p(0) * p(1) / 2 : t * std::min(p(0), p(1));
+            q(0) += moved;
+            q(1) -= moved;
         }
         shown.row(static_cast<Eigen::Index>(i)) = s;
         labels[i] = calib::synthetic::draw_label(q, rng);
     }
-    return calib::CategoricalData(std::move(shown), std::move(labels));
+    return {calib::CategoricalData(std::move(shown), std::move(labels)), std::move(feature)};
 }
 
 // One data set's p-values (nan: the test does not apply or the data do not allow it) and seconds.
 struct Outcome {
     std::vector<double> p_values, seconds;
 };
-Outcome run_tests(const calib::CategoricalData& data, std::size_t family, std::uint64_t seed) {
+Outcome run_tests(const DataSet& set, std::size_t family, std::uint64_t seed) {
+    const calib::CategoricalData& data = set.data;
     const calib::AnyData any = data;
     const calib::FamilyInfo& family_info = calib::find_family(families[family]);
     const calib::ParallelOptions serial{1};
@@ -152,6 +174,7 @@ Outcome run_tests(const calib::CategoricalData& data, std::size_t family, std::u
             for (const auto& [name, value] : t.options) setup.set(name, value);
             if (std::string(t.method) == "cme") setup.set("locations", std::to_string(cme_locations(n)));
             if (t.binary_event && family == 1) setup.set("event", "top-label");
+            if (setup.takes_table("features") && setup.applies("features")) setup.set_table("features", set.feature);
             if (setup.option("seed") && setup.applies("seed")) setup.set("seed", std::to_string(seed));
             setup.check();
             std::optional<calib::KernelSetup> kernel;
@@ -192,8 +215,7 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t fam
             o.reps, o, &progress,
             [&](std::size_t r, repro::Packet& result) {
                 calib::Rng rng = repro::cell_stream(o, cell, r);
-                const calib::CategoricalData data = generate(family, design, n, rng);
-                const Outcome outcome = run_tests(data, family, rng());
+                const Outcome outcome = run_tests(generate(family, design, n, rng), family, rng());
                 std::vector<std::string> row{families[family], designs[design], repro::fmt(n), repro::fmt(r)};
                 for (double p : outcome.p_values) row.push_back(repro::fmt(p));
                 result.put(row);

@@ -11,21 +11,20 @@ set output 'docs/figures/arena.png'
 set multiplot layout 2,1
 set grid ytics lc rgb '#dddddd'
 set yrange [0:1.05]
-set xrange [-0.6:15.6]
 set ylabel 'rejection rate at α = 0.05'
 set xtics rotate by -30 scale 0 font 'sans,10'
 set key outside right top vertical
 # The rows of one family, design and n at α = 0.05, in the tests' order.
 rows(family, design) = sprintf("< awk -F, '$1 == \"%s\" && $2 == \"%s\" && $3 == \"1000\" && $5 == \"0.05\"' %s", family, design, summary)
-designs = 'calibrated overconfident underconfident prior-shift local'
-colours = '#444444 #d95f02 #1b6ca8 #5a9e3a #a6368c'
+designs = 'calibrated overconfident underconfident prior-shift local feature'
+colours = '#444444 #d95f02 #1b6ca8 #5a9e3a #a6368c #c9a100'
+set xrange [-0.6:16.6]
 do for [family in 'binary categorical'] {
     set title (family eq 'binary' ? 'binary predictions, n = 1000 (200 data sets per design)' : \
                '10-class predictions, n = 1000 (binary tests on the top-label event)')
     plot 0.05 with lines dt 2 lc rgb '#888888' title 'α', \
-      for [d in '1 2 4 5'] rows(family, word(designs, d + 0)) using ($0 + (d - 3) * 0.14):9:10:11 \
-        with yerrorbars pt 7 ps 0.8 lc rgb word(colours, d + 0) title word(designs, d + 0), \
-      rows(family, word(designs, 3)) using 0:9:10:11:xtic(4) with yerrorbars pt 7 ps 0.8 \
-        lc rgb word(colours, 3) title word(designs, 3)
+      rows(family, 'calibrated') using 0:(1/0):xtic(4) notitle, \
+      for [d = 1:6] rows(family, word(designs, d)) using ($0 + (d - 3.5) * 0.13):9:10:11 \
+        with yerrorbars pt 7 ps 0.8 lc rgb word(colours, d) title word(designs, d)
 }
 unset multiplot

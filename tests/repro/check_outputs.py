@@ -32,9 +32,9 @@ EXPECTED = {
     "repro-validity": {"levels_categorical_n8": 40, "levels_normal_n256": 40, "cme_categorical_n60": 4 * 40,
                        "cme_normal_n1000": 8 * 40, "levels_summary": 2 * 6 * 10 * 3, "smallest_n": 2 * 10,
                        "cme_summary": 2 * 27 * 2 * 3},
-    # --quick: 3 replicates; 2 families x 5 designs x 3 sizes; 16 tests x 3 alphas each.
-    "repro-arena": {"arena_binary_calibrated_n50": 3, "arena_categorical_local_n1000_times": 3 * 16,
-                    "arena_summary": 2 * 5 * 3 * 16 * 3, "arena_times": 2 * 3 * 16},
+    # --quick: 3 replicates; 2 families x 6 designs x 3 sizes; 17 tests x 3 alphas each.
+    "repro-arena": {"arena_binary_calibrated_n50": 3, "arena_categorical_feature_n1000_times": 3 * 17,
+                    "arena_summary": 2 * 6 * 3 * 17 * 3, "arena_times": 2 * 3 * 17},
     # 200 theta values; --quick: 4 replicates x 8 (notion, estimator) cases.
     "repro-gruber-bach": {"risk": 200, "risk_argmin": 4, "truth": 2, "estimates": 4 * 8, "estimates_summary": 8,
                           "runtime_times": 8},
