@@ -20,9 +20,10 @@
 // resampling of the ECE, cme (the most locations of its validity range, at most 10), and the tests of
 // binary predictions (spiegelhalter, citl, cox, hosmer-lemeshow, ks, kuiper, t-cal) — of the top-label
 // event for the 10-class model — and the bootstrap test of the conditional MMD of individual calibration
-// given the feature x (Marx et al.'s notion; its default kernels). Kernels are the family's default with the median lengthscale (calib
-// test's). A test the data do not allow (Cox on separated outcomes) counts as not rejecting and is
-// counted in the summary's `not_run`.
+// given the feature x (Marx et al.'s notion, with its default kernels). The other kernel tests use the
+// family's default kernel with the median lengthscale (calib test's). A test that fails on a data set
+// (a singular CME covariance, Cox's fit on outcomes the predictions separate) counts as not rejecting
+// and is counted in the summary's `not_run`.
 // Cells arena_<family>_<design>_n<n>, n = 50, 200, 1000: each replicate's p-values (nan: not run) and,
 // apart, each test's seconds. Summaries: arena_summary.csv (rejections at α = 0.01, 0.05, 0.1 with the
 // Wilson 95 % interval of the rate and, for calibrated models, the 99 % binomial band around α) and
@@ -40,7 +41,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -181,8 +184,8 @@ Outcome run_tests(const DataSet& set, std::size_t family, std::uint64_t seed) {
             if (setup.kernel_use() == calib::KernelUse::skce) kernel.emplace(family_info);
             try {
                 p = calib::run_method(setup, kernel ? &*kernel : nullptr, any, nullptr, serial).result.p_value;
-            } catch (const calib::numerical_error&) {  // e.g. Cox's fit on outcomes the predictions separate
-            } catch (const calib::invalid_argument&) {
+            } catch (const calib::numerical_error&) {  // a singular CME covariance, a separated Cox fit
+            } catch (const calib::invalid_argument&) {   // a limit of the data (not run, counted as such)
             }
         }
         out.p_values.push_back(p);
@@ -231,8 +234,9 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t fam
             });
     });
     for (auto& row : time_rows) times.add_row(std::move(row));
-    out.write(name, table, parameters, wall);
+    // The times first: the cell's own file, written last, is what --resume takes as "done".
     out.write(name + "_times", times, parameters, wall);
+    out.write(name, table, parameters, wall);
 }
 
 // Wilson's 95 % interval of a rate k/N.

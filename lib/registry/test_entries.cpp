@@ -488,7 +488,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
     all.push_back(test_entry<TCalRun>(
         binary_method("t-cal",
                       "T-Cal: the debiased binned squared ECE over a dyadic grid of bin counts against its "
-                      "Monte-Carlo null, O(R n log n)",
+                      "Monte-Carlo null, O(R n B)",
                       "T-Cal test of the debiased plug-in squared ECE"),
         with_event(t_cal, true), {},
         {always<TCalRun>(KernelUse::none), nullptr,
@@ -657,7 +657,7 @@ TestInWords test_in_words(const TestResult& r) {
         const std::size_t levels = d.bin_counts.size();
         const std::string draws = std::to_string(d.replicates) + " draws of the " + to_string(d.null) +
                                   " null, seed " + std::to_string(d.seed) + ", p = (1 + count)/(1 + R)";
-        return {levels == 1 ? draws
+        return {levels == 1 ? std::to_string(d.bin_counts[0]) + " bins; " + draws
                             : std::to_string(levels) + " bin counts 2 to " + std::to_string(d.bin_counts.back()) +
                                   "; the smallest p-value " + words_number(*std::min_element(d.p_values.begin(),
                                                                                               d.p_values.end())) +
