@@ -233,7 +233,8 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t fam
                                                          repro::fmt(seconds[t])};
             });
     });
-    for (auto& row : time_rows) times.add_row(std::move(row));
+    if (out.writer())  // the results reach rank 0 alone (Gather::root)
+        for (auto& row : time_rows) times.add_row(std::move(row));
     // The times first: the cell's own file, written last, is what --resume takes as "done".
     out.write(name + "_times", times, parameters, wall);
     out.write(name, table, parameters, wall);
