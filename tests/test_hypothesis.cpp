@@ -433,6 +433,31 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
     CHECK(t.p_value >= 0);
 }
 
+// Predictions of two classes have the narrower range J² ≤ 0.005·n for both references (calib's study of
+// binary predictions, docs/tests.md: 9.7 % false rejections at n = 1000 with J = 3, inside the wider one).
+TEST_CASE("CME test: predictions of two classes have the narrower validity range") {
+    for (const CmeReference reference : {CmeReference::f, CmeReference::chi2}) {
+        CHECK(cme_max_locations(199, reference, true) == 0);   // √0.995
+        CHECK(cme_max_locations(200, reference, true) == 1);   // √1
+        CHECK(cme_max_locations(1000, reference, true) == 2);  // √5
+        CHECK(cme_max_locations(1800, reference, true) == 3);  // √9
+        CHECK(cme_max_locations(1799, reference, true) == 2);  // √8.995
+    }
+    test::Rng rng(44);
+    const CategoricalData two = synthetic::dirichlet_data(1003, 2, 1.0, rng);  // binary, p ~ U(0, 1)
+    const Kernel kernel = default_kernel<CategoricalData>();
+    CHECK_THROWS_WITH_AS(cme_test(two, 3, 1, kernel),
+                         "calib::cme_test: J = 3 test locations on n = 1000 observations is outside the validity "
+                         "range of the F null for predictions of two classes (J^2 <= 0.005 n; beyond it calibrated "
+                         "models are rejected far more often than alpha, docs/tests.md): use at most J = 2 or at "
+                         "least n = 1800 observations",
+                         calib::invalid_argument);
+    CHECK(cme_test(two, 2, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);
+    // Three classes keep the wider range: J = 3 on 1000 observations is inside it (9 ≤ 70).
+    const CategoricalData three = synthetic::dirichlet_data(1003, 3, 1.0, rng);
+    CHECK(cme_test(three, 3, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);
+}
+
 TEST_CASE("results as JSON") {
     test::Rng rng(41);
     const TestResult t = gamma_test(synthetic::dirichlet_data(30, 3, 1.0, rng), default_kernel<CategoricalData>());

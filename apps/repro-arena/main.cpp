@@ -24,12 +24,15 @@
 // family's default kernel with the median lengthscale (calib test's). A test that fails on a data set
 // (a singular CME covariance, Cox's fit on outcomes the predictions separate) counts as not rejecting
 // and is counted in the summary's `not_run`.
-// Cells arena_<family>_<design>_n<n>, n = 50, 200, 1000: each replicate's p-values (nan: not run) and,
-// apart, each test's seconds. Summaries: arena_summary.csv (rejections at α = 0.01, 0.05, 0.1 with the
-// Wilson 95 % interval of the rate and, for calibrated models, the 99 % binomial band around α) and
-// arena_times.csv (mean seconds per data set on one thread).
+// Cells arena_<family>_<design>_n<n>, n = 50, 200, 1000 and 10 000 (a quarter of the replicates there, for
+// time: about 10 s of tests per data set; --quick stops at 1000): each replicate's p-values (nan: not run)
+// and, apart, each test's seconds. Summaries: arena_summary.csv (rejections at α = 0.01, 0.05, 0.1 with the
+// Wilson 95 % interval of the rate and, for calibrated models, the 99 % binomial band around α; the
+// verdict "not run" for a test a cell's n does not take: spectral above n = 1000, cme without a valid J)
+// and arena_times.csv (mean seconds per data set on one thread).
 #include "../harness/harness.hpp"
 
+#include <calib/hypothesis.hpp>
 #include <calib/registry.hpp>
 #include <calib/tool/synthetic.hpp>
 
@@ -37,6 +40,7 @@
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -56,13 +60,14 @@ const repro::AppInfo info{
     2026,
     "Cells: arena_<family>_<design>_n<n> for the families binary and categorical (10 classes), the\n"
     "designs calibrated, overconfident, underconfident, prior-shift, local and feature, and n = 50, 200,\n"
-    "1000.\n"
+    "1000 and 10 000 (a quarter of the replicates at 10 000; --quick: n <= 1000).\n"
     "Summaries: arena_summary.csv (rates with intervals), arena_times.csv (seconds per data set).\n"};
 
 const std::array<const char*, 2> families{{"binary", "categorical"}};
 const std::array<const char*, 6> designs{{"calibrated", "overconfident", "underconfident", "prior-shift", "local",
                                           "feature"}};
-const std::array<std::size_t, 3> sizes{{50, 200, 1000}};
+const std::array<std::size_t, 4> sizes{{50, 200, 1000, 10000}};
+constexpr std::size_t large_n = 10000;  // its cells have a quarter of the replicates; --quick skips them
 const std::array<double, 3> alphas{{0.01, 0.05, 0.1}};
 constexpr int classes = 10;
 constexpr std::size_t spectral_limit = 1000;
@@ -97,11 +102,11 @@ const std::vector<ArenaTest>& arena_tests() {
     return tests;
 }
 
-// The most CME locations within the F null's validity range J² ≤ 0.07 (n − J), at most 10 (the 2021
-// experiments' number); 0 when not even one fits.
-std::size_t cme_locations(std::size_t n) {
+// The most CME locations within the F null's validity range for the n − J observations tested (narrower
+// for binary predictions), at most 10 (the 2021 experiments' number); 0 when not even one fits.
+std::size_t cme_locations(std::size_t n, bool two_classes) {
     std::size_t j = 0;
-    while (j < 10 && double((j + 1) * (j + 1)) <= 0.07 * double(n - (j + 1))) ++j;
+    while (j < 10 && j + 1 <= calib::cme_max_locations(n - (j + 1), calib::CmeReference::f, two_classes)) ++j;
     return j;
 }
 
@@ -171,11 +176,11 @@ Outcome run_tests(const DataSet& set, std::size_t family, std::uint64_t seed) {
         double p = std::numeric_limits<double>::quiet_NaN();
         const auto start = std::chrono::steady_clock::now();
         const bool applies = (std::string(t.method) != "spectral" || n <= spectral_limit) &&
-                             (std::string(t.method) != "cme" || cme_locations(n) > 0);
+                             (std::string(t.method) != "cme" || cme_locations(n, family == 0) > 0);
         if (applies) {
             calib::TestSetup setup = calib::make_test(t.method);
             for (const auto& [name, value] : t.options) setup.set(name, value);
-            if (std::string(t.method) == "cme") setup.set("locations", std::to_string(cme_locations(n)));
+            if (std::string(t.method) == "cme") setup.set("locations", std::to_string(cme_locations(n, family == 0)));
             if (t.binary_event && family == 1) setup.set("event", "top-label");
             if (setup.takes_table("features") && setup.applies("features")) setup.set_table("features", set.feature);
             if (setup.option("seed") && setup.applies("seed")) setup.set("seed", std::to_string(seed));
@@ -194,6 +199,20 @@ Outcome run_tests(const DataSet& set, std::size_t family, std::uint64_t seed) {
     return out;
 }
 
+// The sample sizes a run covers, and the data sets per cell at each.
+std::size_t size_count(const repro::Options& o) { return o.quick ? sizes.size() - 1 : sizes.size(); }
+std::size_t cell_reps(const repro::Options& o, std::size_t n) {
+    return n == large_n ? std::max<std::size_t>(1, o.reps / 4) : o.reps;
+}
+
+// A cell's random stream: the cells of n ≤ 1000 first, then those of n = 10 000 (added later; numbering them
+// after the others left the others' draws, and their recorded results, unchanged).
+std::uint64_t cell_stream_index(std::size_t family, std::size_t design, std::size_t size_index) {
+    const std::size_t small = sizes.size() - 1;
+    return size_index < small ? (family * designs.size() + design) * small + size_index
+                              : families.size() * designs.size() * small + family * designs.size() + design;
+}
+
 std::string cell_name(std::size_t family, std::size_t design, std::size_t n) {
     return std::string("arena_") + families[family] + "_" + designs[design] + "_n" + std::to_string(n);
 }
@@ -205,17 +224,18 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t fam
     calib::JsonObject parameters;
     parameters.set("family", families[family]).set("design", designs[design]).set("n", n);
     parameters.set("classes", family == 0 ? 2 : classes).set("tests", "calib test's defaults (repro-arena --help)");
+    const std::size_t reps = cell_reps(o, n);
     if (out.done(name, parameters)) return;
     std::vector<std::string> columns{"family", "design", "n", "replicate"};
     for (const ArenaTest& t : arena_tests()) columns.push_back(std::string("p_") + t.name);
     repro::Table table(columns), times({"family", "design", "n", "replicate", "test", "seconds"});
-    table.resize(o.reps);
-    std::vector<std::vector<std::string>> time_rows(o.reps * arena_tests().size());
-    repro::Progress progress(o, "arena " + name, o.reps);
-    const std::uint64_t cell = (family * designs.size() + design) * sizes.size() + size_index;
+    table.resize(reps);
+    std::vector<std::vector<std::string>> time_rows(reps * arena_tests().size());
+    repro::Progress progress(o, "arena " + name, reps);
+    const std::uint64_t cell = cell_stream_index(family, design, size_index);
     const double wall = repro::time_call([&] {
         repro::distribute(
-            o.reps, o, &progress,
+            reps, o, &progress,
             [&](std::size_t r, repro::Packet& result) {
                 calib::Rng rng = repro::cell_stream(o, cell, r);
                 const Outcome outcome = run_tests(generate(family, design, n, rng), family, rng());
@@ -248,12 +268,12 @@ std::pair<double, double> wilson(double k, double trials) {
     return {k == 0 ? 0.0 : centre - half, k == trials ? 1.0 : centre + half};
 }
 
-void summarise(const repro::Output& out) {
+void summarise(const repro::Options& o, const repro::Output& out) {
     repro::Table summary({"family", "design", "n", "test", "alpha", "rejections", "trials", "not_run", "rate",
                           "rate_lo", "rate_hi", "band_lo", "band_hi", "verdict"});
     repro::Table times({"family", "n", "test", "mean_seconds"});
     for (std::size_t family = 0; family < families.size(); ++family)
-        for (std::size_t s = 0; s < sizes.size(); ++s) {
+        for (std::size_t s = 0; s < size_count(o); ++s) {
             std::vector<double> seconds(arena_tests().size(), 0.0);
             double data_sets = 0;
             for (std::size_t design = 0; design < designs.size(); ++design) {
@@ -272,7 +292,9 @@ void summarise(const repro::Output& out) {
                         const double band_lo = boost::math::quantile(null, 0.005);
                         const double band_hi = boost::math::quantile(boost::math::complement(null, 0.005));
                         std::string verdict = "power";
-                        if (design == 0)
+                        if (not_run == p.size())  // a test the cell's n does not take (spectral, cme)
+                            verdict = "not run";
+                        else if (design == 0)
                             verdict = double(k) > band_hi ? "liberal" : double(k) < band_lo ? "conservative" : "inside";
                         summary.add(families[family], designs[design], sizes[s], t.name, alpha, k, p.size(), not_run,
                                     double(k) / trials, lo, hi, band_lo, band_hi, verdict);
@@ -304,7 +326,7 @@ int main(int argc, char** argv) {
         const repro::Output out(o, info);
         for (std::size_t family = 0; family < families.size(); ++family)
             for (std::size_t design = 0; design < designs.size(); ++design)
-                for (std::size_t s = 0; s < sizes.size(); ++s) run_cell(o, out, family, design, s);
-        if (out.writer()) summarise(out);
+                for (std::size_t s = 0; s < size_count(o); ++s) run_cell(o, out, family, design, s);
+        if (out.writer()) summarise(o, out);
     });
 }

@@ -295,10 +295,11 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
 // reference's). The estimate is UCME² = ‖z̄‖²/J.
 // Validity range (calib's study, repro-validity, docs/tests.md): both nulls are liberal unless J is
 // small against n — for α = 5 % the F null rejected calibrated models at 6–7 % with J² ≈ 0.1·n,
-// 8 % with J² ≈ 0.2·n, 16–17 % with J² ≈ 2.6·n and 43–46 % with J² ≈ 11·n. A test outside the
-// range is refused (invalid_argument) unless `allow_outside_validity` (to reproduce the paper's
-// runs), and then says so in the detail "outside_validity_range". n ≤ J, or a singular S without
-// ridge, raises calib::numerical_error.
+// 8 % with J² ≈ 0.2·n, 16–17 % with J² ≈ 2.6·n and 43–46 % with J² ≈ 11·n (10-class and normal
+// predictions); on predictions of two classes (one number each) already 9–10 % with J² ≈ 0.01·n. A
+// test outside the range is refused (invalid_argument) unless `allow_outside_validity` (to reproduce
+// the paper's runs), and then says so in the detail "outside_validity_range". n ≤ J, or a singular S
+// without ridge, raises calib::numerical_error.
 struct CmeOptions {
     CmeReference reference = CmeReference::f;
     double ridge = 0;
@@ -306,12 +307,14 @@ struct CmeOptions {
     bool allow_outside_validity = false;
 };
 // The largest number of test locations J within the validity range for n observations used by the
-// test: J² ≤ 0.07·n for F, J² ≤ 0.05·n for χ² (0 when not even J = 1 is).
-std::size_t cme_max_locations(std::size_t n, CmeReference reference);
+// test: J² ≤ 0.07·n for F, J² ≤ 0.05·n for χ²; for predictions of two classes (binary, or categorical
+// with m = 2) J² ≤ 0.005·n with either (0 when not even J = 1 is).
+std::size_t cme_max_locations(std::size_t n, CmeReference reference, bool two_classes = false);
 // Throws calib::invalid_argument unless the ridge is finite and ≥ 0 and J locations on the n
 // observations tested lie within the validity range (or allow_outside_validity); n ≤ J raises
-// calib::numerical_error (a singular covariance).
-void validate(const CmeOptions& options, std::size_t n, std::size_t num_locations);
+// calib::numerical_error (a singular covariance). cme_test passes two_classes for predictions of two
+// classes; a check before the data are read (two_classes false) applies the wider range.
+void validate(const CmeOptions& options, std::size_t n, std::size_t num_locations, bool two_classes = false);
 template <class Data>
 TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options = {});
 // J test locations drawn (seeded, without replacement) from the data and removed from the sample

@@ -22,24 +22,36 @@ using detail::fail;
 
 namespace {
 
-// The validity range of each reference, J² ≤ (percent / 100)·n: below the smallest J²/n at which
+// The validity range of each reference, J² ≤ (per_mille / 1000)·n: below the smallest J²/n at which
 // the measured type-I error left the 99 % binomial band around α = 0.05 (repro-validity's
-// cme_summary.csv, docs/tests.md). Integers, so that the boundary is exact.
-std::uint64_t validity_percent(CmeReference reference) { return reference == CmeReference::f ? 7 : 5; }
+// cme_summary.csv for 10-class and normal predictions; for predictions of two classes, whose features
+// at the locations are functions of one number and nearly collinear, calib's study of binary
+// predictions; docs/tests.md). Integers, so that the boundary is exact.
+std::uint64_t validity_per_mille(CmeReference reference, bool two_classes) {
+    if (two_classes) return 5;
+    return reference == CmeReference::f ? 70 : 50;
+}
+
+// Predictions of two classes take the narrower range; other families' predictions have two or more numbers.
+template <class Data>
+bool has_two_classes(const Data&) {
+    return false;
+}
+bool has_two_classes(const CategoricalData& data) { return data.num_classes() == 2; }
 
 const char* reference_name(CmeReference reference) { return reference == CmeReference::f ? "F" : "chi-squared"; }
 
 }  // namespace
 
-std::size_t cme_max_locations(std::size_t n, CmeReference reference) {
-    const std::uint64_t bound = validity_percent(reference) * std::uint64_t(n);  // 100·J² ≤ bound
-    auto j = static_cast<std::uint64_t>(std::sqrt(double(bound) / 100));
-    while (100 * (j + 1) * (j + 1) <= bound) ++j;
-    while (j > 0 && 100 * j * j > bound) --j;
+std::size_t cme_max_locations(std::size_t n, CmeReference reference, bool two_classes) {
+    const std::uint64_t bound = validity_per_mille(reference, two_classes) * std::uint64_t(n);  // 1000·J² ≤ bound
+    auto j = static_cast<std::uint64_t>(std::sqrt(double(bound) / 1000));
+    while (1000 * (j + 1) * (j + 1) <= bound) ++j;
+    while (j > 0 && 1000 * j * j > bound) --j;
     return static_cast<std::size_t>(j);
 }
 
-void validate(const CmeOptions& options, std::size_t n, std::size_t J) {
+void validate(const CmeOptions& options, std::size_t n, std::size_t J, bool two_classes) {
     const char* fn = "cme_test";
     if (!(std::isfinite(options.ridge) && options.ridge >= 0))
         fail(fn, "`ridge` = ", detail::format_value(options.ridge), ", must be finite and >= 0");
@@ -48,12 +60,13 @@ void validate(const CmeOptions& options, std::size_t n, std::size_t J) {
             "calib::cme_test: n = ", n, " observations for J = ", J,
             " test locations; the covariance of the deviations is singular when n <= J; use more data or fewer "
             "locations (n >> J for a reliable chi-squared null)"));
-    const std::size_t max_locations = cme_max_locations(n, options.reference);
+    const std::size_t max_locations = cme_max_locations(n, options.reference, two_classes);
     if (J > max_locations && !options.allow_outside_validity) {
-        const double percent = double(validity_percent(options.reference));
-        const std::string needed = detail::format_value(std::ceil(100 * double(J) * double(J) / percent));
+        const double per_mille = double(validity_per_mille(options.reference, two_classes));
+        const std::string needed = detail::format_value(std::ceil(1000 * double(J) * double(J) / per_mille));
         fail(fn, "J = ", J, " test locations on n = ", n, " observations is outside the validity range of the ",
-             reference_name(options.reference), " null (J^2 <= ", detail::format_value(percent / 100),
+             reference_name(options.reference), " null", two_classes ? " for predictions of two classes" : "",
+             " (J^2 <= ", detail::format_value(per_mille / 1000),
              " n; beyond it calibrated models are rejected far more often than alpha, docs/tests.md): ",
              max_locations > 0 ? detail::concat("use at most J = ", max_locations, " or at least n = ", needed)
                                : detail::concat("use at least n = ", needed),
@@ -64,8 +77,9 @@ void validate(const CmeOptions& options, std::size_t n, std::size_t J) {
 template <class Data>
 TestResult cme_test(const Data& data, const Data& locations, const Kernel& kernel, const CmeOptions& options) {
     const std::size_t n = data.size(), J = locations.size();
-    validate(options, n, J);
-    const bool outside_validity = J > cme_max_locations(n, options.reference);
+    const bool two_classes = has_two_classes(data);
+    validate(options, n, J, two_classes);
+    const bool outside_validity = J > cme_max_locations(n, options.reference, two_classes);
     const Matrix z = ucme_deviations(data, locations, kernel, options.parallel);
 
     // Column means, then the (n−1)-covariance S; each entry is one task with a fixed order.

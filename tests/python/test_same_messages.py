@@ -212,6 +212,15 @@ OPTIONS = [
      lambda p, y: calib.test(p, y, method="hosmer-lemeshow", groups=1)),
     ("Hosmer-Lemeshow with the kernel's options", ["test", "--method", "hosmer-lemeshow", "--lengthscale", "1"],
      lambda p, y: calib.test(p, y, method="hosmer-lemeshow", lengthscale=1)),
+    # The event of class predictions, and the loess's span.
+    ("an event of a class that does not exist", ["test", "--method", "cox", "--event", "class:10"],
+     lambda p, y: calib.test(p, y, method="cox", event="class:10")),
+    ("an event that is not one", ["test", "--method", "ks", "--event", "bottom-label"],
+     lambda p, y: calib.test(p, y, method="ks", event="bottom-label")),
+    ("class-wise for an estimate", ["estimate", "--estimator", "smooth-ece", "--event", "class-wise"],
+     lambda p, y: calib.estimate(p, y, estimator="smooth-ece", event="class-wise")),
+    ("a span out of range", ["estimate", "--estimator", "ici", "--event", "top-label", "--span", "1.5"],
+     lambda p, y: calib.estimate(p, y, estimator="ici", event="top-label", span=1.5)),
 ]
 
 
@@ -219,6 +228,15 @@ OPTIONS = [
 def test_bad_options_are_refused_alike(case, args, call, categorical):
     probs, labels = categorical
     assert_same_error([args[0], *PREDS, *args[1:]], lambda: call(probs, labels))
+
+
+def test_cme_outside_the_range_of_two_classes_is_refused_alike():
+    # 500 binary predictions: J = 2 locations leave 498 observations, J^2 = 4 > 0.005 * 498 (docs/tests.md).
+    table = np.loadtxt(data_path("scores.csv"), delimiter=",", skiprows=1)
+    args = ["test", "--family", "binary", "--input", data_path("scores.csv"), "--method", "cme", "--locations", "2"]
+    call = lambda: calib.test(table[:, 0], table[:, 1].astype(int), family="binary", method="cme", locations=2)
+    assert_same_error(args, call)
+    assert "for predictions of two classes (J^2 <= 0.005 n" in python_error(call)
 
 
 # Recalibration fits: the registry's RecalibrationSetup gives both front-ends their options and rules.
