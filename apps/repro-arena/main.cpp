@@ -171,16 +171,17 @@ Outcome run_tests(const DataSet& set, std::size_t family, std::uint64_t seed) {
     const calib::FamilyInfo& family_info = calib::find_family(families[family]);
     const calib::ParallelOptions serial{1};
     const std::size_t n = data.size();
+    const std::size_t cme_j = cme_locations(n, /*two_classes=*/family == 0);
     Outcome out;
     for (const ArenaTest& t : arena_tests()) {
         double p = std::numeric_limits<double>::quiet_NaN();
         const auto start = std::chrono::steady_clock::now();
         const bool applies = (std::string(t.method) != "spectral" || n <= spectral_limit) &&
-                             (std::string(t.method) != "cme" || cme_locations(n, family == 0) > 0);
+                             (std::string(t.method) != "cme" || cme_j > 0);
         if (applies) {
             calib::TestSetup setup = calib::make_test(t.method);
             for (const auto& [name, value] : t.options) setup.set(name, value);
-            if (std::string(t.method) == "cme") setup.set("locations", std::to_string(cme_locations(n, family == 0)));
+            if (std::string(t.method) == "cme") setup.set("locations", std::to_string(cme_j));
             if (t.binary_event && family == 1) setup.set("event", "top-label");
             if (setup.takes_table("features") && setup.applies("features")) setup.set_table("features", set.feature);
             if (setup.option("seed") && setup.applies("seed")) setup.set("seed", std::to_string(seed));
