@@ -1005,6 +1005,10 @@ TEST_CASE("configure: the method's options, the kernel's, a preset's where none 
     MapOptions empty({});
     CHECK_THROWS_WITH_AS(configure(make_estimator("ece"), find_family("normal"), nullptr, empty),
                          "`estimator` ece applies only to `family` categorical or binary, not normal", invalid_argument);
+    CHECK_THROWS_WITH_AS(configure(make_test("spiegelhalter"), find_family("laplace"), nullptr, empty),
+                         "`method` spiegelhalter applies only to binary predictions (`family` binary, or categorical "
+                         "with two classes or an `event`), not laplace",
+                         invalid_argument);
     CHECK_THROWS_AS(configure(make_test("block"), find_family("normal"), &neurips, empty), invalid_argument);
 }
 
@@ -1041,6 +1045,14 @@ TEST_CASE("a recalibration run: the library's fit on every row, or on the rows n
     CHECK(all.holdout.empty());
     CHECK(to_json(all.fit) == to_json(fit_recalibration(std::get<CategoricalScores>(data.data),
                                                         RecalibrationMethod::temperature, setup.fit_options())));
+    // The options as used: those that apply, given or with their default, in the registry's order.
+    std::vector<std::string> used;
+    for (const Field& f : all.options) used.push_back(f.name);
+    CHECK(used == std::vector<std::string>{"method", "objective", "probability_floor", "max_iterations",
+                                           "gradient_tolerance"});
+    CHECK(to_text(find(all.options, "method")) == "temperature");
+    CHECK(to_double(find(all.options, "max_iterations")) == 1000);
+    CHECK(to_double(find(all.options, "gradient_tolerance")) == 1e-8);
     // With holdout: floor(0.25 n) rows held out, the map fitted on the others (rows() of the same split
     // gives the same map), the judgement's fields in order; the same seed the same run.
     setup.set("holdout", 0.25);
@@ -1053,6 +1065,8 @@ TEST_CASE("a recalibration run: the library's fit on every row, or on the rows n
                                              "mmd_notion", "mmd_lengthscale", "mmd_before", "mmd_after"});
     CHECK(to_double(find(held.holdout, "n_held_out")) == 30);
     CHECK(to_double(find(held.holdout, "n_fit")) == 90);
+    CHECK(to_double(find(held.options, "holdout")) == 0.25);
+    CHECK(to_double(find(held.options, "seed")) == 9);
     CHECK(to_json(held.fit) != to_json(all.fit));
     CHECK(to_json(setup.run(data).fit) == to_json(held.fit));
     CHECK(to_json(setup.run(data).holdout) == to_json(held.holdout));

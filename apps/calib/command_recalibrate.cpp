@@ -93,6 +93,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     }
     out.set("iterations", summary.iterations).set("evaluations", summary.evaluations);
     out.set("status", to_string(summary.termination));
+    add_options(out, fitted.options);
     out.set("map", map_path);
     print_with_run_fields(out, input, run);
     return 0;

@@ -292,6 +292,7 @@ struct RecalibrationData {
 // (the conditional MMD², unbiased; empty without holdout).
 struct RecalibrationRun {
     RecalibrationFit fit;
+    Record options;  // Setup::record(n): the fit's options as used (given, or their defaults)
     Record holdout;
     double compute_seconds = 0;  // the fit and the judgement
 };
@@ -419,8 +420,11 @@ public:
 std::string unused_option_message(const std::string& name, const std::vector<const Setup*>& setups,
                                   const std::string& context);
 // Throws invalid_argument unless `family` holds class predictions: "`estimator` ece applies only to `family`
-// categorical or binary, not normal" (`what` names the operation, options in backquotes).
-void check_classes(const std::string& what, const FamilyInfo& family);
+// categorical or binary, not normal" (`what` names the operation, options in backquotes); with `binary`,
+// for a method of binary predictions (which takes categorical ones of two classes or with an `event`):
+// "… applies only to binary predictions (`family` binary, or categorical with two classes or an `event`),
+// not normal".
+void check_classes(const std::string& what, const FamilyInfo& family, bool binary = false);
 // "missing option `block_size` B|sqrt": a required option that applies was not given (Setup::missing).
 std::string missing_option_message(const OptionInfo& option);
 

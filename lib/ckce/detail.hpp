@@ -15,7 +15,7 @@
 
 namespace calib::detail {
 
-// ---- checks (ckce_checks.cpp) ----
+// ---- checks (shared.cpp) ----
 void check_simplex_kernel(const char* function, const SimplexKernel& kernel);
 // The target (class) kernel: white, or gram with a symmetric PSD m×m matrix of finite entries.
 void check_ckce_target(const char* function, const TargetKernel& target, int m);

@@ -6,7 +6,7 @@
 #include "core/memory_guard.hpp"
 #include "hypothesis/p_values.hpp"
 #include "core/parallel.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "engine/count_forms.hpp"
 #include "kernels/family_ops.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "core/compensated_sum.hpp"
 #include "core/normal_distribution.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "estimators/mahalanobis.hpp"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "estimators/binning.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "estimators/mahalanobis.hpp"
 
 #include <boost/math/distributions/binomial.hpp>

@@ -2,7 +2,7 @@
 #include <calib/estimators.hpp>
 
 #include "core/check.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "kernels/family_ops.hpp"
 
 namespace calib {

@@ -3,7 +3,7 @@
 #include <calib/hypothesis.hpp>
 
 #include "core/check.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "hypothesis/p_values.hpp"
 #include "hypothesis/statistic_tests.hpp"
 #include "engine/pairwise.hpp"

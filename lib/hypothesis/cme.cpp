@@ -3,7 +3,7 @@
 #include <calib/tool/random.hpp>
 
 #include "core/check.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "hypothesis/p_values.hpp"
 #include "core/compensated_sum.hpp"
 #include "core/parallel.hpp"

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "engine/count_forms.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "core/memory_guard.hpp"
 #include "hypothesis/p_values.hpp"
 #include "hypothesis/statistic_tests.hpp"

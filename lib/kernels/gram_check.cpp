@@ -4,7 +4,7 @@
 #include <calib/kernels.hpp>
 
 #include "core/check.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "kernels/class_gram.hpp"
 #include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"

@@ -2,7 +2,7 @@
 #include <calib/kernels.hpp>
 
 #include "core/check.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "kernels/family_traits.hpp"
 #include "kernels/family_ops.hpp"
 #include "kernels/median_ranks.hpp"

@@ -4,7 +4,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 
 #include <algorithm>
 #include <cmath>

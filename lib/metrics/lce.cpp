@@ -5,7 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
-#include "data/families.hpp"
+#include "data/family_list.hpp"
 #include "engine/pair_selection.hpp"
 #include "engine/pairwise.hpp"
 #include "squared_ce/rbf_term.hpp"

@@ -30,10 +30,7 @@ template <class MethodSetup>
 ConfiguredMethod<MethodSetup> configure_method(MethodSetup method, const std::string& kind, const FamilyInfo& family,
                                                const Preset* preset, GivenOptions& given) {
     const std::string what = "`" + kind + "` " + method.info().name;
-    if (method.info().binary_only && !family.classes)
-        throw invalid_argument(what + " applies only to binary predictions (`family` binary, or categorical with two "
-                               "classes or an `event`), not " + family.name);
-    if (method.info().classes_only) check_classes(what, family);
+    if (method.info().classes_only || method.info().binary_only) check_classes(what, family, method.info().binary_only);
     if (preset) check_preset_family(*preset, family);
     ConfiguredMethod<MethodSetup> out{std::move(method), std::nullopt, preset};
     set_given_options(out.method, given);

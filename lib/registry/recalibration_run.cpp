@@ -139,6 +139,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
                      : fit_recalibration(normal, method(), fit_options());
     };
     RecalibrationRun out;
+    out.options = record(input.size());
     if (!holdout()) {
         out.fit = fit_on(input);
         out.compute_seconds = stopwatch.seconds();

@@ -185,8 +185,11 @@ void reject_unused(const GivenOptions& given, const std::vector<const Setup*>& s
     }
 }
 
-void check_classes(const std::string& what, const FamilyInfo& family) {
+void check_classes(const std::string& what, const FamilyInfo& family, bool binary) {
     if (family.classes) return;
+    if (binary)
+        throw invalid_argument(what + " applies only to binary predictions (`family` binary, or categorical with two "
+                               "classes or an `event`), not " + family.name);
     std::vector<std::string> classes;
     for (const FamilyInfo& f : families())
         if (f.classes) classes.push_back(f.name);

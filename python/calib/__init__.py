@@ -298,13 +298,16 @@ def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **r
 
 class FittedMap(dict):
     """A recalibration map as recalibrate_fit returns it: a dict with the fields of the JSON map file
-    (recalibrate_apply and json.dump take it as it is), and holdout: with recalibrate_fit(holdout=F),
-    the map judged on the held-out rows as calib recalibrate fit --holdout reports it (fraction, seed,
+    (recalibrate_apply and json.dump take it as it is); options: the fit's options as used, given or
+    their defaults (method, objective, ridge, probability_floor, max_iterations, gradient_tolerance, ...:
+    the fields calib recalibrate fit prints for them); and holdout: with recalibrate_fit(holdout=F), the
+    map judged on the held-out rows as calib recalibrate fit --holdout reports it (fraction, seed,
     n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/_after, mmd_notion,
     mmd_lengthscale, mmd_before, mmd_after), else None."""
 
-    def __init__(self, fields=(), holdout=None):
+    def __init__(self, fields=(), options=None, holdout=None):
         super().__init__(fields)
+        self.options = options if options is not None else {}
         self.holdout = holdout
 
 
@@ -331,8 +334,8 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     options["method"] = method
     import json
-    text, holdout = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
-    return FittedMap(json.loads(text), holdout)
+    text, used, holdout = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
+    return FittedMap(json.loads(text), used, holdout)
 
 
 def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):

@@ -36,7 +36,8 @@ Matrix finite_table(const py::handle& object, const std::string& name) {
     return t;
 }
 
-// The map as the text of its JSON file, and with `holdout` the held-out judgement (else None).
+// The map as the text of its JSON file, the fit's options as used, and with `holdout` the held-out
+// judgement (else None).
 py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
               py::dict options, const py::object& threads) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
@@ -64,7 +65,8 @@ py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::
         py::gil_scoped_release release;
         fitted = setup.run(input, ParallelOptions{command.values().threads});
     }
-    return py::make_tuple(to_json(fitted.fit), fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout));
+    return py::make_tuple(to_json(fitted.fit), to_dict(fitted.options),
+                          fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout));
 }
 
 // The map applied to new predictions: {"probs": (n, m)} or {"mean": (n,), "std": (n,)}, the arrays of

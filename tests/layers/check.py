@@ -4,8 +4,9 @@
     (<calib/file.hpp>, each in the layer of PUBLIC) only of its own layer or of a layer below it, in the
     order of LAYERS;
   - a public header includes public headers of its own layer or below only;
-  - every public header has a layer, and no file name of lib/registry/ is also a layer's name or the
-    name of a file in another layer (going to a file by name lands in one place);
+  - every public header has a layer; a file name (without its extension) is in one layer only, counting
+    the public headers in their layer, and no file is named like another layer (going to a file by
+    name lands in one place);
   - apps/, examples/ and python/src/ include no internal header (only <calib/...>, their own files and apps/harness);
   - the installed headers include/calib/*.hpp do not include calib/tool/ (not installed);
   - every folder of lib/ is a known layer.
@@ -85,13 +86,19 @@ for path in sources("lib/*/*"):
         else:
             check_upward(path, layer, '"%s"' % name, target)
 
-registry_names = [os.path.splitext(os.path.basename(p))[0] for p in sources("lib/registry/*")]
-other_names = set(os.path.splitext(os.path.basename(p))[0] for p in sources("lib/*/*")
-                  if os.sep + "registry" + os.sep not in p)
-for stem in sorted(set(registry_names)):
-    if (stem in LAYERS and stem != "registry") or stem in other_names:
-        violations.append("lib/registry/%s.*: shares its name with %s" % (stem, "a layer" if stem in LAYERS else
-                                                                            "a file of another layer"))
+# Going to a file by name lands in one layer: a file's name (without its extension) is in one layer
+# only — lib/<layer>/ and the public headers of that layer — and no file is named like another layer.
+layers_of = {}
+for path in sources("lib/*/*"):
+    layers_of.setdefault(os.path.splitext(os.path.basename(path))[0], set()).add(
+        os.path.relpath(path, os.path.join(ROOT, "lib")).split(os.sep)[0])
+for name, layer in PUBLIC.items():
+    layers_of.setdefault(os.path.splitext(os.path.basename(name))[0], set()).add(layer)
+for stem, layers in sorted(layers_of.items()):
+    if len(layers) > 1:
+        violations.append("%s.*: a file name of the layers %s (one name, one layer)" % (stem, ", ".join(sorted(layers))))
+    if stem in LAYERS and layers != {stem}:
+        violations.append("%s.*: named like the layer %s, but in %s" % (stem, stem, ", ".join(sorted(layers))))
 
 for path in sources("apps/**/*") + sources("examples/*") + sources("python/src/*"):
     checked += 1

@@ -244,7 +244,14 @@ def test_holdout_matches_cli(family, method, options, args, tmp_path):
     assert run.returncode == 0, run.stderr
     with open(out) as f:
         assert fitted == json.load(f)
-    assert fitted.holdout == json.loads(run.stdout)["holdout"]
+    printed = json.loads(run.stdout)
+    assert fitted.holdout == printed["holdout"]
+    # The fit's options as used are the library's record: printed by the command line beside its other
+    # fields (the holdout judgement has the name holdout there), given to Python as the map's options.
+    assert fitted.options["max_iterations"] == 1000 and fitted.options["gradient_tolerance"] == 1e-8
+    assert fitted.options["method"] == method and fitted.options["seed"] == 5
+    assert {k: v for k, v in fitted.options.items() if k != "holdout"} == \
+        {k: printed[k] for k in fitted.options if k != "holdout"}
     assert fitted.holdout["n_fit"] + fitted.holdout["n_held_out"] == len(next(iter(arrays.values())))
     assert calib.recalibrate_fit(**arrays, method=method, **options).holdout is None
 

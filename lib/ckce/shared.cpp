@@ -1,5 +1,5 @@
 // CKCE argument checks, names, the regularisation schedule and the small shared solvers
-// (ckce.hpp, ckce_detail.hpp).
+// (ckce.hpp, ckce/detail.hpp).
 #include "ckce/detail.hpp"
 #include "kernels/class_gram.hpp"
 
