@@ -82,8 +82,13 @@ std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& mode
                                   (equal_mass ? (n % o.bins ? " bins of about " : " bins of ") +
                                                     std::to_string((n + o.bins / 2) / o.bins) + " predictions"
                                               : " bins of equal width");
-        ReportFigure f{title, {}, binning, logit};
-        for (const CategoricalData& d : models) f.diagrams.push_back(k ? class_reliability_diagram(d, *k, o) : reliability_diagram(d, o));
+        ReportFigure f{title, {}, binning, logit, {}};
+        SmoothEceOptions smooth;
+        smooth.curve_points = smooth_ece_points;
+        for (const CategoricalData& d : models) {
+            f.diagrams.push_back(k ? class_reliability_diagram(d, *k, o) : reliability_diagram(d, o));
+            if (!logit) f.smooth_ece.push_back(smooth_ece(k ? d.class_event(*k) : d.top_label_event(), smooth));
+        }
         figures.push_back(std::move(f));
     };
     const auto class_figure = [&](int k, const std::string& event) {

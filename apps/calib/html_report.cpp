@@ -5,6 +5,7 @@
 #include "report_svg.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ svg .grid { stroke: #e6e6e6; } svg .frame { fill: none; stroke: #888; }
 svg .diagonal { stroke: #999; stroke-dasharray: 5 4; } svg .interval { stroke: #1f5fa8; stroke-width: 2; }
 svg .smooth { fill: none; stroke: #1f5fa8; stroke-width: 1.5; } svg .smooth-band { fill: #1f5fa8; fill-opacity: 0.12; stroke: none; }
 svg g .smooth { stroke: inherit; fill: none; } svg g .smooth-band { fill: inherit; fill-opacity: 0.12; stroke: none; }
+svg .smooth-ece { fill: none; stroke: #1f5fa8; stroke-width: 1.5; stroke-dasharray: 2 3; } svg g .smooth-ece { stroke: inherit; fill: none; }
 svg .point { fill: #1f5fa8; } svg .bar { fill: #9db8d9; } svg .point.edge { fill: #fff; stroke: #1f5fa8; stroke-width: 1.5; }
 svg .s0 { fill: #0072b2; stroke: #0072b2; } svg .s1 { fill: #d55e00; stroke: #d55e00; } svg .s2 { fill: #009e73; stroke: #009e73; }
 svg .s3 { fill: #cc79a7; stroke: #cc79a7; } svg .s4 { fill: #e69f00; stroke: #e69f00; } svg .s5 { fill: #56b4e9; stroke: #56b4e9; }
@@ -231,6 +233,10 @@ std::string evaluated_html(const ReportData& r) {
 
 }  // namespace
 
+double smooth_ece_weight(const SmoothEce& curve, std::size_t j) {
+    return static_cast<double>(curve.n) * curve.density.at(j) * curve.bandwidth * std::sqrt(2 * M_PI);
+}
+
 std::string report_html(const ReportData& r) {
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -247,8 +253,12 @@ std::string report_html(const ReportData& r) {
              "same without bins: a Gaussian kernel smoother of the events against the predicted probability on the "
              "logit scale, bandwidth by Silverman's rule, with a pointwise 95 % band for its noise (not for the "
              "smoothing's bias, which rounds off sharp turns), from the 1st to the 99th percentile of the "
-             "predictions. Beneath: the number of predictions in each bin (on a log scale where the counts differ "
-             "by more than 20 times)." +
+             "predictions. On the diagrams drawn on the usual [0, 1] scale, the dotted line is the smooth ECE's "
+             "reliability curve (Błasiok &amp; Nakkiran): the frequency smoothed by a Gaussian kernel reflected at 0 "
+             "and 1, with the bandwidth equal to the smooth ECE it gives (<code>calib estimate --estimator smooth-ece "
+             "--curve-points 101</code>), drawn where the kernel holds the weight of at least " +
+             number(smooth_ece_min_weight, "%g") + " predictions. Beneath: the number of predictions in "
+             "each bin (on a log scale where the counts differ by more than 20 times)." +
              (r.models.size() > 1 ? " The models' points are drawn a few pixels apart." : "") +
              (std::any_of(r.figures.begin(), r.figures.end(), [](const ReportFigure& f) { return f.logit; })
                   ? " Predictions crowded near 0 or 1 (more than half within 0.05 of them, as a confident network's) "

@@ -5,6 +5,7 @@
 #include "rank_output.hpp"
 
 #include <calib/reliability.hpp>
+#include <calib/smooth_ece.hpp>
 #include <calib/tool/json.hpp>
 
 #include <cstdint>
@@ -56,7 +57,18 @@ struct ReportFigure {
     // Both probability axes on the logit scale log(p / (1 - p)), for predictions that crowd near 0 or 1
     // (a confident network): 0.9, 0.99 and 0.999 are then equally far apart (report_svg.hpp).
     bool logit = false;
+    // On the [0, 1] scale: per model, the smooth ECE of the figure's event with its smooth reliability
+    // curve (smooth_ece.hpp; Błasiok & Nakkiran), as calib estimate --estimator smooth-ece --event E
+    // --curve-points smooth_ece_points computes it. Empty on the logit scale, whose axis has no 0 or 1.
+    std::vector<SmoothEce> smooth_ece;
 };
+
+// The points of the smooth ECE's curve in a figure: t = 0, 0.01, …, 1.
+inline constexpr std::size_t smooth_ece_points = 101;
+// The curve is drawn where its kernel holds the weight of at least this many predictions: n δ̂(t) σ √(2π)
+// (the kernel's sum over the predictions, in units of its peak 1/(σ √(2π))).
+inline constexpr double smooth_ece_min_weight = 5;
+double smooth_ece_weight(const SmoothEce& curve, std::size_t j);
 
 struct ReportData {
     std::string title;          // --name, else the one model's name, else "N models"

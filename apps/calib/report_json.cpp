@@ -75,7 +75,18 @@ JsonObject report_json(const ReportData& r) {
     std::vector<JsonObject> figures;
     for (const ReportFigure& f : r.figures) {
         std::vector<JsonObject> diagrams;
-        for (const ReliabilityDiagram& d : f.diagrams) diagrams.push_back(diagram_json(d));
+        for (std::size_t k = 0; k < f.diagrams.size(); ++k) {
+            diagrams.push_back(diagram_json(f.diagrams[k]));
+            if (k < f.smooth_ece.size()) {  // the fields of calib estimate --estimator smooth-ece --curve-points
+                const SmoothEce& e = f.smooth_ece[k];
+                diagrams.back().set("smooth_ece", JsonObject()
+                                                      .set("estimate", e.value)
+                                                      .set("bandwidth_used", e.bandwidth)
+                                                      .set("t", e.mesh)
+                                                      .set("frequency", e.frequency)
+                                                      .set("density", e.density));
+            }
+        }
         figures.push_back(JsonObject()
                               .set("title", f.title)
                               .set("event", f.diagrams.front().event)

@@ -128,7 +128,8 @@ private:
 std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
                         const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
                         bool split_bars = true, const Scale& scale = Scale::linear(),
-                        const std::vector<const SmoothReliability*>& curves = {}) {
+                        const std::vector<const SmoothReliability*>& curves = {},
+                        const std::vector<SmoothEce>& smooth_ece = {}) {
     const auto x_at = [&](double p) { return left + side * scale.at(p); };
     const auto y_at = [&](double f) { return top + side * (1 - scale.at(f)); };
     const auto shift = [&](std::size_t k) { return 4.0 * (static_cast<double>(k) - (static_cast<double>(models) - 1) / 2); };
@@ -160,6 +161,31 @@ std::string square_plot(const std::string& title, const std::string& x_label, co
         s += "<g class=\"" + series(k).substr(1) + "\"><title>smoothed frequency (kernel smoother, bandwidth " +
              number(c.bandwidth, "%.3g") + " on the logit scale) with its pointwise band</title><polygon class=\"smooth-band\" points=\"" +
              band + "\"/><polyline class=\"smooth\" points=\"" + curve + "\"/></g>";
+    }
+    // The smooth ECE's curves, dotted: each model's smoothed frequency where its kernel holds the weight of
+    // at least smooth_ece_min_weight predictions (elsewhere one far prediction's label decides it), in
+    // pieces where that weight falls short in between.
+    for (std::size_t k = 0; k < smooth_ece.size(); ++k) {
+        const SmoothEce& e = smooth_ece[k];
+        std::string pieces, piece;
+        std::size_t points = 0;
+        const auto close = [&] {
+            if (points >= 2) pieces += "<polyline class=\"smooth-ece\" points=\"" + piece + "\"/>";
+            piece.clear();
+            points = 0;
+        };
+        for (std::size_t j = 0; j < e.mesh.size(); ++j) {
+            if (smooth_ece_weight(e, j) < smooth_ece_min_weight) {
+                close();
+                continue;
+            }
+            piece += number(x_at(e.mesh[j])) + "," + number(y_at(e.frequency[j])) + " ";
+            ++points;
+        }
+        close();
+        s += "<g class=\"" + series(k).substr(1) + "\"><title>smooth ECE's reliability curve (Blasiok &amp; Nakkiran): "
+             "the frequency smoothed by a Gaussian kernel reflected at 0 and 1, bandwidth " +
+             number(e.bandwidth, "%.3g") + " = the smooth ECE</title>" + pieces + "</g>";
     }
     for (const Mark& m : marks)
         s += "<g class=\"" + series(m.model).substr(1) + "\"><title>" + escape(m.tip) + "</title>" +
@@ -226,7 +252,7 @@ std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelR
                                   : "predicted probability") + scale_note,
                        (top_label ? "accuracy" : "observed frequency") + scale_note, marks, bars, figure.diagrams.size(),
                        figure.binning == ReliabilityBinning::uniform, figure.logit ? Scale::logit(values) : Scale::linear(),
-                       curves);
+                       curves, figure.smooth_ece);
 }
 
 std::string coverage_svg(const CoverageCurve& c, bool ellipsoids) {

@@ -211,12 +211,27 @@ for name, family, inputs in CASES:
               all(s == "logit" and b == "equal-mass" for _, b, s in scales[1:]) and "logit scale" in page, str(scales))
     elif name in ("calibrated", "overconfident", "two-models"):
         check(name + ": diagrams on the usual scale", all(s == "linear" for _, _, s in scales), str(scales))
+    check(name + ": the smooth ECE's curves drawn on the diagrams of the usual scale",
+          ('class="smooth-ece"' in page) == any(s == "linear" for _, _, s in scales))
     for figure in j["reliability_diagrams"]:
         for d in figure["models"]:
             c = d.get("smooth")
             check("%s: %s has its smoothed curve" % (name, figure["title"]), c is not None and len(c["probability"]) > 0
                   and c["bandwidth"] > 0 and all(0 <= lo <= f <= hi <= 1 for lo, f, hi in
                                                  zip(c["lower"], c["frequency"], c["upper"])), str(c)[:200])
+        # The smooth ECE's curve on the usual scale: calib estimate --estimator smooth-ece's, bitwise.
+        event = "top-label" if figure["event"] == "top-label" else "class:" + figure["event"].split()[-1]
+        for model, d in zip(files, figure["models"]):
+            if figure["scale"] == "logit":
+                check("%s: %s (logit scale) has no smooth ECE curve" % (name, figure["title"]), "smooth_ece" not in d)
+                continue
+            ref = calib_json("estimate", "--family", family, "--input", model, *labels, "--estimator", "smooth-ece",
+                             "--event", event, "--curve-points", "101")
+            e = d.get("smooth_ece", {})
+            check("%s: %s smooth ECE curve as calib estimate (event %s)" % (name, figure["title"], event),
+                  (e.get("estimate"), e.get("bandwidth_used"), e.get("t"), e.get("frequency"), e.get("density")) ==
+                  (ref["estimate"], ref["bandwidth_used"], ref["curve"]["t"], ref["curve"]["frequency"],
+                   ref["curve"]["density"]), "%r vs %r" % (e.get("estimate"), ref["estimate"]))
         for bins in (d["bins"] for d in figure["models"]):
             check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
             check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
