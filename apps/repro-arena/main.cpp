@@ -226,6 +226,7 @@ void run_cell(const repro::Options& o, const repro::Output& out, std::size_t fam
     parameters.set("family", families[family]).set("design", designs[design]).set("n", n);
     parameters.set("classes", family == 0 ? 2 : classes).set("tests", "calib test's defaults (repro-arena --help)");
     const std::size_t reps = cell_reps(o, n);
+    parameters.set("data_sets", reps);  // the sidecar's options.reps is --reps; n = 10 000 takes a quarter
     if (out.done(name, parameters)) return;
     std::vector<std::string> columns{"family", "design", "n", "replicate"};
     for (const ArenaTest& t : arena_tests()) columns.push_back(std::string("p_") + t.name);
