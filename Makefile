@@ -109,8 +109,11 @@ DEBS_FIGURES := gnuplot-nox:/usr/bin/gnuplot
 # installed-library test (pkg-config, cmake), the scripts of the CLI and docs checks (python3).
 DEBS_CHECKS := chromium:/usr/bin/chromium pkg-config:/usr/bin/pkg-config cmake:/usr/bin/cmake
 DEBS_ALL    := $(DEBS_BUILD) $(DEBS_UNIT) $(DEBS_PYTHON) $(DEBS_PYTEST) $(DEBS_MPI) $(DEBS_FIGURES) $(DEBS_CHECKS)
+# R and its packages, for `make compare-r` only (calib's clinical measures beside R's; not a dependency).
+DEBS_R      := r-base-core:/usr/bin/Rscript r-cran-mass:/usr/lib/R/library/MASS/DESCRIPTION \
+               r-cran-rms:/usr/lib/R/site-library/rms/DESCRIPTION
 
-.PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce study-squared-ce
+.PHONY: all deps python test test-unit test-slow demo bench install clean warnings sanitize fuzz fuzz-deps repro figures repro-ckce figures-ckce study-squared-ce compare-r
 .DEFAULT_GOAL := all
 
 all: deps-build
@@ -525,6 +528,13 @@ $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/%.o $(CLI_CORE_OBJ) $(LIB)
 
 fuzz-deps:
 	$(call install_debs,fuzz-deps,$(FUZZ_NEEDS))
+
+# calib's clinical measures beside R's (rms, glm, loess) on two real data sets of MASS (tests/r/run.py,
+# docs/tests.md "Beside R"): every number within its stated tolerance, or exit 1.
+compare-r: deps-build
+	$(call install_debs,compare-r,$(DEBS_R))
+	$(call build_steps,$(CLI))
+	python3 tests/r/run.py $(CLI)
 
 # clang at -O1 cannot vectorise every `omp simd` loop and would say so for each (-Wpass-failed).
 fuzz: deps-build fuzz-deps
