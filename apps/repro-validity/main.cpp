@@ -6,13 +6,17 @@
 //   categorical  m = 10, predictions Dir(0.1), labels drawn from them (the 2019 model M1); kernel
 //                exp(−TV/ν) ⊗ δ with ν the median of all n² TV distances of the data set;
 //   normal       N(μ, σ²), μ ∼ N(0, 1), σ ∼ U(0.1, 1.1), targets drawn from them; kernel
-//                exp(−W2) ⊗ exp(−(y − y')²/2).
+//                exp(−W2) ⊗ exp(−(y − y')²/2);
+//   binary       (CME cells only) P(Y = 1) = p ∼ U(0, 1), y ∼ Bernoulli(p), as two-class predictions;
+//                the categorical design's kernel.
 // Cells:
-//   levels_<design>_n<n>, n = 8 … 256: p-values of block (B = 2 and √n), bootstrap, gamma,
-//     spectral (R = 1000 resamples each), cme (J = 2 drawn from the data, both references) and the
-//     three distribution-free tests;
-//   cme_<design>_n<n>, n = 60 … 1000: the CME test at J = 2 … n/3 locations drawn from the data
-//     (and removed from it: the test uses n − J observations), χ² and F p-values of one statistic.
+//   levels_<design>_n<n>, n = 8 … 256 (categorical, normal): p-values of block (B = 2 and √n),
+//     bootstrap, gamma, spectral (R = 1000 resamples each), cme (J = 2 drawn from the data, both
+//     references) and the three distribution-free tests;
+//   cme_<design>_n<n>: the CME test at J locations drawn from the data (and removed from it: the test
+//     uses n − J observations), χ² and F p-values of one statistic; categorical and normal at n = 60 …
+//     1000 and J = 2 … n/3; binary, whose range is narrower (docs/tests.md), at n = 200 … 5000 and
+//     J = 1 … 10 with J² ≤ 0.05 n.
 // Summaries: levels_summary.csv, smallest_n.csv, cme_summary.csv (rates at α = 0.01, 0.05, 0.1 with
 // the 99% binomial band around α).
 #include "../harness/harness.hpp"
@@ -29,6 +33,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -40,15 +45,24 @@ const repro::AppInfo info{
     40,
     2026,
     "Cells: levels_<design>_n<n> (n = 8..256, every test) and cme_<design>_n<n> (n = 60..1000,\n"
-    "J = 2..n/3) for the designs categorical and normal. Summaries: levels_summary.csv, smallest_n.csv,\n"
-    "cme_summary.csv.\n"};
+    "J = 2..n/3) for the designs categorical and normal; cme_binary_n<n> (two-class predictions,\n"
+    "n = 200..5000, J = 1..10 with J^2 <= 0.05 n). Summaries: levels_summary.csv, smallest_n.csv, cme_summary.csv.\n"};
 
 constexpr std::size_t resamples = 1000;  // bootstrap and spectral
 const std::array<std::size_t, 6> level_sizes{{8, 16, 32, 64, 128, 256}};
-const std::array<std::size_t, 5> cme_sizes{{60, 100, 250, 500, 1000}};
-const std::array<std::size_t, 8> cme_locations{{2, 5, 10, 20, 50, 100, 200, 333}};
 const std::array<double, 3> alphas{{0.01, 0.05, 0.1}};
-const std::array<const char*, 2> designs{{"categorical", "normal"}};
+const std::array<const char*, 3> designs{{"categorical", "normal", "binary"}};
+constexpr std::size_t level_designs = 2;  // the binary design has CME cells only
+constexpr std::size_t binary = 2;
+// The CME cells of each design: n, and J of which those with 3J <= n are run.
+const std::vector<std::size_t>& cme_sizes(std::size_t design) {
+    static const std::vector<std::size_t> wide{60, 100, 250, 500, 1000}, two_classes{200, 500, 1000, 2000, 5000};
+    return design == binary ? two_classes : wide;
+}
+const std::vector<std::size_t>& cme_locations(std::size_t design) {
+    static const std::vector<std::size_t> wide{2, 5, 10, 20, 50, 100, 200, 333}, two_classes{1, 2, 3, 5, 7, 10};
+    return design == binary ? two_classes : wide;
+}
 const std::array<const char*, 10> level_tests{{"block2", "blocksqrt", "bootstrap", "gamma", "spectral", "cme2_chi2",
                                                 "cme2_f", "dfree_biased", "dfree_unbiased", "dfree_block"}};
 
@@ -62,6 +76,17 @@ calib::CategoricalData categorical(std::size_t n, calib::Rng& rng) {
         labels[i] = calib::synthetic::draw_label(p.row(row), rng);
     }
     return calib::CategoricalData(std::move(p), std::move(labels));
+}
+
+calib::CategoricalData binary_predictions(std::size_t n, calib::Rng& rng) {
+    boost::random::uniform_01<double> u;
+    calib::Vector p(static_cast<Eigen::Index>(n));
+    std::vector<int> y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        p(static_cast<Eigen::Index>(i)) = u(rng);
+        y[i] = u(rng) < p(static_cast<Eigen::Index>(i)) ? 1 : 0;
+    }
+    return calib::CategoricalData::from_binary(p, y);
 }
 
 calib::NormalData normal(std::size_t n, calib::Rng& rng) {
@@ -86,13 +111,15 @@ calib::Kernel kernel_for(const calib::CategoricalData& data) {
 }
 calib::Kernel kernel_for(const calib::NormalData&) { return calib::default_kernel<calib::NormalData>(); }
 
-// The data set of replicate r of a cell, with the seed of its tests (from the same stream).
+// The data set of replicate r of a cell of a design, with the seed of its tests (from the same stream).
 template <class Data>
-Data generate(std::size_t n, calib::Rng& rng);
+Data generate(std::size_t design, std::size_t n, calib::Rng& rng);
 template <>
-calib::CategoricalData generate(std::size_t n, calib::Rng& rng) { return categorical(n, rng); }
+calib::CategoricalData generate(std::size_t design, std::size_t n, calib::Rng& rng) {
+    return design == binary ? binary_predictions(n, rng) : categorical(n, rng);
+}
 template <>
-calib::NormalData generate(std::size_t n, calib::Rng& rng) { return normal(n, rng); }
+calib::NormalData generate(std::size_t, std::size_t n, calib::Rng& rng) { return normal(n, rng); }
 
 // The χ² p-value of a CME test's statistic Q (the F one is the test's own result).
 double chi2_p_value(const calib::TestResult& cme) {
@@ -145,10 +172,12 @@ std::string level_cell(std::size_t design, std::size_t n) {
 std::string cme_cell(std::size_t design, std::size_t n) {
     return std::string("cme_") + designs[design] + "_n" + std::to_string(n);
 }
-std::vector<std::size_t> locations_for(std::size_t n) {
+// The J of a cell: 3J <= n; for two classes also J^2 <= 0.05 n, ten times the range (beyond it the
+// two-class covariance is often singular at small n: J = 10 of n = 200).
+std::vector<std::size_t> locations_for(std::size_t design, std::size_t n) {
     std::vector<std::size_t> out;
-    for (std::size_t j : cme_locations)
-        if (3 * j <= n) out.push_back(j);
+    for (std::size_t j : cme_locations(design))
+        if (3 * j <= n && (design != binary || 20 * j * j <= n)) out.push_back(j);
     return out;
 }
 
@@ -157,6 +186,8 @@ calib::JsonObject design_parameters(std::size_t design, std::size_t n) {
     p.set("design", designs[design]).set("n", n);
     if (design == 0)
         p.set("m", 10).set("predictions", "Dir(0.1)").set("kernel", "exp(-TV/nu) x white, nu = median of all n^2 TV distances");
+    else if (design == binary)
+        p.set("m", 2).set("predictions", "P(Y = 1) ~ U(0,1)").set("kernel", "exp(-TV/nu) x white, nu = median of all n^2 TV distances");
     else
         p.set("predictions", "N(mu, sigma^2), mu ~ N(0,1), sigma ~ U(0.1,1.1)").set("kernel", "exp(-W2) x exp(-(y-y')^2/2)");
     return p;
@@ -179,7 +210,7 @@ void run_levels(const repro::Options& o, const repro::Output& out, std::size_t d
             o.reps, o, &progress,
             [&](std::size_t r, repro::Packet& result) {
                 calib::Rng rng = repro::cell_stream(o, design * 100 + size_index, r);
-                const Data data = generate<Data>(n, rng);
+                const Data data = generate<Data>(design, n, rng);
                 std::vector<std::string> row{designs[design], repro::fmt(n), repro::fmt(r)};
                 for (double p : level_p_values(data, rng())) row.push_back(repro::fmt(p));
                 result.put(row);
@@ -191,11 +222,12 @@ void run_levels(const repro::Options& o, const repro::Output& out, std::size_t d
 
 template <class Data>
 void run_cme(const repro::Options& o, const repro::Output& out, std::size_t design, std::size_t size_index) {
-    const std::size_t n = cme_sizes[size_index];
+    const std::size_t n = cme_sizes(design)[size_index];
     const std::string name = cme_cell(design, n);
-    const std::vector<std::size_t> js = locations_for(n);
+    const std::vector<std::size_t> js = locations_for(design, n);
     calib::JsonObject parameters = design_parameters(design, n);
-    parameters.set("locations", "drawn from the data and removed from it; J = 2..n/3 of 2,5,10,20,50,100,200,333");
+    parameters.set("locations", design == binary ? "drawn from the data and removed from it; J = 1,2,3,5,7,10 with J^2 <= 0.05 n"
+                                                 : "drawn from the data and removed from it; J = 2..n/3 of 2,5,10,20,50,100,200,333");
     if (out.done(name, parameters)) return;
     repro::Table table({"design", "n", "J", "replicate", "p_chi2", "p_f"});
     table.resize(o.reps * js.size());
@@ -205,12 +237,21 @@ void run_cme(const repro::Options& o, const repro::Output& out, std::size_t desi
             o.reps, o, &progress,
             [&](std::size_t r, repro::Packet& result) {
                 calib::Rng rng = repro::cell_stream(o, 1000 + design * 100 + size_index, r);
-                const Data data = generate<Data>(n, rng);
+                const Data data = generate<Data>(design, n, rng);
                 const calib::Kernel kernel = kernel_for(data);
                 const std::uint64_t seed = rng();
                 for (std::size_t k = 0; k < js.size(); ++k) {
-                    const calib::TestResult t = cme_f(data, js[k], seed, kernel);
-                    result.put(repro::Table::row(designs[design], n, js[k], r, chi2_p_value(t), t.p_value));
+                    // A data set whose covariance at the drawn locations is singular is refused by the
+                    // test, as calib test refuses it (two classes, rarely: 3 locations of n = 200): NaN,
+                    // counted apart from the trials.
+                    double p_chi2 = std::numeric_limits<double>::quiet_NaN(), p_f = p_chi2;
+                    try {
+                        const calib::TestResult t = cme_f(data, js[k], seed, kernel);
+                        p_chi2 = chi2_p_value(t);
+                        p_f = t.p_value;
+                    } catch (const calib::numerical_error&) {
+                    }
+                    result.put(repro::Table::row(designs[design], n, js[k], r, p_chi2, p_f));
                 }
             },
             [&](std::size_t r, repro::Packet& result) {
@@ -227,14 +268,15 @@ std::pair<double, double> binomial_band(std::size_t trials, double alpha) {
 }
 
 struct Rate {
-    std::size_t rejections = 0, trials = 0;
+    std::size_t rejections = 0, trials = 0, refused = 0;
     double lo = 0, hi = 0;
     std::string verdict;  // "inside", "conservative" (below the band), "liberal" (above it)
 };
 Rate rate(const std::vector<double>& p, double alpha) {
     Rate r;
     for (double v : p) r.rejections += v < alpha;
-    r.trials = p.size();
+    for (double v : p) r.refused += std::isnan(v);  // a test that refused the data set (CME cells)
+    r.trials = p.size() - r.refused;
     std::tie(r.lo, r.hi) = binomial_band(r.trials, alpha);
     const double k = double(r.rejections);
     r.verdict = k > r.hi ? "liberal" : k < r.lo ? "conservative" : "inside";
@@ -244,7 +286,7 @@ Rate rate(const std::vector<double>& p, double alpha) {
 void summarise(const repro::Output& out) {
     repro::Table levels({"design", "n", "test", "alpha", "rejections", "trials", "rate", "band_lo", "band_hi", "verdict"});
     repro::Table smallest({"design", "test", "smallest_valid_n", "rule"});
-    for (std::size_t design = 0; design < designs.size(); ++design) {
+    for (std::size_t design = 0; design < level_designs; ++design) {
         std::vector<std::vector<bool>> liberal(level_tests.size());
         for (std::size_t s = 0; s < level_sizes.size(); ++s) {
             const repro::CsvFile cell(out.csv_path(level_cell(design, level_sizes[s])));
@@ -269,13 +311,13 @@ void summarise(const repro::Output& out) {
                          "alpha = 0.05 not above the 99% band at this n and every larger n of the grid (nan: none)");
         }
     }
-    repro::Table cme({"design", "n", "J", "n_test", "reference", "alpha", "rejections", "trials", "rate", "band_lo",
-                      "band_hi", "verdict"});
+    repro::Table cme({"design", "n", "J", "n_test", "reference", "alpha", "rejections", "trials", "refused", "rate",
+                      "band_lo", "band_hi", "verdict"});
     for (std::size_t design = 0; design < designs.size(); ++design)
-        for (std::size_t n : cme_sizes) {
+        for (std::size_t n : cme_sizes(design)) {
             const repro::CsvFile cell(out.csv_path(cme_cell(design, n)));
             const std::vector<double> js = cell.numbers("J");
-            for (std::size_t j : locations_for(n))
+            for (std::size_t j : locations_for(design, n))
                 for (const char* reference : {"chi2", "f"}) {
                     std::vector<double> p;
                     const std::vector<double> all = cell.numbers(std::string("p_") + reference);
@@ -283,7 +325,7 @@ void summarise(const repro::Output& out) {
                         if (js[i] == double(j)) p.push_back(all[i]);
                     for (double alpha : alphas) {
                         const Rate r = rate(p, alpha);
-                        cme.add(designs[design], n, j, n - j, reference, alpha, r.rejections, r.trials,
+                        cme.add(designs[design], n, j, n - j, reference, alpha, r.rejections, r.trials, r.refused,
                                 double(r.rejections) / double(r.trials), r.lo, r.hi, r.verdict);
                     }
                 }
@@ -304,10 +346,11 @@ int main(int argc, char** argv) {
             run_levels<calib::CategoricalData>(o, out, 0, s);
             run_levels<calib::NormalData>(o, out, 1, s);
         }
-        for (std::size_t s = 0; s < cme_sizes.size(); ++s) {
+        for (std::size_t s = 0; s < cme_sizes(0).size(); ++s) {
             run_cme<calib::CategoricalData>(o, out, 0, s);
             run_cme<calib::NormalData>(o, out, 1, s);
         }
+        for (std::size_t s = 0; s < cme_sizes(binary).size(); ++s) run_cme<calib::CategoricalData>(o, out, binary, s);
         if (out.writer()) summarise(out);
     });
 }

@@ -28,10 +28,11 @@ EXPECTED = {
                            "ols_validation": 50, "ols_curves": 201, "quantile_curve": 101},
     # --quick: 3 networks + the ensemble, iterations 0, 10, ..., 300 (31), 2 sets.
     "repro-iclr2021-friedman": {"training": 31 * 4 * 2, "summary": 31 * 2, "claims": 6 * 2},
-    # 2 designs; levels: 6 sizes x 10 tests x 3 alphas; cme: 27 (n, J) cells x 2 references x 3 alphas.
+    # levels: 2 designs x 6 sizes x 10 tests x 3 alphas; cme: 27 (n, J) cells of each of 2 designs and 24
+    # of the binary design, x 2 references x 3 alphas.
     "repro-validity": {"levels_categorical_n8": 40, "levels_normal_n256": 40, "cme_categorical_n60": 4 * 40,
-                       "cme_normal_n1000": 8 * 40, "levels_summary": 2 * 6 * 10 * 3, "smallest_n": 2 * 10,
-                       "cme_summary": 2 * 27 * 2 * 3},
+                       "cme_normal_n1000": 8 * 40, "cme_binary_n200": 3 * 40, "cme_binary_n5000": 6 * 40,
+                       "levels_summary": 2 * 6 * 10 * 3, "smallest_n": 2 * 10, "cme_summary": (2 * 27 + 24) * 2 * 3},
     # --quick: 3 replicates; 2 families x 6 designs x 3 sizes; 17 tests x 3 alphas each.
     "repro-arena": {"arena_binary_calibrated_n50": 3, "arena_categorical_feature_n1000_times": 3 * 17,
                     "arena_summary": 2 * 6 * 3 * 17 * 3, "arena_times": 2 * 3 * 17},
