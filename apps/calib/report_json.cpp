@@ -74,26 +74,24 @@ JsonObject report_json(const ReportData& r) {
     if (r.ranking) out.set("ranking", rank_json(*r.ranking));
     std::vector<JsonObject> figures;
     for (const ReportFigure& f : r.figures) {
-        std::vector<JsonObject> diagrams;
-        for (std::size_t k = 0; k < f.diagrams.size(); ++k) {
-            diagrams.push_back(diagram_json(f.diagrams[k]));
-            if (k < f.smooth_ece.size()) {  // the fields of calib estimate --estimator smooth-ece --curve-points
-                const SmoothEce& e = f.smooth_ece[k];
-                diagrams.back().set("smooth_ece", JsonObject()
-                                                      .set("estimate", e.value)
-                                                      .set("bandwidth_used", e.bandwidth)
-                                                      .set("t", e.mesh)
-                                                      .set("frequency", e.frequency)
-                                                      .set("density", e.density));
-            }
-        }
-        figures.push_back(JsonObject()
-                              .set("title", f.title)
-                              .set("event", f.diagrams.front().event)
-                              .set("binning", to_string(f.binning))
-                              .set("scale", f.logit ? "logit" : "linear")
-                              .set("level", f.diagrams.front().level)
-                              .set("models", diagrams));
+        std::vector<JsonObject> diagrams, smooth;
+        for (const ReliabilityDiagram& d : f.diagrams) diagrams.push_back(diagram_json(d));
+        for (const SmoothEce& e : f.smooth_ece)  // the fields of calib estimate --estimator smooth-ece --curve-points
+            smooth.push_back(JsonObject()
+                                 .set("estimate", e.value)
+                                 .set("bandwidth_used", e.bandwidth)
+                                 .set("t", e.mesh)
+                                 .set("frequency", e.frequency)
+                                 .set("density", e.density));
+        JsonObject figure;
+        figure.set("title", f.title)
+            .set("event", f.diagrams.front().event)
+            .set("binning", to_string(f.binning))
+            .set("scale", f.logit ? "logit" : "linear")
+            .set("level", f.diagrams.front().level)
+            .set("models", diagrams);
+        if (!smooth.empty()) figure.set("smooth_ece", smooth);  // one per model, on the [0, 1] scale
+        figures.push_back(figure);
     }
     out.set("reliability_diagrams", figures);
     if (r.pit) {

@@ -221,13 +221,14 @@ for name, family, inputs in CASES:
                                                  zip(c["lower"], c["frequency"], c["upper"])), str(c)[:200])
         # The smooth ECE's curve on the usual scale: calib estimate --estimator smooth-ece's, bitwise.
         event = "top-label" if figure["event"] == "top-label" else "class:" + figure["event"].split()[-1]
-        for model, d in zip(files, figure["models"]):
-            if figure["scale"] == "logit":
-                check("%s: %s (logit scale) has no smooth ECE curve" % (name, figure["title"]), "smooth_ece" not in d)
-                continue
+        if figure["scale"] == "logit":
+            check("%s: %s (logit scale) has no smooth ECE curve" % (name, figure["title"]), "smooth_ece" not in figure)
+        else:
+            check("%s: %s has a smooth ECE curve per model" % (name, figure["title"]),
+                  len(figure.get("smooth_ece", [])) == len(figure["models"]))
+        for model, e in zip(files, figure.get("smooth_ece", [])):
             ref = calib_json("estimate", "--family", family, "--input", model, *labels, "--estimator", "smooth-ece",
                              "--event", event, "--curve-points", "101")
-            e = d.get("smooth_ece", {})
             check("%s: %s smooth ECE curve as calib estimate (event %s)" % (name, figure["title"], event),
                   (e.get("estimate"), e.get("bandwidth_used"), e.get("t"), e.get("frequency"), e.get("density")) ==
                   (ref["estimate"], ref["bandwidth_used"], ref["curve"]["t"], ref["curve"]["frequency"],
