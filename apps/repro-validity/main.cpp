@@ -54,7 +54,7 @@ const std::array<double, 3> alphas{{0.01, 0.05, 0.1}};
 const std::array<const char*, 3> designs{{"categorical", "normal", "binary"}};
 constexpr std::size_t level_designs = 2;  // the binary design has CME cells only
 constexpr std::size_t binary = 2;
-// The CME cells of each design: n, and J of which those with 3J <= n are run.
+// The CME cells of each design: n, and J of which locations_for keeps those that fit n.
 const std::vector<std::size_t>& cme_sizes(std::size_t design) {
     static const std::vector<std::size_t> wide{60, 100, 250, 500, 1000}, two_classes{200, 500, 1000, 2000, 5000};
     return design == binary ? two_classes : wide;
