@@ -2,6 +2,7 @@
 #include <calib/ckce.hpp>
 #include <calib/compare.hpp>
 #include <calib/hypothesis.hpp>
+#include <calib/working_memory.hpp>
 
 #include "hypothesis/p_values.hpp"
 #include "support.hpp"
@@ -10,8 +11,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <string>
+#include <unistd.h>
 
 using namespace calib;
 
@@ -19,6 +22,26 @@ namespace {
 
 constexpr double nan_value = std::numeric_limits<double>::quiet_NaN();
 constexpr double inf_value = std::numeric_limits<double>::infinity();
+
+// The process's resident memory in bytes (Linux's /proc/self/statm: pages).
+double resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    double size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * double(sysconf(_SC_PAGESIZE));
+}
+
+// The resident memory a freed and touched block of `bytes` leaves behind, and what release leaves.
+std::pair<double, double> kept_after_free(std::size_t bytes) {
+    const double before = resident_bytes();
+    {
+        std::vector<char> block(bytes, 1);  // touched: its pages are resident
+        CHECK(resident_bytes() - before >= 0.9 * double(bytes));
+    }
+    const double kept = resident_bytes() - before;
+    release_working_memory();
+    return {kept, resident_bytes() - before};
+}
 
 TestResult valid_result() {
     TestResult r;
@@ -111,6 +134,21 @@ TEST_CASE("thread counts are bounded: negative and huge teams are refused, not a
     BootstrapOptions o;
     o.parallel.num_threads = 100000;
     CHECK_THROWS_AS(bootstrap_test(data, kernel, o), invalid_argument);
+}
+
+TEST_CASE("working memory: kept between calls up to the bound, returned on request") {
+    CHECK_THROWS_WITH_AS(keep_working_memory(-1), "calib::keep_working_memory: bytes = -1, must be in [0, 2147483647] "
+                                                  "(malloc's int)", invalid_argument);
+    CHECK_THROWS_AS(keep_working_memory(std::int64_t(1) << 31), invalid_argument);
+    if (!can_keep_working_memory()) return;  // not glibc: nothing to keep
+    const std::size_t block = std::size_t(16) << 20;
+    keep_working_memory(64 << 20);  // the block is below the bound: its pages stay until released
+    const auto [kept, released] = kept_after_free(block);
+    CHECK(kept >= 0.9 * double(block));
+    CHECK(released <= 0.1 * double(block));
+    keep_working_memory(0);  // nothing kept: freeing returns the pages at once
+    CHECK(kept_after_free(block).first <= 0.1 * double(block));
+    keep_working_memory(64 << 20);
 }
 
 TEST_CASE("replicates are bounded and their buffers checked against the machine before allocation") {

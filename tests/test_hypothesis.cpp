@@ -433,26 +433,31 @@ TEST_CASE("CME test: refused outside its validity range unless asked, and then f
     CHECK(t.p_value >= 0);
 }
 
-// Predictions of two classes have the narrower range J² ≤ 0.005·n for both references (calib's study of
-// binary predictions, docs/tests.md: 9.7 % false rejections at n = 1000 with J = 3, inside the wider one).
+// Predictions of two classes have the narrower range J² ≤ 0.002·n for both references (repro-validity's
+// binary design, docs/tests.md: 6.3–6.6 % false rejections at J²/n = 0.004–0.005, 6.7 % at n = 1000 with
+// J = 3, inside the wider range).
 TEST_CASE("CME test: predictions of two classes have the narrower validity range") {
     for (const CmeReference reference : {CmeReference::f, CmeReference::chi2}) {
-        CHECK(cme_max_locations(199, reference, true) == 0);   // √0.995
-        CHECK(cme_max_locations(200, reference, true) == 1);   // √1
-        CHECK(cme_max_locations(1000, reference, true) == 2);  // √5
-        CHECK(cme_max_locations(1800, reference, true) == 3);  // √9
-        CHECK(cme_max_locations(1799, reference, true) == 2);  // √8.995
+        CHECK(cme_max_locations(499, reference, true) == 0);   // √0.998
+        CHECK(cme_max_locations(500, reference, true) == 1);   // √1
+        CHECK(cme_max_locations(1000, reference, true) == 1);  // √2
+        CHECK(cme_max_locations(1999, reference, true) == 1);  // √3.998
+        CHECK(cme_max_locations(2000, reference, true) == 2);  // √4
+        CHECK(cme_max_locations(4500, reference, true) == 3);  // √9
+        CHECK(cme_max_locations(4499, reference, true) == 2);  // √8.998
     }
     test::Rng rng(44);
     const CategoricalData two = synthetic::dirichlet_data(1003, 2, 1.0, rng);  // binary, p ~ U(0, 1)
     const Kernel kernel = default_kernel<CategoricalData>();
     CHECK_THROWS_WITH_AS(cme_test(two, 3, 1, kernel),
                          "calib::cme_test: J = 3 test locations on n = 1000 observations is outside the validity "
-                         "range of the F null for predictions of two classes (J^2 <= 0.005 n; beyond it calibrated "
-                         "models are rejected far more often than alpha, docs/tests.md): use at most J = 2 or at "
-                         "least n = 1800 observations",
+                         "range of the F null for predictions of two classes (J^2 <= 0.002 n; beyond it calibrated "
+                         "models are rejected far more often than alpha, docs/tests.md): use at most J = 1 or at "
+                         "least n = 4500 observations",
                          calib::invalid_argument);
-    CHECK(cme_test(two, 2, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);
+    CHECK_THROWS_WITH_AS(cme_test(two, 2, 1, kernel), doctest::Contains("use at most J = 1 or at least n = 2000"),
+                         calib::invalid_argument);
+    CHECK(cme_test(two, 1, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);
     // Three classes keep the wider range: J = 3 on 1000 observations is inside it (9 ≤ 70).
     const CategoricalData three = synthetic::dirichlet_data(1003, 3, 1.0, rng);
     CHECK(cme_test(three, 3, 1, kernel).details_as<CmeDetails>().outside_validity_range == 0);

@@ -281,9 +281,10 @@ void krr_agreement(std::size_t n, const std::string& only) {
 // The C++ calls that bench/python_overhead.py makes through the Python module, for its overhead: the
 // data set read in place from a row-major buffer (as the module reads a float64 C-order NumPy array),
 // its labels passed by copy, and skce_block with B = 2 and lengthscale 1 on 1 thread; median of the
-// calls, as there.
-void python_reference() {
-    std::printf("-- C++ reference of bench/python_overhead.py (1 thread, median of the calls)\n");
+// calls, as there. Run with glibc's own malloc thresholds, then with 64 MiB of working memory kept
+// (keep_working_memory, as the Python module does).
+void python_reference(const char* memory) {
+    std::printf("-- C++ reference of bench/python_overhead.py (1 thread, median of the calls; %s)\n", memory);
     using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     const auto median = [](std::vector<double> t) {
         std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
@@ -408,6 +409,12 @@ int main(int argc, char** argv) {
         recalibration();
         return 0;
     }
+    if (section == "python") {  // beside bench/python_overhead.py, on the same machine at the same time
+        python_reference("glibc's malloc thresholds");
+        keep_working_memory(64 << 20);
+        python_reference("64 MiB of working memory kept");
+        return 0;
+    }
     if (section == "mmd") {
         const CategoricalData data = dirichlet_data(20000, 10, 0.1, 1);
         const Kernel kernel = default_kernel<CategoricalData>();
@@ -490,7 +497,7 @@ int main(int argc, char** argv) {
     recalibration();
     real_data_scale();
     squared_ce_scale("");
-    python_reference();
+    python_reference("glibc's malloc thresholds");
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory: %.1f MiB (data: n=1e6 x m=10 doubles = 76 MiB)\n", usage.ru_maxrss / 1024.0);

@@ -17,3 +17,4 @@
 #include <calib/seed.hpp>
 #include <calib/squared_ce.hpp>
 #include <calib/version.hpp>
+#include <calib/working_memory.hpp>

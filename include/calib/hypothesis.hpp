@@ -296,7 +296,7 @@ TestResult consistency_test(const CategoricalData& data, const CategoricalEstima
 // Validity range (calib's study, repro-validity, docs/tests.md): both nulls are liberal unless J is
 // small against n — for α = 5 % the F null rejected calibrated models at 6–7 % with J² ≈ 0.1·n,
 // 8 % with J² ≈ 0.2·n, 16–17 % with J² ≈ 2.6·n and 43–46 % with J² ≈ 11·n (10-class and normal
-// predictions); on predictions of two classes (one number each) already 9–10 % with J² ≈ 0.01·n. A
+// predictions); on predictions of two classes (one number each) already 6–7 % with J² ≈ 0.004–0.01·n. A
 // test outside the range is refused (invalid_argument) unless `allow_outside_validity` (to reproduce
 // the paper's runs), and then says so in the detail "outside_validity_range". n ≤ J, or a singular S
 // without ridge, raises calib::numerical_error.
@@ -308,7 +308,7 @@ struct CmeOptions {
 };
 // The largest number of test locations J within the validity range for n observations used by the
 // test: J² ≤ 0.07·n for F, J² ≤ 0.05·n for χ²; for predictions of two classes (binary, or categorical
-// with m = 2) J² ≤ 0.005·n with either (0 when not even J = 1 is).
+// with m = 2) J² ≤ 0.002·n with either (0 when not even J = 1 is).
 std::size_t cme_max_locations(std::size_t n, CmeReference reference, bool two_classes = false);
 // Throws calib::invalid_argument unless the ridge is finite and ≥ 0 and J locations on the n
 // observations tested lie within the validity range (or allow_outside_validity); n ≤ J raises

@@ -331,7 +331,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
 
     all.push_back(test_entry<Cme>(
         method("cme",
-               "Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n (two classes: 0.005 n)",
+               "Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n (two classes: 0.002 n)",
                "CME test: Hotelling statistic at test locations"),
         cme_options(), {},
         {nullptr,

@@ -386,6 +386,30 @@ def methods():
     return _calib.methods("test")
 
 
+def keep_working_memory(bytes):
+    """Keep up to `bytes` of freed memory in the process's heap between calls (an integer in [0, 2**31 - 1];
+    calib.default_working_memory, 64 MiB, from import; 0 returns freed memory at once).
+
+    Each call allocates its working copies afresh and frees them at its end; kept, the next call reuses
+    their pages instead of page-faulting new ones in (2.5 times faster at n = 10 000, m = 10; see
+    docs/performance.md). It sets glibc's malloc thresholds, which are the whole process's; without glibc
+    it does nothing (calib.can_keep_working_memory())."""
+    _calib.keep_working_memory(bytes)
+
+
+def release_working_memory():
+    """Return the freed memory the process's malloc kept to the system now (glibc's malloc_trim)."""
+    _calib.release_working_memory()
+
+
+def can_keep_working_memory():
+    """Whether keep_working_memory has an effect here (calib built against glibc)."""
+    return _calib.can_keep_working_memory()
+
+
+default_working_memory = _calib.default_working_memory
+
+
 def families():
     """The families of predictions: a list of dicts (name, summary, arrays, classes, kernel_options)."""
     return _calib.families()

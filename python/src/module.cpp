@@ -12,6 +12,7 @@
 #include <calib/registry.hpp>
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
+#include <calib/working_memory.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -337,6 +338,9 @@ py::list family_list() {
 
 }  // namespace
 
+// The freed working memory the module keeps between calls (calib.keep_working_memory changes it).
+constexpr long long default_working_memory = 64LL << 20;
+
 }  // namespace calib::python
 
 PYBIND11_MODULE(_calib, m) {
@@ -388,5 +392,12 @@ PYBIND11_MODULE(_calib, m) {
         return groups;
     });
     m.def("max_threads", &calib::max_num_threads);
+    m.def("keep_working_memory", &calib::keep_working_memory, py::arg("bytes"));
+    m.def("release_working_memory", &calib::release_working_memory);
+    m.def("can_keep_working_memory", &calib::can_keep_working_memory);
+    m.attr("default_working_memory") = default_working_memory;
+    // A loop of calls in the interpreter would page-fault each call's working copies in again
+    // (working_memory.hpp; docs/performance.md, "Working memory between calls").
+    calib::keep_working_memory(default_working_memory);
     add_recalibration(m);
 }

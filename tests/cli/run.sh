@@ -762,9 +762,9 @@ expect_error "test: cme outside its validity range" "J = 29" "n = 31" "validity 
     "use at most J = 1" -- test --family normal --input normal60.csv --method cme --locations 29 --reference chi2
 expect_error "test: cme outside the F range" "J = 14" "n = 186" "validity range of the F null" "use at most J = 3" \
     "at least n = 2800" -- "${t[@]}" --method cme --locations 14
-# Predictions of two classes have the narrower range J^2 <= 0.005 n (docs/tests.md).
-expect_error "test: cme on binary predictions" "J = 1" "n = 59" "for predictions of two classes" "J^2 <= 0.005 n" \
-    "use at least n = 200" -- test --family binary --input bin60.csv --method cme --locations 1
+# Predictions of two classes have the narrower range J^2 <= 0.002 n (docs/tests.md).
+expect_error "test: cme on binary predictions" "J = 1" "n = 59" "for predictions of two classes" "J^2 <= 0.002 n" \
+    "use at least n = 500" -- test --family binary --input bin60.csv --method cme --locations 1
 # Other families.
 expect_json "test binary bootstrap" 'j["family"] == "binary" and j["n"] == 60' \
     test --family binary --input bin60.csv --method bootstrap --replicates 100

@@ -23,7 +23,7 @@ LAYERS = ["core", "data", "engine", "io", "kernels", "estimators", "hypothesis",
 # that layer and those above it (calib.hpp, the umbrella, is the top's).
 PUBLIC = {
     "errors.hpp": "core", "eigen.hpp": "core", "parallel.hpp": "core", "seed.hpp": "core", "version.hpp": "core",
-    "mpi.hpp": "core", "tool/random.hpp": "core",
+    "mpi.hpp": "core", "tool/random.hpp": "core", "working_memory.hpp": "core",
     "data.hpp": "data",
     "npy.hpp": "io", "io.hpp": "io", "record.hpp": "io", "tool/json.hpp": "io",
     "kernels.hpp": "kernels", "mmd.hpp": "kernels",

@@ -4,6 +4,7 @@ are read without a NumPy copy; results do not depend on the thread count; the GI
 a computation; p-values under a calibrated model are not concentrated near 0; docstrings list every
 option of the registry."""
 
+import os
 import re
 import threading
 import time
@@ -201,6 +202,41 @@ def test_the_gil_is_released_during_a_computation():
         time.sleep(0.001)
     worker.join()
     assert ticks > 20, ticks
+
+
+def resident_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not calib.can_keep_working_memory(), reason="keeps memory only with glibc")
+def test_working_memory_is_kept_between_calls_and_released_on_request():
+    # A call's working copies at n = 10^5, m = 10 (two 8 MB matrices) stay in the heap after it ends, so the
+    # next call reuses their pages (docs/performance.md), until release_working_memory returns them.
+    assert calib.default_working_memory == 64 << 20
+    probs, labels = dirichlet_model(100_000, 10, seed=9)
+    options = dict(estimator="skce-block", block_size=2, lengthscale=1.0, threads=1)
+    calib.release_working_memory()
+    before = resident_bytes()
+    first = calib.estimate(probs, labels, **options)
+    kept = resident_bytes() - before
+    calib.release_working_memory()
+    released = resident_bytes() - before
+    assert kept >= 12e6 and released <= kept - 12e6, (kept, released)
+    calib.keep_working_memory(0)  # nothing kept: the same call leaves nothing behind, and the same value
+    try:
+        calib.release_working_memory()
+        before = resident_bytes()
+        assert calib.estimate(probs, labels, **options).estimate == first.estimate
+        assert resident_bytes() - before <= 4e6
+    finally:
+        calib.keep_working_memory(calib.default_working_memory)
+
+
+@pytest.mark.parametrize("value", [-1, 2**31])
+def test_working_memory_bound(value):
+    with pytest.raises(ValueError, match=re.escape("bytes = %d, must be in [0, 2147483647]" % value)):
+        calib.keep_working_memory(value)
 
 
 # ---- statistics ---------------------------------------------------------------------------------------

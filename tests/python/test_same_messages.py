@@ -231,12 +231,12 @@ def test_bad_options_are_refused_alike(case, args, call, categorical):
 
 
 def test_cme_outside_the_range_of_two_classes_is_refused_alike():
-    # 500 binary predictions: J = 2 locations leave 498 observations, J^2 = 4 > 0.005 * 498 (docs/tests.md).
+    # 500 binary predictions: J = 2 locations leave 498 observations, J^2 = 4 > 0.002 * 498 (docs/tests.md).
     table = np.loadtxt(data_path("scores.csv"), delimiter=",", skiprows=1)
     args = ["test", "--family", "binary", "--input", data_path("scores.csv"), "--method", "cme", "--locations", "2"]
     call = lambda: calib.test(table[:, 0], table[:, 1].astype(int), family="binary", method="cme", locations=2)
     assert_same_error(args, call)
-    assert "for predictions of two classes (J^2 <= 0.005 n" in python_error(call)
+    assert "for predictions of two classes (J^2 <= 0.002 n" in python_error(call)
 
 
 # Recalibration fits: the registry's RecalibrationSetup gives both front-ends their options and rules.
