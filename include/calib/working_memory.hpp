@@ -9,7 +9,7 @@ namespace calib {
 // targets, its partial sums) and frees them at its end. glibc's malloc returns the freed top of its
 // heap to the system beyond a threshold it adjusts by itself; in a process whose earlier allocations
 // kept that threshold low (a Python interpreter), each call of a loop then page-faults its copies in
-// again, which took 2.5 times the estimator's own time at n = 10⁴, m = 10.
+// again: 2.1–2.5 times the time of a call that finds them kept at n = 10⁴, m = 10 (C++ and Python).
 //
 // keep_working_memory(bytes) makes malloc keep up to `bytes` of freed memory at the top of its heaps
 // (M_TRIM_THRESHOLD) and serve requests below min(max(bytes, 128 KiB), 32 MiB) from them rather

@@ -391,7 +391,7 @@ def keep_working_memory(bytes):
     calib.default_working_memory, 64 MiB, from import; 0 returns freed memory at once).
 
     Each call allocates its working copies afresh and frees them at its end; kept, the next call reuses
-    their pages instead of page-faulting new ones in (2.5 times faster at n = 10 000, m = 10; see
+    their pages instead of page-faulting new ones in (2.1–2.5 times faster at n = 10 000, m = 10; see
     docs/performance.md). It sets glibc's malloc thresholds, which are the whole process's; without glibc
     it does nothing (calib.can_keep_working_memory())."""
     _calib.keep_working_memory(bytes)

@@ -237,6 +237,8 @@ def test_working_memory_is_kept_between_calls_and_released_on_request():
 def test_working_memory_bound(value):
     with pytest.raises(ValueError, match=re.escape("bytes = %d, must be in [0, 2147483647]" % value)):
         calib.keep_working_memory(value)
+    with pytest.raises(TypeError):
+        calib.keep_working_memory(1.5)
 
 
 # ---- statistics ---------------------------------------------------------------------------------------
