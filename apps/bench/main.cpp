@@ -282,7 +282,7 @@ void krr_agreement(std::size_t n, const std::string& only) {
 // data set read in place from a row-major buffer (as the module reads a float64 C-order NumPy array),
 // its labels passed by copy, and skce_block with B = 2 and lengthscale 1 on 1 thread; median of the
 // calls, as there. Run with glibc's own malloc thresholds, then with 64 MiB of working memory kept
-// (keep_working_memory, as the Python module does).
+// (keep_working_memory(default_working_memory), as the Python module does).
 void python_reference(const char* memory) {
     std::printf("-- C++ reference of bench/python_overhead.py (1 thread, median of the calls; %s)\n", memory);
     using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -381,8 +381,8 @@ void recalibration() {
 // "krr-agreement [N [NOTION]]" (not in the full run: the exact paths take minutes).
 // The conditional MMD at n = 20 000 beside the SKCE's pair rate (same data, same k_Z).
 // Canonical with exp-TV ⊗ δ is the SKCE's U-statistic through the MMD's generic pair term;
-// top-label compares one conditioning distance and a 2-class residual per pair; class-wise makes one
-// pass per class (m passes).
+// top-label compares one conditioning distance and a 2-class residual per pair; class-wise evaluates
+// m conditioning kernels (m exps) per pair, in one pass that sums each class apart.
 void mmd_scale(const CategoricalData& data, const Kernel& skce_kernel) {
     std::printf("-- conditional MMD (n = 20 000, m = 10, fixed lengthscale 1)\n");
     const double n = static_cast<double>(data.size()), pairs = n * (n - 1) / 2;
@@ -411,8 +411,8 @@ int main(int argc, char** argv) {
     }
     if (section == "python") {  // beside bench/python_overhead.py, on the same machine at the same time
         python_reference("glibc's malloc thresholds");
-        keep_working_memory(64 << 20);
-        python_reference("64 MiB of working memory kept");
+        keep_working_memory(default_working_memory);
+        python_reference("64 MiB of working memory kept, as the Python module does");
         return 0;
     }
     if (section == "mmd") {

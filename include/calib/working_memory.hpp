@@ -17,8 +17,13 @@ namespace calib {
 // setting of the whole process, as malloc is, and fixes the thresholds that glibc otherwise adjusts
 // (its own adjustment reaches 32 MiB and 64 MiB). `bytes` in [0, 2^31 − 1]; 0 returns freed memory at
 // once. Throws calib::invalid_argument outside that range. Python's calib module calls it with
-// 64 MiB when imported. Without glibc, it does nothing (can_keep_working_memory() says whether it can).
+// default_working_memory when imported. Without glibc, it does nothing (can_keep_working_memory() says
+// whether it can).
 void keep_working_memory(std::int64_t bytes);
+
+// What the Python module keeps: 64 MiB, the most glibc's own adjustment reaches, over three times
+// what a call at n = 10⁵, m = 10 leaves (19 MB measured; docs/performance.md).
+inline constexpr std::int64_t default_working_memory = std::int64_t{64} << 20;
 
 // Returns the freed memory that malloc kept to the system now (glibc's malloc_trim(0)).
 void release_working_memory();

@@ -19,39 +19,42 @@ namespace calib::detail {
 
 inline constexpr double exp_underflow = -708.39;  // exp(−708.39) ≈ 2.3·10⁻³⁰⁸ > 2^−1022
 
-// a[l] = exp(a[l]) for l in [0, len).
-inline void exp_nonpositive(double* a, std::size_t len) {
+// exp(x0) for x0 ≤ 0, for loops that fuse it with their other work: always inlined, since a loop
+// vectorises only with its body inlined (a call per element made the class-wise MMD 2.7× slower).
+[[gnu::always_inline]] inline double exp_nonpositive(double x0) {
     constexpr double log2e = 1.4426950408889634074;
     constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
     constexpr double shifter = 6755399441055744.0;  // 1.5·2⁵²: t = y + shifter rounds y to an integer
+    const double x = exp_underflow > x0 ? exp_underflow : x0;  // NaN passes through
+    const double t = std::fma(x, log2e, shifter);
+    const double k = t - shifter;
+    const double r = std::fma(-k, ln2_lo, std::fma(-k, ln2_hi, x));
+    // exp(r) = 1 + (r + r²·Q(r)), Q(r) = Σ_{d=2}^{13} r^{d−2}/d! by Estrin's scheme: a few
+    // levels of FMA instead of Horner's chain of twelve, so that the few vectors of a register
+    // block do not wait on one long dependency chain; the 1 is added last, so the rounding
+    // error of the rest is relative to ulp(1)·|r|.
+    const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+    const double q1 = std::fma(r, 1.0 / 6, 0.5), q2 = std::fma(r, 1.0 / 120, 1.0 / 24),
+                 q3 = std::fma(r, 1.0 / 5040, 1.0 / 720), q4 = std::fma(r, 1.0 / 362880, 1.0 / 40320),
+                 q5 = std::fma(r, 1.0 / 39916800, 1.0 / 3628800),
+                 q6 = std::fma(r, 1.0 / 6227020800, 1.0 / 479001600);
+    const double u0 = std::fma(q2, r2, q1), u1 = std::fma(q4, r2, q3), u2 = std::fma(q6, r2, q5);
+    const double q = std::fma(u2, r8, std::fma(u1, r4, u0));
+    const double p = 1.0 + std::fma(r2, q, r);
+    // The low bits of t hold k ∈ [−1022, 0] in two's complement; shifted into the exponent
+    // field with the bias they give 2^k.
+    std::uint64_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits + 1023) << 52;
+    double scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    return x0 < exp_underflow ? 0.0 : p * scale;
+}
+
+// a[l] = exp(a[l]) for l in [0, len).
+inline void exp_nonpositive(double* a, std::size_t len) {
 #pragma omp simd
-    for (std::size_t l = 0; l < len; ++l) {
-        const double x0 = a[l];
-        const double x = exp_underflow > x0 ? exp_underflow : x0;  // NaN passes through
-        const double t = std::fma(x, log2e, shifter);
-        const double k = t - shifter;
-        const double r = std::fma(-k, ln2_lo, std::fma(-k, ln2_hi, x));
-        // exp(r) = 1 + (r + r²·Q(r)), Q(r) = Σ_{d=2}^{13} r^{d−2}/d! by Estrin's scheme: a few
-        // levels of FMA instead of Horner's chain of twelve, so that the few vectors of a register
-        // block do not wait on one long dependency chain; the 1 is added last, so the rounding
-        // error of the rest is relative to ulp(1)·|r|.
-        const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-        const double q1 = std::fma(r, 1.0 / 6, 0.5), q2 = std::fma(r, 1.0 / 120, 1.0 / 24),
-                     q3 = std::fma(r, 1.0 / 5040, 1.0 / 720), q4 = std::fma(r, 1.0 / 362880, 1.0 / 40320),
-                     q5 = std::fma(r, 1.0 / 39916800, 1.0 / 3628800),
-                     q6 = std::fma(r, 1.0 / 6227020800, 1.0 / 479001600);
-        const double u0 = std::fma(q2, r2, q1), u1 = std::fma(q4, r2, q3), u2 = std::fma(q6, r2, q5);
-        const double q = std::fma(u2, r8, std::fma(u1, r4, u0));
-        const double p = 1.0 + std::fma(r2, q, r);
-        // The low bits of t hold k ∈ [−1022, 0] in two's complement; shifted into the exponent
-        // field with the bias they give 2^k.
-        std::uint64_t bits;
-        std::memcpy(&bits, &t, sizeof bits);
-        bits = (bits + 1023) << 52;
-        double scale;
-        std::memcpy(&scale, &bits, sizeof scale);
-        a[l] = x0 < exp_underflow ? 0.0 : p * scale;
-    }
+    for (std::size_t l = 0; l < len; ++l) a[l] = exp_nonpositive(a[l]);
 }
 
 }  // namespace calib::detail

@@ -37,6 +37,10 @@ struct PairSums {
     }
 };
 
+inline double sum_of_lanes(const std::array<double, 8>& a) {
+    return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
 // Adds x[0..len) and their squares to s, in a fixed order: 8 interleaved lanes, then the lanes.
 inline void reduce_chunk(const double* x, std::size_t len, PairSums& s) {
     std::array<double, 8> a{}, q{};
@@ -50,25 +54,41 @@ inline void reduce_chunk(const double* x, std::size_t len, PairSums& s) {
         a[l] += x[j + l];
         q[l] += x[j + l] * x[j + l];
     }
-    s.sum.add(((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])));
-    s.sum_squares.add(((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7])));
+    s.sum.add(sum_of_lanes(a));
+    s.sum_squares.add(sum_of_lanes(q));
+}
+
+// Adds x[0..len) to s in reduce_chunk's order, without the squares.
+inline void reduce_chunk_sum(const double* x, std::size_t len, CompensatedSum& s) {
+    std::array<double, 8> a{};
+    std::size_t j = 0;
+    for (; j + 8 <= len; j += 8)
+        for (std::size_t l = 0; l < 8; ++l) a[l] += x[j + l];
+    for (std::size_t l = 0; j + l < len; ++l) a[l] += x[j + l];
+    s.add(sum_of_lanes(a));
+}
+
+// visit_row(i, start, j1) for the row chunks [start, j1) of the pairs of rows [r0, r1) with columns j in
+// (i, c_end): column chunks outermost so that a chunk of the data is reused by every row of the strip
+// while it is in cache.
+template <class VisitRow>
+void for_each_strip_row_chunk(std::size_t r0, std::size_t r1, std::size_t c_end, VisitRow&& visit_row) {
+    for (std::size_t j0 = r0 + 1; j0 < c_end; j0 += chunk_width) {
+        const std::size_t j1 = std::min(j0 + chunk_width, c_end);
+        for (std::size_t i = r0; i < r1 && i + 1 < j1; ++i) visit_row(i, std::max(j0, i + 1), j1);
+    }
 }
 
 // visit(values, len) for the values h(i, j) of the pairs of rows [r0, r1) with columns j in (i, c_end),
-// a row chunk at a time: column chunks outermost so that a chunk of the data is reused by every row of
-// the strip while it is in cache.
+// a row chunk at a time (for_each_strip_row_chunk).
 template <class Term, class Visit>
 void for_each_strip_chunk(const Term& term, std::size_t r0, std::size_t r1, std::size_t c_end, Visit&& visit) {
     CALIB_CHECK_PAIR_TERM(Term);
     alignas(64) double buffer[chunk_width];
-    for (std::size_t j0 = r0 + 1; j0 < c_end; j0 += chunk_width) {
-        const std::size_t j1 = std::min(j0 + chunk_width, c_end);
-        for (std::size_t i = r0; i < r1 && i + 1 < j1; ++i) {
-            const std::size_t start = std::max(j0, i + 1);
-            term.row(i, start, j1, buffer);
-            visit(static_cast<const double*>(buffer), j1 - start);
-        }
-    }
+    for_each_strip_row_chunk(r0, r1, c_end, [&](std::size_t i, std::size_t start, std::size_t j1) {
+        term.row(i, start, j1, buffer);
+        visit(static_cast<const double*>(buffer), j1 - start);
+    });
 }
 
 // Σ_{i<j} over the pairs of rows [r0, r1) with columns j in (i, c_end).
@@ -194,6 +214,46 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
     for (std::size_t b = 0; b < num_blocks; ++b)
         for (std::size_t r = 0; r < strips_per_block; ++r) blocks[b].add(strips[b * strips_per_block + r]);
     return blocks;
+}
+
+// A term whose h is a sum of parts, h = Σ_p h_p (the classes of a class-wise statistic, the thresholds
+// of a per-threshold one), may also offer
+//   std::size_t parts() const;
+//   void part_row(std::size_t p, std::size_t i, std::size_t j0, std::size_t j1, double* out) const;  // h_p
+// Σ_{i<j} h_p of every part from one pass over the pairs: each part's chunk is computed and reduced while
+// the strip's chunk of data is in cache, instead of one pass per part; without the squares, which the
+// part-wise estimates do not use and which cost as much as the rest of the reduction. Each sum is bitwise
+// block_pair_sums(h_p, n)'s (the same strips, chunks and order of summation).
+template <class Term>
+std::vector<double> part_pair_sums(const Term& term, const ParallelOptions& parallel) {
+    const std::size_t n = term.size(), parts = term.parts();
+    const std::size_t strips = (n + strip_rows - 1) / strip_rows;
+    std::vector<PairSums> strip_parts(strips * parts);  // strip s, part p at s·parts + p; squares unused
+    const int threads = resolve_num_threads(parallel.num_threads);
+    const StageProgress progress(parallel, "pairs", n * (n - 1) / 2);
+    const Processes* processes = spread_over(parallel);
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
+    for (std::size_t s = 0; s < strips; ++s) {
+        const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
+        if (owns_item(processes, s)) {
+            alignas(64) double buffer[chunk_width];
+            PairSums* sums = strip_parts.data() + s * parts;
+            for_each_strip_row_chunk(r0, r1, n, [&](std::size_t i, std::size_t start, std::size_t j1) {
+                for (std::size_t p = 0; p < parts; ++p) {
+                    term.part_row(p, i, start, j1, buffer);
+                    reduce_chunk_sum(buffer, j1 - start, sums[p].sum);
+                }
+            });
+        }
+        progress.advance(pairs_of_strip(r0, r1, n));
+    }
+    share_items(processes, strip_parts, parts);
+    std::vector<CompensatedSum> totals(parts);
+    for (std::size_t s = 0; s < strips; ++s)
+        for (std::size_t p = 0; p < parts; ++p) totals[p].add(strip_parts[s * parts + p].sum.value());
+    std::vector<double> sums;
+    for (const CompensatedSum& total : totals) sums.push_back(total.value());
+    return sums;
 }
 
 // h(i, j) of one pair. The buffer has a full chunk's width because row() may process the whole

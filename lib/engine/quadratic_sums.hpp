@@ -4,6 +4,7 @@
 #include "engine/pairwise.hpp"
 
 #include <cstddef>
+#include <vector>
 
 namespace calib::detail {
 
@@ -21,6 +22,14 @@ template <class Term>
 QuadraticSums quadratic_sums(const Term& term, const ParallelOptions& parallel) {
     const PairSums s = block_pair_sums(term, term.size(), parallel)[0];
     return {term.size(), s.sum.value(), s.sum_squares.value(), diagonal_sum(term)};
+}
+
+// The unbiased estimate of every part of a term with parts (part_pair_sums), from one pass.
+template <class Term>
+std::vector<double> part_unbiased(const Term& term, const ParallelOptions& parallel) {
+    std::vector<double> estimates;
+    for (double sum : part_pair_sums(term, parallel)) estimates.push_back(QuadraticSums{term.size(), sum}.unbiased());
+    return estimates;
 }
 
 }  // namespace calib::detail

@@ -4,7 +4,8 @@
 //   void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const;
 //       // out[j - j0] = h(i, j) for j in [j0, j1), j1 - j0 <= chunk_width; j == i allowed
 // row() must be safe to call concurrently and should vectorise over j. Kernels write terms against
-// this header alone; the engine (pairwise.hpp) runs them.
+// this header alone; the engine (pairwise.hpp) runs them. A term whose h is a sum of parts may also
+// offer parts() and part_row() (pairwise.hpp, part_pair_sums).
 #pragma once
 
 #include <cstddef>

@@ -12,8 +12,8 @@ using detail::fail;
 
 namespace {
 // The unbiased estimate. With several conditioning blocks reported one by one (class-wise's classes,
-// threshold's (y0, α) pairs: `parts`), one pass per block; the estimate is their compensated sum, the
-// U-statistic of the summed h (the tests' statistic), without a further pass.
+// threshold's (y0, α) pairs: `parts`), every block's sums from one pass; the estimate is their
+// compensated sum, the U-statistic of the summed h (the tests' statistic), without a further pass.
 template <class Data, class Spec>
 MmdEstimate unbiased(const Data& data, const Spec& spec, const ParallelOptions& parallel,
                      std::vector<double> MmdEstimate::*parts) {
@@ -28,9 +28,8 @@ MmdEstimate unbiased(const Data& data, const Spec& spec, const ParallelOptions& 
         return result;
     }
     detail::CompensatedSum total;
-    for (std::size_t c = 0; c < mmd_components(data, spec); ++c) {
-        (result.*parts).push_back(
-            detail::check_result(fn, detail::MmdOps::quadratic_sums(data, spec, parallel, c).unbiased()));
+    for (double part : detail::MmdOps::part_unbiased(data, spec, parallel)) {
+        (result.*parts).push_back(detail::check_result(fn, part));
         total.add((result.*parts).back());
     }
     result.estimate = total.value();

@@ -81,9 +81,8 @@ detail::MmdComponent target_component(const Vector& mu, const Vector& sigma, con
     return c;
 }
 
-// The blocks of h: one, or one per (y0, α) pair of the threshold notion (only `component` when given).
-detail::MmdTerm make_mmd_term(const NormalData& d, const GaussianMmdSpec& s,
-                              std::size_t component = detail::MmdOps::all) {
+// The blocks of h: one, or one per (y0, α) pair of the threshold notion.
+detail::MmdTerm make_mmd_term(const NormalData& d, const GaussianMmdSpec& s) {
     const std::size_t n = d.size();
     const Vector mu = d.mean(), sigma = d.stddev(), y = d.targets();  // own copies
     detail::MmdComponent c = target_component(mu, sigma, y, s);
@@ -102,7 +101,6 @@ detail::MmdTerm make_mmd_term(const NormalData& d, const GaussianMmdSpec& s,
         for (std::size_t i = 0; i < n; ++i) c.groups[i] = mu(static_cast<Eigen::Index>(i)) > s.threshold ? 1 : -1;
     } else if (s.notion == MmdNotion::threshold) {
         for (std::size_t p = 0; p < s.thresholds.size(); ++p) {
-            if (component != detail::MmdOps::all && p != component) continue;
             detail::MmdComponent block = c;
             block.groups.resize(n);
             for (std::size_t i = 0; i < n; ++i) {
@@ -206,10 +204,15 @@ double expected_rbf_uniform_pair(double lengthscale) {
 namespace detail {
 
 QuadraticSums MmdOps::quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
-                                     const ParallelOptions& parallel, std::size_t component) {
-    const MmdTerm term = make_mmd_term(data, spec, component);
+                                     const ParallelOptions& parallel) {
+    const MmdTerm term = make_mmd_term(data, spec);
     if (const std::optional<QuadraticSums> sums = finite_rank_sums(term)) return *sums;
     return detail::quadratic_sums(term, parallel);
+}
+
+std::vector<double> MmdOps::part_unbiased(const NormalData& data, const GaussianMmdSpec& spec,
+                                          const ParallelOptions& parallel) {
+    return detail::part_unbiased(make_mmd_term(data, spec), parallel);
 }
 
 QuadraticSums MmdOps::pairwise_sums(const NormalData& data, const GaussianMmdSpec& spec,

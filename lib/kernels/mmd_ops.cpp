@@ -93,8 +93,8 @@ detail::MmdComponent binary_component(const Embedding& e, PredictionKernelShape 
     return c;
 }
 
-// The pair term of all blocks, or of one (component).
-detail::MmdTerm make_mmd_term(const CategoricalData& d, const MmdSpec& s, std::size_t component) {
+// The pair term of all blocks.
+detail::MmdTerm make_mmd_term(const CategoricalData& d, const MmdSpec& s) {
     const Matrix q = probabilities_copy(d);
     const std::size_t n = d.size();
     const std::vector<Embedding> embeddings = conditioning_embeddings(d, s);
@@ -107,7 +107,6 @@ detail::MmdTerm make_mmd_term(const CategoricalData& d, const MmdSpec& s, std::s
         blocks.push_back(binary_component(embeddings[0], shape, outcome, embeddings[0].z.col(0), binary_weight(s.target_gram)));
     } else if (s.notion == MmdNotion::class_wise) {
         for (Eigen::Index c = 0; c < q.cols(); ++c) {
-            if (component != detail::MmdOps::all && static_cast<std::size_t>(c) != component) continue;
             Vector outcome(q.rows());
             for (std::size_t i = 0; i < n; ++i) outcome(static_cast<Eigen::Index>(i)) = d.labels()[i] == c ? 1.0 : 0.0;
             blocks.push_back(binary_component(embeddings[static_cast<std::size_t>(c)], shape, outcome, q.col(c),
@@ -126,11 +125,6 @@ detail::MmdTerm make_mmd_term(const CategoricalData& d, const MmdSpec& s, std::s
     return detail::MmdTerm(n, std::move(blocks));
 }
 
-template <class F>
-decltype(auto) with_mmd_term(const CategoricalData& d, const MmdSpec& s, std::size_t component, F&& f) {
-    const detail::MmdTerm term = make_mmd_term(d, s, component);
-    return f(term);
-}
 
 }  // namespace
 
@@ -245,22 +239,24 @@ MmdMarginalisation parse_mmd_marginalisation(const std::string& name, const std:
 
 namespace detail {
 
-QuadraticSums MmdOps::quadratic_sums(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel,
-                                     std::size_t component) {
-    return with_mmd_term(data, spec, component, [&](const auto& term) { return detail::quadratic_sums(term, parallel); });
+QuadraticSums MmdOps::quadratic_sums(const CategoricalData& data, const MmdSpec& spec,
+                                     const ParallelOptions& parallel) {
+    return detail::quadratic_sums(make_mmd_term(data, spec), parallel);
+}
+
+std::vector<double> MmdOps::part_unbiased(const CategoricalData& data, const MmdSpec& spec,
+                                          const ParallelOptions& parallel) {
+    return detail::part_unbiased(make_mmd_term(data, spec), parallel);
 }
 
 std::vector<PairSums> MmdOps::block_pair_sums(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size,
                                               const ParallelOptions& parallel) {
-    return with_mmd_term(data, spec, all,
-                         [&](const auto& term) { return detail::block_pair_sums(term, block_size, parallel); });
+    return detail::block_pair_sums(make_mmd_term(data, spec), block_size, parallel);
 }
 
 CountForms MmdOps::count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
                                const CountSource& counts, bool cache, const ParallelOptions& parallel) {
-    return with_mmd_term(data, spec, all, [&](const auto& term) {
-        return detail::count_forms(term, replicates, counts, cache, parallel);
-    });
+    return detail::count_forms(make_mmd_term(data, spec), replicates, counts, cache, parallel);
 }
 
 double median_of_rows(const char* fn, const Matrix& points, bool l1, double scale, const MedianOptions& options,
@@ -349,7 +345,7 @@ Matrix MmdOps::unbiased_gradient(const CategoricalData& data, const MmdSpec& spe
     Matrix ones_q(n, m + 1);
     ones_q.col(0).setOnes();
     ones_q.rightCols(m) = q;
-    const Matrix hq = gram_product(make_mmd_term(data, spec, all), ones_q, nullptr, parallel);
+    const Matrix hq = gram_product(make_mmd_term(data, spec), ones_q, nullptr, parallel);
     for (Eigen::Index i = 0; i < n; ++i)
         for (Eigen::Index c = 0; c < m; ++c) gradient(i, c) += scale * inv_l2 * (hq(i, 0) * q(i, c) - hq(i, 1 + c));
     return gradient;
@@ -357,7 +353,7 @@ Matrix MmdOps::unbiased_gradient(const CategoricalData& data, const MmdSpec& spe
 
 // The whole term for one pair: O(n m) to bind, meant for checks.
 double MmdOps::pair(const CategoricalData& data, const MmdSpec& spec, std::size_t i, std::size_t j) {
-    return with_mmd_term(data, spec, all, [&](const auto& term) { return single_pair(term, i, j); });
+    return single_pair(make_mmd_term(data, spec), i, j);
 }
 
 }  // namespace detail

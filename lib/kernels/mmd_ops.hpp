@@ -40,11 +40,14 @@ inline void check_mmd_features(const char* function, const Matrix& features, std
 double median_of_rows(const char* fn, const Matrix& points, bool l1, double scale, const MedianOptions& options,
                       const std::string& where = "");
 
-// `component`: the sums of one conditioning block (a class of class-wise), or of all (npos).
+// part_unbiased: the unbiased estimate of each conditioning block (class-wise's classes, threshold's
+// (y0, α) pairs; one for the other notions), mmd_components(data, spec) of them.
 struct MmdOps {
-    static constexpr std::size_t all = static_cast<std::size_t>(-1);
     static QuadraticSums quadratic_sums(const CategoricalData& data, const MmdSpec& spec,
-                                        const ParallelOptions& parallel, std::size_t component = all);
+                                        const ParallelOptions& parallel);
+    // One fused engine pass over the pairs for all blocks (part_pair_sums).
+    static std::vector<double> part_unbiased(const CategoricalData& data, const MmdSpec& spec,
+                                             const ParallelOptions& parallel);
     static std::vector<PairSums> block_pair_sums(const CategoricalData& data, const MmdSpec& spec,
                                                  std::size_t block_size, const ParallelOptions& parallel);
     static CountForms count_forms(const CategoricalData& data, const MmdSpec& spec, std::size_t replicates,
@@ -55,9 +58,12 @@ struct MmdOps {
     // O(n² m) (class-wise: m passes of two columns), bitwise the same for any thread count.
     static Matrix unbiased_gradient(const CategoricalData& data, const MmdSpec& spec, const ParallelOptions& parallel);
     // Gaussian forecasts; the finite-rank targets without k_Z (marginal, decision) by the O(n r) path
-    // (mmd_finite_rank.hpp), the rest by the engine. `component`: one (y0, α) pair of threshold.
+    // (mmd_finite_rank.hpp), the rest by the engine; part_unbiased (threshold's blocks, whose PIT
+    // target has no finite rank) by one engine pass.
     static QuadraticSums quadratic_sums(const NormalData& data, const GaussianMmdSpec& spec,
-                                        const ParallelOptions& parallel, std::size_t component = all);
+                                        const ParallelOptions& parallel);
+    static std::vector<double> part_unbiased(const NormalData& data, const GaussianMmdSpec& spec,
+                                             const ParallelOptions& parallel);
     // The same always by the engine's O(n²) pass: the reference of the O(n r) path's tests.
     static QuadraticSums pairwise_sums(const NormalData& data, const GaussianMmdSpec& spec,
                                        const ParallelOptions& parallel);

@@ -90,45 +90,85 @@ public:
     MmdTerm(std::size_t n, std::vector<MmdComponent> components) : n_(n), components_(std::move(components)) {}
     std::size_t size() const { return n_; }
 
+    // h(i, j) = Σ_c k_c(i, j) · t_c(i, j) over the blocks c.
     void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
         const std::size_t len = j1 - j0;
-        alignas(64) double k[chunk_width], prod[chunk_width];
+        alignas(64) double k[chunk_width], t[chunk_width];
         std::fill(out, out + len, 0.0);
-        const auto r = static_cast<Eigen::Index>(i);
         for (const MmdComponent& c : components_) {
-            if (c.gaussian) {
-                c.gaussian->pair(i, j0, j1, prod);
-            } else if (c.pit) {
-                c.pit->pair(i, j0, j1, prod);
-            } else if (c.sampled) {
-                c.sampled->pair(i, j0, j1, prod);
-            } else if (c.laplacian) {
-                c.laplacian->pair(i, j0, j1, prod);
-            } else if (c.min) {
-                c.min->pair(i, j0, j1, prod);
-            } else {
-                // a_iᵀ b_j with the target's classes outermost, so the columns j vectorise.
-                std::fill(prod, prod + len, 0.0);
-                for (Eigen::Index t = 0; t < c.left.cols(); ++t) {
-                    const double a = c.left(r, t);
-                    const double* b = c.right.col(t).data() + j0;
-                    for (std::size_t l = 0; l < len; ++l) prod[l] += a * b[l];
-                }
+            if (binary_line(c)) {
+                const double a = c.left(static_cast<Eigen::Index>(i), 0);
+                const double* b = c.right.data() + j0;
+                c.kz->line(i, j0, len, [&](std::size_t l, double kl) { out[l] += (a * b[l]) * kl; });
+                continue;
             }
-            if (c.kz) {
-                c.kz->values(i, j0, j1, k);
-            } else if (!c.groups.empty()) {
-                for (std::size_t l = 0; l < len; ++l) k[l] = c.groups[i] == c.groups[j0 + l] ? 1.0 : 0.0;
-            } else {
-                std::fill(k, k + len, 1.0);
-            }
-            for (std::size_t l = 0; l < len; ++l) out[l] += k[l] * prod[l];
+            factors(c, i, j0, j1, k, t);
+            for (std::size_t l = 0; l < len; ++l) out[l] += k[l] * t[l];
         }
+    }
+
+    // The blocks as the parts of h (engine/pairwise.hpp, part_pair_sums): h_p = k_p · t_p.
+    std::size_t parts() const { return components_.size(); }
+    void part_row(std::size_t p, std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        const MmdComponent& c = components_[p];
+        if (binary_line(c)) {
+            const double a = c.left(static_cast<Eigen::Index>(i), 0);
+            const double* b = c.right.data() + j0;
+            c.kz->line(i, j0, j1 - j0, [&](std::size_t l, double kl) { out[l] = (a * b[l]) * kl; });
+            return;
+        }
+        alignas(64) double k[chunk_width];
+        factors(c, i, j0, j1, k, out);
+        for (std::size_t l = 0; l < j1 - j0; ++l) out[l] *= k[l];
     }
 
     const std::vector<MmdComponent>& components() const { return components_; }
 
 private:
+    // A block whose k_Z has one feature and whose target is one residual product (top-label's and
+    // class-wise's blocks): k_Z and t_ij = a_i b_j in one vector pass (EmbeddedPredictionKernel::line),
+    // bitwise what factors() gives, k · t with t = a_i b_j.
+    static bool binary_line(const MmdComponent& c) {
+        return c.kz && c.kz->is_line() && c.left.cols() == 1 && !c.gaussian && !c.pit && !c.sampled && !c.laplacian &&
+               !c.min;
+    }
+
+    // k[j − j0] = k_Z(z_i, z_j) and t[j − j0] = h_T(i, j) of block c.
+    static void factors(const MmdComponent& c, std::size_t i, std::size_t j0, std::size_t j1, double* k, double* t) {
+        const std::size_t len = j1 - j0;
+        const auto r = static_cast<Eigen::Index>(i);
+        if (c.gaussian) {
+            c.gaussian->pair(i, j0, j1, t);
+        } else if (c.pit) {
+            c.pit->pair(i, j0, j1, t);
+        } else if (c.sampled) {
+            c.sampled->pair(i, j0, j1, t);
+        } else if (c.laplacian) {
+            c.laplacian->pair(i, j0, j1, t);
+        } else if (c.min) {
+            c.min->pair(i, j0, j1, t);
+        } else {
+            // a_iᵀ b_j with the target's classes outermost, so the columns j vectorise (the first one
+            // written, not added to zeros: the same value, one pass less; a block without a closed form
+            // has at least one residual column).
+            const double a0 = c.left(r, 0);
+            const double* b0 = c.right.col(0).data() + j0;
+            for (std::size_t l = 0; l < len; ++l) t[l] = a0 * b0[l];
+            for (Eigen::Index s = 1; s < c.left.cols(); ++s) {
+                const double a = c.left(r, s);
+                const double* b = c.right.col(s).data() + j0;
+                for (std::size_t l = 0; l < len; ++l) t[l] += a * b[l];
+            }
+        }
+        if (c.kz) {
+            c.kz->values(i, j0, j1, k);
+        } else if (!c.groups.empty()) {
+            for (std::size_t l = 0; l < len; ++l) k[l] = c.groups[i] == c.groups[j0 + l] ? 1.0 : 0.0;
+        } else {
+            std::fill(k, k + len, 1.0);
+        }
+    }
+
     std::size_t n_;
     std::vector<MmdComponent> components_;
 };

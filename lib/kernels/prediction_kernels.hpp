@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,10 @@ public:
 
     // out[j - j0] = k_P(p_i, q_j) = exp(−d/ℓ) or exp(−d²/(2ℓ²)).
     void values(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
+        if (is_line()) {
+            line(i, j0, j1 - j0, [out](std::size_t l, double k) { out[l] = k; });
+            return;
+        }
         accumulate(i, j0, j1 - j0, out);
         values_from_sums(out, j1 - j0);
     }
@@ -55,16 +60,31 @@ public:
     // a[l] := k_P for a[l] = Σ_k |x_k − y_k| (l1) or Σ_k (x_k − y_k)² (not l1): the second half of
     // values(), for terms that accumulate the sums themselves (CategoricalTerm).
     void values_from_sums(double* a, std::size_t len) const {
-        const double s = scale_ / lengthscale_;  // d/ℓ = s·a (l1) or s·√a
-        if (sqexp_ && l1_)
-            for (std::size_t l = 0; l < len; ++l) a[l] = -0.5 * (s * a[l]) * (s * a[l]);
-        else if (sqexp_)
-            for (std::size_t l = 0; l < len; ++l) a[l] = -0.5 * s * s * a[l];
-        else if (l1_)
-            for (std::size_t l = 0; l < len; ++l) a[l] = -s * a[l];
-        else
-            for (std::size_t l = 0; l < len; ++l) a[l] = -s * std::sqrt(a[l]);
+        with_exponent(l1_, [&](auto exponent, auto) {
+            for (std::size_t l = 0; l < len; ++l) a[l] = exponent(a[l]);
+        });
         exp_nonpositive(a, len);
+    }
+
+    // One feature (top-label's and class-wise's confidences, one-column features).
+    bool is_line() const { return rows_.cols() == 1; }
+
+    // For one feature: emit(j − j0, k_P(x_i, y_j)) for j in [j0, j0 + len) in one vector pass, the exp
+    // fused with what emit does (the binary blocks of the conditional MMD weigh by their residuals). The
+    // distance is |x − y| for either metric, since √(RN((x − y)²)) = |x − y| in binary floating point
+    // with rounding to nearest unless the square under- or overflows (then |x − y| is the exact one):
+    // the exp shape skips the square root (a scalar call, most of the class-wise MMD's time); the
+    // sqexp shape keeps the Euclidean square, so its values are those of accumulate().
+    template <class Emit>
+    void line(std::size_t i, std::size_t j0, std::size_t len, Emit emit) const {
+        const double x = rows_(static_cast<Eigen::Index>(i), 0);
+        const double* y = cols().data() + j0;
+        with_exponent(l1_ || !sqexp_, [&](auto exponent, auto absolute) {
+            for (std::size_t l = 0; l < len; ++l) {
+                const double d = y[l] - x;
+                emit(l, exp_nonpositive(exponent(decltype(absolute)::value ? std::abs(d) : d * d)));
+            }
+        });
     }
 
     const Matrix& features() const { return rows_; }  // the embedded rows x_i
@@ -75,6 +95,22 @@ public:
     void sums(std::size_t i, std::size_t j0, std::size_t j1, double* out) const { accumulate(i, j0, j1 - j0, out); }
 
 private:
+    // body(exponent, l1 as std::bool_constant) with exponent(a) = −d/ℓ or −d²/(2ℓ²) of a = the L1
+    // distance (`l1`) or the squared Euclidean one, both without the scale: one loop per case, so each
+    // vectorises.
+    template <class Body>
+    void with_exponent(bool l1, Body&& body) const {
+        const double s = scale_ / lengthscale_;  // d/ℓ = s·a (l1) or s·√a
+        if (sqexp_ && l1)
+            body([s](double a) { return -0.5 * (s * a) * (s * a); }, std::true_type{});
+        else if (sqexp_)
+            body([s](double a) { return -0.5 * s * s * a; }, std::false_type{});
+        else if (l1)
+            body([s](double a) { return -s * a; }, std::true_type{});
+        else
+            body([s](double a) { return -s * std::sqrt(a); }, std::false_type{});
+    }
+
     // out = Σ_k |x_ik − y_jk| or Σ_k (x_ik − y_jk)². Columns go in register blocks of 32 with the
     // features innermost, so each output is stored once.
     void accumulate(std::size_t i, std::size_t j0, std::size_t len, double* out) const {

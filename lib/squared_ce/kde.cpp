@@ -1,6 +1,7 @@
 // The kernel-density (Nadaraya–Watson) estimation function h_kde (25) and the in-sample estimator
 // (11) (squared_ce.hpp; digest §6.2).
 #include "core/compensated_sum.hpp"
+#include "core/exp_nonpositive.hpp"
 #include "core/serial_eigen.hpp"
 #include "squared_ce/checks.hpp"
 
@@ -89,8 +90,7 @@ Matrix KdeCeFunction::factor_excluding(const Matrix& inputs, bool leave_one_out)
     {
         // One workspace per thread for all its blocks: a fresh n×256 matrix per block cost more in page
         // faults (system time) than its product (issue 12's n = 10 000 benchmark, docs/performance.md).
-        Matrix log_weight(centres_.rows(), query_block);
-        Vector w(centres_.rows());
+        Matrix log_weight(centres_.rows(), query_block), averaged(labels_.cols(), query_block);
 #pragma omp for schedule(dynamic)
         for (Eigen::Index block = 0; block < blocks; ++block) {
             try {
@@ -101,13 +101,17 @@ Matrix KdeCeFunction::factor_excluding(const Matrix& inputs, bool leave_one_out)
                 weights *= inverse_bandwidth;
                 weights.colwise() += log_normaliser_;
                 for (Eigen::Index c = 0; c < len; ++c) {
-                    const Eigen::Index a = a0 + c;
-                    if (leave_one_out) weights(a, c) = -INFINITY;
+                    if (leave_one_out) weights(a0 + c, c) = -INFINITY;
                     // Nadaraya–Watson in log space: weights shifted by their maximum, so the denominator is ≥ 1.
-                    const double top = weights.col(c).maxCoeff();
-                    w = (weights.col(c).array() - top).exp().matrix();
-                    u.row(a) = inputs.row(a) - (labels_.transpose() * w).transpose() / w.sum();
+                    auto w = weights.col(c);
+                    w.array() -= w.maxCoeff();
+                    detail::exp_nonpositive(w.data(), static_cast<std::size_t>(w.size()));
                 }
+                // The weighted label sums of the whole block in one product (Σ_i w_ia e_{y_i}).
+                auto sums = averaged.leftCols(len);
+                sums.noalias() = labels_.transpose() * weights;
+                for (Eigen::Index c = 0; c < len; ++c)
+                    u.row(a0 + c) = inputs.row(a0 + c) - sums.col(c).transpose() / weights.col(c).sum();
             } catch (...) {
 #pragma omp critical(calib_kde_error)
                 if (!error) error = std::current_exception();

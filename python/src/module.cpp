@@ -338,8 +338,6 @@ py::list family_list() {
 
 }  // namespace
 
-// The freed working memory the module keeps between calls (calib.keep_working_memory changes it).
-constexpr long long default_working_memory = 64LL << 20;
 
 }  // namespace calib::python
 
@@ -395,9 +393,9 @@ PYBIND11_MODULE(_calib, m) {
     m.def("keep_working_memory", &calib::keep_working_memory, py::arg("bytes"));
     m.def("release_working_memory", &calib::release_working_memory);
     m.def("can_keep_working_memory", &calib::can_keep_working_memory);
-    m.attr("default_working_memory") = default_working_memory;
+    m.attr("default_working_memory") = calib::default_working_memory;
     // A loop of calls in the interpreter would page-fault each call's working copies in again
     // (working_memory.hpp; docs/performance.md, "Working memory between calls").
-    calib::keep_working_memory(default_working_memory);
+    calib::keep_working_memory(calib::default_working_memory);
     add_recalibration(m);
 }
