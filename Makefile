@@ -3,6 +3,7 @@
 #   make demo       the bundled example     make test-unit  unit tests (T=NAME: test cases named *NAME*)
 #   make test-slow  long statistical studies
 #   make bench      benchmarks              make install    PREFIX=/usr/local
+#   make bench-side calib beside scikit-learn, NumPy/SciPy and a plain SIMD loop (QUICK=1: small sizes)
 #   make repro      paper experiments       make figures    docs/figures/*.png from results/
 #   make study-squared-ce   which squared-CE estimator to trust (docs/squared_ce.md)
 #   make deps       every Debian package    make clean      (each target installs what it uses)
@@ -85,6 +86,10 @@ CLI   := $(BUILD)/bin/calib
 DEMO  := $(BUILD)/bin/calib-demo
 TESTS := $(BUILD)/bin/calib-tests
 BENCH := $(BUILD)/bin/calib-bench
+# The plain SIMD floor of the SKCE pair loop (bench/skce_floor.cpp), built for AVX2 and, when this CPU has
+# AVX-512, for x86-64-v4, whatever ARCH (libcalib keeps ARCH; EIGEN_ABI makes the two link together).
+FLOOR_ARCHS := x86-64-v3 $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo yes),x86-64-v4)
+FLOOR_BINS  := $(FLOOR_ARCHS:%=$(BUILD)/bin/skce-floor-%)
 
 # Debian packages, by what needs them (PACKAGE:FILE, the file proving it is installed). Each target
 # installs only what it uses; `make deps` and `make test` (every check) install them all.
@@ -109,6 +114,10 @@ DEBS_FIGURES := gnuplot-nox:/usr/bin/gnuplot
 # installed-library test (pkg-config, cmake), the scripts of the CLI and docs checks (python3).
 DEBS_CHECKS := chromium:/usr/bin/chromium pkg-config:/usr/bin/pkg-config cmake:/usr/bin/cmake
 DEBS_ALL    := $(DEBS_BUILD) $(DEBS_UNIT) $(DEBS_PYTHON) $(DEBS_PYTEST) $(DEBS_MPI) $(DEBS_FIGURES) $(DEBS_CHECKS)
+# scikit-learn and SciPy, for `make bench`'s side-by-side comparison only (bench/side_by_side.py): not in
+# DEBS_ALL, since no check of `make test` uses them.
+DEBS_BENCH  := python3-sklearn:/usr/lib/python3/dist-packages/sklearn/__init__.py \
+               python3-scipy:/usr/lib/python3/dist-packages/scipy/__init__.py
 # R and its packages, for `make compare-r` only (calib's clinical measures beside R's; not a dependency).
 DEBS_R      := r-base-core:/usr/bin/Rscript r-cran-mass:/usr/lib/R/library/MASS/DESCRIPTION \
                r-cran-rms:/usr/lib/R/site-library/rms/DESCRIPTION
@@ -135,7 +144,7 @@ define install_debs
 	else echo "make $(1): missing Debian packages; run as root: $$cmd" >&2; exit 1; fi
 endef
 
-.PHONY: deps deps-build deps-unit deps-python deps-mpi deps-figures
+.PHONY: deps deps-build deps-unit deps-python deps-mpi deps-figures deps-bench
 deps:
 	$(call install_debs,deps,$(DEBS_ALL))
 deps-build:
@@ -148,6 +157,8 @@ deps-mpi: deps-build
 	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_MPI))
 deps-figures:
 	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_FIGURES))
+deps-bench: deps-python
+	$(call install_debs,$(or $(firstword $(MAKECMDGOALS)),all),$(DEBS_BENCH))
 
 # Build output: one short line per step ("  CXX lib/skce.cpp", numbered "[k/N]" when the target
 # counted its steps: build_steps below); `make V=1` prints the full commands.
@@ -299,6 +310,14 @@ $(BENCH_CKCE): $(BUILD)/obj/apps/bench-ckce/main.o $(LIB)
 	$(call step,LINK,$@)
 	$(Q)$(CXX) $< $(LIB) $(LDFLAGS) -o $@
 
+$(BUILD)/bin/skce-floor-%: bench/skce_floor.cpp $(LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D) $(BUILD)/obj/bench
+	$(call step,CXX,$< -march=$*)
+	$(Q)$(CXX) $(filter-out -MMD -MP,$(CPPFLAGS)) -Ilib -MMD -MP -MF $(BUILD)/obj/bench/skce-floor-$*.d -MT $@ \
+	  -std=c++17 -O3 -march=$* -fopenmp -Wall -Wextra -Wpedantic -Wshadow \
+	  -DCALIB_LIB_ARCH='"$(ARCH)"' $< $(LIB) $(LDFLAGS) -o $@
+-include $(FLOOR_ARCHS:%=$(BUILD)/obj/bench/skce-floor-%.d)
+
 # The Python module calib (python/calib, python/src) in $(BUILD)/python, for the interpreter PYTHON:
 # by default /usr/bin/python3 when it has NumPy and pybind11 (a python3 found first on PATH may be
 # another interpreter without them), else python3.
@@ -429,13 +448,26 @@ demo: deps-build
 	$(CLI) report --family categorical --input apps/demo/overconfident.csv --name "overconfident model (apps/demo)" \
 	  --output $(BUILD)/demo/report.html --quiet
 
-bench: python
-	$(call build_steps,$(BENCH) $(BENCH_CKCE))
+bench: python deps-bench
+	$(call build_steps,$(BENCH) $(BENCH_CKCE) $(FLOOR_BINS))
 	$(BENCH)
 	$(BENCH_CKCE)
 	@$(MAKE) --no-print-directory python-bench
+	@$(MAKE) --no-print-directory side-by-side
 python-bench:
 	PYTHONPATH=$(BUILD)/python $(PYTHON) bench/python_overhead.py
+
+# The side-by-side part of `make bench` alone (docs/performance.md, "Side by side with the programs users
+# would run instead"): the SIMD floor program(s), then bench/side_by_side.py, one after the other, one
+# thread each. QUICK=1 runs them on small sizes, to check that they work.
+.PHONY: bench-side side-by-side
+bench-side: python deps-bench
+	$(call build_steps,$(FLOOR_BINS))
+	@$(MAKE) --no-print-directory side-by-side
+side-by-side:
+	@for floor in $(FLOOR_BINS); do $$floor $(if $(QUICK),--quick) || exit 1; done
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$(BUILD)/python $(PYTHON) bench/side_by_side.py \
+	  $(if $(QUICK),--quick)
 
 # The CKCE paper's synthetic experiments at paper scale into results/ckce (replicates already
 # computed with the same options are kept: --resume), and their figures (docs/reproduction.md).

@@ -25,7 +25,7 @@ inline constexpr double exp_underflow = -708.39;  // exp(−708.39) ≈ 2.3·10�
     constexpr double log2e = 1.4426950408889634074;
     constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
     constexpr double shifter = 6755399441055744.0;  // 1.5·2⁵²: t = y + shifter rounds y to an integer
-    const double x = exp_underflow > x0 ? exp_underflow : x0;  // NaN passes through
+    const double x = std::isgreater(exp_underflow, x0) ? exp_underflow : x0;  // NaN passes through
     const double t = std::fma(x, log2e, shifter);
     const double k = t - shifter;
     const double r = std::fma(-k, ln2_lo, std::fma(-k, ln2_hi, x));
@@ -48,7 +48,18 @@ inline constexpr double exp_underflow = -708.39;  // exp(−708.39) ≈ 2.3·10�
     bits = (bits + 1023) << 52;
     double scale;
     std::memcpy(&scale, &bits, sizeof scale);
-    return x0 < exp_underflow ? 0.0 : p * scale;
+    // 0 below the underflow bound by masking the bits of the value, which is always computed: with
+    // `x0 < exp_underflow ? 0.0 : p * scale` GCC moved the product's computation into a branch, which
+    // it may not turn into a select (a floating-point product may trap), so every loop using this exp
+    // stayed scalar under AVX2 (which has no masked operations; AVX-512 builds vectorised with masks).
+    // std::isless is the comparison that raises nothing on NaN, which passes through.
+    const double value = p * scale;
+    std::uint64_t value_bits;
+    std::memcpy(&value_bits, &value, sizeof value_bits);
+    value_bits &= std::isless(x0, exp_underflow) ? std::uint64_t{0} : ~std::uint64_t{0};
+    double result;
+    std::memcpy(&result, &value_bits, sizeof result);
+    return result;
 }
 
 // a[l] = exp(a[l]) for l in [0, len).

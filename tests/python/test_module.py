@@ -461,3 +461,16 @@ def test_all_lists_every_public_name_with_its_documentation():
                isinstance(value, type) and value.__module__.startswith("calib"))}
     assert set(calib.__all__) == public and {"metrics", "reproduce", "CalibWarning"} <= public
     assert all(getattr(calib, name).__doc__ for name in calib.__all__)
+
+
+def test_serial_functions_refuse_threads():
+    # docs/python.md: every function takes threads= but the serial ones, which refuse it.
+    probs, labels = np.full((4, 2), 0.5), np.array([0, 1, 0, 1])
+    u = np.linspace(0.01, 0.99, 20)
+    calls = [lambda: calib.reliability_diagram(probs, labels, threads=1),
+             lambda: calib.pit(mean=np.zeros(3), std=np.ones(3), y=np.zeros(3), threads=1),
+             lambda: calib.pit_histogram(u, threads=1), lambda: calib.interval_coverage(u, threads=1)]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call()
+    assert calib.metrics(probs, labels, threads=1)
