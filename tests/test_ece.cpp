@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -144,18 +145,20 @@ TEST_CASE("E15: uniform binning partitions of the reference examples") {
     CHECK(uniform_binning(five_points, 1) == from_one_based({{1, 2, 3, 4, 5}}));
 }
 
-// Cells are numbered in 64 bits when nbins^d allows (10 bins, 10 coordinates) and compared as
-// tuples otherwise (100 bins, 10 coordinates: 66 bits); both must give the bins of a map from the
-// tuple of bin indices, in the map's (lexicographic) order.
-TEST_CASE("uniform binning equals grouping by the tuple of bin indices, for either cell key") {
+// Cells are counted when there are few of them (15 bins, 2 coordinates: 225 cells), sorted by their
+// number in 64 bits when nbins^d allows (10 bins, 10 coordinates) and compared as tuples otherwise
+// (100 bins, 10 coordinates: 66 bits); all three must give the bins of a map from the tuple of bin
+// indices, in the map's (lexicographic) order.
+TEST_CASE("uniform binning equals grouping by the tuple of bin indices, for each way of ordering cells") {
     boost::random::mt19937_64 rng(21);
     boost::random::uniform_01<double> u;
-    for (const int nbins : {10, 100}) {
+    for (const auto& [nbins, d] : {std::pair{15, 2}, std::pair{10, 10}, std::pair{100, 10}}) {
         CAPTURE(nbins);
         // Few distinct values per coordinate, so that cells are shared.
-        Matrix x(400, 10);
+        Matrix x(400, d);
         for (Eigen::Index i = 0; i < x.rows(); ++i)
-            for (Eigen::Index k = 0; k < x.cols(); ++k) x(i, k) = k < 7 ? 0.05 : std::floor(3 * u(rng)) / 3;
+            for (Eigen::Index k = 0; k < x.cols(); ++k)
+                x(i, k) = k < d - 3 ? 0.05 : std::floor(3 * u(rng)) / 3 + (k == 0 ? 0.1 * u(rng) : 0.0);
         std::map<std::vector<int>, std::vector<std::size_t>> cells;
         for (Eigen::Index i = 0; i < x.rows(); ++i) {
             std::vector<int> key;

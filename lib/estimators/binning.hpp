@@ -41,7 +41,8 @@ inline int uniform_bin_index(double x, int nbins) {
 
 // Uniform binning: an observation's bin is the tuple of its coordinates' bin indices (a cell of
 // the d-dimensional grid); only non-empty cells are returned, in lexicographic order of the tuple.
-// O(n·d + n log n · d) time, O(n·d) memory (no O(nbins^d) table). Needs nbins ≥ 1.
+// O(n·d + n log n · d) time, O(n·d) memory (no O(nbins^d) table); O(n·d + nbins^d) by counting
+// when nbins^d ≤ max(n, 65 536). Needs nbins ≥ 1.
 Bins uniform_binning(const Eigen::Ref<const Matrix>& x, int nbins);
 
 // Median-variance binning [julia-reference §1.1]. Start with one set of all n observations; while
