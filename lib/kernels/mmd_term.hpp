@@ -92,34 +92,15 @@ public:
 
     // h(i, j) = Σ_c k_c(i, j) · t_c(i, j) over the blocks c.
     void row(std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        const std::size_t len = j1 - j0;
-        alignas(64) double k[chunk_width], t[chunk_width];
-        std::fill(out, out + len, 0.0);
-        for (const MmdComponent& c : components_) {
-            if (binary_line(c)) {
-                const double a = c.left(static_cast<Eigen::Index>(i), 0);
-                const double* b = c.right.data() + j0;
-                c.kz->line(i, j0, len, [&](std::size_t l, double kl) { out[l] += (a * b[l]) * kl; });
-                continue;
-            }
-            factors(c, i, j0, j1, k, t);
-            for (std::size_t l = 0; l < len; ++l) out[l] += k[l] * t[l];
-        }
+        std::fill(out, out + (j1 - j0), 0.0);
+        for (const MmdComponent& c : components_)
+            block_row(c, i, j0, j1, [&](std::size_t l, double v) { out[l] += v; });
     }
 
     // The blocks as the parts of h (engine/pairwise.hpp, part_pair_sums): h_p = k_p · t_p.
     std::size_t parts() const { return components_.size(); }
     void part_row(std::size_t p, std::size_t i, std::size_t j0, std::size_t j1, double* out) const {
-        const MmdComponent& c = components_[p];
-        if (binary_line(c)) {
-            const double a = c.left(static_cast<Eigen::Index>(i), 0);
-            const double* b = c.right.data() + j0;
-            c.kz->line(i, j0, j1 - j0, [&](std::size_t l, double kl) { out[l] = (a * b[l]) * kl; });
-            return;
-        }
-        alignas(64) double k[chunk_width];
-        factors(c, i, j0, j1, k, out);
-        for (std::size_t l = 0; l < j1 - j0; ++l) out[l] *= k[l];
+        block_row(components_[p], i, j0, j1, [&](std::size_t l, double v) { out[l] = v; });
     }
 
     const std::vector<MmdComponent>& components() const { return components_; }
@@ -131,6 +112,20 @@ private:
     static bool binary_line(const MmdComponent& c) {
         return c.kz && c.kz->is_line() && c.left.cols() == 1 && !c.gaussian && !c.pit && !c.sampled && !c.laplacian &&
                !c.min;
+    }
+
+    // emit(j − j0, k_Z(z_i, z_j) · h_T(i, j)) of block c for j in [j0, j1).
+    template <class Emit>
+    static void block_row(const MmdComponent& c, std::size_t i, std::size_t j0, std::size_t j1, Emit&& emit) {
+        if (binary_line(c)) {
+            const double a = c.left(static_cast<Eigen::Index>(i), 0);
+            const double* b = c.right.data() + j0;
+            c.kz->line(i, j0, j1 - j0, [&](std::size_t l, double kl) { emit(l, (a * b[l]) * kl); });
+            return;
+        }
+        alignas(64) double k[chunk_width], t[chunk_width];
+        factors(c, i, j0, j1, k, t);
+        for (std::size_t l = 0; l < j1 - j0; ++l) emit(l, k[l] * t[l]);
     }
 
     // k[j − j0] = k_Z(z_i, z_j) and t[j − j0] = h_T(i, j) of block c.
