@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -631,6 +632,22 @@ TEST_CASE("Brier decomposition: BS and the corrected uncertainty term by hand, C
     o.notion = CeNotion::canonical;
     CHECK(b.calibration == calib::squared_ce(data, calib::CeEstimator::kde, o).estimate);
     CHECK(b.brier == doctest::Approx(b.calibration - b.resolution + b.uncertainty).epsilon(1e-14));
+    CHECK(calib::brier_score(data) == b.brier);
+}
+
+TEST_CASE("Brier score alone: by hand, one observation, perfect and worst predictions, row-major views") {
+    // p = (0.5, 0.3, 0.2), y = 1: 0.25 + 0.49 + 0.04 = 0.78; p = (0, 0, 1), y = 2: 0; p = (1, 0, 0), y = 2: 2.
+    Matrix p(3, 3);
+    p << 0.5, 0.3, 0.2, 0, 0, 1, 1, 0, 0;
+    CHECK(calib::brier_score(calib::CategoricalData(p.topRows(1), {1})) == doctest::Approx(0.78).epsilon(1e-15));
+    CHECK(calib::brier_score(calib::CategoricalData(p.middleRows(1, 1), {2})) == 0);
+    CHECK(calib::brier_score(calib::CategoricalData(p.bottomRows(1), {2})) == 2);
+    CHECK(calib::brier_score(calib::CategoricalData(p, {1, 2, 2})) == doctest::Approx(2.78 / 3).epsilon(1e-15));
+    // The same numbers read in place from a row-major buffer (as the Python module reads C-order arrays).
+    const auto rows = std::make_shared<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(p);
+    const calib::CategoricalData view(
+        calib::MatrixView(rows->data(), 3, 3, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(1, 3)), rows, {1, 2, 2});
+    CHECK(calib::brier_score(view) == calib::brier_score(calib::CategoricalData(p, {1, 2, 2})));
 }
 
 TEST_CASE("Kumar et al.'s debiased binned estimator by hand; the linear-time risk against a naive loop") {

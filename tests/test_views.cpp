@@ -2,12 +2,14 @@
 // copy of the container reads it, the same validation, and bitwise the same estimates as containers
 // that own their values, for every family and layout (row-major buffers as NumPy's C order,
 // strided views).
+#include "data/column_major.hpp"
 #include "support.hpp"
 
 #include <calib/estimators.hpp>
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -140,3 +142,18 @@ TEST_CASE("every family: the same estimates, bitwise, from owned values and from
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("column_major_copy: the view's values bit for bit, from rows, columns and strided storage") {
+    Matrix x(37, 7);
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        for (Eigen::Index k = 0; k < x.cols(); ++k) x(i, k) = std::ldexp(1.0 + 0.1 * double(i * 7 + k), int(k) - 3);
+    const auto [rows, rows_owner] = row_major(view_of(x));
+    CHECK(detail::column_major_copy(rows).cwiseEqual(x).all());
+    CHECK(detail::column_major_copy(view_of(x)).cwiseEqual(x).all());
+    // Every other column of a wider buffer, stored by rows (a sliced C-order array).
+    auto wide = std::make_shared<RowMajor>(37, 14);
+    for (Eigen::Index k = 0; k < 7; ++k) wide->col(2 * k) = x.col(k);
+    const MatrixView sliced(wide->data(), 37, 7, Strides(2, 14));
+    CHECK(detail::column_major_copy(sliced).cwiseEqual(x).all());
+    CHECK(detail::column_major_copy(MatrixView(nullptr, 0, 7, Strides(1, 7))).size() == 0);
+}

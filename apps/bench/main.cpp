@@ -313,6 +313,13 @@ void python_reference(const char* memory) {
     }
 }
 
+// Both runs of python_reference: with glibc's thresholds, then with the module's working memory kept.
+void python_references() {
+    python_reference("glibc's malloc thresholds");
+    keep_working_memory(default_working_memory);
+    python_reference("64 MiB of working memory kept, as the Python module does");
+}
+
 // The normal maps by NLL + λ·MMD² (Gaussian conditional MMD, rbf target, B = ⌊√n⌋ = 100) at
 // n = 10⁴ (target ≤ 10 s) on the heteroscedastic model of repro-marx: x ~ U[−2, 2],
 // y ~ N(sin x, (0.2 + 0.3|x|)²), forecasts N(0.8x, 0.6²); the median rules are part of the fit.
@@ -445,9 +452,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (section == "python") {  // beside bench/python_overhead.py, on the same machine at the same time
-        python_reference("glibc's malloc thresholds");
-        keep_working_memory(default_working_memory);
-        python_reference("64 MiB of working memory kept, as the Python module does");
+        python_references();
         return 0;
     }
     if (section == "bootstrap") {
@@ -537,7 +542,7 @@ int main(int argc, char** argv) {
     real_data_scale();
     bootstrap_floor();
     squared_ce_scale("");
-    python_reference("glibc's malloc thresholds");
+    python_references();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory: %.1f MiB (data: n=1e6 x m=10 doubles = 76 MiB)\n", usage.ru_maxrss / 1024.0);

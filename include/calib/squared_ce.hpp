@@ -316,7 +316,11 @@ SquaredCeResult squared_ce(const CategoricalData& data, CeEstimator estimator, c
 // estimate below its top_label_estimate.
 std::vector<std::string> squared_ce_warnings(const SquaredCeResult& result, CeEstimator estimator);
 
-// The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² and its decomposition BS = CAL − RES + UNC (paper
+// The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² alone: O(n m), one pass, the row sums added with
+// compensation (the value brier_decomposition reports as `brier`).
+double brier_score(const CategoricalData& data);
+
+// The Brier score and its decomposition BS = CAL − RES + UNC (paper
 // Eq. 5, corrected: it prints ‖π‖²): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label
 // frequencies; CAL = CCE₂² = E‖P − q(P)‖², estimated by the canonical ce-kde pipeline with `options`
 // (its notion is set to canonical); RES = E‖q(P) − π‖² is then CAL + UNC − BS, so the identity holds

@@ -12,6 +12,7 @@
 // of each family (family_ops.ipp) include it.
 #pragma once
 
+#include "data/column_major.hpp"
 #include "kernels/family_traits.hpp"
 #include "kernels/prediction_kernels.hpp"
 #include "kernels/target_terms.hpp"
@@ -67,7 +68,8 @@ struct Family<CategoricalData> : FamilyTraits<CategoricalData> {
     template <class F>
     static decltype(auto) with_prediction_kernel(const CategoricalData& rows, const CategoricalData* cols,
                                                  const PredictionKernel& k, F&& f) {
-        return f(EmbeddedPredictionKernel(rows.probabilities(), cols ? cols->probabilities() : Matrix(),
+        return f(EmbeddedPredictionKernel(column_major_copy(rows.probabilities()),
+                                          cols ? column_major_copy(cols->probabilities()) : Matrix(),
                                           k.metric != Metric::euclidean, k.metric == Metric::tv ? 0.5 : 1.0, k));
     }
     template <class F>

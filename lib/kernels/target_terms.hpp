@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernels/closed_forms.hpp"
+#include "data/column_major.hpp"
 #include "core/exp_nonpositive.hpp"
 #include "engine/term.hpp"
 
@@ -27,7 +28,8 @@ class ClassTarget {
 public:
     ClassTarget(const CategoricalData& data, const TargetKernel& kernel)
         : white_(kernel.type == TargetKernelType::white), gram_(kernel.gram) {
-        residuals_ = -data.probabilities();
+        residuals_ = column_major_copy(data.probabilities());
+        residuals_ = -residuals_;
         for (std::size_t i = 0; i < data.size(); ++i)
             residuals_(static_cast<Eigen::Index>(i), data.labels()[i]) += 1;
         if (!white_) weighted_ = residuals_ * gram_;

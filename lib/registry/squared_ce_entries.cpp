@@ -1,6 +1,6 @@
 // The registry entries of the squared-CE estimators (squared_ce.hpp): one per estimation function,
-// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md); and brier, the Brier score with
-// its decomposition, whose calibration term is the canonical ce-kde pipeline.
+// sharing the pipeline's options; each runs squared_ce (docs/squared_ce.md); and brier, the Brier score alone
+// or with its decomposition, whose calibration term is the canonical ce-kde pipeline.
 #include "registry/squared_ce_entries.hpp"
 
 #include "registry/option_table.hpp"
@@ -289,22 +289,39 @@ Registered<MethodModel<EstimateResult>> entry_of(CeEstimator estimator, const ch
          }});
 }
 
-// brier: the pipeline options of ce-kde that apply to its canonical calibration term.
+// brier: the score alone (score_only, O(n m)), or with its decomposition, whose calibration term is
+// the canonical ce-kde pipeline: the options of that pipeline that apply to it, set after score_only.
+struct BrierOptions {
+    bool score_only = false;
+    SquaredCeOptions pipeline;
+};
+
 Registered<MethodModel<EstimateResult>> brier_entry() {
-    OptionList<SquaredCeOptions> options;
-    for (Option<SquaredCeOptions>& o : pipeline_options(CeEstimator::kde))
-        if (o.info.name != "notion" && o.info.name != "class_aggregation") options.push_back(std::move(o));
-    return estimator_entry<SquaredCeOptions>(
+    OptionList<BrierOptions> options = {flag_option(
+        &BrierOptions::score_only,
+        info("score_only", "", "false",
+             "the Brier score alone, O(n m), without the decomposition (whose calibration term, the canonical "
+             "ce-kde, is O(n^2) per bandwidth)"))};
+    for (Option<BrierOptions> o : nested(&BrierOptions::pipeline, pipeline_options(CeEstimator::kde))) {
+        if (o.info.name == "notion" || o.info.name == "class_aggregation") continue;
+        o.info.condition = {"score_only", {"false"}};
+        options.push_back(std::move(o));
+    }
+    return estimator_entry<BrierOptions>(
         method("brier",
-               "Brier score with its calibration - resolution + uncertainty decomposition (calibration by ce-kde)",
+               "Brier score with its calibration - resolution + uncertainty decomposition (calibration by ce-kde); "
+               "with --score-only the score alone, O(n)",
                "the Brier score, decomposed into calibration (CCE2^2 by ce-kde), resolution and uncertainty", true),
         options, {},
-        {always<SquaredCeOptions>(KernelUse::none), nullptr,
-         [](const SquaredCeOptions& o, std::size_t n, std::size_t) { ce_split(n, o.folds, o.test_fraction, o.seed); },
-         [](const AnyData& data, const Kernel*, const AnyData*, const SquaredCeOptions& given, const ParallelOptions& p) {
-             SquaredCeOptions o = given;
-             o.parallel = p;
+        {always<BrierOptions>(KernelUse::none), nullptr,
+         [](const BrierOptions& o, std::size_t n, std::size_t) {
+             if (!o.score_only) ce_split(n, o.pipeline.folds, o.pipeline.test_fraction, o.pipeline.seed);
+         },
+         [](const AnyData& data, const Kernel*, const AnyData*, const BrierOptions& given, const ParallelOptions& p) {
              const CategoricalData& d = classes_of("brier", data);
+             if (given.score_only) return EstimateResult{"brier", brier_score(d), d.size(), {}, {}};
+             SquaredCeOptions o = given.pipeline;
+             o.parallel = p;
              const BrierDecomposition b = brier_decomposition(d, o);
              return EstimateResult{"brier", b.brier, d.size(),
                                    {{"calibration", b.calibration},

@@ -2,13 +2,29 @@
 // erratum: the last term is the uncertainty 1 − ‖π‖², not ‖π‖²).
 #include "squared_ce/checks.hpp"
 
+#include "core/compensated_sum.hpp"
+
 namespace calib {
 
+double brier_score(const CategoricalData& data) {
+    const auto& p = data.probabilities();
+    detail::CompensatedSum sum;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        const int y = data.labels()[static_cast<std::size_t>(i)];
+        double row = 0;
+        for (Eigen::Index k = 0; k < p.cols(); ++k) {
+            const double r = p(i, k) - (k == y ? 1.0 : 0.0);
+            row += r * r;
+        }
+        sum.add(row);
+    }
+    return sum.value() / static_cast<double>(data.size());
+}
+
 BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options) {
-    const CeProblem canonical = ce_problems(data, CeNotion::canonical)[0];
     const double n = static_cast<double>(data.size());
     BrierDecomposition b;
-    b.brier = canonical.residuals.rowwise().squaredNorm().mean();  // (1/n) Σ ‖p_i − e_{y_i}‖²
+    b.brier = brier_score(data);
     Vector frequency = Vector::Zero(data.num_classes());
     for (int y : data.labels()) frequency(y) += 1 / n;
     b.uncertainty = 1 - frequency.squaredNorm();  // Σ_k π_k (1 − π_k)

@@ -1377,6 +1377,22 @@ expect_error "--bins 0" "bins = 0" -- \
     estimate --family binary --input bin.csv --estimator ce-bins --train train.csv --bins 0
 expect_error "--train missing file" "nope.csv" -- \
     estimate --family binary --input bin.csv --estimator ce-bins --train nope.csv --bins 2
+# The Brier score alone (--score-only): (1/n) sum ||p - e_y||^2 of cat.csv by awk; the decomposition's
+# estimate bitwise (float32 .npy, labels apart); n = 1, where the decomposition's split refuses; and the
+# ce-kde options refused with it.
+expect_close "brier --score-only by hand" \
+    "$(awk -F, 'NR > 1 { for (k = 1; k <= 3; k++) { r = $k - ($4 == k - 1); s += r * r } } END { printf "%.17g", s / 10 }' cat.csv)" \
+    "$(estimate_of estimate --family categorical --input cat.csv --estimator brier --score-only)" 1e-15
+expect_close "brier --score-only = the decomposition's estimate (bitwise)" \
+    "$(estimate_of estimate --family categorical --input preds.npy --labels labels.npy --one-based-labels --estimator brier --score-only)" \
+    "$(estimate_of estimate --family categorical --input preds.npy --labels labels.npy --one-based-labels --estimator brier)" 0
+head -2 cat.csv >cat_one_row.csv
+expect_json "brier --score-only at n = 1" 'abs(j["estimate"] - 0.38) < 1e-15 and j["n"] == 1 and j["score_only"] is True and "calibration" not in j and "folds" not in j' \
+    estimate --family categorical --input cat_one_row.csv --estimator brier --score-only
+expect_error "brier decomposition at n = 1" "n = 1 is too small for folds = 5" -- \
+    estimate --family categorical --input cat_one_row.csv --estimator brier
+expect_error "brier --score-only with a ce-kde option" "--folds applies only without --score-only" -- \
+    estimate --family categorical --input cat.csv --estimator brier --score-only --folds 3
 
 # ---------------------------------------------------------------------------------------------
 # calib metrics (docs/metrics.md). Normal forecasts N(0, 1) whose targets are the quantiles

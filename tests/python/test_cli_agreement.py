@@ -59,6 +59,7 @@ ESTIMATES = [
     ("categorical", "ce-bins", {}),
     ("categorical", "ce-bins", {"notion": "class-wise", "bin_scheme": "equal-mass", "grid": "5,10"}),
     ("categorical", "ce-kde", {"notion": "canonical", "grid": "0.01,0.1", "seed": 3}),
+    ("categorical", "brier", {"score_only": True}),
     ("categorical", "ce-kkr", {"grid": "1e-3,1e-1", "ridge_preset": "paper-text"}),
     ("categorical", "ce-ukkr", {"notion": "class-wise", "class_aggregation": "mean", "folds": 3}),
     ("categorical", "mmd", {}),

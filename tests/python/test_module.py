@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -144,6 +145,22 @@ def test_layouts_and_dtypes_agree(data):
     assert calib.skce(probs.tolist(), labels.tolist()) == reference
     assert calib.skce(probs, labels.astype(np.uint8)) == reference
     assert calib.skce(probs, labels.astype(np.float32)) == reference
+
+
+def test_brier_score_alone_is_numpys_and_the_decompositions(data):
+    """estimator="brier", score_only=True: (1/n) sum ||p - e_y||^2 as NumPy computes it, the decomposition's
+    estimate bitwise, float32 the values it holds, in any layout; no fields of the decomposition."""
+    probs, labels = data
+    alone = calib.estimate(probs, labels, estimator="brier", score_only=True)
+    numpy = np.mean(np.sum((probs - np.eye(probs.shape[1])[labels]) ** 2, axis=1))
+    assert alone.estimate == pytest.approx(numpy, rel=1e-14)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", calib.CalibWarning)  # the ce-kde search may choose a grid edge here
+        assert alone.estimate == calib.estimate(probs, labels, estimator="brier").estimate
+    assert "calibration" not in alone.to_dict() and alone.to_dict()["score_only"] is True
+    p32 = probs.astype(np.float32)
+    assert calib.estimate(p32, labels, estimator="brier", score_only=True).estimate == \
+        calib.estimate(np.asfortranarray(p32.astype(np.float64)), labels, estimator="brier", score_only=True).estimate
 
 
 def test_array_like_objects(data):

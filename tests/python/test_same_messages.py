@@ -221,6 +221,8 @@ OPTIONS = [
      lambda p, y: calib.estimate(p, y, estimator="smooth-ece", event="class-wise")),
     ("a span out of range", ["estimate", "--estimator", "ici", "--event", "top-label", "--span", "1.5"],
      lambda p, y: calib.estimate(p, y, estimator="ici", event="top-label", span=1.5)),
+    ("the Brier score alone with a ce-kde option", ["estimate", "--estimator", "brier", "--score-only", "--folds", "3"],
+     lambda p, y: calib.estimate(p, y, estimator="brier", score_only=True, folds=3)),
 ]
 
 
