@@ -648,6 +648,7 @@ TEST_CASE("Brier score alone: by hand, one observation, perfect and worst predic
     const calib::CategoricalData view(
         calib::MatrixView(rows->data(), 3, 3, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(1, 3)), rows, {1, 2, 2});
     CHECK(calib::brier_score(view) == calib::brier_score(calib::CategoricalData(p, {1, 2, 2})));
+    CHECK_THROWS_AS(calib::brier_score(calib::CategoricalData(Matrix(0, 3), {})), calib::invalid_argument);
 }
 
 TEST_CASE("Kumar et al.'s debiased binned estimator by hand; the linear-time risk against a naive loop") {

@@ -7,6 +7,7 @@
 namespace calib {
 
 double brier_score(const CategoricalData& data) {
+    detail::check_min_size("brier_score", data.size(), 1);
     const auto& p = data.probabilities();
     detail::CompensatedSum sum;
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
