@@ -1,4 +1,5 @@
 // The CKCE estimator: option checks and the four methods (ckce.hpp).
+#include "data/column_major.hpp"
 #include "ckce/detail.hpp"
 #include "ckce/memory.hpp"
 #include "ckce/simplex_rows.hpp"
@@ -87,7 +88,7 @@ double spectral_ckce(const Spectrum& s, double ridge) {
 // CKCE is the sum of the groups' primal CKCEs with the same ridge λn.
 double rff_ckce(const CategoricalData& data, const Matrix& a, const CkceOptions& o, double ridge, int threads,
                 std::size_t& dimension) {
-    const Matrix p = data.probabilities();  // contiguous: the feature map reads it by chunks
+    const Matrix p = detail::column_major_copy(data.probabilities());  // contiguous: the feature map reads it by chunks
     const detail::RffMap map(p.cols(), o.kernel.lengthscale, o.kernel.linear, o.kernel.gaussian, o.features, o.seed);
     dimension = static_cast<std::size_t>(map.dimension());
     const auto one = [&](const Matrix& pg, const Matrix& ag) {

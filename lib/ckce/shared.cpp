@@ -1,5 +1,6 @@
 // CKCE argument checks, names, the regularisation schedule and the small shared solvers
 // (ckce.hpp, ckce/detail.hpp).
+#include "data/column_major.hpp"
 #include "ckce/detail.hpp"
 #include "kernels/class_gram.hpp"
 
@@ -96,7 +97,7 @@ void check_attribute(const char* function, const Attribute& attribute, std::size
 }
 
 Matrix residuals(const CategoricalData& data) {
-    Matrix a = data.probabilities();
+    Matrix a = column_major_copy(data.probabilities());
     for (std::size_t i = 0; i < data.size(); ++i) a(static_cast<Eigen::Index>(i), data.labels()[i]) -= 1;
     return a;
 }

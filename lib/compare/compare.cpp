@@ -2,6 +2,7 @@
 // estimator from the resampling counts, and the summaries of every pair of models.
 #include <calib/compare.hpp>
 
+#include "data/column_major.hpp"
 #include "core/check.hpp"
 #include "ckce/detail.hpp"
 #include "ridge/low_rank.hpp"
@@ -79,7 +80,8 @@ std::vector<std::size_t> resample_indices(const Matrix& counts, std::size_t r) {
 // `replicate_tolerance` (relative) of the estimate — or the whole factorisation if none is.
 Matrix ckce_factor(const CategoricalData& d, const Matrix& a, const CkceOptions& o, const CkceResult& full,
                    double replicate_tolerance, int threads) {
-    const Matrix p = d.probabilities();  // contiguous: the feature map and the term read it by rows
+    // A contiguous copy: the feature map and the term read it by rows.
+    const Matrix p = detail::column_major_copy(d.probabilities());
     if (o.method == CkceMethod::rff) {
         const detail::RffMap map(p.cols(), o.kernel.lengthscale, o.kernel.linear, o.kernel.gaussian, o.features, o.seed);
         Matrix g(p.rows(), map.dimension());

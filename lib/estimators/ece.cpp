@@ -1,6 +1,7 @@
 // Binned expected calibration error (estimators.hpp: ece) and the names of its options.
 #include <calib/estimators.hpp>
 
+#include "data/column_major.hpp"
 #include "estimators/binning.hpp"
 #include "core/check.hpp"
 
@@ -106,7 +107,7 @@ detail::Bins make_bins(const Eigen::Ref<const Matrix>& x, const EceOptions& opti
 double ece(const CategoricalData& data, const EceOptions& options) {
     const std::size_t n = data.size();
     check_options(options, n);
-    const Matrix p = data.probabilities();  // contiguous columns for the binning
+    const Matrix p = detail::column_major_copy(data.probabilities());  // contiguous columns for the binning
     if (options.mode == EceMode::canonical)
         return binned_error(p, data.labels(), make_bins(p, options), options.distance);
 

@@ -4,6 +4,7 @@
 //   residual:    2c Σ_{j≠i} k_ij · (−K r_j)                   (∂r_i/∂q_i = −I)
 // (only the residual part when Z does not move with q: group, individual, marginal)
 // (h is symmetric, so each pair enters the sums of both its rows; docs/mmd.md derives this).
+#include "data/column_major.hpp"
 #include "estimators/mmd_gradient.hpp"
 
 #include "core/check.hpp"
@@ -201,7 +202,7 @@ MmdGradient mmd_unbiased_gradient(const CategoricalData& data, const MmdSpec& sp
 MmdGradient mmd_block_gradient(const CategoricalData& data, const MmdSpec& spec, std::size_t block_size) {
     const char* fn = "mmd_block_gradient";
     check_gradient_spec(data, spec, fn);
-    const Matrix q = data.probabilities();  // own column-major copy
+    const Matrix q = detail::column_major_copy(data.probabilities());  // own column-major copy
     const detail::MmdValueGradient r = detail::mmd_block_value_gradient(q, data.labels(), spec, block_size);
     return {detail::check_result(fn, r.value), r.gradient};
 }

@@ -3,6 +3,7 @@
 #include <calib/recalibration.hpp>
 #include <calib/tool/json.hpp>
 
+#include "data/column_major.hpp"
 #include "core/check.hpp"
 #include "io/numeric_table.hpp"
 
@@ -55,7 +56,7 @@ CategoricalScores read_categorical_scores(const std::string& path, const ReadOpt
     if (options.logits && path == "-")
         detail::fail("read_categorical_scores", "logits cannot be read from standard input ('-'): give a file");
     const CategoricalData data = read_categorical(path, options, files);
-    CategoricalScores out{Matrix(data.probabilities()), data.labels(), options.logits};
+    CategoricalScores out{detail::column_major_copy(data.probabilities()), data.labels(), options.logits};
     if (options.logits) {
         const detail::NumericTable table = detail::read_numeric_table(path, options.text);
         for (long i = 0; i < table.rows; ++i)
