@@ -268,6 +268,91 @@ TEST_SUITE("io") {
         }
     }
 
+    TEST_CASE("header auto: a first line is a header only when it cannot be data") {
+        // Names only, and pandas' unnamed columns (their numbers, 0- or 1-based) beside a named one.
+        for (const char* header : {"p0,p1,label", "0,1,label", "1,2,label", "\"a\",\"b\",\"y\""}) {
+            TempFile file(std::string(header) + "\n0.25,0.75,1\n0.5,0.5,0\n");
+            CHECK(calib::read_categorical(file.path()).size() == 2);
+        }
+        // A data row with a malformed cell is an error at line 1, never a header that drops the row
+        // (the campaign's case: "0.1x"); so is a row whose numbers are not the column numbers.
+        // (A one-hot row "0,1,1x" is the one data row the rule cannot tell from pandas' "0,1,label".)
+        for (const char* row : {"0.1x,0.9,1", "0.25,0.75,1x", "1,0,y", "0,2,label", "0.0,1,label"}) {
+            const auto e = error_of(std::string(row) + "\n0.25,0.75,1\n", categorical);
+            CHECK(contains(e, ": line 1, column "));
+            CHECK(contains(e, "(line 1 is read as data, as other cells of it are numbers; a header has names only: else use --header yes)"));
+        }
+        // --header yes still takes any first line.
+        TempFile file("0.1x,0.9,1\n0.25,0.75,1\n");
+        calib::ReadOptions yes;
+        yes.text.header = calib::HeaderMode::yes;
+        CHECK(calib::read_categorical(file.path(), yes).size() == 1);
+    }
+
+    TEST_CASE("read_class_predictions: the map's columns, checked as read_categorical checks them") {
+        calib::ReadOptions three;
+        three.classes = 3;
+        TempFile good("p0,p1,p2\n0.2,0.3,0.5\n0.6,0.2,0.2\n");
+        calib::FileSummary summary;
+        const calib::Matrix p = calib::read_class_predictions(good.path(), three, &summary);
+        CHECK(p.rows() == 2);
+        CHECK(p(1, 0) == 0.6);
+        CHECK(summary.header);
+        const auto read = [&](const calib::ReadOptions& o) {
+            return [o](const std::string& path) { calib::read_class_predictions(path, o); };
+        };
+        CHECK(contains(error_of("0.2,0.3,0.5,1\n", read(three)),
+                       "found 4 columns, expected 3 (the map's m = 3 class probabilities; if the last column holds the labels, give `labelled`)"));
+        CHECK(contains(error_of("0.2,0.3,0.5\n0.2,0.3,0.6\n", read(three)), "line 2"));
+        CHECK(contains(error_of("0.2,1.3,-0.5\n", read(three)), "line 1"));
+        calib::ReadOptions renormalized = three;
+        renormalized.simplex.renormalize = true;
+        TempFile off("0.2,0.3,0.6\n");
+        CHECK(calib::read_class_predictions(off.path(), renormalized).row(0).sum() == doctest::Approx(1).epsilon(1e-15));
+        calib::ReadOptions logits = three;
+        logits.logits = true;
+        TempFile scores("-3,2.5,40\n");
+        CHECK(calib::read_class_predictions(scores.path(), logits)(0, 2) == 40);
+        // read_categorical with the classes given: the column count is checked before any value.
+        calib::ReadOptions labelled = three;
+        CHECK(contains(error_of("0.2,0.3,0.4,0.1,7\n", [&](const std::string& path) { calib::read_categorical(path, labelled); }),
+                       "found 5 columns, expected 4 (the m = 3 class probabilities, then the label)"));
+    }
+
+    TEST_CASE("check_not_an_input: the same file by name, link, hard link or standard input") {
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::temp_directory_path() / ("calib_test_inputs_" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const std::string input = (dir / "preds.csv").string(), other = (dir / "other.csv").string();
+        std::ofstream(input) << "0.5,0.5,1\n";
+        std::ofstream(other) << "0.5,0.5,1\n";  // the same bytes, another file
+        fs::create_symlink("preds.csv", dir / "link.csv");
+        fs::create_hard_link(input, dir / "hard.csv");
+        const std::vector<calib::FileOption> inputs = {{"labels", other}, {"input", input}};
+        for (const std::string& target : {input, (dir / "link.csv").string(), (dir / "hard.csv").string(),
+                                          (dir / "." / "preds.csv").string()}) {
+            const std::string expected = "`out` " + target + " is the same file as `input` " + input +
+                                         ": calib never writes over a file it reads (it was left unchanged); give `out` "
+                                         "another file";
+            CHECK_THROWS_WITH_AS(calib::check_not_an_input({"out", target}, inputs), expected.c_str(),
+                                 calib::invalid_argument);
+        }
+        // Another file, a new file, a device and standard output are no input.
+        for (const std::string& target : {(dir / "new.csv").string(), std::string("/dev/null"), std::string("-")})
+            calib::check_not_an_input({"out", target}, inputs);
+        calib::check_not_an_input({"out", (dir / "third.csv").string()}, {{"input", "-"}});
+        // "-" is whatever standard input is: here a file redirected to it.
+        const int saved = ::dup(STDIN_FILENO);
+        REQUIRE(std::freopen(input.c_str(), "r", stdin) != nullptr);
+        CHECK_THROWS_WITH_AS(calib::check_not_an_input({"output", (dir / "hard.csv").string()}, {{"input", "-"}}),
+                             doctest::Contains("is the same file as `input` stdin"), calib::invalid_argument);
+        ::dup2(saved, STDIN_FILENO);
+        ::close(saved);
+        std::clearerr(stdin);
+        fs::remove_all(dir);
+    }
+
     TEST_CASE("json: insertion order, replacement, numbers, strings, nesting") {
         calib::JsonObject inner;
         inner.set("b", 1).set("a", std::vector<double>{0.5, -2, std::nan("")});

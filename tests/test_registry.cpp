@@ -824,11 +824,13 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
           std::vector<std::string>{"threads", "format", "quiet", "output", "name", "alpha", "bins"});
     CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "out"});
     CHECK(names(CommandSetup("recalibrate apply")) ==
-          std::vector<std::string>{"map", "output", "features", "header", "delimiter"});
+          std::vector<std::string>{"map", "output", "features", "labelled", "header", "delimiter", "one_based_labels",
+                                   "simplex_tolerance", "renormalize"});
     CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
 
-    // Defaults: no verdict unless asked in calib test, 0.05 in the report; json, html.
-    CHECK(!CommandSetup("test").values().alpha);
+    // Defaults: the verdict at 0.05 in calib test (alpha and reject always in its output) and the report;
+    // json, html.
+    CHECK(*CommandSetup("test").values().alpha == 0.05);
     CHECK(*CommandSetup("report").values().alpha == 0.05);
     CHECK(CommandSetup("estimate").values().format == "json");
     CHECK(CommandSetup("report").values().format == "html");

@@ -2,6 +2,7 @@
 // Each case reports the minimum wall time over its repetitions, and pairs per second for the
 // pairwise estimators. Memory: the peak resident set size of the process at the end.
 #include <calib/calib.hpp>
+#include <calib/registry.hpp>
 #include <calib/tool/random.hpp>
 #include <calib/tool/synthetic.hpp>
 
@@ -418,7 +419,7 @@ void bootstrap_floor() {
     std::fflush(stdout);
 }
 
-// With an argument, only that section: "recalibration"; "bootstrap"; "mmd"; "python";
+// With an argument, only that section: "recalibration"; "bootstrap"; "block-defaults"; "mmd"; "python";
 // "squared-ce [ESTIMATOR|brier]"; "krr-agreement [N [NOTION]]" (not in the full run: the exact paths
 // take minutes).
 // The conditional MMD at n = 20 000 beside the SKCE's pair rate (same data, same k_Z).
@@ -444,6 +445,52 @@ void mmd_scale(const CategoricalData& data, const Kernel& skce_kernel) {
         }
 }
 
+// Options given by name, as a front-end gives them to configure (registry.hpp).
+class NamedOptions : public GivenOptions {
+public:
+    explicit NamedOptions(std::vector<std::pair<std::string, std::string>> options) : options_(std::move(options)) {}
+    std::optional<Value> take(const OptionInfo& option) override {
+        for (auto it = options_.begin(); it != options_.end(); ++it)
+            if (it->first == option.name) {
+                Value v(it->second);
+                options_.erase(it);
+                return v;
+            }
+        return std::nullopt;
+    }
+    std::vector<std::string> left() const override {
+        std::vector<std::string> names;
+        for (const auto& o : options_) names.push_back(o.first);
+        return names;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> options_;
+};
+
+// calib test --method block with its default options (the lengthscale included: the median on a seeded
+// subsample of linear_median_subsample observations) through the registry, as both front-ends run it,
+// at n = 1e6 and 1e7 (m = 10, 2 threads): what a user waits for, the data's validation aside.
+void block_defaults() {
+    std::printf("-- calib test --method block, default options (median on %zu observations), m = 10, 2 threads\n",
+                linear_median_subsample);
+    for (const std::size_t n : {std::size_t{1000000}, std::size_t{10000000}}) {
+        const AnyData data = dirichlet_data(n, 10, 0.1, 6);
+        for (const char* block_size : {"2", "sqrt"}) {
+            NamedOptions given(std::vector<std::pair<std::string, std::string>>{{"block_size", block_size}});
+            const ConfiguredMethod<TestSetup> configured =
+                configure(make_test("block"), find_family("categorical"), nullptr, given);
+            MethodRun<TestResult> run;
+            const double s = seconds(
+                [&] { run = run_method(configured.method, configured.kernel_setup(), data, nullptr, {2}); }, 2);
+            std::printf("%-48s threads=2  %10.4f s  lengthscale=%.6g  p=%.4f\n",
+                        ("block test n=" + std::to_string(n) + " B=" + block_size + " (defaults)").c_str(), s,
+                        run.kernel->prediction.lengthscale, run.result.p_value);
+        }
+    }
+    std::fflush(stdout);
+}
+
 int main(int argc, char** argv) {
     std::printf("calib %s benchmark\n", version);
     const std::string section = argc > 1 ? argv[1] : "";
@@ -457,6 +504,10 @@ int main(int argc, char** argv) {
     }
     if (section == "bootstrap") {
         bootstrap_floor();
+        return 0;
+    }
+    if (section == "block-defaults") {
+        block_defaults();
         return 0;
     }
     if (section == "mmd") {
@@ -538,6 +589,7 @@ int main(int argc, char** argv) {
         const double s = seconds([&] { v = gamma_test(large, kc, {2}).p_value; }, 1);
         report("gamma_test categorical n=1e5 m=10", 2, s, 1e5 * (1e5 - 1) / 2, v);
     }
+    block_defaults();
     recalibration();
     real_data_scale();
     bootstrap_floor();

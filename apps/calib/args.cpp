@@ -3,6 +3,8 @@
 
 #include "usage_error.hpp"
 
+#include <algorithm>
+
 namespace calib::cli {
 
 namespace {
@@ -10,6 +12,36 @@ const OptionSpec* spec_of(const std::vector<OptionSpec>& known, const std::strin
     for (const OptionSpec& spec : known)
         if (spec.name == name) return &spec;
     return nullptr;
+}
+
+// The edit distance (insertions, deletions, substitutions) between two option names.
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// " (did you mean --out?)" for a mistyped or another command's name of an option: the known option
+// nearest by edit distance (at most 2, or a prefix of the other: --output for --out), else "".
+std::string suggestion(const std::vector<OptionSpec>& known, const std::string& typed) {
+    const std::string* best = nullptr;
+    std::size_t best_distance = 3;
+    for (const OptionSpec& spec : known) {
+        const bool prefix = spec.name.size() >= 3 && typed.size() >= 3 &&
+                            (typed.rfind(spec.name, 0) == 0 || spec.name.rfind(typed, 0) == 0);
+        const std::size_t d = prefix ? 1 : distance(typed, spec.name);
+        if (d < best_distance) best = &spec.name, best_distance = d;
+    }
+    return best ? " (did you mean --" + *best + "?)" : "";
 }
 }  // namespace
 
@@ -24,7 +56,7 @@ Args::Args(const std::vector<std::string>& arguments, const std::vector<OptionSp
         const std::size_t equals = argument.find('=');
         const std::string typed = argument.substr(2, equals == std::string::npos ? equals : equals - 2);
         const OptionSpec* spec = spec_of(known, typed);
-        if (!spec) throw usage_error("unknown option --" + typed + see);
+        if (!spec) throw usage_error("unknown option --" + typed + suggestion(known, typed) + see);
         const std::string name = spec->alias_of.empty() ? typed : spec->alias_of;
         if (find(name))
             throw usage_error("option --" + typed + " given twice" +
@@ -43,7 +75,7 @@ Args::Args(const std::vector<std::string>& arguments, const std::vector<OptionSp
         }
         if (spec->takes_value && value.empty())
             throw usage_error("option --" + typed + " has an empty value");
-        given_.push_back(Given{name, value, false});
+        given_.push_back(Given{name, value, false, spec->names_file});
     }
 }
 
@@ -85,6 +117,17 @@ std::vector<std::string> Args::unused() const {
     for (const Given& g : given_)
         if (!g.used) names.push_back(g.name);
     return names;
+}
+
+std::vector<FileOption> Args::given_files() const {
+    std::vector<FileOption> files;
+    for (const Given& g : given_) {
+        if (!g.names_file) continue;
+        std::string option = g.name;
+        std::replace(option.begin(), option.end(), '-', '_');
+        files.push_back({option, g.value});
+    }
+    return files;
 }
 
 bool wants_help(const std::vector<std::string>& arguments) {

@@ -3,6 +3,8 @@
 // error rather than something silently ignored.
 #pragma once
 
+#include <calib/io.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@ struct OptionSpec {
     std::string name;  // without the leading "--"
     bool takes_value;
     std::string alias_of = {};  // another name of that option (--targets of --labels)
+    bool names_file = false;    // its value is a FILE (read, or written by the command's output option)
 };
 
 class Args {
@@ -33,13 +36,16 @@ public:
 
     // The given options that were not taken, in the order given.
     std::vector<std::string> unused() const;
+    // The given options whose value names a file (OptionSpec::names_file), taken or not, in the order
+    // given, by their names in snake_case (`labels`), as the library's messages name options.
+    std::vector<FileOption> given_files() const;
 
     const std::string& command() const { return command_; }
 
 private:
     struct Given {
         std::string name, value;
-        bool used = false;
+        bool used = false, names_file = false;
     };
     Given* find(const std::string& name);
     const Given* find(const std::string& name) const;

@@ -14,9 +14,7 @@
 #include <calib/tool/recalibration_json.hpp>
 #include <calib/version.hpp>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace calib::cli {
 
@@ -24,18 +22,10 @@ namespace {
 
 std::vector<OptionSpec> fit_specs() {
     std::vector<OptionSpec> specs = command_option_specs("recalibrate fit");
-    specs.push_back({"features", true});
+    specs.push_back({"features", true, "", true});
     for (const char* family : {"categorical", "normal"})
         add_option_specs(specs, RecalibrationSetup(find_family(family)).options());
     return specs;
-}
-
-std::string read_text_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw invalid_argument(path + ": cannot be opened");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
 }
 
 int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) {
@@ -53,7 +43,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     const std::string map_path = command.values().out;
     reject_unused(args, {&setup}, message_context(setup));
     if (stage == Stage::options) return 0;
-    check_writable(map_path);  // before the fit, not after it
+    check_output(args, "out", map_path);  // before the fit, not after it
 
     RunRecord run;
     run.threads = command.values().threads;
@@ -93,6 +83,14 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     }
     out.set("iterations", summary.iterations).set("evaluations", summary.evaluations);
     out.set("status", to_string(summary.termination));
+    if (!fitted.warnings.empty()) {
+        std::vector<std::string> said;
+        for (const std::string& warning : fitted.warnings) {
+            warn(warning);
+            said.push_back(command_line_message(warning));
+        }
+        out.set("warnings", said);
+    }
     add_options(out, fitted.options);
     out.set("map", map_path);
     print_with_run_fields(out, input, run);
@@ -100,7 +98,7 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
 }
 
 int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
-    std::vector<OptionSpec> specs = {{"input", true}, {"help", false}};
+    std::vector<OptionSpec> specs = {{"input", true, "", true}, {"help", false}};
     add_option_specs(specs, CommandSetup("recalibrate apply").options());
     Args args(arguments, specs, "recalibrate apply");
     const std::string input = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
@@ -110,40 +108,63 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     const std::string& output = o.output;
     reject_unused(args, {&command}, "calib recalibrate apply");
     if (stage == Stage::options) return 0;
-    check_writable(output);
+    check_output(args, "output", output);
 
+    const std::string map_text = read_map_text(map_path);  // its errors name the file
     RecalibrationMap map;
     try {
-        map = recalibration_fit_from_json(read_text_file(map_path)).map;
-    } catch (const invalid_argument& e) {  // the file's name before the reader's message
+        map = recalibration_fit_from_json(map_text).map;
+    } catch (const invalid_argument& e) {  // the file's name before the parser's message
         throw invalid_argument(map_path + ": " + e.what());
     }
-    check_apply_features(map, command.given("features"));
-    const Matrix table = read_table(input, o.text);
-    const Matrix features = command.given("features") ? read_table(o.features, o.text) : Matrix();
+    check_apply_options(map, command, command.given("features"));
+    // The input as the family's reader reads it: the map's columns, and with --labelled the labels (or y)
+    // checked as calib estimate checks them; they are copied to the output as given.
     const bool categorical = is_categorical(map.method);
-    const Eigen::Index width = categorical ? map.num_classes : 2;
-    if (table.cols() != width && table.cols() != width + 1)  // the file's form: the map's columns and the targets
-        throw invalid_argument(input + ": found " + std::to_string(table.cols()) + " columns, expected " +
-                               std::to_string(width) + (categorical ? " (the map's classes)" : " (mu, sigma)") +
-                               " or one more (the targets, copied)");
-    Matrix result(table.rows(), table.cols());
+    ReadOptions read = o.read;
+    read.classes = categorical ? map.num_classes : 0;
+    read.logits = map.logits;
+    Matrix predictions;
+    Vector targets;
+    if (categorical && o.labelled) {
+        const CategoricalScores scores = read_categorical_scores(input, read);
+        predictions = scores.scores;
+        targets.resize(static_cast<Eigen::Index>(scores.labels.size()));
+        for (Eigen::Index i = 0; i < targets.size(); ++i)
+            targets[i] = scores.labels[static_cast<std::size_t>(i)] + (read.one_based_labels ? 1 : 0);
+    } else if (categorical) {
+        predictions = read_class_predictions(input, read);
+    } else if (o.labelled) {
+        const NormalData forecasts = read_normal(input, read);
+        predictions.resize(forecasts.size(), 2);
+        predictions.col(0) = forecasts.mean();
+        predictions.col(1) = forecasts.stddev();
+        targets = forecasts.targets();
+    } else {
+        predictions = read_table(input, read.text);
+        if (predictions.cols() != 2)
+            throw invalid_argument(input + ": found " + std::to_string(predictions.cols()) +
+                                   " columns, expected 2 (mu, sigma; with `labelled`, 3: mu, sigma, y)");
+    }
+    const Matrix features = command.given("features") ? read_table(o.features, read.text) : Matrix();
+    const Eigen::Index width = predictions.cols();
+    Matrix result(predictions.rows(), targets.size() ? width + 1 : width);
     std::vector<std::string> names;
     if (categorical) {
-        result.leftCols(width) = apply_recalibration(map, Matrix(table.leftCols(width)));
+        result.leftCols(width) = apply_recalibration(map, predictions);
         for (Eigen::Index k = 0; k < width; ++k) names.push_back("p_" + std::to_string(k + 1));
     } else {
-        result.leftCols(2) = apply_recalibration(map, table.col(0), table.col(1), features);
+        result.leftCols(2) = apply_recalibration(map, predictions.col(0), predictions.col(1), features);
         names = {"mu", "sigma"};
     }
-    if (table.cols() > width) {
-        result.col(width) = table.col(width);
+    if (targets.size()) {
+        result.col(width) = targets;
         names.push_back(categorical ? "label" : "y");
     }
     write_table(output, result, names);
     JsonObject out;
     out.set("command", "recalibrate apply").set("method", to_string(map.method)).set("map", map_path);
-    out.set("input", input).set("output", output).set("n", static_cast<std::size_t>(table.rows()));
+    out.set("input", input).set("output", output).set("n", static_cast<std::size_t>(result.rows()));
     out.set("columns", static_cast<std::size_t>(result.cols())).set("calib_version", std::string(version));
     std::cout << json_output(out) << '\n';
     return 0;

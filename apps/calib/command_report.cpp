@@ -150,7 +150,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     const std::optional<std::string> name = command.given("name") ? std::optional<std::string>(o.name) : std::nullopt;
     reject_unused(args, {&command, &comparison}, "calib report");
     if (stage == Stage::options) return 0;
-    if (output || format == "html") check_writable(output.value_or("report.html"));  // before the work, not after it
+    if (output || format == "html") check_output(args, "output", output.value_or("report.html"), files);  // before the work
 
     std::vector<AnyData> data;
     std::vector<FileSummary> read_files;
@@ -185,6 +185,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
     if (!classes.empty()) {
         report.classes = classes.front().num_classes();
         if (n > exact_ckce_limit) comparison.set("ckce_method", Value(std::string("lowrank")));
+        if (n > gamma_limit) comparison.set("median_subsample", Value(std::to_string(linear_median_subsample)));
         compared = comparison.run(classes, settings.intervals.parallel);
         const std::vector<std::string>& estimators = compared->estimators;
         ckce = &compared->comparison.results[static_cast<std::size_t>(

@@ -31,11 +31,11 @@ std::vector<OptionSpec> test_option_specs() {
 }
 
 // The result's fields with alpha and reject after the p-value.
-JsonObject result_fields(const TestResult& result, const std::optional<double>& alpha) {
+JsonObject result_fields(const TestResult& result, double alpha) {
     JsonObject out;
     for (const Field& f : result.record()) {
         out.set(f.name, f.value);
-        if (f.name == "p_value" && alpha) out.set("alpha", *alpha).set("reject", result.p_value < *alpha);
+        if (f.name == "p_value") out.set("alpha", alpha).set("reject", result.p_value < alpha);
     }
     if (const std::string note = low_power_note(result); !note.empty()) out.set("low_power", command_line_message(note));
     return out;
@@ -53,13 +53,14 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
     const InputOptions input = take_input_options(args);
     TestSetup method = take_method(args, "method", test_methods(), make_test);
     const std::string name = method.info().name;
-    const CommandOptions command = take_command_options(args, "test").values();
+    const CommandSetup command_setup = take_command_options(args, "test");
+    const CommandOptions& command = command_setup.values();
     RunRecord run;
     run.threads = command.threads;
     const OutputFormat format = output_format(command);
     ProgressBar bar("calib test " + name, !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
-    const std::optional<double> alpha = command.alpha;
+    const double alpha = *command.alpha;  // 0.05 unless given
     const Preset* preset = take_preset(args);
     ArgumentOptions given(args);
     const ConfiguredMethod<TestSetup> configured = configure(std::move(method), *input.family, preset, given);
@@ -97,7 +98,7 @@ int run_test(const std::vector<std::string>& arguments, Stage stage) {
         .line("statistic", readable(result.statistic))
         .line("details", describe_record(details))
         .line("p-value", describe_p_value(result))
-        .line("verdict", describe_verdict(result, alpha.value_or(0.05), alpha.has_value()));
+        .line("verdict", describe_verdict(result, alpha, command_setup.given("alpha")));
     print_result(format, out, report, input, run);
     return 0;
 }

@@ -22,7 +22,6 @@ namespace {
 
 // The verdict's test: the bootstrap (the most powerful, O(n²R)) up to this n, the block test above.
 constexpr std::size_t bootstrap_limit = 10000;
-constexpr std::size_t gamma_limit = 50000;           // the Gamma test's one O(n²) pass
 constexpr std::size_t quadratic_skce_limit = 20000;  // the unbiased SKCE; above it, the block SKCE
 // The squared top-label error by ce-ukkr (about a second at n = 10 000) up to this n, and from the
 // smallest n its cross-validation takes (5 folds of at least 2, a test part of at least 1).
@@ -184,7 +183,8 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
     ModelReport m;
     const std::size_t n = data_size(data);
     const ParallelOptions& parallel = s.intervals.parallel;
-    const KernelSetup kernel_setup(family);
+    KernelSetup kernel_setup(family);
+    if (n > gamma_limit) kernel_setup.set("median_subsample", Value(std::to_string(linear_median_subsample)));
     const Kernel kernel = kernel_setup.resolve(data, parallel);
     m.kernel = describe_kernel(kernel_setup, kernel);
     add_tests(m, data, kernel, s, parallel);

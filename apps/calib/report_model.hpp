@@ -28,5 +28,9 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
 
 // Above this n the CKCE is the low-rank method (the exact one is O(n³)).
 inline constexpr std::size_t exact_ckce_limit = 3000;
+// Above this n the report runs no quadratic pass (the Gamma test's is the last): its medians (the SKCE
+// kernel's and the CKCE's) are then taken on linear_median_subsample observations, as the linear-time
+// methods' are, so that the report stays linear in n.
+inline constexpr std::size_t gamma_limit = 50000;
 
 }  // namespace calib::cli

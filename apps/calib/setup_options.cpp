@@ -9,7 +9,7 @@ void add_option_specs(std::vector<OptionSpec>& specs, const std::vector<OptionIn
     for (const OptionInfo& o : options) {
         const std::string name = option_name(o.name, NameStyle::command_line).substr(2);
         if (std::none_of(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; }))
-            specs.push_back({name, !o.metavar.empty()});
+            specs.push_back({name, !o.metavar.empty(), "", o.metavar == "FILE"});
     }
 }
 

@@ -17,15 +17,25 @@ namespace calib::cli {
 const std::vector<OptionSpec> reading_option_specs = [] {
     std::vector<OptionSpec> specs;
     add_option_specs(specs, reading_options(true));
-    specs.push_back({"targets", true, "labels"});
+    specs.push_back({"targets", true, "labels", true});
     return specs;
 }();
 
 std::vector<OptionSpec> command_option_specs(const std::string& command) {
-    std::vector<OptionSpec> specs = {{"family", true}, {"input", true}, {"help", false}};
+    std::vector<OptionSpec> specs = {{"family", true}, {"input", true, "", true}, {"help", false}};
     specs.insert(specs.end(), reading_option_specs.begin(), reading_option_specs.end());
     add_option_specs(specs, CommandSetup(command).options());
     return specs;
+}
+
+void check_output(const Args& args, const std::string& option, const std::string& path,
+                  const std::vector<std::string>& model_files) {
+    std::vector<FileOption> inputs;
+    for (FileOption& given : args.given_files())
+        if (given.option != option) inputs.push_back(std::move(given));
+    for (const std::string& file : model_files) inputs.push_back({"input", file});
+    check_not_an_input({option, path}, inputs);
+    check_writable(path);
 }
 
 const FamilyInfo& take_family(Args& args) {

@@ -39,6 +39,12 @@ ReadOptions take_reading_options(Args& args, const FamilyInfo& family);
 // The command's own options (the registry's CommandSetup), checked by the library. Throws usage_error.
 CommandSetup take_command_options(Args& args, const std::string& command);
 
+// Before the work: the file `path`, which the command writes as its option `option` (`out`,
+// `output`), can be written (check_writable) and is none of the files the command reads — every file
+// option given in `args` and the `model_files` of report's --input (check_not_an_input). Throws.
+void check_output(const Args& args, const std::string& option, const std::string& path,
+                  const std::vector<std::string>& model_files = {});
+
 enum class OutputFormat { json, table };
 OutputFormat output_format(const CommandOptions& options);  // --format json|table
 

@@ -293,7 +293,9 @@ std::string zero_label_warning(const std::vector<int>& labels, long num_classes,
 // given (n × m, before any renormalisation) may mean, as text to append to its message: an entry
 // outside [0, 1] — logits ("; if the columns hold logits, use `logits`"); a row whose sum is off by more
 // than 0.01 — logits or unnormalised scores; a row just off the simplex — `renormalize` or a larger
-// `simplex_tolerance`. Empty for other errors and when the scores were given as logits.
-std::string probability_advice(const invalid_argument& error, const MatrixView& scores, bool logits);
+// `simplex_tolerance`. Empty for other errors and when the scores were given as logits. `for_map`: the
+// scores a recalibration map fitted on probabilities takes, where logits are the map's choice, not an
+// option ("; the map was fitted on probabilities (logits need a map fitted on logits)").
+std::string probability_advice(const invalid_argument& error, const MatrixView& scores, bool logits, bool for_map = false);
 
 }  // namespace calib

@@ -74,12 +74,17 @@ struct ReadOptions {
     bool one_based_labels = false;  // categorical: labels are 1 … m instead of 0 … m − 1
     bool logits = false;            // categorical: the m prediction columns are logits (row-wise softmax)
     SimplexOptions simplex;         // categorical probabilities and mixture weights
+    long classes = 0;               // categorical: the m the file must have (0: from its columns)
 };
 
 // The readers; "-" reads standard input (only one of the input and the labels file can be "-").
 // `files`, when given, receives a summary of each file read (input, then labels).
 CategoricalData read_categorical(const std::string& path, const ReadOptions& options = {},
                                  std::vector<FileSummary>* files = nullptr);
+// Class predictions without labels (the input of `calib recalibrate apply`): exactly options.classes
+// (>= 2) columns, probabilities checked as read_categorical checks them and returned as read (with
+// options.simplex.renormalize, divided by their row sums), or with options.logits any finite scores.
+Matrix read_class_predictions(const std::string& path, const ReadOptions& options, FileSummary* summary = nullptr);
 // Binary p, y as the 2-class model [1 − p, p] (CategoricalData::from_binary).
 CategoricalData read_binary(const std::string& path, const ReadOptions& options = {},
                             std::vector<FileSummary>* files = nullptr);
@@ -116,6 +121,18 @@ void write_file(const std::string& path, std::string_view bytes);
 // The checks of write_file without writing (the folder exists and takes a new file, the target is not
 // read-only): the CLI calls it before a long computation whose result goes to `path`.
 void check_writable(const std::string& path);
+
+// A file named by an option of an operation: `input`, `labels`, `map`, `out`, ...
+struct FileOption {
+    std::string option;  // the option's name, snake_case
+    std::string path;    // as given; "-" is standard input
+};
+// Refuses to write `output` over a file the same operation reads, before anything is read or
+// written: throws calib::invalid_argument "`out` preds.csv is the same file as `input` preds.csv: ...".
+// Files are compared by device and inode after following symbolic links, so a link or a hard link to
+// an input is refused too; "-" stands for whatever standard input is (a file redirected with <). Only
+// regular files are compared: an output that does not exist yet, a device or a FIFO is no input's.
+void check_not_an_input(const FileOption& output, const std::vector<FileOption>& inputs);
 
 // Names used by the CLI ("auto", "yes", "no"; "auto", "comma", "tab", "semicolon", "whitespace") and
 // their parsers, which throw calib::invalid_argument on an unknown name.

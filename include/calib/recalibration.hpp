@@ -178,6 +178,12 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, cons
 // sizes).
 std::string to_json(const RecalibrationFit& fit);
 RecalibrationFit recalibration_fit_from_json(const std::string& text);
+// The text of a map file ("-": standard input), never more than max_map_file_bytes of it: a map of
+// m = 1000 classes (matrix scaling's m² + m parameters) takes about 25 MB, so a larger file (or a
+// device such as /dev/zero) is no map. Throws calib::invalid_argument "<path>: cannot be opened" or
+// "<path>: is larger than 64 MiB: not a map file …".
+inline constexpr std::size_t max_map_file_bytes = std::size_t{64} << 20;
+std::string read_map_text(const std::string& path);
 
 // The files of `calib recalibrate` (formats of io.hpp). A categorical file's predictions as given, with
 // its labels: probabilities validated as read_categorical does; logits (options.logits) read as numbers

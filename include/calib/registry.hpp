@@ -58,7 +58,16 @@ struct MethodInfo {
     std::string title;          // what is computed, in words ("quadratic test with a bootstrap null")
     bool classes_only = false;  // applies only to class predictions (categorical and binary)
     bool binary_only = false;   // applies only to binary predictions (binary, or categorical with two classes)
+    // Its own cost grows at most linearly in n (O(n B), O(n J)): its median lengthscale is then taken on
+    // linear_median_subsample observations by default, so that choosing it never costs more than the
+    // method (configure; docs/cli.md, "The median lengthscale of linear-time methods").
+    bool linear_time = false;
 };
+
+// The subsample of the median heuristic (`median_subsample`) that configure gives a linear-time method
+// (MethodInfo::linear_time) whose lengthscale is `median` when none is given and no preset is used; at
+// n <= 2000 it is the exact median. Its level and power beside the exact median: docs/tests.md.
+inline constexpr std::size_t linear_median_subsample = 2000;
 
 // What a method uses beside its own options and the data.
 enum class KernelUse { none, skce, own };  // no kernel; the kernel of a KernelSetup; its own (the CKCE)
@@ -295,6 +304,9 @@ struct RecalibrationRun {
     Record options;  // Setup::record(n): the fit's options as used (given, or their defaults)
     Record holdout;
     double compute_seconds = 0;  // the fit and the judgement
+    // What a front-end says besides the map (the command line on stderr, Python as CalibWarning), options
+    // in backquotes: a fit stopped by `max_iterations`, a map whose held-out NLL is above the identity's.
+    std::vector<std::string> warnings;
 };
 class RecalibrationSetup : public Setup {
 public:
@@ -385,7 +397,9 @@ struct CommandOptions {
     std::string name, output;            // report: its title, its file; recalibrate apply: the output file
     std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
     std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
-    TextFormat text;                     // recalibrate apply: how its tables are read
+    bool labelled = false;               // recalibrate apply: the input's last column holds the labels (y)
+    ReadOptions read;                    // recalibrate apply: how its tables are read (text, one_based_labels,
+                                         // simplex; the classes and logits come from the map)
 };
 class CommandSetup : public Setup {
 public:
@@ -397,6 +411,13 @@ public:
     // shows at least 1 ("calib rank needs at least 2 models, got 1").
     void check_models(std::size_t count) const;
 };
+
+// The options of recalibrate apply against its map: check_apply_features (`features`: whether features
+// are given), and the reading options that apply only to a map of classes (`one_based_labels`) fitted
+// on probabilities (`simplex_tolerance`, `renormalize`): "`renormalize` applies only to a map fitted on
+// probabilities, not on logits".
+// `apply`: the setup that holds these options (the command line's CommandSetup, Python's ReadingSetup).
+void check_apply_options(const RecalibrationMap& map, const Setup& apply, bool features);
 
 // The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and
 // interval_coverage; calib report draws its own): "reliability_diagram" takes k (the class of a class-wise

@@ -319,6 +319,10 @@ std::vector<std::string> squared_ce_warnings(const SquaredCeResult& result, CeEs
 // The Brier score BS = (1/n) Σ ‖p_i − e_{y_i}‖² alone: O(n m), one pass, the row sums added with
 // compensation (the value brier_decomposition reports as `brier`).
 double brier_score(const CategoricalData& data);
+// Two classes: (1/n) Σ (p_i − y_i)² of p_i = P(Y = 1) — the binary convention of scikit-learn's
+// brier_score_loss and of the clinical literature, half brier_score (up to rounding). Throws
+// calib::invalid_argument for other than two classes or n = 0.
+double binary_brier_score(const CategoricalData& data);
 
 // The Brier score and its decomposition BS = CAL − RES + UNC (paper
 // Eq. 5, corrected: it prints ‖π‖²): UNC = 1 − ‖π̂‖² = Σ_k π̂_k (1 − π̂_k) with π̂ the label

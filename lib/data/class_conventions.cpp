@@ -30,7 +30,12 @@ std::vector<int> class_labels(const std::string& name, std::size_t n, const std:
         const double v = value(i);
         const long row = static_cast<long>(i);
         if (v != std::floor(v))
-            throw invalid_argument(name + " = " + detail::format_value(v) + ", must be an integer", row);
+            throw invalid_argument(name + " = " + detail::format_value(v) + ", must be an integer" +
+                                       (advise && smallest >= 0 && largest <= 1 && v > 0 && v < 1
+                                            ? " (this column holds numbers in [0, 1]: probabilities, not labels? the "
+                                              "labels are the input's last column, or a file given with `labels`)"
+                                            : ""),
+                                   row);
         if (!(v >= static_cast<double>(low) && v <= static_cast<double>(high)))
             throw invalid_argument(name + " = " + detail::format_value(v) + ", must be in [" + std::to_string(low) +
                                        ", " + std::to_string(high) + "]" + advice,
@@ -49,13 +54,16 @@ std::string zero_label_warning(const std::vector<int>& labels, long num_classes,
            ", pass `one_based_labels` (they are read as 0-based: class k is label k)";
 }
 
-std::string probability_advice(const invalid_argument& error, const MatrixView& scores, bool logits) {
+std::string probability_advice(const invalid_argument& error, const MatrixView& scores, bool logits, bool for_map) {
     if (logits) return "";
     const long m = scores.cols();
-    if (error.column() >= 0 && error.column() < m) return "; if the columns hold logits, use `logits`";
+    const std::string map_logits = "logits need a map fitted on logits";
+    if (error.column() >= 0 && error.column() < m)
+        return for_map ? "; the map was fitted on probabilities (" + map_logits + ")" : "; if the columns hold logits, use `logits`";
     if (error.column() == -1 && error.row() >= 0 && error.row() < scores.rows()) {
         if (std::abs(scores.row(error.row()).sum() - 1) > 0.01)
-            return "; if the columns hold logits use `logits`, for unnormalised scores `renormalize`";
+            return for_map ? "; for unnormalised scores use `renormalize` (" + map_logits + ")"
+                           : "; if the columns hold logits use `logits`, for unnormalised scores `renormalize`";
         return "; to accept such rows use `renormalize` or a larger `simplex_tolerance`";
     }
     return "";

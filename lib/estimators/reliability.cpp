@@ -30,8 +30,10 @@ void check_options(const char* fn, const ReliabilityOptions& o, std::size_t n) {
         detail::fail(fn, "binning = ", static_cast<int>(o.binning), " is not a ReliabilityBinning");
     if (o.binning == ReliabilityBinning::equal_mass && o.bins > n)
         detail::fail(fn, "bins = ", o.bins, " equal-mass bins for n = ", n, " observations, must be <= n");
-    if (o.binning == ReliabilityBinning::uniform && o.bins > std::size_t(std::numeric_limits<int>::max()))
-        detail::fail(fn, "bins = ", o.bins, ", must be <= ", std::numeric_limits<int>::max());
+    // Each bin is a row of the record (a dict in Python): a bound keeps a typo (bins=10**6 for 4 points)
+    // from taking gigabytes.
+    if (o.binning == ReliabilityBinning::uniform && o.bins > detail::max_histogram_bins)
+        detail::fail(fn, "bins = ", o.bins, ", must be <= ", detail::max_histogram_bins);
     if (!(o.level > 0 && o.level < 1)) detail::fail(fn, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
     if (o.smooth_points > 100000) detail::fail(fn, "smooth_points = ", o.smooth_points, ", must be <= 100000");
 }

@@ -1,4 +1,5 @@
-// write_file and check_writable (io.hpp): every file calib writes is replaced whole or not at all.
+// write_file, check_writable and check_not_an_input (io.hpp): every file calib writes is replaced whole or
+// not at all, and never one that the same command reads.
 //
 // A regular target is written to a temporary file beside it ("<name>.calib-partial-<pid>-<k>",
 // created with O_EXCL so that the umask applies and no other file is touched), every write checked,
@@ -155,6 +156,20 @@ void check_writable(const std::string& path) {
     std::string partial;
     ::close(create_partial(target, path, partial));
     ::unlink(partial.c_str());
+}
+
+void check_not_an_input(const FileOption& output, const std::vector<FileOption>& inputs) {
+    struct stat written;
+    if (output.path == "-" || ::stat(output.path.c_str(), &written) != 0 || !S_ISREG(written.st_mode)) return;
+    for (const FileOption& input : inputs) {
+        struct stat read;
+        const int found = input.path == "-" ? ::fstat(STDIN_FILENO, &read) : ::stat(input.path.c_str(), &read);
+        if (found != 0 || !S_ISREG(read.st_mode) || read.st_dev != written.st_dev || read.st_ino != written.st_ino) continue;
+        throw invalid_argument("`" + output.option + "` " + detail::display_path(output.path) + " is the same file as `" +
+                               input.option + "` " + detail::display_path(input.path) +
+                               ": calib never writes over a file it reads (it was left unchanged); give `" +
+                               output.option + "` another file");
+    }
 }
 
 void write_file(const std::string& path, std::string_view bytes) {

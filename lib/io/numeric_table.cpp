@@ -177,6 +177,27 @@ bool looks_like_column_numbers(const std::vector<double>& first) {
     return false;
 }
 
+// Whether a first line is a header (--header auto): it has a cell that is not a number, and every cell
+// that is a number is written as its column's number, all 0-based or all 1-based ("0,1,2,label": the
+// header pandas writes for unnamed columns beside a named one). Any other number makes the line data,
+// so that a malformed cell in a headerless file's first row ("0.1x,0.3,0.6,2") is an error, not a
+// header that silently drops that row. An empty cell is neither (pandas leaves the index column's
+// name empty).
+bool looks_like_header(const std::vector<std::string_view>& cells) {
+    bool named = false, zero_based = true, one_based = true;
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+        double value = 0;
+        if (cells[k].empty()) continue;
+        if (parse_number(cells[k], value) == CellKind::not_a_number) {
+            named = true;
+            continue;
+        }
+        zero_based = zero_based && cells[k] == std::to_string(k);
+        one_based = one_based && cells[k] == std::to_string(k + 1);
+    }
+    return named && (zero_based || one_based);
+}
+
 NumericTable text_table(const std::string& path, std::string_view bytes, const TextFormat& format) {
     if (starts_with(bytes, "\xEF\xBB\xBF")) bytes.remove_prefix(3);  // a UTF-8 byte-order mark (Excel)
     if (starts_with(bytes, "\xFF\xFE") || starts_with(bytes, "\xFE\xFF"))
@@ -220,13 +241,7 @@ NumericTable text_table(const std::string& path, std::string_view bytes, const T
             first_line = false;
             table.columns = found;
             bool header = format.header == HeaderMode::yes;
-            if (format.header == HeaderMode::automatic) {
-                // A header is a first line with a cell that is not a number at all (an empty cell is
-                // neither: pandas leaves the index column's name empty).
-                double value = 0;
-                for (const std::string_view cell : cells)
-                    header = header || (!cell.empty() && parse_number(cell, value) == CellKind::not_a_number);
-            }
+            if (format.header == HeaderMode::automatic) header = looks_like_header(cells);
             if (header) {
                 file.summary.header = true;
                 file.first_line = 2;
@@ -250,9 +265,10 @@ NumericTable text_table(const std::string& path, std::string_view bytes, const T
                 fail_cell("cell \"" + printable(cell, 40) + "\" is not a finite number (NaN, inf and overflow are rejected)");
             if (kind == CellKind::not_a_number)
                 fail_cell("cell \"" + printable(cell, 40) + "\" is not a number" + not_a_number_hint(cell, delimiter) +
-                          (line_number == 1 && format.header == HeaderMode::no
-                               ? " (line 1 is read as data because of --header no)"
-                               : ""));
+                          (line_number != 1                        ? ""
+                           : format.header == HeaderMode::no ? " (line 1 is read as data because of --header no)"
+                                                             : " (line 1 is read as data, as other cells of it are "
+                                                               "numbers; a header has names only: else use --header yes)"));
             table.values.push_back(value);
         }
         ++table.rows;

@@ -101,6 +101,11 @@ CategoricalData read_categorical(const std::string& path, const ReadOptions& opt
                                       "--family binary"
                                     : "at least 3 (m >= 2 class probabilities, then the label); for one probability "
                                       "column use --family binary");
+    if (options.classes > 0 && m != options.classes)
+        fail_columns(input, false, input.input_columns,
+                     std::to_string(options.classes + (input.separate ? 0 : 1)) + " (the m = " +
+                         std::to_string(options.classes) + " class " + (options.logits ? "scores" : "probabilities") +
+                         (input.separate ? ")" : ", then the label)"));
     std::vector<int> labels = labels_in(table, m, m, options.one_based_labels, "label", true);
     Matrix values = columns_of(table, 0, m);
     try {
@@ -112,11 +117,39 @@ CategoricalData read_categorical(const std::string& path, const ReadOptions& opt
     }
 }
 
+Matrix read_class_predictions(const std::string& path, const ReadOptions& options, FileSummary* summary) {
+    if (options.classes < 2) throw invalid_argument("read_class_predictions: the number of classes must be given, >= 2");
+    if (!options.labels.empty()) throw invalid_argument("read_class_predictions: predictions without labels take no labels file");
+    std::vector<FileSummary> files;
+    const Input input = read_input(path, options, &files);
+    if (summary) *summary = files.front();
+    const NumericTable& table = input.table;
+    const long m = options.classes;
+    if (table.columns != m)
+        fail_columns(input, false, table.columns,
+                     std::to_string(m) + " (the map's m = " + std::to_string(m) + " class " +
+                         (options.logits ? "scores" : "probabilities") +
+                         "; if the last column holds the labels, give `labelled`)");
+    Matrix values = columns_of(table, 0, m);
+    if (options.logits) return values;
+    try {  // the checks of read_categorical's probabilities; no label is read, so none is checked
+        const CategoricalData checked(values, std::vector<int>(static_cast<std::size_t>(table.rows), 0), options.simplex);
+        return Matrix(checked.probabilities());
+    } catch (const invalid_argument& e) {
+        rethrow(table, e, e.column(), probability_advice(e, view_of(values), false, true));
+    }
+}
+
 CategoricalData read_binary(const std::string& path, const ReadOptions& options, std::vector<FileSummary>* files) {
     const Input input = read_input(path, options, files);
     const NumericTable& table = input.table;
-    if (prediction_columns(input, 1) != 1)
-        fail_columns(input, false, input.input_columns, input.separate ? "1 (p = P(Y = 1))" : "2 (p, y)");
+    const long predictions = prediction_columns(input, 1);
+    if (predictions != 1)
+        fail_columns(input, false, input.input_columns,
+                     std::string(input.separate ? "1 (p = P(Y = 1))" : "2 (p, y)") +
+                         (predictions == 2 ? "; for two columns of probabilities (P(Y = 0), P(Y = 1): scikit-learn's "
+                                             "predict_proba) use `family` categorical"
+                                           : ""));
     const std::vector<int> y = labels_in(table, 1, 2, false, "y", false);
     try {
         return CategoricalData::from_binary(columns_of(table, 0, 1).col(0), y);

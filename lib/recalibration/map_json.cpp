@@ -9,6 +9,8 @@
 #include "recalibration/objective.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <iostream>
 #include <cmath>
 
 namespace calib {
@@ -236,6 +238,25 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     const std::string problem = detail::map_parameter_problem(map);
     if (!problem.empty()) detail::fail(function, "parameters.", problem);
     return fit;
+}
+
+std::string read_map_text(const std::string& path) {
+    std::ifstream opened;
+    if (path != "-") opened.open(path, std::ios::binary);
+    std::istream& file = path == "-" ? std::cin : opened;
+    if (path != "-" && !opened) throw invalid_argument(path + ": cannot be opened");
+    // Read in pieces up to one byte past the bound, so that an endless device stops there.
+    std::string text;
+    char piece[1 << 16];
+    while (file && text.size() <= max_map_file_bytes) {
+        file.read(piece, sizeof piece);
+        text.append(piece, static_cast<std::size_t>(file.gcount()));
+    }
+    if (text.size() > max_map_file_bytes)
+        throw invalid_argument(path + ": is larger than " + std::to_string(max_map_file_bytes >> 20) +
+                               " MiB: not a map file (a map of m = 1000 classes takes about 25 MB)");
+    if (file.bad()) throw invalid_argument(path + ": cannot be read");
+    return text;
 }
 
 }  // namespace calib

@@ -68,8 +68,9 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
     }
     if (command == "test") {
         defaults.format = "json";
+        defaults.alpha = 0.05;
         return {{threads_option(same), json_or_table, quiet_option(),
-                 alpha_option("", "the level of a verdict, in (0, 1): adds alpha and reject (p_value < A)")},
+                 alpha_option("0.05", "the level of the verdict, in (0, 1): the output's alpha and reject (p_value < A)")},
                 defaults};
     }
     if (command == "report") {
@@ -94,11 +95,21 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
                 defaults};
     }
     if (command == "recalibrate apply") {
+        const Condition labelled{"labelled", {"true"}};
+        OptionList<ReadOptions> read = nested(&ReadOptions::text, text_format_options());
+        read.push_back(flag_option(&ReadOptions::one_based_labels,
+                                   info("one_based_labels", "", "",
+                                        "with --labelled, class maps: the labels are 1, ..., m (copied as given)", labelled)));
         return {OptionList<O>{file_option(&O::map, "map", "a map written by recalibrate fit", true),
                               file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true),
                               file_option(&O::features, "features",
-                                          "affine-features maps: one value x per row of the input (text or .npy)")} +
-                    nested(&O::text, text_format_options()),
+                                          "affine-features maps: one value x per row of the input (text or .npy)"),
+                              flag_option(&O::labelled,
+                                          info("labelled", "", "",
+                                               "the input's last column holds the labels (class maps) or the targets y "
+                                               "(normal maps): checked as calib estimate checks them and copied to the "
+                                               "output; without it the input holds the map's columns only"))} +
+                    nested(&O::read, read + nested(&ReadOptions::simplex, simplex_options({}))),
                 defaults};
     }
     throw invalid_argument("unknown command '" + command +

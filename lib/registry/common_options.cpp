@@ -53,6 +53,27 @@ OptionList<TextFormat> text_format_options() {
     };
 }
 
+OptionList<SimplexOptions> simplex_options(const Condition& condition) {
+    return {
+        custom_option<SimplexOptions>(
+            info("simplex_tolerance", "T|auto", "auto",
+                 "every row of probabilities (or mixture weights; not with logits) sums to 1 within T, in [0, 1), or auto: "
+                 "max(1e-6, m * 2^-24), which accepts float32 softmax outputs",
+                 condition),
+            [](SimplexOptions& o, const Value& v) {
+                if (text_value(v) == "auto")
+                    o.tolerance.reset();
+                else
+                    o.tolerance = real_value("simplex_tolerance", v, [](double t) { return t >= 0 && t < 1; }, "in [0, 1)");
+            },
+            [](const SimplexOptions& o) { return o.tolerance ? Value(*o.tolerance) : Value(std::string("auto")); }),
+        flag_option(&SimplexOptions::renormalize,
+                    info("renormalize", "", "",
+                         "divide every row of probabilities (or mixture weights; not with logits) by its sum before the check",
+                         condition)),
+    };
+}
+
 // ---- ECE -----------------------------------------------------------------------------------------------
 
 void check_ece_binning(const char* function, const EceOptions& o, std::size_t n) {
@@ -133,15 +154,8 @@ OptionList<CkceSpec> ckce_options(bool with_seed) {
                                 "median of the Euclidean distances between predictions (exact; a median of 0 falls "
                                 "back as docs/ckce.md says)"),
                            {"median"}),
-        integer_option(&CkceSpec::median_subsample,
-                       info("median_subsample", "K", "", "take the median on K observations drawn without replacement",
-                            {"lengthscale", {"median"}}),
-                       2),
-        integer_option(&CkceSpec::median_seed,
-                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
-                            {"median_subsample", {}}),
-                       0),
     };
+    list = list + median_subsample_options(&CkceSpec::median_subsample, &CkceSpec::median_seed, {"median"});
     OptionList<CkceOptions> own = {
         enum_option(&CkceOptions::method,
                     info("ckce_method", "exact|eigen|rff|lowrank", "exact",

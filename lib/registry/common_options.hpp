@@ -9,6 +9,7 @@
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
+#include <calib/registry.hpp>
 #include <calib/seed.hpp>
 
 #include <algorithm>
@@ -176,9 +177,33 @@ Option<S> lengthscale_option(LengthscaleChoice S::*member, OptionInfo i, std::ve
         [=](Record& r, const S& s, std::size_t) { r.push_back({"lengthscale_rule", (s.*member).rule}); });
 }
 
-// ---- text files: header and delimiter (the reading options; recalibrate apply's tables) ---------------
+// ---- the median heuristic's subsample ------------------------------------------------------------------
+
+// median_subsample K (0: all observations, the exact median; default none given: all, or
+// linear_median_subsample for a linear-time method, set by configure) and median_seed, applying
+// when the option `lengthscale` is one of `rules` (median, median-full).
+template <class S>
+OptionList<S> median_subsample_options(std::size_t S::*subsample, std::uint64_t S::*seed, const std::vector<std::string>& rules) {
+    return {integer_option(subsample,
+                           info("median_subsample", "K", "",
+                                "take the median on K observations drawn without replacement (0: all, the exact "
+                                "median); default all, or " + std::to_string(linear_median_subsample) +
+                                    " for the methods whose own cost is linear in n (block, dfree-block, cme, "
+                                    "skce-block, ucme)",
+                                {"lengthscale", rules}),
+                           0),
+            integer_option(seed,
+                           info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
+                                {"median_subsample", {}}),
+                           0)};
+}
+
+// ---- how files are read (the reading options; recalibrate apply's tables) -------------------------------
 
 OptionList<TextFormat> text_format_options();
+// simplex_tolerance and renormalize: how rows of probabilities are checked (the reading options of the
+// families with rows on the simplex; recalibrate apply's probabilities), applying when `condition` holds.
+OptionList<SimplexOptions> simplex_options(const Condition& condition);
 
 // ---- the binned ECE ------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 
 #include <calib/compare.hpp>
 
+#include <algorithm>
+
 namespace calib {
 
 namespace detail {
@@ -97,7 +99,11 @@ public:
         ComparisonRun out;
         ComparisonOptions options = spec.options;
         options.parallel = parallel;
+        // The kernel estimators' lengthscales (and the exact CKCE's memory check): not for the ECE alone.
+        const bool kernel = std::any_of(options.estimators.begin(), options.estimators.end(),
+                                        [](ComparedEstimator e) { return e != ComparedEstimator::ece; });
         for (const CategoricalData& d : models) {
+            if (!kernel) continue;
             const ResolvedCkce r = resolve_ckce(spec.ckce, d, parallel);
             options.ckce.push_back(r.options);
             out.lengthscales.push_back(r.lengthscale);

@@ -46,8 +46,9 @@ std::string verdict_text(const PairComparison& pair, const std::vector<std::stri
 }
 
 Record ComparisonRun::record(const std::vector<std::string>& names) const {
-    if (names.size() != lengthscales.size())
-        detail::fail("ComparisonRun::record", names.size(), " names for ", lengthscales.size(), " models");
+    const std::size_t models = comparison.results.empty() ? 0 : comparison.results.front().estimates.size();
+    if (names.size() != models)
+        detail::fail("ComparisonRun::record", names.size(), " names for ", models, " models");
     Record results;
     for (std::size_t e = 0; e < estimators.size(); ++e) {
         const EstimatorComparison& c = comparison.results[e];

@@ -52,7 +52,7 @@ OptionList<O> diagram_options(const std::string& diagram) {
                                       named<ReliabilityBinning>(
                                           {ReliabilityBinning::uniform, ReliabilityBinning::equal_mass})),
                       }) +
-               OptionList<O>{bins_option(INT_MAX, "the number of bins"), reliability_level_option()} +
+               OptionList<O>{bins_option(max_histogram_bins, "the number of bins"), reliability_level_option()} +
                nested(&O::reliability,
                       OptionList<R>{integer_option(
                           &R::smooth_points,

@@ -75,7 +75,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         BlockSize block_size;
     };
     all.push_back(estimator_entry<BlockEstimate>(
-        method("skce-block", "mean of unbiased estimates on consecutive blocks of B observations, O(nB)",
+        linear_method("skce-block", "mean of unbiased estimates on consecutive blocks of B observations, O(nB)",
                "the block estimator of the squared kernel calibration error (SKCE)"),
         {block_size_option(&BlockEstimate::block_size)},
         {},
@@ -96,7 +96,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
         std::string test_locations;
     };
     all.push_back(estimator_entry<Locations>(
-        method("ucme", "unnormalised calibration mean embedding at test locations, O(nJ)",
+        linear_method("ucme", "unnormalised calibration mean embedding at test locations, O(nJ)",
                "the unnormalised calibration mean embedding (UCME) at test locations"),
         {custom_option<Locations>(
             [] {

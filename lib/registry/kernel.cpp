@@ -29,7 +29,7 @@ OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
         if (t != TargetKernelType::gram) targets.push_back(t);
     std::string metrics;
     for (const Metric m : family.metrics) metrics += (metrics.empty() ? "" : "|") + to_string(m);
-    return {
+    return OptionList<KernelSpec>{
         enum_option(&KernelSpec::shape,
                     info("kernel_p", "exp|sqexp", "exp", "the prediction kernel k_P = exp(-d/l) or exp(-d^2/(2 l^2))"),
                     named<PredictionKernelShape>({PredictionKernelShape::exp, PredictionKernelShape::sqexp})),
@@ -44,15 +44,8 @@ OptionList<KernelSpec> kernel_options(const FamilyInfo& family) {
                                 "over all n^2 ordered pairs with the zero diagonal (median-full); the median is exact "
                                 "at every n"),
                            {"median", "median-full"}),
-        integer_option(&KernelSpec::median_subsample,
-                       info("median_subsample", "K", "",
-                            "take the median on K observations drawn without replacement instead of all",
-                            {"lengthscale", {"median", "median-full"}}),
-                       2),
-        integer_option(&KernelSpec::median_seed,
-                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
-                            {"median_subsample", {}}),
-                       0),
+    } + median_subsample_options(&KernelSpec::median_subsample, &KernelSpec::median_seed, {"median", "median-full"}) +
+    OptionList<KernelSpec>{
         enum_option(&KernelSpec::target,
                     info("kernel_y", "", to_string(targets.front()),
                          "the target kernel: white (delta) for labels; sqexp exp(-(y-y')^2/(2 l^2)) or exp "

@@ -40,6 +40,14 @@ ConfiguredMethod<MethodSetup> configure_method(MethodSetup method, const std::st
         if (out.kernel) apply_preset(*preset, *out.kernel);
     }
     reject_unused(given, {&out.method, out.kernel_setup()}, message_context(out.method));
+    // A linear-time method takes its median lengthscale on a subsample unless told otherwise: the
+    // exact median over all pairs would cost O(n^2), more than the method. The published presets and
+    // median-full stay exact; the subsample is recorded (median_subsample, median_seed) as if given.
+    if (out.method.info().linear_time && !preset)
+        for (Setup* setup : {static_cast<Setup*>(&out.method), static_cast<Setup*>(out.kernel ? &*out.kernel : nullptr)})
+            if (setup && setup->option("median_subsample") && setup->applies("median_subsample") &&
+                !setup->given("median_subsample") && to_text(setup->get("lengthscale")) == "median")
+                setup->set("median_subsample", Value(std::to_string(linear_median_subsample)));
     return out;
 }
 

@@ -66,7 +66,7 @@ Matrix one_hot_rbf_gram(Eigen::Index size, double lengthscale) {
 OptionList<MmdChoice> mmd_options(Condition notion_condition) {
     std::vector<std::pair<MmdNotion, std::string>> notions;
     for (const std::string& name : all_notions) notions.emplace_back(parse_mmd_notion(name), name);
-    return {
+    return OptionList<MmdChoice>{
         enum_option(&MmdChoice::notion,
                     info("notion", "", "canonical",
                          "the notion of calibration: Y given Z = q (canonical), 1{Y = argmax q} given max q "
@@ -95,15 +95,8 @@ OptionList<MmdChoice> mmd_options(Condition notion_condition) {
                                 "(median; class-wise: one per class) or over all n^2 ordered pairs (median-full)",
                                 {"notion", conditioned_notions}),
                            {"median", "median-full"}),
-        integer_option(&MmdChoice::median_subsample,
-                       info("median_subsample", "K", "",
-                            "take the median on K observations drawn without replacement instead of all",
-                            {"lengthscale", {"median", "median-full"}}),
-                       2),
-        integer_option(&MmdChoice::median_seed,
-                       info("median_seed", "S", std::to_string(default_seed), "the seed of the median's subsample",
-                            {"median_subsample", {}}),
-                       0),
+    } + median_subsample_options(&MmdChoice::median_subsample, &MmdChoice::median_seed, {"median", "median-full"}) +
+    OptionList<MmdChoice>{
         enum_option(&MmdChoice::target,
                     info("kernel_y", "white|sqexp|sign|moment|pit|laplacian|tanh|min", "white",
                          "the target kernel: for labels white (delta) or sqexp, the RBF exp(-|e_y - e_y'|^2/(2 l^2)) "

@@ -159,6 +159,12 @@ const std::vector<Registered<MethodModel<TestResult>>>& registered_tests();
 inline MethodInfo method(std::string name, std::string summary, std::string title, bool classes_only = false) {
     return {std::move(name), std::move(summary), std::move(title), classes_only};
 }
+// A method whose own cost is at most linear in n (MethodInfo::linear_time).
+inline MethodInfo linear_method(std::string name, std::string summary, std::string title) {
+    MethodInfo info = method(std::move(name), std::move(summary), std::move(title));
+    info.linear_time = true;
+    return info;
+}
 // A method of binary predictions (the binary family, or categorical with two classes: the library
 // checks the number of classes on the data).
 inline MethodInfo binary_method(std::string name, std::string summary, std::string title) {

@@ -34,29 +34,7 @@ OptionList<ReadOptions> family_reading_options(const FamilyInfo& family, bool fi
     if (!family.simplex_rows) return list;
     // The softmax of logits is on the simplex: its options apply to probabilities only.
     const Condition without_logits = family.labels_options ? Condition{"logits", {"false"}} : Condition{};
-    return list +
-           nested(&O::simplex,
-                  OptionList<SimplexOptions>{
-                      custom_option<SimplexOptions>(
-                          info("simplex_tolerance", "T|auto", "auto",
-                               "every row of probabilities (or mixture weights; not with logits) sums to 1 within T, in [0, 1), or auto: "
-                               "max(1e-6, m * 2^-24), which accepts float32 softmax outputs",
-                               without_logits),
-                          [](SimplexOptions& o, const Value& v) {
-                              if (text_value(v) == "auto")
-                                  o.tolerance.reset();
-                              else
-                                  o.tolerance = real_value("simplex_tolerance", v,
-                                                           [](double t) { return t >= 0 && t < 1; }, "in [0, 1)");
-                          },
-                          [](const SimplexOptions& o) {
-                              return o.tolerance ? Value(*o.tolerance) : Value(std::string("auto"));
-                          }),
-                      flag_option(&SimplexOptions::renormalize,
-                                  info("renormalize", "", "",
-                                       "divide every row of probabilities (or mixture weights; not with logits) by its sum before the check",
-                                       without_logits)),
-                  });
+    return list + nested(&O::simplex, simplex_options(without_logits));
 }
 
 class ReadingEntry final : public WithOptions<SetupModel, ReadOptions> {

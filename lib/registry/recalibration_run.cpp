@@ -6,6 +6,7 @@
 #include <calib/recalibration.hpp>
 #include <calib/tool/random.hpp>
 
+#include "core/check.hpp"
 #include "core/stopwatch.hpp"
 
 namespace calib {
@@ -104,6 +105,26 @@ void judge_mmd(const AnyData& before, const AnyData& after, MmdNotion notion, co
     judged.push_back({"mmd_after", mapped.estimate});
 }
 
+// The warnings of a fit: stopped by its iteration limit (its map may be far from the optimum), or
+// worse than the identity on the held-out rows (it over-fitted the fitted ones: fewer parameters, a
+// larger `ridge`, or more data).
+std::vector<std::string> fit_warnings(const RecalibrationFit& fit, const Record* judged) {
+    std::vector<std::string> warnings;
+    if (fit.summary.termination == FitTermination::max_iterations)
+        warnings.push_back("the fit stopped at `max_iterations` (" + std::to_string(fit.summary.iterations) +
+                           ") before converging: the map may be far from the NLL's minimum (status max_iterations)");
+    if (judged) {
+        const double before = std::get<double>(find(*judged, "nll_before"));
+        const double after = std::get<double>(find(*judged, "nll_after"));
+        if (after > before)
+            warnings.push_back("the map is worse than the identity on the held-out rows (NLL " + detail::format_value(after) +
+                               " after against " + detail::format_value(before) +
+                               " before): it over-fits the fitted rows; try a method with fewer parameters, a larger "
+                               "`ridge` for matrix, or more data");
+    }
+    return warnings;
+}
+
 }  // namespace
 
 std::size_t RecalibrationData::size() const {
@@ -142,6 +163,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
     out.options = record(input.size());
     if (!holdout()) {
         out.fit = fit_on(input);
+        out.warnings = fit_warnings(out.fit, nullptr);
         out.compute_seconds = stopwatch.seconds();
         return out;
     }
@@ -160,6 +182,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
               {"skce_bootstrap_p_value_before", skce_p_value(as_data(held_out, nullptr), seed(), parallel)},
               {"skce_bootstrap_p_value_after", skce_p_value(as_data(held_out, &map), seed(), parallel)}};
     judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), fit_options().notion, parallel, judged);
+    out.warnings = fit_warnings(out.fit, &judged);
     out.compute_seconds = stopwatch.seconds();
     return out;
 }

@@ -319,17 +319,22 @@ Registered<MethodModel<EstimateResult>> brier_entry() {
          },
          [](const AnyData& data, const Kernel*, const AnyData*, const BrierOptions& given, const ParallelOptions& p) {
              const CategoricalData& d = classes_of("brier", data);
-             if (given.score_only) return EstimateResult{"brier", brier_score(d), d.size(), {}, {}};
+             // Two classes: also the binary convention (scikit-learn's brier_score_loss), half the score.
+             Record binary;
+             if (d.num_classes() == 2) binary.push_back({"brier_binary", binary_brier_score(d)});
+             if (given.score_only) return EstimateResult{"brier", brier_score(d), d.size(), binary, {}};
              SquaredCeOptions o = given.pipeline;
              o.parallel = p;
              const BrierDecomposition b = brier_decomposition(d, o);
-             return EstimateResult{"brier", b.brier, d.size(),
-                                   {{"calibration", b.calibration},
-                                    {"resolution", b.resolution},
-                                    {"uncertainty", b.uncertainty},
-                                    {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
-                                    {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean},
-                                    {"calibration_top_label_estimate", b.calibration_fit.top_label_estimate}},
+             Record details = binary;
+             details.insert(details.end(),
+                            {{"calibration", b.calibration},
+                             {"resolution", b.resolution},
+                             {"uncertainty", b.uncertainty},
+                             {"calibration_bandwidth", b.calibration_fit.grid[b.calibration_fit.problems[0].chosen]},
+                             {"calibration_validation_risk", 100 * b.calibration_fit.risk_sqrt_mean},
+                             {"calibration_top_label_estimate", b.calibration_fit.top_label_estimate}});
+             return EstimateResult{"brier", b.brier, d.size(), details,
                                    squared_ce_warnings(b.calibration_fit, CeEstimator::kde)};
          }});
 }

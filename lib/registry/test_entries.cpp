@@ -210,7 +210,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
 
     using BlockRun = Estimated<BlockTestOptions>;
     all.push_back(test_entry<BlockRun>(
-        method("block", "z-test of the block SKCE (or MMD), O(nB): the fastest, asymptotically valid",
+        linear_method("block", "z-test of the block SKCE (or MMD), O(nB): the fastest, asymptotically valid",
                "block test: z-test of the SKCE over blocks (normal null)"),
         with_estimator(block_options()), {},
         {estimated_kernel_use<BlockTestOptions>, nullptr,
@@ -295,7 +295,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          }}));
 
     all.push_back(test_entry<DfreeBlock>(
-        method("dfree-block", "distribution-free bound on the block SKCE (Hoeffding): valid at every n, conservative",
+        linear_method("dfree-block", "distribution-free bound on the block SKCE (Hoeffding): valid at every n, conservative",
                "distribution-free test of the block SKCE (Hoeffding bound; conservative)"),
         {block_size_option(&DfreeBlock::block_size)},
         {},
@@ -330,7 +330,7 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
          }}));
 
     all.push_back(test_entry<Cme>(
-        method("cme",
+        linear_method("cme",
                "Hotelling test of the CME at J test locations, O(nJ): needs J^2 <= 0.07 n (two classes: 0.002 n)",
                "CME test: Hotelling statistic at test locations"),
         cme_options(), {},

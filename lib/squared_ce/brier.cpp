@@ -22,6 +22,19 @@ double brier_score(const CategoricalData& data) {
     return sum.value() / static_cast<double>(data.size());
 }
 
+double binary_brier_score(const CategoricalData& data) {
+    detail::check_min_size("binary_brier_score", data.size(), 1);
+    if (data.num_classes() != 2)
+        detail::fail("binary_brier_score", "the data have ", data.num_classes(), " classes, must have 2");
+    const auto& p = data.probabilities();
+    detail::CompensatedSum sum;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        const double r = p(i, 1) - (data.labels()[static_cast<std::size_t>(i)] == 1 ? 1.0 : 0.0);
+        sum.add(r * r);
+    }
+    return sum.value() / static_cast<double>(data.size());
+}
+
 BrierDecomposition brier_decomposition(const CategoricalData& data, const SquaredCeOptions& options) {
     const double n = static_cast<double>(data.size());
     BrierDecomposition b;

@@ -63,7 +63,8 @@ def _split(arguments):
 
 def _command(command, **given):
     """The command's own options (threads; test: alpha) as the library checks them for the command line
-    (CommandSetup): a dict with threads (0: OMP_NUM_THREADS or all cores) and alpha when given."""
+    (CommandSetup): a dict with threads (0: OMP_NUM_THREADS or all cores) and, for test and report, alpha
+    (0.05 unless given; None is not given)."""
     return _calib.command_options(command, {name: value for name, value in given.items() if value is not None})
 
 
@@ -303,12 +304,15 @@ class FittedMap(dict):
     the fields calib recalibrate fit prints for them); and holdout: with recalibrate_fit(holdout=F), the
     map judged on the held-out rows as calib recalibrate fit --holdout reports it (fraction, seed,
     n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/_after, mmd_notion,
-    mmd_lengthscale, mmd_before, mmd_after), else None."""
+    mmd_lengthscale, mmd_before, mmd_after), else None; warnings: what the fit warned of as a
+    calib.CalibWarning (a fit stopped by max_iterations, a map worse than the identity on the held-out
+    rows), the command line's JSON field warnings."""
 
-    def __init__(self, fields=(), options=None, holdout=None):
+    def __init__(self, fields=(), options=None, holdout=None, warnings=()):
         super().__init__(fields)
         self.options = options if options is not None else {}
         self.holdout = holdout
+        self.warnings = list(warnings)
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, threads=None,
@@ -334,27 +338,32 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     options["method"] = method
     import json
-    text, used, holdout = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
-    return FittedMap(json.loads(text), used, holdout)
+    text, used, holdout, said = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
+    return FittedMap(json.loads(text), used, holdout, said)
 
 
-def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None):
+def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None, simplex_tolerance=None,
+                      renormalize=None):
     """Applies a map (a dict as recalibrate_fit returns, or the path of a JSON map file as `calib
     recalibrate fit` writes) to new predictions, as `calib recalibrate apply` does: probs (n, m) the
     raw scores the map takes (logits or probabilities, as it was fitted) give {"probs": (n, m)
     probabilities}; mean and std (and features for affine-features) give {"mean": ..., "std": ...}.
-    The dict's arrays can be passed on: calib.test(**calib.recalibrate_apply(m, probs), labels=y)."""
+    Probabilities are checked as every function checks them: m columns, the map's classes, entries in
+    [0, 1] and rows on the simplex within simplex_tolerance (default auto: max(1e-6, m * 2^-24));
+    renormalize=True divides each row by its sum first. The dict's arrays can be passed on:
+    calib.test(**calib.recalibrate_apply(m, probs), labels=y)."""
     import json
     import os
     if isinstance(recalibration_map, dict):
         text = json.dumps(recalibration_map)
     elif isinstance(recalibration_map, (str, os.PathLike)):
-        with open(recalibration_map) as f:
-            text = f.read()
+        text = _calib.read_map_text(os.fspath(recalibration_map))  # bounded, as the command line's
     else:
         raise TypeError(f"recalibration_map must be a dict or the path of a JSON map file, not {recalibration_map!r}")
     arrays = {k: v for k, v in dict(probs=probs, mean=mean, std=std).items() if v is not None}
-    return _calib.recalibrate_apply(text, arrays, features)
+    options = {k: v for k, v in dict(simplex_tolerance=simplex_tolerance, renormalize=renormalize).items()
+               if v is not None}
+    return _calib.recalibrate_apply(text, arrays, features, options)
 
 
 def pit_histogram(u, bins=None, level=None):

@@ -36,8 +36,8 @@ Matrix finite_table(const py::handle& object, const std::string& name) {
     return t;
 }
 
-// The map as the text of its JSON file, the fit's options as used, and with `holdout` the held-out
-// judgement (else None).
+// The map as the text of its JSON file, the fit's options as used, with `holdout` the held-out
+// judgement (else None), and the fit's warnings (each also given as a calib.CalibWarning).
 py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
               py::dict options, const py::object& threads) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
@@ -65,14 +65,24 @@ py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::
         py::gil_scoped_release release;
         fitted = setup.run(input, ParallelOptions{command.values().threads});
     }
+    py::list said;
+    for (const std::string& warning : fitted.warnings) {
+        warn(warning);
+        said.append(render_message(warning, NameStyle::python));
+    }
     return py::make_tuple(to_json(fitted.fit), to_dict(fitted.options),
-                          fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout));
+                          fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout), said);
 }
 
 // The map applied to new predictions: {"probs": (n, m)} or {"mean": (n,), "std": (n,)}, the arrays of
 // the family's predictions, so that they can be passed on as they are.
-py::dict apply(const std::string& map_json, const py::dict& arrays, const py::object& features) {
+py::dict apply(const std::string& map_json, const py::dict& arrays, const py::object& features, py::dict options) {
     const RecalibrationMap map = recalibration_fit_from_json(map_json).map;
+    // The reading options of recalibrate apply that arrays have (simplex_tolerance, renormalize: those of
+    // class probabilities), checked against the map as the command line's.
+    ReadingSetup reading(find_family("categorical"), false);
+    set_options(reading, options);
+    reject_unused(options, {&reading}, "recalibrate_apply");
     const bool categorical = is_categorical(map.method);
     const std::vector<std::string> names = categorical ? std::vector<std::string>{"probs"}
                                                        : std::vector<std::string>{"mean", "std"};
@@ -84,11 +94,25 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
     }
     for (const std::string& name : names)
         if (!arrays.contains(name)) throw invalid_argument("missing " + name + " for a map of method " + to_string(map.method));
-    check_apply_features(map, !features.is_none());
+    check_apply_options(map, reading, !features.is_none());
     const Matrix x = features.is_none() ? Matrix() : finite_table(features, "features");
     py::dict out;
     if (categorical) {
-        const Matrix scores = finite_table(arrays["probs"], "probs");
+        Matrix scores = finite_table(arrays["probs"], "probs");
+        if (scores.cols() != map.num_classes)
+            throw invalid_argument("probs has " + std::to_string(scores.cols()) + " columns, the map takes m = " +
+                                   std::to_string(map.num_classes) + " (its classes)");
+        // The probabilities checked as the arrays of every other function are (CategoricalData); no label
+        // is given, so none is checked.
+        if (!map.logits) {
+            try {
+                scores = Matrix(CategoricalData(scores, std::vector<int>(static_cast<std::size_t>(scores.rows()), 0),
+                                                reading.read_options().simplex)
+                                    .probabilities());
+            } catch (const invalid_argument& e) {
+                throw invalid_argument(e.what() + probability_advice(e, view_of(scores), false, true), e.row(), e.column());
+            }
+        }
         Matrix p;
         {
             py::gil_scoped_release release;
@@ -121,7 +145,8 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
 void add_recalibration(py::module_& m) {
     m.def("recalibrate_fit", &fit, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("features"),
           py::arg("options"), py::arg("threads"));
-    m.def("recalibrate_apply", &apply, py::arg("map_json"), py::arg("arrays"), py::arg("features"));
+    m.def("read_map_text", &read_map_text, py::arg("path"));
+    m.def("recalibrate_apply", &apply, py::arg("map_json"), py::arg("arrays"), py::arg("features"), py::arg("options"));
 }
 
 }  // namespace calib::python

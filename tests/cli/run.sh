@@ -663,7 +663,7 @@ head -n 4 cal.csv >cal_locations.csv                  # 3 test locations (J^2 <=
 
 t=(test --family categorical --input cal.csv)
 # Every method gives one JSON object with the documented keys and a p-value in [0, 1].
-expect_json "test block" 'j["method"] == "block" and j["estimator"] == "skce-block" and j["block_size"] == 2 and j["num_blocks"] == 100 and j["block_size_rule"] == "given" and j["variance_divisor"] == 99 and j["null_variance"] == 0 and "seed" not in j and "alpha" not in j' \
+expect_json "test block" 'j["method"] == "block" and j["estimator"] == "skce-block" and j["block_size"] == 2 and j["num_blocks"] == 100 and j["block_size_rule"] == "given" and j["variance_divisor"] == 99 and j["null_variance"] == 0 and "seed" not in j and j["alpha"] == 0.05 and j["reject"] == (j["p_value"] < 0.05)' \
     "${t[@]}" --method block --block-size 2
 expect_json "test block sqrt, divisor s" 'j["block_size"] == 14 and j["num_blocks"] == 14 and j["block_size_rule"] == "sqrt" and j["variance_divisor"] == 14' \
     "${t[@]}" --method block --block-size sqrt --variance-divisor s
@@ -995,6 +995,13 @@ expect_error "rank: one model" "calib rank needs at least 2 models, got" -- rank
 expect_error "rank: no model" "calib rank needs at least 2 models, got" -- rank --family categorical
 expect_error "rank: unknown estimator" "--estimators" "bogus" -- "${r[@]}" --estimators ckce,bogus
 expect_error "rank: estimator twice" "twice" -- "${r[@]}" --estimators ece,ece
+# Ranking by the ECE alone needs no kernel: no CKCE lengthscale and no exact CKCE's n x n memory check
+# (at n = 200 000 that check asks for 320 GB).
+awk 'BEGIN { s = 3; for (i = 0; i < 200000; i++) { s = (s * 1103515245 + 12345) % 2147483648; p = 0.2 + 0.6 * s / 2147483648
+    printf "%.6f,%.6f,%d\n", 1 - p, p, (i % 7 < 4) }; }' >big_a.csv
+awk -F, '{ printf "%.6f,%.6f,%s\n", $2, $1, $3 }' big_a.csv >big_b.csv
+expect_json "rank by the ECE alone at n = 200 000" 'j["n"] == 200000 and "kernel" not in j and "lengthscales" not in j["results"]["ece"]' \
+    rank --family categorical --input big_a.csv big_b.csv --estimators ece --replicates 5 --quiet
 expect_error "rank: bad format" "--format" -- "${r[@]}" --format xml
 expect_error "rank: level 1" "--level" -- "${r[@]}" --level 1
 expect_error "rank: replicates 0" "--replicates" -- "${r[@]}" --replicates 0
@@ -1162,6 +1169,9 @@ with open("hetero.csv", "w") as f, open("hetero_x.csv", "w") as g:
         g.write("%.17g\n" % x)
 EOF
 cut -d, -f5 over.csv >over_labels.csv
+awk -F, '{ s = 0; for (k = 1; k <= 4; k++) { e[k] = exp($k / 2); s += e[k] }
+    printf "%.17g,%.17g,%.17g,%.17g\n", e[1] / s, e[2] / s, e[3] / s, e[4] / s }' over.csv >over_probs.csv
+awk -F, '{ printf "%.17g,%.17g,%d\n", 1 - 1 / (1 + exp($1)), 1 / (1 + exp($1)), $5 % 2 }' over.csv >proba2.csv
 sed 's/,3$/,4/' over.csv >over_bad.csv
 fit=(recalibrate fit --family categorical --input over.csv --logits)
 expect_json "recalibrate temperature" 'j["status"] == "converged" and 1.7 < j["parameters"]["temperature"] < 2.3 and j["objective_after"] < j["objective_before"] and j["n"] == 1500 and json.load(open("t.json"))["parameters"] == j["parameters"]' \
@@ -1187,7 +1197,7 @@ expect_json "recalibrate holdout mmd top-label" '(h := j["holdout"])["mmd_notion
 expect_json "recalibrate holdout mmd normal" '(h := j["holdout"])["mmd_notion"] == "distribution" and h["mmd_before"] > 5e-4 and abs(h["mmd_after"]) < h["mmd_before"] / 5' \
     recalibrate fit --family normal --input narrow.csv --method affine --holdout 0.3 --seed 5 --out held.json
 expect_json "recalibrate apply csv" 'j["n"] == 1500 and j["columns"] == 5 and open("recal.csv").readline().strip() == "p_1,p_2,p_3,p_4,label"' \
-    recalibrate apply --map t.json --input over.csv --output recal.csv
+    recalibrate apply --map t.json --input over.csv --labelled --output recal.csv
 expect_json "recalibrate apply npy, predictions only" 'j["columns"] == 4' \
     recalibrate apply --map t.json --input over_x.csv --output recal.npy
 # The recalibrated file is a calib input, and .npy and CSV hold the same doubles.
@@ -1195,23 +1205,23 @@ expect_close "recalibrated csv and npy agree" "$(estimate_of estimate --family c
     "$(estimate_of estimate --family categorical --input recal.npy --labels over_labels.csv --estimator ece)" 0
 expect_json "recalibrate affine" 'j["status"] == "converged" and abs(j["parameters"]["s"] - math.log(2)) < 0.1 and abs(j["parameters"]["a"] - 1) < 0.1' \
     recalibrate fit --family normal --input narrow.csv --method affine --out affine.json
-expect_json "recalibrate apply affine" 'j["columns"] == 3' recalibrate apply --map affine.json --input narrow.csv --output wide.csv
+expect_json "recalibrate apply affine" 'j["columns"] == 3' recalibrate apply --map affine.json --input narrow.csv --labelled --output wide.csv
 expect_json "recalibrate affine-features" 'j["status"] == "converged" and abs(j["parameters"]["s1"] - 0.6) < 0.1 and abs(j["parameters"]["s0"]) < 0.1 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"]' \
     recalibrate fit --family normal --input hetero.csv --method affine-features --features hetero_x.csv --holdout 0.3 --out hetero.json
 expect_json "recalibrate apply affine-features" 'j["columns"] == 3' \
-    recalibrate apply --map hetero.json --input hetero.csv --features hetero_x.csv --output hetero_out.csv
+    recalibrate apply --map hetero.json --input hetero.csv --labelled --features hetero_x.csv --output hetero_out.csv
 expect_error "recalibrate affine-features needs --features" "--method affine-features needs --features" -- \
     recalibrate fit --family normal --input hetero.csv --method affine-features --out x.json
 expect_error "recalibrate --features without affine-features" "--features applies only with --method affine-features or --notion individual" -- \
     recalibrate fit --family normal --input hetero.csv --method affine --features hetero_x.csv --out x.json
 expect_error "recalibrate apply affine-features without features" "it needs --features" -- \
-    recalibrate apply --map hetero.json --input hetero.csv --output x.csv
+    recalibrate apply --map hetero.json --input hetero.csv --labelled --output x.csv
 expect_error "recalibrate features of another length" "--features is 2000 x 1, must be n = 1000 x 1" -- \
     recalibrate fit --family normal --input narrow.csv --method affine-features --features hetero_x.csv --out x.json
 sed 's/"temperature": [0-9.e-]*/"temperature": 0/' t.json >t0.json
 expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_fit_from_json: parameters.temperature = 0, must be > 0" -- \
-    recalibrate apply --map t0.json --input over.csv --output x.csv
-expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma)" -- \
+    recalibrate apply --map t0.json --input over.csv --labelled --output x.csv
+expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma; with --labelled, 3: mu, sigma, y)" -- \
     recalibrate apply --map affine.json --input over.csv --output x.csv
 expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector or matrix for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
@@ -1252,7 +1262,7 @@ paste -d, hetero_x.csv hetero_x.csv >hetero_x2.csv
 expect_json "recalibrate normal nll+mmd affine, individual on 2 features" 'j["status"] == "converged" and j["mmd_lengthscale"] > 0' \
     "${nfit[@]}" --method affine --features hetero_x2.csv --lambda 1 --notion individual --out am.json
 expect_json "recalibrate apply normal nll+mmd affine map (no features)" 'j["columns"] == 3' \
-    recalibrate apply --map am.json --input hetero.csv --output am_out.csv
+    recalibrate apply --map am.json --input hetero.csv --labelled --output am_out.csv
 expect_json "recalibrate normal nll+mmd sign" 'j["notion"] == "distribution" and j["mmd_threshold"] == 0.5 and json.load(open("sm.json"))["mmd_target"] == "sign"' \
     "${nfit[@]}" --method affine --lambda 1 --kernel-y sign --threshold 0.5 --out sm.json
 expect_json "recalibrate normal nll (reference of lambda 0)" 'j["status"] == "converged"' \
@@ -1288,14 +1298,75 @@ head -6 over.csv >tiny.csv
 expect_error "recalibrate holdout leaving one row" "--holdout 0.2 leaves 1 of 6 rows held out; both parts need at least 2" -- \
     recalibrate fit --family categorical --input tiny.csv --logits --method temperature --holdout 0.2 --out x.json
 expect_error "recalibrate apply features for temperature" "--features applies only to a map of --method affine-features, not temperature" -- \
-    recalibrate apply --map t.json --input over.csv --features hetero_x.csv --output x.csv
+    recalibrate apply --map t.json --input over.csv --labelled --features hetero_x.csv --output x.csv
+expect_error "recalibrate apply: a missing map, named once" "calib: nomap.json: cannot be opened" -- \
+    recalibrate apply --map nomap.json --input over_x.csv --output x.csv
+grep -q "nomap.json: nomap.json" err && bad "the missing map's path printed twice" || ok
+expect_error "recalibrate apply: /dev/zero as the map" "/dev/zero: is larger than 64 MiB: not a map file" -- \
+    recalibrate apply --map /dev/zero --input over_x.csv --output x.csv
 expect_error "recalibrate apply without --map" "missing option --map FILE" -- recalibrate apply --input over.csv --output x.csv
 expect_error "recalibrate apply bad header" "option --header = maybe, must be one of auto, yes or no" -- \
-    recalibrate apply --map t.json --input over.csv --output x.csv --header maybe
+    recalibrate apply --map t.json --input over.csv --labelled --output x.csv --header maybe
+# The input of apply is read as calib estimate reads it: the map's columns only, unless --labelled says
+# that the last column holds the labels (checked, copied as given); probabilities on the simplex.
+expect_error "recalibrate apply: labels not announced" "over.csv: found 5 columns, expected 4 (the map's m = 4 class scores; if the last column holds the labels, give --labelled)" -- \
+    recalibrate apply --map t.json --input over.csv --output x.csv
+expect_error "recalibrate apply: --labelled without labels" "over_x.csv: found 4 columns, expected 5 (the m = 4 class scores, then the label)" -- \
+    recalibrate apply --map t.json --input over_x.csv --labelled --output x.csv
+expect_error "recalibrate apply: a label out of range" "label = 4, must be in [0, 3]" -- \
+    recalibrate apply --map t.json --input over_bad.csv --labelled --output x.csv
+sed '3s/,[0-9]$/,1.5/' over.csv >over_half.csv
+expect_error "recalibrate apply: a label that is no integer" "over_half.csv: line 3, column 5" "must be an integer" -- \
+    recalibrate apply --map t.json --input over_half.csv --labelled --output x.csv
+sed '2s/,[0-9]$/,-1/' over.csv >over_negative.csv
+expect_error "recalibrate apply: a negative label" "over_negative.csv: line 2, column 5" -- \
+    recalibrate apply --map t.json --input over_negative.csv --labelled --output x.csv
+awk -F, '{ printf "%s,%s,%s,%s,%d\n", $1, $2, $3, $4, $5 + 1 }' over.csv >over_one.csv
+expect_json "recalibrate apply: 1-based labels copied as given" 'j["n"] == 1500 and open("recal_one.csv").read().splitlines()[1:] == [l.rsplit(",", 1)[0] + "," + str(int(r.rsplit(",", 1)[1]) + 1) for l, r in zip(open("recal.csv").read().splitlines()[1:], open("over.csv").read().splitlines())]' \
+    recalibrate apply --map t.json --input over_one.csv --labelled --one-based-labels --output recal_one.csv
+expect_error "recalibrate apply: --one-based-labels without --labelled" "--one-based-labels applies only with --labelled" -- \
+    recalibrate apply --map t.json --input over_x.csv --one-based-labels --output x.csv
+expect_error "recalibrate apply: --simplex-tolerance with a map of logits" "--simplex-tolerance applies only to a map fitted on probabilities, not on logits" -- \
+    recalibrate apply --map t.json --input over_x.csv --simplex-tolerance 1e-3 --output x.csv
+expect_error "recalibrate apply: --labelled --one-based-labels for a normal map" "--one-based-labels applies only to a map of classes, not of --method affine" -- \
+    recalibrate apply --map affine.json --input narrow.csv --labelled --one-based-labels --output x.csv
+# A map fitted on probabilities (cal.csv: 3 classes and labels): 11 columns for 10 classes, rows off the
+# simplex and labels mistaken for probabilities are refused; --renormalize as in every reader.
+expect_json "recalibrate fit on probabilities" 'j["status"] == "converged"' \
+    recalibrate fit --family categorical --input cal.csv --method temperature --out tp.json
+cut -d, -f1-3 cal.csv >cal_p.csv
+expect_json "recalibrate apply probabilities" 'j["columns"] == 3 and j["n"] == 200' recalibrate apply --map tp.json --input cal_p.csv --output cal_r.csv
+expect_json "recalibrate apply probabilities, labelled" 'j["columns"] == 4' recalibrate apply --map tp.json --input cal.csv --labelled --output cal_rl.csv
+awk -F, 'NR == 4 { $1 = $1 + 0.01 } { print $1 "," $2 "," $3 }' cal_p.csv >cal_off.csv
+expect_error "recalibrate apply: a row off the simplex" "cal_off.csv: line 4" "sum" -- recalibrate apply --map tp.json --input cal_off.csv --output x.csv
+expect_json "recalibrate apply: a row off the simplex, renormalized" 'j["n"] == 200' \
+    recalibrate apply --map tp.json --input cal_off.csv --renormalize --output x.csv
+expect_error "recalibrate apply: labels read as a class" "found 4 columns, expected 3" -- recalibrate apply --map tp.json --input cal.csv --output x.csv
 expect_error "recalibrate fit --threads -1" "option --threads = '-1', must be an integer in [0, " -- \
     "${fit[@]}" --method temperature --threads -1 --out x.json
 expect_error "recalibrate unknown subcommand" "unknown subcommand 'recalibrate tune'" -- recalibrate tune
 expect_error "recalibrate needs --out" "--out" -- "${fit[@]}" --method temperature
+# Forgotten labels: the last probability column read as labels is named for what it likely is; scikit-
+# learn's two predict_proba columns given as binary are pointed to categorical.
+expect_error "labels forgotten" "over_probs.csv: line 1, column 4" "must be an integer (this column holds numbers in [0, 1]: probabilities, not labels? the labels are the input's last column, or a file given with --labels)" -- \
+    estimate --family categorical --input over_probs.csv --estimator ece
+expect_error "predict_proba as binary" "found 3 columns, expected 2 (p, y); for two columns of probabilities (P(Y = 0), P(Y = 1): scikit-learn's predict_proba) use --family categorical" -- \
+    estimate --family binary --input proba2.csv --estimator ece
+# A fit stopped by its iteration limit, and a map worse than the identity on its held-out rows (matrix
+# scaling's 20 parameters on 12 fitted rows, without a ridge to speak of), warn and say so in the JSON.
+"$bin" "${fit[@]}" --method vector --max-iterations 2 --out x.json >out 2>err
+if [ $? -eq 0 ] && [ "$(cat err)" = "calib: warning: the fit stopped at --max-iterations (2) before converging: the map may be far from the NLL's minimum (status max_iterations)" ] &&
+    /usr/bin/python3 -c 'import json; j = json.load(open("out")); assert j["status"] == "max_iterations" and j["warnings"] == [open("err").read()[len("calib: warning: "):].strip()]'; then ok
+else bad "a fit stopped by max_iterations: $(head -c 300 err)"; fi
+head -20 over.csv >over20.csv
+"$bin" recalibrate fit --family categorical --input over20.csv --logits --method matrix --ridge 1e-9 --holdout 0.4 --out x.json >out 2>err
+if [ $? -eq 0 ] && grep -q "^calib: warning: the map is worse than the identity on the held-out rows (NLL " err &&
+    /usr/bin/python3 -c 'import json; j = json.load(open("out")); h = j["holdout"]; assert h["nll_after"] > h["nll_before"] and any("worse than the identity" in w for w in j["warnings"])'; then ok
+else bad "a map worse than the identity on its holdout: $(head -c 300 err)"; fi
+expect_error "recalibrate fit --output: the option is --out" "unknown option --output (did you mean --out?)" -- \
+    "${fit[@]}" --method temperature --output x.json
+expect_error "a mistyped option" "unknown option --estimatr (did you mean --estimator?)" -- \
+    estimate --family categorical --input over.csv --logits --estimatr ece
 
 # ---------------------------------------------------------------------------------------------
 # Help and version.

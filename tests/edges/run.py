@@ -314,11 +314,14 @@ def check_html(case, path):
         fail(case, f"HTML: non-finite numbers in the page: {(bad + shown)[:3]}")
 
 
-def check_apply(case, folder, data_file, arrays):
-    """recalibrate apply of the map just fitted, on the same predictions (CLI and Python)."""
+def check_apply(case, folder, data_file, arrays, reading):
+    """recalibrate apply of the map just fitted, on the same predictions read the same way (CLI and
+    Python): the file's last column is its labels (--labelled)."""
     out = os.path.join(folder, "applied.npy")
+    renormalize = reading.get("renormalize") is True
     cli = run_cli(case + " | apply", ["recalibrate", "apply", "--map", os.path.join(folder, "map.json"),
-                                      "--input", data_file, "--output", out])
+                                      "--input", data_file, "--labelled", "--output", out]
+                  + (["--renormalize"] if renormalize else []))
     if cli and cli[0] == "answered":
         values = np.load(out)
         if not np.isfinite(values).all():
@@ -326,6 +329,8 @@ def check_apply(case, folder, data_file, arrays):
     with open(os.path.join(folder, "map.json")) as f:
         fitted = json.load(f)
     given = {k: v for k, v in arrays.items() if k in ("probs", "mean", "std")}
+    if renormalize:
+        given["renormalize"] = True
     try:
         result = calib.recalibrate_apply(fitted, **given)
     except (ValueError, ArithmeticError) as e:
@@ -378,7 +383,7 @@ def run_case(family, case_name, arrays, reading):
                 fail(case, f"front-ends disagree: CLI {cli[0]}{' (' + cli[1] + ')' if cli[0] == 'refused' else ''}, "
                            f"Python {py[0]}{' (' + py[1] + ')' if py[0] == 'refused' else ''}")
             if op_name.startswith("recalibrate") and cli and cli[0] == "answered":
-                check_apply(case, folder, data_file, arrays)
+                check_apply(case, folder, data_file, arrays, reading)
 
 
 def extreme_maps():
@@ -591,6 +596,72 @@ def run_empty_files():
             fail(f"categorical / n=0 / {name}", "Python answered on no data")
 
 
+def run_campaign_cases():
+    """The defects of the n = 1e6 / mismatched-files / wrong-paths campaign (issue "Nothing lost by a
+    typo"): each must now be refused in one line, by both front-ends where both take the input, and
+    leave every input as it was."""
+    rng = np.random.default_rng(63)
+    with tempfile.TemporaryDirectory() as folder:
+        path = lambda name: os.path.join(folder, name)
+        p = dirichlet_rows(rng, 40, 10)
+        y = rng.choice(10, size=40)
+        np.savetxt(path("train.csv"), np.c_[p, y], fmt="%.17g", delimiter=",")
+        fitted = calib.recalibrate_fit(p, y, method="temperature")
+        with open(path("map.json"), "w") as f:
+            json.dump(fitted, f)
+        # An output over an input: every writer, every input option; the input byte for byte as it was.
+        original = open(path("train.csv"), "rb").read()
+        writers = [
+            ("fit --out = --input", ["recalibrate", "fit", "--family", "categorical", "--input", path("train.csv"),
+                                     "--method", "temperature", "--out", path("train.csv")]),
+            ("apply --output = --input", ["recalibrate", "apply", "--map", path("map.json"), "--input",
+                                          path("train.csv"), "--labelled", "--output", path("train.csv")]),
+            ("apply --output = --map", ["recalibrate", "apply", "--map", path("map.json"), "--input",
+                                        path("train.csv"), "--labelled", "--output", path("map.json")]),
+            ("report --output = --input", ["report", "--family", "categorical", "--input", path("train.csv"),
+                                           "--replicates", "10", "--output", path("train.csv")]),
+        ]
+        for name, args in writers:
+            verdict = run_cli("campaign / " + name, args)
+            if not verdict or verdict[0] != "refused" or "is the same file as" not in verdict[1]:
+                fail("campaign / " + name, f"not refused as an output over an input: {verdict}")
+        if open(path("train.csv"), "rb").read() != original or json.load(open(path("map.json"))) != fitted:
+            fail("campaign / outputs over inputs", "an input changed")
+        # apply: a 10-class map given 11 columns, labels out of range or not integers, rows off the simplex.
+        np.savetxt(path("eleven.csv"), np.c_[p, p[:, :1]] / np.c_[p, p[:, :1]].sum(axis=1, keepdims=True),
+                   fmt="%.17g", delimiter=",")
+        cases = [("11 columns for 10 classes", path("eleven.csv"), [], np.c_[p, p[:, :1]])]
+        for label in ("-1", "1.5", "18446744073709551616", "10"):
+            rows = open(path("train.csv")).read().splitlines()
+            rows[3] = rows[3].rsplit(",", 1)[0] + "," + label
+            name = f"label{label}.csv"
+            open(path(name), "w").write("\n".join(rows) + "\n")
+            cases.append((f"label {label}", path(name), ["--labelled"], None))
+        off = p.copy()
+        off[5] *= 1.2
+        np.savetxt(path("off.csv"), off, fmt="%.17g", delimiter=",")
+        cases.append(("a row off the simplex", path("off.csv"), [], off))
+        for name, data, extra, array in cases:
+            verdict = run_cli("campaign / apply / " + name, ["recalibrate", "apply", "--map", path("map.json"),
+                                                             "--input", data, *extra, "--output", path("out.csv")])
+            if not verdict or verdict[0] != "refused":
+                fail("campaign / apply / " + name, f"the CLI did not refuse it: {verdict}")
+            if array is not None:
+                try:
+                    calib.recalibrate_apply(fitted, array)
+                    fail("campaign / apply / " + name, "Python did not refuse it")
+                except ValueError:
+                    pass
+        # The header rule: a malformed cell in a headerless first row is an error at line 1, not a header.
+        rows = open(path("train.csv")).read().splitlines()
+        rows[0] = rows[0].replace(",", "x,", 1)
+        open(path("malformed.csv"), "w").write("\n".join(rows) + "\n")
+        verdict = run_cli("campaign / header", ["estimate", "--family", "categorical", "--input", path("malformed.csv"),
+                                                "--estimator", "ece"])
+        if not verdict or verdict[0] != "refused" or "line 1, column 1" not in verdict[1]:
+            fail("campaign / header", f"a malformed first row was not refused at line 1: {verdict}")
+
+
 def main():
     jobs = [(family, *case) for family in FAMILIES for case in edge_cases(family)]
     with ThreadPoolExecutor(max_workers=int(os.environ.get("JOBS", "2"))) as pool:
@@ -599,6 +670,7 @@ def main():
     run_smallest_n()
     run_readers()
     run_extreme_maps()
+    run_campaign_cases()
     for line in failures:
         print("FAIL", line)
     print(f"edges: {len(jobs)} data sets, {counts['runs']} CLI runs ({counts['answered']} answered, "

@@ -2,7 +2,7 @@
 # Fault tests of every file calib writes, run by `make test`:
 #   bash tests/faults/run.sh build/bin/calib [build/bin/repro-APP]
 # Each writer (the map of recalibrate fit, the predictions of recalibrate apply as CSV and .npy, the
-# report as HTML and JSON, the results of a harness app) meets a full disk, a disk that fails at
+# report as HTML and JSON, the results of a harness app) refuses to write over any of its inputs, and meets a full disk, a disk that fails at
 # fsync and a kill in the middle of its write (tests/faults/inject.c, loaded with LD_PRELOAD), a
 # device that refuses every byte (/dev/full), a read-only target and a missing folder. Each must give
 # the previous file unchanged (or no file, if there was none) and a one-line error with exit 2, or
@@ -87,9 +87,9 @@ check_writer() {
 check_writer "recalibrate fit" map.json \
     recalibrate fit --family categorical --input preds.csv --method temperature --out map.json
 check_writer "recalibrate apply (CSV)" applied.csv \
-    recalibrate apply --map map.json --input preds.csv --output applied.csv
+    recalibrate apply --map map.json --input preds.csv --labelled --output applied.csv
 check_writer "recalibrate apply (.npy)" applied.npy \
-    recalibrate apply --map map.json --input preds.csv --output applied.npy
+    recalibrate apply --map map.json --input preds.csv --labelled --output applied.npy
 report=(report --family categorical --input preds.csv --replicates 20 --quiet)
 # The HTML report only meets a full disk here: it is the JSON report's writer with other bytes.
 check_writer "report (JSON)" report.json "${report[@]}" --format json --output report.json
@@ -104,7 +104,7 @@ no_partials "report (HTML)" report.html
 # the link, never the device); standard output on a full device is an error too.
 ln -s /dev/full full
 for args in "recalibrate fit --family categorical --input preds.csv --method temperature --out full" \
-    "recalibrate apply --map map.json --input preds.csv --output full" \
+    "recalibrate apply --map map.json --input preds.csv --labelled --output full" \
     "${report[*]} --output full" "${report[*]} --format json --output full"; do
     # shellcheck disable=SC2086
     run $args
@@ -140,6 +140,51 @@ run recalibrate apply --map missing.json --input missing.csv --output no/such/ou
 one_line_error "--output in a missing folder" $? "does not exist"
 run "${report[@]}" --input missing.csv --output no/such/report.html
 one_line_error "report --output in a missing folder" $? "does not exist"
+
+# No output over an input: every writer refuses a target that is the same file as any file the command
+# reads (by name, through a symbolic or a hard link, or as the file redirected to standard input),
+# before anything is read or written: exit 2, one line, the input byte for byte as it was.
+cut -d, -f4 preds.csv >labels.csv && cut -d, -f1-3 preds.csv >probs.csv
+awk -F, 'NR > 1 { print $1 }' preds.csv >x.csv
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "%.3f,1,%.3f\n", i / 300, i / 250 }' >normal.csv
+run recalibrate fit --family normal --input normal.csv --method affine-features --features x.csv --out affine.json ||
+    bad "the affine-features map: $(head -c 300 err.txt)"
+ln -sf preds.csv preds_link.csv && ln -f preds.csv preds_hard.csv
+never_over() {  # $1: case, $2: the input that must stay, $3: the option the message names, then the command
+    local name=$1 input=$2 option=$3
+    shift 3
+    cp "$input" kept
+    run "$@"
+    one_line_error "$name" $? "is the same file as $option"
+    cmp -s kept "$input" && ok || bad "$name: the input changed"
+}
+fit=(recalibrate fit --family categorical --method temperature)
+never_over "fit --out = --input" preds.csv --input "${fit[@]}" --input preds.csv --out preds.csv
+never_over "fit --out = --labels" labels.csv --labels "${fit[@]}" --input probs.csv --labels labels.csv --out labels.csv
+never_over "fit --out = --targets (its other name)" labels.csv --labels "${fit[@]}" --input probs.csv --targets labels.csv --out labels.csv
+never_over "fit --out through a symbolic link" preds.csv --input "${fit[@]}" --input preds.csv --out preds_link.csv
+never_over "fit --out through a hard link" preds.csv --input "${fit[@]}" --input preds.csv --out preds_hard.csv
+never_over "fit --out = ./--input" preds.csv --input "${fit[@]}" --input preds.csv --out ./preds.csv
+never_over "fit --out = --features" x.csv --features recalibrate fit --family normal --input normal.csv \
+    --method affine-features --features x.csv --out x.csv
+cp preds.csv kept
+"$bin" "${fit[@]}" --input - --out preds.csv <preds.csv >out.txt 2>err.txt
+one_line_error "fit --out = the file on standard input" $? "is the same file as --input stdin"
+cmp -s kept preds.csv && ok || bad "fit --out = standard input: the input changed"
+apply=(recalibrate apply --map map.json)
+never_over "apply --output = --input" probs.csv --input "${apply[@]}" --input probs.csv --output probs.csv
+never_over "apply --output = --map" map.json --map "${apply[@]}" --input probs.csv --output map.json
+never_over "apply --output = --features" x.csv --features recalibrate apply --map affine.json --input normal.csv --labelled \
+    --features x.csv --output x.csv
+report=(report --family categorical --replicates 20 --quiet)
+never_over "report --output = --input" preds.csv --input "${report[@]}" --input preds.csv --output preds.csv
+cp preds.csv preds_copy.csv
+never_over "report --output = the second --input" preds.csv --input "${report[@]}" --input preds_copy.csv preds.csv --output preds.csv
+never_over "report --output = --labels" labels.csv --labels "${report[@]}" --input probs.csv --labels labels.csv --output labels.csv
+never_over "report --format json --output = --input" preds.csv --input "${report[@]}" --input preds.csv --format json --output preds.csv
+cp preds.csv report.html
+never_over "report's default report.html = --input" report.html --input "${report[@]}" --input report.html
+rm -f report.html
 
 # A harness app: its tables are written whole; a full disk stops it with exit 2 and one line, leaves
 # the previous results as they were and no partial file.

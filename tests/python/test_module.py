@@ -364,6 +364,10 @@ def test_reliability_diagram(data):
     assert all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in c["bins"])
     with pytest.raises(ValueError, match="binning"):
         calib.reliability_diagram(probs, labels, binning="quantile")
+    # A bound on the bins keeps a typo from taking gigabytes (each bin is a dict entry).
+    with pytest.raises(ValueError, match=r"option `bins` = '?1000000'?, must be an integer in \[1, 100000\]"):
+        calib.reliability_diagram(probs, labels, bins=10**6)
+    assert len(calib.reliability_diagram(probs, labels, bins=10**5)["bins"]) == 10**5
     with pytest.raises(ValueError, match="k = 4"):
         calib.reliability_diagram(probs, labels, k=4)
     with pytest.raises(ValueError, match="reliability_diagram applies only to `family` categorical or binary, not normal"):

@@ -47,6 +47,7 @@ CATEGORICAL = [
 
 
 @pytest.mark.parametrize("method,options,args", CATEGORICAL)
+@pytest.mark.filterwarnings("ignore::calib.CalibWarning")  # max_iterations 3 warns, as it should
 def test_categorical_fit_and_apply_match_cli(method, options, args, tmp_path):
     file, arrays = family_arrays("categorical")
     fitted = calib.recalibrate_fit(**arrays, method=method, **options)
@@ -55,8 +56,9 @@ def test_categorical_fit_and_apply_match_cli(method, options, args, tmp_path):
     assert fitted == expected
     assert fitted["method"] == method and fitted["objective"] == options.get("objective", "nll")
     applied = calib.recalibrate_apply(fitted, arrays["probs"])["probs"]
-    on_cli = cli_apply(tmp_path, map_path, data_path(file))
+    on_cli = cli_apply(tmp_path, map_path, data_path(file), "--labelled")
     assert np.array_equal(applied, on_cli[:, :-1]) and applied.flags.c_contiguous
+    assert np.array_equal(on_cli[:, -1], arrays["labels"])  # the labels, checked and copied
     # The map file's path is the same map.
     assert np.array_equal(calib.recalibrate_apply(str(map_path), arrays["probs"])["probs"], applied)
 
@@ -70,7 +72,8 @@ def test_logits_match_cli(tmp_path):
                                  "--one-based-labels", "--method", "temperature-bias")
     assert fitted == expected and fitted["input"] == "logits"
     applied = calib.recalibrate_apply(fitted, np.asfortranarray(table[:, :3]))["probs"]
-    assert np.array_equal(applied, cli_apply(tmp_path, map_path, data_path("logits.csv"))[:, :3])
+    on_cli = cli_apply(tmp_path, map_path, data_path("logits.csv"), "--labelled", "--one-based-labels")
+    assert np.array_equal(applied, on_cli[:, :3]) and np.array_equal(on_cli[:, 3], table[:, 3])  # labels as given
 
 
 def test_normal_maps_match_cli(tmp_path):
@@ -79,8 +82,9 @@ def test_normal_maps_match_cli(tmp_path):
     expected, map_path = cli_fit(tmp_path, "--family", "normal", "--input", data_path(file), "--method", "affine")
     assert fitted == expected
     applied = calib.recalibrate_apply(fitted, mean=arrays["mean"], std=arrays["std"])
-    on_cli = cli_apply(tmp_path, map_path, data_path(file))
+    on_cli = cli_apply(tmp_path, map_path, data_path(file), "--labelled")
     assert np.array_equal(applied["mean"], on_cli[:, 0]) and np.array_equal(applied["std"], on_cli[:, 1])
+    assert np.array_equal(on_cli[:, 2], arrays["y"])
     # affine-features, with the feature column as float32 (converted once, like the file's values).
     x = np.random.default_rng(4).normal(size=len(arrays["y"])).astype(np.float32)
     np.savetxt(tmp_path / "x.csv", x.astype(np.float64), fmt="%.17g")
@@ -89,7 +93,7 @@ def test_normal_maps_match_cli(tmp_path):
                                  "affine-features", "--features", str(tmp_path / "x.csv"))
     assert fitted == expected
     applied = calib.recalibrate_apply(fitted, mean=arrays["mean"], std=arrays["std"], features=x)
-    on_cli = cli_apply(tmp_path, map_path, data_path(file), "--features", str(tmp_path / "x.csv"))
+    on_cli = cli_apply(tmp_path, map_path, data_path(file), "--labelled", "--features", str(tmp_path / "x.csv"))
     assert np.array_equal(applied["mean"], on_cli[:, 0]) and np.array_equal(applied["std"], on_cli[:, 1])
     # The applied forecasts go on to the tests as they are.
     assert calib.test(**applied, y=arrays["y"], method="block", block_size="sqrt").n == len(x)
@@ -156,8 +160,21 @@ def test_recalibration_errors():
     with pytest.raises(ValueError, match="labels\\[0\\] = 10 is out of range|labels"):
         calib.recalibrate_fit(probs, labels + 10, method="temperature")
     fitted = calib.recalibrate_fit(probs, labels, method="temperature")
-    with pytest.raises(ValueError, match="scores has 3 columns, must have the map's m = 10"):
+    with pytest.raises(ValueError, match="probs has 3 columns, the map takes m = 10 \\(its classes\\)"):
         calib.recalibrate_apply(fitted, probs[:, :3])
+    with pytest.raises(ValueError, match="probs has 11 columns, the map takes m = 10"):
+        calib.recalibrate_apply(fitted, np.c_[probs, labels])  # the labels beside the probabilities
+    off = probs.copy()
+    off[4] *= 1.01
+    with pytest.raises(ValueError, match="row 4"):
+        calib.recalibrate_apply(fitted, off)
+    # renormalize: the rows divided by their sums, then mapped.
+    assert np.allclose(calib.recalibrate_apply(fitted, off, renormalize=True)["probs"],
+                       calib.recalibrate_apply(fitted, off / off.sum(axis=1, keepdims=True))["probs"], rtol=1e-14, atol=0)
+    assert calib.recalibrate_apply(fitted, off, simplex_tolerance=0.02)["probs"].shape == (len(probs), 10)
+    logit_map = calib.recalibrate_fit(np.log(probs), labels, method="temperature", logits=True)
+    with pytest.raises(ValueError, match="`renormalize` applies only to a map fitted on probabilities, not on logits"):
+        calib.recalibrate_apply(logit_map, np.log(probs), renormalize=True)
     bad = probs.copy()
     bad[2, 1] = np.nan
     with pytest.raises(ValueError, match="probs\\[2, 1\\] = nan, must be finite"):
@@ -265,3 +282,11 @@ def test_holdout_refused_alike():
     few = {name: value[:6] for name, value in arrays.items()}
     with pytest.raises(ValueError, match="`holdout` 0.2 leaves 1 of 6 rows held out; both parts need at least 2"):
         calib.recalibrate_fit(**few, method="temperature", holdout=0.2)
+
+
+def test_map_files_are_read_within_a_bound():
+    """A map file is read as the command line reads it: /dev/zero stops at 64 MiB with one error."""
+    with pytest.raises(ValueError, match="/dev/zero: is larger than 64 MiB: not a map file"):
+        calib.recalibrate_apply("/dev/zero", np.full((2, 2), 0.5))
+    with pytest.raises(ValueError, match="no/such/map.json: cannot be opened"):
+        calib.recalibrate_apply("no/such/map.json", np.full((2, 2), 0.5))

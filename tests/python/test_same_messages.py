@@ -463,3 +463,32 @@ def test_recalibration_map_features_are_refused_alike(tmp_path):
 def test_a_ranking_of_one_model_is_refused_alike(categorical):
     probs, labels = categorical
     assert_same_error(["rank", *PREDS], lambda: calib.rank([probs], labels))
+
+
+@pytest.mark.parametrize("case,probs,hint", BAD_PROBABILITIES[1:], ids=[c[0] for c in BAD_PROBABILITIES[1:]])
+def test_apply_refuses_probabilities_off_the_simplex_alike(case, probs, hint, tmp_path):
+    """recalibrate apply checks a map's probabilities as every reader does, in the same words."""
+    fitted = calib.recalibrate_fit(PROBS, np.arange(N) % M, method="temperature")
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(fitted))
+    p = probs()
+    args = ["recalibrate", "apply", "--map", str(path), "--input", save(tmp_path, "p.csv", p),
+            "--output", str(tmp_path / "out.csv")]
+    assert_same_error(args, lambda: calib.recalibrate_apply(fitted, p))
+    assert hint in cli(*args)[1]
+
+
+def test_fit_warnings_alike(tmp_path):
+    """A fit stopped by max_iterations warns in the same words, and both records say so."""
+    labels = np.arange(N) % M
+    path = save(tmp_path, "p.csv", np.c_[PROBS, labels])
+    out = subprocess.run([CLI, "recalibrate", "fit", "--family", "categorical", "--input", path, "--method", "vector",
+                          "--max-iterations", "2", "--out", str(tmp_path / "m.json")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    said = python_warnings(lambda: calib.recalibrate_fit(PROBS, labels, method="vector", max_iterations=2))
+    assert len(said) == 1 and out.stderr.strip() == "calib: warning: " + for_cli(said[0])
+    assert "max_iterations" in said[0] and json.loads(out.stdout)["warnings"] == [for_cli(said[0])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", calib.CalibWarning)
+        fitted = calib.recalibrate_fit(PROBS, labels, method="vector", max_iterations=2)
+    assert fitted["status"] == "max_iterations" and fitted.warnings == said
