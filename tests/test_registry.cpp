@@ -412,7 +412,12 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
         else if (m.name == "skce-unbiased") CHECK(r.estimate == skce_unbiased(data, kernel));
         else if (m.name == "skce-block") CHECK(r.estimate == skce_block(data, kernel, 2).estimate);
         else if (m.name == "ucme") CHECK(r.estimate == ucme(data, locations, kernel));
-        else if (m.name == "ece") CHECK(r.estimate == ece(data));
+        else if (m.name == "ece") {  // the front-ends' ECE is the top-label one (docs/ece.md)
+            EceOptions top_label;
+            top_label.mode = EceMode::top_label;
+            CHECK(r.estimate == ece(data, top_label));
+            CHECK(r.estimate != ece(data));  // not EceOptions' canonical default
+        }
         else if (m.name == "ckce") {
             CkceOptions o;
             o.kernel.lengthscale = simplex_median_lengthscale(data.probabilities()).value;
@@ -939,7 +944,9 @@ TEST_CASE("run_method: validate, the kernel on the data, the method and its reco
     CHECK(done.compute_seconds >= 0);
     EstimatorSetup ece_setup = make_estimator("ece");
     const MethodRun<EstimateResult> e = run_method(ece_setup, nullptr, data, nullptr, {});
-    CHECK((e.result.estimate == ece(std::get<CategoricalData>(data)) && !e.kernel && e.kernel_record.empty()));
+    EceOptions top_label;
+    top_label.mode = EceMode::top_label;
+    CHECK((e.result.estimate == ece(std::get<CategoricalData>(data), top_label) && !e.kernel && e.kernel_record.empty()));
     // The limits on n come first: nothing is computed for data the options do not fit.
     block.set("block_size", "61");
     CHECK_THROWS_WITH_AS(run_method(block, &kernel_setup, data, nullptr), doctest::Contains("block_size"),
@@ -1104,7 +1111,13 @@ TEST_CASE("presets: the conventions where no value was given, a row equal to its
     null_variance.set("null_variance", "true");
     CHECK(apply_preset(p, null_variance).empty());  // the divisor does not apply
     EstimatorSetup ece_setup = make_estimator("ece");
-    CHECK(apply_preset(p, ece_setup).empty());  // its conventions are calib's defaults
+    // The 2019 table's ECE is the canonical one; its bins are calib's defaults.
+    CHECK(apply_preset(p, ece_setup) == std::vector<std::string>{"mode"});
+    CHECK(to_text(ece_setup.get("mode")) == "canonical");
+    // debiased-l2's `mode` (marginal|top-label) refuses the convention's value: not the convention's.
+    EstimatorSetup l2 = make_estimator("debiased-l2");
+    CHECK(apply_preset(p, l2).empty());
+    CHECK(to_text(l2.get("mode")) == "marginal");
     // Its median-variance bins hold at least 100 predictions: refused below, before any column runs.
     ece_setup.set("binning", "median-variance:100");
     CHECK_THROWS_WITH_AS(ece_setup.validate(99), doctest::Contains("makes bins of at least 100 observations, but n = 99"),

@@ -109,14 +109,16 @@ void add_binary_summary(ModelReport& m, const CategoricalData& d, const ReportSe
                                         f.intervals[3]));
 }
 
-// calib estimate's ECE, the top-label ECE over equal-width and equal-count bins, with intervals, Kumar et
+// The canonical ECE, the top-label ECE over equal-width and equal-count bins, with intervals, Kumar et
 // al.'s debiased L2 error, the smooth ECE and the CKCE.
 void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSettings& s, const EstimatorComparison& ckce,
                       std::size_t index) {
     const std::size_t n = d.size(), B = s.bins, counted = std::min(B, n);  // at most one equal-count bin per observation
-    // calib estimate's ECE (its defaults for the family), so that the report shows the number
-    // `calib estimate --estimator ece` prints, named by its notion, bins and distance.
+    // The canonical ECE as `calib estimate --estimator ece --mode canonical` prints it (its other
+    // defaults), named by its notion, bins and distance; the top-label one, the front-ends' default, is
+    // the next row, over the report's bins.
     EstimatorSetup estimate_ece = make_estimator("ece");
+    estimate_ece.set("mode", Value(std::string("canonical")));
     estimate_ece.validate(n);
     const Record ece_record = estimate_ece.record(n);
     std::string binning = to_text(find(ece_record, "binning"));
@@ -125,8 +127,8 @@ void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSett
     std::transform(distance.begin(), distance.end(), distance.begin(), [](unsigned char c) { return std::toupper(c); });
     m.estimates.push_back(with_interval(
         "ECE (" + to_text(find(ece_record, "mode")) + ", " + binning + ", " + distance + " distance)",
-        "calib estimate's ECE: the whole probability vector binned, the distance between each bin's mean prediction "
-        "and its label frequencies",
+        "the canonical ECE (Widmann et al. 2019): the whole probability vector binned, the distance between each "
+        "bin's mean prediction and its label frequencies; its bias depends strongly on n and m",
         resample_interval(
             n,
             [&](const std::vector<std::size_t>& i) {

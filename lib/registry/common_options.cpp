@@ -117,6 +117,12 @@ void parse_binning(EceOptions& ece, const Value& value) {
 
 }  // namespace
 
+EceOptions default_ece_options() {
+    EceOptions o;
+    o.mode = EceMode::top_label;
+    return o;
+}
+
 OptionList<EceOptions> ece_options() {
     return {
         custom_option<EceOptions>(
@@ -129,8 +135,10 @@ OptionList<EceOptions> ece_options() {
                     named<EceDistance>({EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
                                         EceDistance::sqeuclidean})),
         enum_option(&EceOptions::mode,
-                    info("mode", "canonical|top-label", "canonical",
-                         "bin the whole probability vector (canonical) or the confidence of the top label"),
+                    info("mode", "top-label|canonical", "top-label",
+                         "bin the confidence of the top label (top-label: the ECE of ML practice) or the whole "
+                         "probability vector (canonical, Widmann et al. 2019; its bias grows with m and shrinks "
+                         "with n: docs/ece.md)"),
                     named<EceMode>({EceMode::canonical, EceMode::top_label})),
     };
 }

@@ -207,8 +207,13 @@ OptionList<SimplexOptions> simplex_options(const Condition& condition);
 
 // ---- the binned ECE ------------------------------------------------------------------------------
 
-// binning (uniform:NBINS or median-variance:MINSIZE[:MAXBINS]), distance and mode.
+// binning (uniform:NBINS or median-variance:MINSIZE[:MAXBINS]), distance and mode; their defaults are
+// default_ece_options()'s.
 OptionList<EceOptions> ece_options();
+// The ECE the front-ends mean when only its name is given (calib estimate, rank, the consistency test;
+// Python): the top-label ECE of ML practice (docs/ece.md, "Which ECE is the default"). EceOptions itself
+// keeps the canonical mode of Widmann et al. (2019), which the reproductions call directly.
+EceOptions default_ece_options();
 std::string binning_text(const EceOptions& options);
 // Throws unless the binning fits n observations: median-variance bins hold at least MINSIZE of them.
 void check_ece_binning(const char* function, const EceOptions& options, std::size_t n);

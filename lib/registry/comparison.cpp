@@ -14,8 +14,15 @@ namespace detail {
 
 namespace {
 
+// ComparisonOptions with the front-ends' ECE (default_ece_options).
+ComparisonOptions with_default_ece() {
+    ComparisonOptions o;
+    o.ece = default_ece_options();
+    return o;
+}
+
 struct ComparisonSpec {
-    ComparisonOptions options;
+    ComparisonOptions options = with_default_ece();
     std::string estimators = "ckce,jkce,ece";
     CkceSpec ckce;
 };

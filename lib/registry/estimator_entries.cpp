@@ -122,8 +122,9 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
          }}));
 
     all.push_back(estimator_entry<EceOptions>(
-        method("ece", "binned expected calibration error", "the binned expected calibration error (ECE)", true),
-        ece_options(), {},
+        method("ece", "binned expected calibration error (default: of the top label)",
+               "the binned expected calibration error (ECE)", true),
+        ece_options(), default_ece_options(),
         {always<EceOptions>(KernelUse::none), nullptr,
          [](const EceOptions& o, std::size_t n, std::size_t) { check_ece_binning("ece", o, n); },
          [](const AnyData& data, const Kernel*, const AnyData*, const EceOptions& o, const ParallelOptions&) {

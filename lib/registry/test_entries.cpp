@@ -129,7 +129,7 @@ struct DfreeBlock {
 struct Consistency {
     ConsistencyOptions options;
     std::string estimator;
-    EceOptions ece;
+    EceOptions ece = default_ece_options();
     BlockSize block_size;
 };
 const std::vector<std::string> consistency_estimators = {"ece", "skce-unbiased", "skce-biased", "skce-block"};

@@ -224,7 +224,7 @@ expect_json "categorical skce-block sqrt" 'j["block_size"] == 3 and j["num_block
     estimate --family categorical --input cat.csv --estimator skce-block --block-size sqrt
 expect_json "categorical ucme" 'j["num_locations"] == 3 and j["estimate"] >= 0' \
     estimate --family categorical --input cat.csv --estimator ucme --test-locations cat_locations.csv
-expect_json "categorical ece default" 'j["binning"] == "uniform:10" and j["distance"] == "tv" and j["mode"] == "canonical" and 0 <= j["estimate"] <= 1 and "kernel" not in j' \
+expect_json "categorical ece default" 'j["binning"] == "uniform:10" and j["distance"] == "tv" and j["mode"] == "top-label" and 0 <= j["estimate"] <= 1 and "kernel" not in j' \
     estimate --family categorical --input cat.csv --estimator ece
 expect_json "categorical ece median-variance" 'j["binning"] == "median-variance:2:4" and j["distance"] == "l1" and j["mode"] == "top-label"' \
     estimate --family categorical --input cat.csv --estimator ece --binning median-variance:2:4 \
