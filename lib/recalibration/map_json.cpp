@@ -256,6 +256,8 @@ std::string read_map_text(const std::string& path) {
         throw invalid_argument(path + ": is larger than " + std::to_string(max_map_file_bytes >> 20) +
                                " MiB: not a map file (a map of m = 1000 classes takes about 25 MB)");
     if (file.bad()) throw invalid_argument(path + ": cannot be read");
+    // A UTF-8 byte-order mark (an editor's) before the JSON, which RFC 8259 lets a reader ignore.
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     return text;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <type_traits>
@@ -110,9 +111,14 @@ double real_value(const std::string& option, const Value& value, const std::func
     double x = 0;
     bool number = true;
     if (const auto* text = std::get_if<std::string>(&value)) {
-        char* end = nullptr;
-        x = std::strtod(text->c_str(), &end);
-        number = !text->empty() && end == text->c_str() + text->size();
+        // Decimal syntax only (0.25, -1e-3), as the integer options: strtod would also take hex
+        // (0x1p-3), leading spaces and a '+'. As in the readers, an overflow is refused (not finite) and
+        // an underflow reads as 0 or a subnormal.
+        const char* first = text->data();
+        const char* last = first + text->size();
+        const auto [end, error] = std::from_chars(first, last, x, std::chars_format::general);
+        number = !text->empty() && end == last && (error == std::errc() || error == std::errc::result_out_of_range);
+        if (number && error == std::errc::result_out_of_range) x = std::strtod(text->c_str(), nullptr);
     } else if (const auto* d = std::get_if<double>(&value)) {
         x = *d;
     } else if (const auto* i = std::get_if<std::int64_t>(&value)) {

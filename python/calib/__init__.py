@@ -355,7 +355,11 @@ def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, fea
     import json
     import os
     if isinstance(recalibration_map, dict):
-        text = json.dumps(recalibration_map)
+        try:
+            text = json.dumps(recalibration_map, allow_nan=False)
+        except ValueError:
+            raise ValueError("recalibration map: a value is not a finite number (NaN or infinity); a map's "
+                             "parameters are finite") from None
     elif isinstance(recalibration_map, (str, os.PathLike)):
         text = _calib.read_map_text(os.fspath(recalibration_map))  # bounded, as the command line's
     else:

@@ -1302,6 +1302,9 @@ expect_error "recalibrate apply features for temperature" "--features applies on
 expect_error "recalibrate apply: a missing map, named once" "calib: nomap.json: cannot be opened" -- \
     recalibrate apply --map nomap.json --input over_x.csv --output x.csv
 grep -q "nomap.json: nomap.json" err && bad "the missing map's path printed twice" || ok
+printf '\357\273\277' >bom_t.json && cat t.json >>bom_t.json
+expect_json "recalibrate apply: a map with a UTF-8 byte-order mark" 'j["n"] == 1500' \
+    recalibrate apply --map bom_t.json --input over_x.csv --output x.csv
 expect_error "recalibrate apply: /dev/zero as the map" "/dev/zero: is larger than 64 MiB: not a map file" -- \
     recalibrate apply --map /dev/zero --input over_x.csv --output x.csv
 expect_error "recalibrate apply without --map" "missing option --map FILE" -- recalibrate apply --input over.csv --output x.csv
@@ -1363,6 +1366,14 @@ head -20 over.csv >over20.csv
 if [ $? -eq 0 ] && grep -q "^calib: warning: the map is worse than the identity on the held-out rows (NLL " err &&
     /usr/bin/python3 -c 'import json; j = json.load(open("out")); h = j["holdout"]; assert h["nll_after"] > h["nll_before"] and any("worse than the identity" in w for w in j["warnings"])'; then ok
 else bad "a map worse than the identity on its holdout: $(head -c 300 err)"; fi
+# Real-valued options take the decimal syntax of the integer options and the readers: no hex, no
+# leading space, no '+'.
+for value in 0x1p-1 " 0.5" +0.5 0.5x inf nan 1e400; do
+    expect_error "a real option given '$value'" "option --lengthscale = '$value', must be a" -- \
+        estimate --family categorical --input over.csv --logits --estimator skce-unbiased --lengthscale "$value"
+done
+expect_json "a real option given 1e-3 and 5E2" 'j["lengthscale"] == 500' \
+    estimate --family categorical --input over.csv --logits --estimator skce-unbiased --lengthscale 5E2
 expect_error "recalibrate fit --output: the option is --out" "unknown option --output (did you mean --out?)" -- \
     "${fit[@]}" --method temperature --output x.json
 expect_error "a mistyped option" "unknown option --estimatr (did you mean --estimator?)" -- \

@@ -290,3 +290,21 @@ def test_map_files_are_read_within_a_bound():
         calib.recalibrate_apply("/dev/zero", np.full((2, 2), 0.5))
     with pytest.raises(ValueError, match="no/such/map.json: cannot be opened"):
         calib.recalibrate_apply("no/such/map.json", np.full((2, 2), 0.5))
+
+
+def test_maps_with_a_byte_order_mark_or_nan(tmp_path):
+    """A map file saved with a UTF-8 byte-order mark reads as without it; a dict map with a NaN says so."""
+    probs = np.full((4, 2), 0.5)
+    fitted = calib.recalibrate_fit(probs, np.array([0, 1, 0, 1]), method="temperature")
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(fitted).encode())
+    assert np.array_equal(calib.recalibrate_apply(str(path), probs)["probs"], calib.recalibrate_apply(fitted, probs)["probs"])
+    broken = {**fitted, "parameters": {"temperature": float("nan")}}
+    with pytest.raises(ValueError, match="a value is not a finite number"):
+        calib.recalibrate_apply(broken, probs)
+
+
+def test_alpha_none_is_the_default():
+    probs, labels = np.random.default_rng(2).dirichlet(np.ones(2), 40), np.arange(40) % 2
+    result = calib.test(probs, labels, method="block", alpha=None)
+    assert result.alpha == 0.05 and result.reject == (result.p_value < 0.05)
