@@ -45,7 +45,8 @@ Matrix observation_table(const std::string& option, const std::string& file,
 OptionList<TextFormat> text_format_options() {
     return {
         enum_option(&TextFormat::header,
-                    info("header", "", "auto", "whether the first line is a header (auto: when a cell of it is not a number)"),
+                    info("header", "", "auto", "whether the first line is a header (auto: when it cannot be data: a cell is not a number and "
+                         "every number is its column's, as 0,1,2,label)"),
                     named<HeaderMode>({HeaderMode::automatic, HeaderMode::yes, HeaderMode::no})),
         enum_option(&TextFormat::delimiter, info("delimiter", "", "auto", "the column separator (auto: from the first line)"),
                     named<Delimiter>({Delimiter::automatic, Delimiter::comma, Delimiter::tab, Delimiter::semicolon,
