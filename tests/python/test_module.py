@@ -163,6 +163,26 @@ def test_brier_score_alone_is_numpys_and_the_decompositions(data):
         calib.estimate(np.asfortranarray(p32.astype(np.float64)), labels, estimator="brier", score_only=True).estimate
 
 
+def test_brier_binary_is_the_binary_convention():
+    """Two classes: brier_binary is (1/n) sum (p - y)^2 of P(Y = 1) as NumPy computes it (scikit-learn's
+    brier_score_loss), half the multi-class score; the binary family and two-class categorical data give
+    the same; more classes have no such field."""
+    rng = np.random.default_rng(12)
+    p = rng.uniform(size=500)
+    y = (rng.uniform(size=500) < p).astype(int)
+    reference = np.mean((p - y) ** 2)
+    for score_only in (True, False):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", calib.CalibWarning)
+            binary = calib.estimate(p, y, estimator="brier", score_only=score_only)
+            two = calib.estimate(np.c_[1 - p, p], y, estimator="brier", score_only=score_only)
+        for r in (binary, two):
+            assert r.details["brier_binary"] == pytest.approx(reference, rel=1e-14)
+            assert r.details["brier_binary"] == pytest.approx(r.estimate / 2, rel=1e-13)
+    probs = rng.dirichlet(np.ones(3), 50)
+    assert "brier_binary" not in calib.estimate(probs, np.arange(50) % 3, estimator="brier", score_only=True).details
+
+
 def test_array_like_objects(data):
     """Anything numpy.asarray accepts, e.g. a torch CPU tensor (which has __array__)."""
     probs, labels = data
