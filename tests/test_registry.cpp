@@ -9,6 +9,7 @@
 #include <calib/tool/random.hpp>
 #include <calib/tool/synthetic.hpp>
 
+#include "map_options.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -824,7 +825,8 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
         return out;
     };
     CHECK(names(CommandSetup("estimate")) == std::vector<std::string>{"threads", "format", "quiet"});
-    CHECK(names(CommandSetup("test")) == std::vector<std::string>{"threads", "format", "quiet", "alpha"});
+    // test's alpha is the test operation's own option (tests/test_operation.cpp).
+    CHECK(names(CommandSetup("test")) == std::vector<std::string>{"threads", "format", "quiet"});
     CHECK(names(CommandSetup("report")) ==
           std::vector<std::string>{"threads", "format", "quiet", "output", "name", "alpha", "bins"});
     CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "out"});
@@ -833,22 +835,20 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
                                    "simplex_tolerance", "renormalize"});
     CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
 
-    // Defaults: the verdict at 0.05 in calib test (alpha and reject always in its output) and the report;
-    // json, html.
-    CHECK(*CommandSetup("test").values().alpha == 0.05);
+    // Defaults: the report's verdict at 0.05; json, html.
     CHECK(*CommandSetup("report").values().alpha == 0.05);
     CHECK(CommandSetup("estimate").values().format == "json");
     CHECK(CommandSetup("report").values().format == "html");
 
     CommandSetup test("test");
-    CHECK_THROWS_WITH_AS(test.set("alpha", 1.0), "option `alpha` = '1', must be in (0, 1)", option_error);
+    CHECK_THROWS_WITH_AS(CommandSetup("report").set("alpha", 1.0), "option `alpha` = '1', must be in (0, 1)",
+                         option_error);
     CHECK_THROWS_WITH_AS(test.set("format", "html"), "option `format` = html, must be one of json or table", option_error);
     CHECK_THROWS_WITH_AS(test.set("threads", std::int64_t(-1)), doctest::Contains("must be an integer in [0, "),
                          option_error);
     CHECK_THROWS_AS(test.set("threads", std::to_string(max_num_threads() + 1)), option_error);
     test.set("threads", std::uint64_t(2));
-    test.set("alpha", "0.01");
-    CHECK((test.values().threads == 2 && *test.values().alpha == 0.01));
+    CHECK(test.values().threads == 2);
     CHECK_THROWS_WITH_AS(CommandSetup("report").set("bins", "1001"), doctest::Contains("in [1, 1000]"), option_error);
 
     CommandSetup command("recalibrate fit");
@@ -953,32 +953,7 @@ TEST_CASE("run_method: validate, the kernel on the data, the method and its reco
                          invalid_argument);
 }
 
-namespace {
-
-// A front-end's given options as a map from the registry's names to values, in the order given.
-class MapOptions : public GivenOptions {
-public:
-    explicit MapOptions(std::vector<std::pair<std::string, Value>> values) : values_(std::move(values)) {}
-    std::optional<Value> take(const OptionInfo& option) override {
-        for (auto it = values_.begin(); it != values_.end(); ++it)
-            if (it->first == option.name) {
-                const Value v = it->second;
-                values_.erase(it);
-                return v;
-            }
-        return std::nullopt;
-    }
-    std::vector<std::string> left() const override {
-        std::vector<std::string> names;
-        for (const auto& [name, value] : values_) names.push_back(name);
-        return names;
-    }
-
-private:
-    std::vector<std::pair<std::string, Value>> values_;
-};
-
-}  // namespace
+using test::MapOptions;
 
 TEST_CASE("configure: the method's options, the kernel's, a preset's where none was given, the rest refused") {
     const FamilyInfo& categorical = find_family("categorical");

@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace calib {
+class Operation;
+}
+
 namespace calib::cli {
 
 // How far a command goes: `options` parses and checks every option, then stops before any file is
@@ -14,8 +18,8 @@ enum class Stage { options, run };
 // The arguments after the program name: the subcommand and its options.
 int run_command(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
-int run_estimate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
-int run_test(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+// An operation of the library (calib/operation.hpp: estimate, test), its options and its inputs.
+int run_operation(const Operation& operation, const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_recalibrate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
@@ -25,8 +29,7 @@ int run_reproduce(const std::vector<std::string>& arguments, Stage stage = Stage
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
 extern const std::string main_help;
 // Generated from the registry: the families, the methods and every option with its default.
-std::string estimate_help();
-std::string test_help();
+std::string operation_help(const Operation& operation);
 std::string rank_help();
 std::string report_help();
 std::string recalibrate_help();

@@ -3,6 +3,7 @@
 #include "processes.hpp"
 #include "usage_error.hpp"
 
+#include <calib/operation.hpp>
 #include <calib/version.hpp>
 
 #include <iostream>
@@ -24,10 +25,9 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
         std::cout << "calib " << calib::version << '\n';
         return 0;
     }
-    if (command == "estimate") return run_estimate(rest, stage);
-    if (command == "test") return run_test(rest, stage);
-    // The other commands are not spread over MPI processes: run alike on every rank, each would write
-    // the same output files at once.
+    // The operations are spread over MPI processes; the other commands are not: run alike on every rank,
+    // each would write the same output files at once.
+    if (is_operation(command)) return run_operation(find_operation(command), rest, stage);
     const Processes* processes = run_processes();
     if (processes && processes->size() > 1 && (command == "rank" || command == "report" || command == "recalibrate" ||
                                                 command == "metrics" || command == "reproduce"))

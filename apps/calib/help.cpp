@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include <calib/metrics.hpp>
+#include <calib/operation.hpp>
 #include <calib/registry.hpp>
 
 #include <algorithm>
@@ -155,8 +156,10 @@ std::string families_text() {
 }
 
 // The command's own options (the registry's CommandSetup) and --help.
-std::string command_options_text(const std::string& command) {
-    return "\nOther:\n" + options_text(CommandSetup(command).options()) + entry("--help", "this text");
+// The command's own options (the registry's CommandSetup), then `more` (an operation's own, such as
+// test's --alpha), then --help.
+std::string command_options_text(const std::string& command, const std::vector<OptionInfo>& more = {}) {
+    return "\nOther:\n" + options_text(CommandSetup(command).options()) + options_text(more) + entry("--help", "this text");
 }
 
 // --preset of estimate and test, from the registry's presets.
@@ -174,6 +177,14 @@ std::string preset_option_text() {
                                       "); 'calib reproduce --help' lists its table");
 }
 
+// An operation's own options besides its method's choice and --preset (test's --alpha).
+std::vector<OptionInfo> verdict_options(const Operation& operation) {
+    std::vector<OptionInfo> options;
+    for (const OptionInfo& o : operation.own_options())
+        if (o.name != operation.info().method && o.name != "preset") options.push_back(o);
+    return options;
+}
+
 // The families with that property ("categorical, binary"), from the families table.
 std::string families_where(bool FamilyInfo::*property) {
     std::string names;
@@ -183,6 +194,8 @@ std::string families_where(bool FamilyInfo::*property) {
 }
 
 }  // namespace
+
+namespace {
 
 std::string estimate_help() {
     return R"(calib estimate - estimate a calibration error and print one JSON object
@@ -229,14 +242,14 @@ Methods (--method M; every test is right-tailed: a small p-value speaks against 
 )" + methods_text(test_methods()) +
            method_options_text(test_methods(), make_test) +
            "\nKernel options:\n" + options_text(KernelSetup(families().front()).options()) +
-           command_options_text("test") + preset_option_text() + R"(
+           command_options_text("test", verdict_options(find_operation("test"))) + preset_option_text() + R"(
 Output: one JSON object on one line: method, null, estimator, estimate, statistic, p_value,
-[alpha, reject], n, the method's details (e.g. block_size, num_blocks, std_error; replicates,
-seed), low_power (why a test of little power for this n may miss a miscalibration: the block test
-with B below max(2, floor(sqrt(n))), the distribution-free bounds, cme at fewer than 10 locations;
-the table's verdict repeats it), the options used, [preset], the kernel (lengthscale,
-lengthscale_rule, kernel), family, input, files, threads, compute_seconds, wall_time_seconds and
-calib_version.
+alpha, reject, low_power (when the test has little power for this n and may miss a
+miscalibration: the block test with B below max(2, floor(sqrt(n))), the distribution-free bounds,
+cme at fewer than 10 locations; the table's verdict repeats it), n, the method's details (e.g.
+block_size, num_blocks, std_error; replicates, seed), the kernel (lengthscale, lengthscale_rule,
+kernel), the options used, [preset], family, input, files (what was read, test locations
+included), threads, compute_seconds, wall_time_seconds and calib_version.
 
 Exit codes: 0 success, 2 bad option, bad input file, or a test that cannot be computed on this
 data (e.g. a singular CME covariance; the message says what to change), 1 internal failure.
@@ -246,6 +259,18 @@ Examples:
   calib test --family binary --input scores.csv --method bootstrap --replicates 2000 --seed 7
   calib test --family normal --input gauss.csv --method cme --locations 5
 )";
+}
+
+}  // namespace
+
+std::string operation_help(const Operation& operation) {
+    if (operation.info().name == "estimate") return estimate_help();
+    if (operation.info().name == "test") return test_help();
+    // An operation without its own text: its description and options from the registry.
+    const OperationInfo& info = operation.info();
+    return "calib " + info.name + " - " + info.summary + "\n\nUsage:\n  calib " + info.name +
+           " --family F --input FILE " + option_name(info.method, NameStyle::command_line) + " M [options]\n\n" +
+           families_text() + "\nOptions:\n" + options_text(operation.options()) + command_options_text(info.name);
 }
 
 std::string report_help() {

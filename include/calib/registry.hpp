@@ -388,12 +388,13 @@ std::vector<OptionInfo> reading_options(bool files);
 std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
 
 // The options of a command beside its method's and the reading options, described once for every
-// front-end (the command line's subcommands; Python's functions take threads, and test its alpha).
+// front-end (the command line's subcommands; Python's functions take threads). The options of an
+// operation (operation.hpp: estimate, test) are its own, not these.
 struct CommandOptions {
     int threads = 0;                     // every command but recalibrate apply; 0: OMP_NUM_THREADS or all cores
     std::string format;                  // json|table; report: html|json
     bool quiet = false;                  // no progress bar
-    std::optional<double> alpha;         // test: the verdict's level, none unless given; report: 0.05
+    std::optional<double> alpha;         // report: the verdict's level, 0.05
     std::string name, output;            // report: its title, its file; recalibrate apply: the output file
     std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
     std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files

@@ -4,6 +4,7 @@
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
+#include <calib/operation.hpp>
 #include <calib/parallel.hpp>
 
 #include <cmath>
@@ -62,16 +63,10 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
     O defaults;
     const std::string same = "the result does not depend on it";
     const Option<O> json_or_table = format_option({"json", "table"}, "one JSON object or a readable table");
-    if (command == "estimate" || command == "rank" || command == "metrics" || command == "reproduce") {
+    // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
+    if (is_operation(command) || command == "rank" || command == "metrics" || command == "reproduce") {
         defaults.format = "json";
         return {{threads_option(same), json_or_table, quiet_option()}, defaults};
-    }
-    if (command == "test") {
-        defaults.format = "json";
-        defaults.alpha = 0.05;
-        return {{threads_option(same), json_or_table, quiet_option(),
-                 alpha_option("0.05", "the level of the verdict, in (0, 1): the output's alpha and reject (p_value < A)")},
-                defaults};
     }
     if (command == "report") {
         defaults.format = "html";

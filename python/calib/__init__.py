@@ -61,15 +61,15 @@ def _split(arguments):
     return arrays, reading, options
 
 
-def _command(command, **given):
-    """The command's own options (threads; test: alpha) as the library checks them for the command line
-    (CommandSetup): a dict with threads (0: OMP_NUM_THREADS or all cores) and, for test and report, alpha
-    (0.05 unless given; None is not given)."""
-    return _calib.command_options(command, {name: value for name, value in given.items() if value is not None})
+def _given(**arguments):
+    """The arguments that were given (not None)."""
+    return {name: value for name, value in arguments.items() if value is not None}
 
 
 def _threads(command, threads):
-    return _command(command, threads=threads)["threads"]
+    """threads as the library checks it for the command line (CommandSetup; 0: OMP_NUM_THREADS or all
+    cores)."""
+    return _calib.command_options(command, _given(threads=threads))["threads"]
 
 
 def _full_name(kind, name, prefix):
@@ -124,7 +124,7 @@ class TestResult(_Run):
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, fields, alpha):
+    def __init__(self, fields):
         super().__init__(fields)
         self.method = fields["method"]
         self.null = fields["null"]
@@ -132,9 +132,9 @@ class TestResult(_Run):
         self.estimate = fields["estimate"]
         self.statistic = fields["statistic"]
         self.p_value = fields["p_value"]
-        self.alpha = alpha
-        self.reject = self.p_value < alpha
-        self.low_power = fields["low_power"] or None
+        self.alpha = fields["alpha"]
+        self.reject = fields["reject"]
+        self.low_power = fields.get("low_power")
 
     def to_dict(self):
         """One flat dict with the fields of `calib test --alpha`'s JSON output."""
@@ -194,8 +194,8 @@ class Ranking:
 
 def estimate(probs=None, labels=None, *, estimator, family=None, threads=None, test_locations=None, **arguments):
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    fields = _calib.estimate(family or "", arrays, reading, test_locations, estimator, options, _threads("estimate", threads))
-    return Estimate(fields)
+    options = {"estimator": estimator, **options, **_given(test_locations=test_locations)}
+    return Estimate(_calib.run("estimate", family or "", arrays, reading, options, _threads("estimate", threads)))
 
 
 def skce(probs=None, labels=None, *, estimator="unbiased", **arguments):
@@ -216,10 +216,9 @@ def ckce(probs=None, labels=None, **arguments):
 
 def test(probs=None, labels=None, *, method="bootstrap", alpha=0.05, family=None, threads=None, test_locations=None,
          **arguments):
-    command = _command("test", threads=threads, alpha=alpha)
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    fields = _calib.test(family or "", arrays, reading, test_locations, method, options, command["threads"])
-    return TestResult(fields, command["alpha"])
+    options = {"method": method, **options, **_given(alpha=alpha, test_locations=test_locations)}
+    return TestResult(_calib.run("test", family or "", arrays, reading, options, _threads("test", threads)))
 
 
 test.__test__ = False  # not a pytest test

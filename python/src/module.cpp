@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <calib/metrics.hpp>
+#include <calib/operation.hpp>
 #include <calib/registry.hpp>
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <type_traits>
 
 namespace py = pybind11;
 
@@ -28,7 +28,6 @@ struct Inputs {
     const FamilyInfo* family;
     ReadOptions reading;
     AnyData data;
-    std::optional<AnyData> locations;
 };
 
 // Further arrays of the data's family (test locations, a training set): a tuple of them in the
@@ -52,140 +51,59 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
     return make_data(family, given, options);
 }
 
-// The data set, its family (given or inferred from the arrays), the reading options, and the test
-// locations when given (the same arrays, in the same family).
-Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading,
-                   const py::object& locations) {
+// The data set, its family (given or inferred from the arrays) and the reading options.
+Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
     const ReadOptions options = read_options_of(family, reading);
-    Inputs in{&family, options, make_data(family, arrays, options), std::nullopt};
-    if (!locations.is_none()) in.locations = more_data(family, options, "test_locations", locations);
-    return in;
+    return {&family, options, make_data(family, arrays, options)};
 }
 
-// One estimator or test from its name and keyword options, configured by the registry as the command
-// line's (configure: the method's options, the kernel's, preset=, the rest refused); what is Python's
-// own is the arrays given where the command line takes a FILE: test locations, an estimator's further
-// data sets (ce-*: train, validation) as arrays of the data's family, and tables (mmd: features,
-// groups), each recorded as "arrays".
-template <class MethodSetup>
-struct Configured {
-    ConfiguredMethod<MethodSetup> method;  // the registry's configure: options, kernel, preset=
-    DataSets data_sets;
-};
-
-template <class MethodSetup>
-Configured<MethodSetup> configure(MethodSetup setup, const Inputs& in, py::dict options) {
-    const MethodInfo& info = setup.info();
-    const FamilyInfo& family = *in.family;
-    const bool has_locations = in.locations.has_value();
-    // The locations are arrays here; the option records only that they were given.
-    if (has_locations && !setup.option("test_locations"))
-        throw invalid_argument("test_locations does not apply to " + info.name);
-    if (has_locations) options["test_locations"] = "arrays";
-    if (!has_locations && setup.locations_use() == LocationsUse::required)
-        throw invalid_argument(info.name + " needs test_locations: arrays of test locations (" + array_names(family) +
-                               ")");
-    // So are the options whose value is a FILE on the command line, given as arrays: data sets (ce-*:
-    // train, validation) and tables (mmd: features, groups), recorded as "arrays".
-    py::dict given_arrays;
-    for (const auto& item : options) {
-        const py::handle v = item.second;
-        const std::string name = py::str(item.first);
-        const OptionInfo* option = setup.option(name);
-        if (!option || !is_arrays(v)) continue;
-        if (option->metavar != "FILE") throw invalid_argument(info.name + ": " + name + " takes a value, not arrays");
-        given_arrays[item.first] = v;
-    }
-    for (const auto& item : given_arrays) options[item.first] = "arrays";
-    const Preset* preset = nullptr;
-    if (options.contains("preset")) {
-        preset = &find_preset(py::str(options["preset"]));
-        PyDict_DelItemString(options.ptr(), "preset");
-    }
+// Python's runner of the library's operations (calib/operation.hpp: estimate, test), configured as the
+// command line's; what is Python's own is the arrays given where the command line takes a FILE: the
+// inputs the operation asks for (test locations; ce-*'s train and validation) as arrays of the data's
+// family, and tables (mmd: features, groups), each recorded as "arrays". The dict holds the record's
+// result fields, then details, n, options, kernel (dicts), family and compute_seconds.
+py::dict run(const std::string& name, const std::string& family, const py::dict& arrays, const py::dict& reading,
+             py::dict options, int threads) {
+    const Operation& operation = find_operation(name);
+    const Inputs in = read_inputs(family, arrays, reading);
+    py::dict given_arrays;  // KeywordOptions gives them as "arrays" to options that take a FILE
+    for (const auto& item : options)
+        if (is_arrays(item.second)) given_arrays[item.first] = item.second;
     KeywordOptions given(options);
-    Configured<MethodSetup> c{configure(std::move(setup), family, preset, given), {}};
-    MethodSetup& method = c.method.method;
-    std::vector<std::string> data_sets;
-    if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>) data_sets = method.data_set_options();
-    for (const std::string& name : data_sets)
-        if (!given_arrays.contains(name.c_str()))
-            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
-                                   ") as a tuple or a dict, not a file name");
-    // Every array-valued option applies here (configure refused the others).
-    for (const auto& item : given_arrays) {
-        const std::string name = py::str(item.first);
-        if (std::find(data_sets.begin(), data_sets.end(), name) != data_sets.end())
-            c.data_sets.emplace(name, more_data(family, in.reading, name, item.second.cast<py::object>()));
-        else if (method.takes_table(name))
-            method.set_table(name, table_matrix(item.second, name));
-        else
-            throw invalid_argument(info.name + ": " + name + " takes the arrays of a data set (" + array_names(family) +
-                                   ") as a tuple or a dict, or a file name");
+    const std::unique_ptr<ConfiguredOperation> configured = operation.configure(*in.family, given);
+    const std::string what = configured->method_name();
+    DataSets inputs;
+    for (const InputRequest& request : configured->inputs()) {
+        if (!given_arrays.contains(request.option.c_str()))
+            throw invalid_argument(what + ": " + request.option + " takes the arrays of a data set (" +
+                                   array_names(*in.family) + ") as a tuple or a dict, not a file name");
+        inputs.emplace(request.option, more_data(*in.family, in.reading, request.option, given_arrays[request.option.c_str()]));
     }
-    return c;
-}
-
-// Runs a configured method on the inputs: the limits on n, the kernel's lengthscale on the data, the
-// method, without the GIL. The dict has the fields common to estimates and tests; `fields` adds the
-// result's own.
-template <class MethodSetup, class Fields>
-py::dict run(const Configured<MethodSetup>& c, const Inputs& in, int threads, Fields fields) {
-    const ParallelOptions parallel{threads};
-    const MethodSetup& method = c.method.method;
-    const KernelSetup* kernel = c.method.kernel_setup();
-    const AnyData* locations = in.locations ? &*in.locations : nullptr;
-    std::optional<MethodRun<decltype(method.run(in.data, nullptr, nullptr, parallel))>> done;
+    for (const auto& item : given_arrays) {
+        const std::string option = py::str(item.first);
+        if (inputs.count(option)) continue;
+        if (!configured->takes_table(option))
+            throw invalid_argument(what + ": " + option + " takes a file name, not arrays");
+        configured->set_table(option, table_matrix(item.second, option));
+    }
+    std::optional<OperationRecord> record;
     {
         py::gil_scoped_release release;
-        if constexpr (std::is_same_v<MethodSetup, EstimatorSetup>)
-            done = run_method(method, kernel, in.data, locations, c.data_sets, parallel);
-        else
-            done = run_method(method, kernel, in.data, locations, parallel);
+        record = configured->run(in.data, inputs, ParallelOptions{threads});
     }
-    py::dict out;
-    fields(out, done->result);
-    out["n"] = done->result.n;
-    out["options"] = to_dict(done->options);
-    if (c.method.preset) out["options"]["preset"] = c.method.preset->name;
-    out["kernel"] = to_dict(done->kernel_record);
+    for (const std::string& warning : record->warnings) warn(warning);
+    Record numbers = record->result;
+    numbers.insert(numbers.end(), record->details.begin(), record->details.end());
+    for (const std::string& warning : non_finite_fields(numbers)) warn(warning);
+    py::dict out = to_dict(record->result);
+    out["details"] = to_dict(record->details);
+    out["n"] = record->n;
+    out["options"] = to_dict(record->options);
+    out["kernel"] = to_dict(record->kernel);
     out["family"] = in.family->name;
-    out["compute_seconds"] = done->compute_seconds;
+    out["compute_seconds"] = record->compute_seconds;
     return out;
-}
-
-py::dict estimate(const std::string& family, const py::dict& arrays, const py::dict& reading,
-                  const py::object& locations, const std::string& estimator, const py::dict& options, int threads) {
-    const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_estimator(estimator), in, options);
-    return run(c, in, threads, [](py::dict& out, const EstimateResult& r) {
-        out["estimator"] = r.estimator;
-        out["estimate"] = r.estimate;
-        out["details"] = to_dict(r.details);
-        for (const std::string& warning : r.warnings) warn(warning);
-        Record numbers{{"estimate", r.estimate}};
-        numbers.insert(numbers.end(), r.details.begin(), r.details.end());
-        for (const std::string& warning : non_finite_fields(numbers)) warn(warning);
-    });
-}
-
-py::dict test(const std::string& family, const py::dict& arrays, const py::dict& reading, const py::object& locations,
-              const std::string& method, const py::dict& options, int threads) {
-    const Inputs in = read_inputs(family, arrays, reading, locations);
-    const auto c = configure(make_test(method), in, options);
-    return run(c, in, threads, [](py::dict& out, const TestResult& r) {
-        out["method"] = r.method;
-        out["null"] = r.null_approximation;
-        out["estimator"] = r.estimator;
-        out["estimate"] = r.estimate;
-        out["statistic"] = r.statistic;
-        out["p_value"] = r.p_value;
-        out["low_power"] = low_power_note(r);
-        Record details = std::visit([](const auto& d) { return d.record(); }, r.details);
-        details.insert(details.end(), r.estimator_details.begin(), r.estimator_details.end());  // the MMD's notion, kernel
-        out["details"] = to_dict(details);
-        for (const std::string& warning : non_finite_fields(r.record())) warn(warning);
-    });
 }
 
 py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,
@@ -256,7 +174,7 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
 py::dict reproduce(const std::string& preset_name, const std::string& family_name, const py::dict& arrays,
                    const py::dict& reading, int threads) {
     const Preset& preset = find_preset(preset_name);
-    const Inputs in = read_inputs(family_name, arrays, reading, py::none());
+    const Inputs in = read_inputs(family_name, arrays, reading);
     check_preset_family(preset, *in.family);
     Timed<Record> row;
     {
@@ -276,7 +194,7 @@ py::dict reproduce(const std::string& preset_name, const std::string& family_nam
 // The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
 py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options,
                  int threads) {
-    const Inputs in = read_inputs(family_name, arrays, reading, py::none());
+    const Inputs in = read_inputs(family_name, arrays, reading);
     MetricsSetup setup(*in.family);
     // features: an array (the command line's FILE), recorded as "arrays".
     std::optional<py::object> features;
@@ -357,10 +275,8 @@ PYBIND11_MODULE(_calib, m) {
     add_warning_class(m);
     m.attr("version") = calib::version;
     m.attr("default_seed") = calib::default_seed;
-    m.def("estimate", &estimate, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),
-          py::arg("estimator"), py::arg("options"), py::arg("threads"));
-    m.def("test", &test, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("test_locations"),
-          py::arg("method"), py::arg("options"), py::arg("threads"));
+    m.def("run", &run, py::arg("operation"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
+          py::arg("options"), py::arg("threads"));
     m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("names"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),

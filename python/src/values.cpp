@@ -1,6 +1,8 @@
 // Python values and the registry's (values.hpp).
 #include "values.hpp"
 
+#include "arrays.hpp"
+
 #include <pybind11/stl.h>
 
 #include <cstdint>
@@ -66,7 +68,14 @@ KeywordOptions::KeywordOptions(py::dict& options) : options_(options) {}
 
 std::optional<Value> KeywordOptions::take(const OptionInfo& option) {
     if (!options_.contains(option.name)) return std::nullopt;
-    const Value v = to_value(option.name, options_[option.name.c_str()]);
+    const py::handle given = options_[option.name.c_str()];
+    // Arrays stand where the command line takes a FILE; the option records only that they were given.
+    if (is_arrays(given) && !py::isinstance<py::str>(given)) {
+        if (option.metavar != "FILE") throw invalid_argument("option `" + option.name + "` takes a value, not arrays");
+        PyDict_DelItemString(options_.ptr(), option.name.c_str());
+        return Value(std::string("arrays"));
+    }
+    const Value v = to_value(option.name, given);
     PyDict_DelItemString(options_.ptr(), option.name.c_str());
     return v;
 }

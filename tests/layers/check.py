@@ -36,7 +36,8 @@ PUBLIC = {
     "smooth_ece.hpp": "compare",
     "recalibration.hpp": "recalibration", "tool/recalibration_json.hpp": "recalibration",
     "tool/synthetic.hpp": "recalibration",
-    "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "calib.hpp": "registry",
+    "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "operation.hpp": "registry",
+    "calib.hpp": "registry",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 violations = []

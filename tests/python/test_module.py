@@ -85,7 +85,7 @@ def test_bad_options(data):
         calib.estimate(probs, labels, estimator="ce-kkr", train="train.csv", ridge_constant=1e-3)
     with pytest.raises(ValueError, match="train must hold 2 arrays"):
         calib.estimate(probs, labels, estimator="ce-kkr", train=(probs,), ridge_constant=1e-3)
-    with pytest.raises(ValueError, match="seed takes a value, not arrays"):
+    with pytest.raises(ValueError, match="option `seed` takes a value, not arrays"):
         calib.estimate(probs, labels, estimator="ce-kkr", seed=(1, 2))
     with pytest.raises(ValueError, match="train has 2 classes but data has"):
         calib.estimate(probs, labels, estimator="ce-bins", train=(np.full((4, 2), 0.5), [0, 1, 0, 1]), bins=3)
@@ -103,7 +103,7 @@ def test_bad_options(data):
         calib.skce(probs, labels, threads=-1)
     with pytest.raises(ValueError, match="option `threads` = '1.5', must be an integer in"):
         calib.skce(probs, labels, threads=1.5)
-    with pytest.raises(ValueError, match="ucme needs test_locations"):
+    with pytest.raises(ValueError, match="missing option `test_locations`"):
         calib.estimate(probs, labels, estimator="ucme")
     with pytest.raises(ValueError, match="block_size"):
         calib.skce(probs, labels, estimator="block", block_size=1000)
@@ -450,7 +450,7 @@ def test_mmd_conditioning_array_errors():
         calib.estimate(**mmd, notion="group", groups=[0, 1, 2])
     with pytest.raises(ValueError, match="option `features` applies only with `notion` individual\\|local, not canonical"):
         calib.estimate(**mmd, features=x)
-    with pytest.raises(ValueError, match="ckce: features takes a value, not arrays"):
+    with pytest.raises(ValueError, match="option `features` takes a value, not arrays"):
         calib.ckce(probs, labels, ckce_method="rff", features=x)
 
 

@@ -1,0 +1,75 @@
+// `calib estimate`, `calib test`: the command line's runner of the library's operations
+// (calib/operation.hpp). Every option is checked before the (possibly large) input is read; the
+// inputs the operation asks for are read as files of the input's family; the record is printed as one
+// JSON object or a readable table.
+#include "commands.hpp"
+
+#include "args.hpp"
+#include "processes.hpp"
+#include "progress_bar.hpp"
+#include "run_output.hpp"
+#include "setup_options.hpp"
+#include "shared_options.hpp"
+#include "table_report.hpp"
+
+#include <calib/operation.hpp>
+#include <calib/tool/json.hpp>
+
+#include <iostream>
+
+namespace calib::cli {
+
+namespace {
+
+std::vector<OptionSpec> operation_option_specs(const Operation& operation) {
+    std::vector<OptionSpec> specs = command_option_specs(operation.info().name);
+    add_option_specs(specs, operation.options());
+    return specs;
+}
+
+}  // namespace
+
+int run_operation(const Operation& operation, const std::vector<std::string>& arguments, Stage stage) {
+    const std::string& name = operation.info().name;
+    if (wants_help(arguments)) {
+        std::cout << operation_help(operation);
+        return 0;
+    }
+    Args args(arguments, operation_option_specs(operation), name);
+    const InputOptions input = take_input_options(args);
+    const CommandOptions command = take_command_options(args, name).values();
+    RunRecord run;
+    run.threads = command.threads;
+    const OutputFormat format = output_format(command);
+    ArgumentOptions given(args);
+    const std::unique_ptr<ConfiguredOperation> configured = operation.configure(*input.family, given);
+    if (stage == Stage::options) return 0;
+
+    ProgressBar bar("calib " + name + " " + configured->method_name(), !command.quiet);
+    const ParallelOptions parallel{run.threads, &bar, run_processes()};
+    const AnyData data = read_input(input, &run.files);
+    run.max_simplex_deviation = max_simplex_deviation(data);
+    DataSets inputs;
+    for (const InputRequest& request : configured->inputs())
+        inputs.emplace(request.option, read_data_set(input, request.source, &run.files));
+    const OperationRecord record = configured->run(data, inputs, parallel);
+    run.compute_seconds = record.compute_seconds;
+    bar.finish();
+    for (const std::string& warning : record.warnings) warn(warning);
+
+    JsonObject out;
+    for (const Field& f : record.result)  // a text field may be a message (low_power): in the command line's words
+        if (const auto* text = std::get_if<std::string>(&f.value)) out.set(f.name, command_line_message(*text));
+        else out.set(f.name, f.value);
+    out.set("n", record.n).merge(record.details).merge(record.kernel);
+    add_options(out, record.options);
+    Report report("calib " + name + ": " + record.title);
+    const std::size_t n = data_size(data);
+    report.line("data", describe_data(input, data) +
+                            (record.n != n ? " (" + std::to_string(record.n) + " used)" : ""));
+    for (const auto& [label, text] : record.words) report.line(label, command_line_message(text));
+    print_result(format, out, report, input, run);
+    return 0;
+}
+
+}  // namespace calib::cli

@@ -1,0 +1,107 @@
+// Operations: what calib does with a model's outputs (estimate, test), each one object of the registry,
+// so that a front-end has one runner for all of them: the command line's subcommands, Python's
+// calib._calib.run. An operation declares its options (its own, its methods', their kernel's);
+// configure takes the options a user gave (all of them checked before any input is read) and says
+// which inputs beside the data it needs; run returns one record, which each front-end renders (one
+// JSON object, a readable table, a Python dict).
+//
+//   const Operation& op = find_operation("test");
+//   std::unique_ptr<ConfiguredOperation> c = op.configure(family, given);  // throws as the setups do
+//   DataSets inputs;                                                       // read what c->inputs() names
+//   OperationRecord r = c->run(data, inputs, parallel);
+//
+// Adding an operation is one file under lib/registry/ (an Operation registered in operations(),
+// lib/registry/operation.cpp) and its rendering where a front-end has its own (docs/architecture.md).
+#pragma once
+
+#include <calib/registry.hpp>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace calib {
+
+struct OperationInfo {
+    std::string name;     // "estimate", "test": the subcommand, and the Python function
+    std::string summary;  // one line for `calib --help`
+    std::string method;   // the option that chooses its method ("estimator", "method")
+};
+
+// An input beside the data that a configured operation needs: a further data set of the data's family
+// (test locations; ce-*'s train and validation sets), named by the option whose value locates it.
+struct InputRequest {
+    std::string option;  // "test_locations", "train", "validation"
+    std::string source;  // the option's value: a file name (the command line) or "arrays" (Python)
+};
+
+// A readable line of a result: a label and its text, options in backquotes (render_message).
+using Words = std::vector<std::pair<std::string, std::string>>;
+
+// What a run of an operation says, for every front-end: the command line flattens result, n,
+// details, kernel and options (in this order, a name once) into its JSON object; Python keeps
+// details, options and kernel as dicts.
+struct OperationRecord {
+    std::string title;     // what was computed, in words ("quadratic test with a bootstrap null")
+    Record result;         // the operation's own fields: estimator, estimate; method, null, …, p_value, alpha, reject
+    std::size_t n = 0;     // the observations used
+    Record details;        // the method's own numbers
+    Record kernel;         // the kernel as used (KernelSetup::record); empty without one
+    Record options;        // the options as used (Setup::record(n)), then preset when one was used
+    std::vector<std::string> warnings;  // to say besides the numbers (stderr; CalibWarning)
+    Words words;           // the result in words, after the front-end's line on the data
+    double compute_seconds = 0;
+};
+
+class ConfiguredOperation {
+public:
+    virtual ~ConfiguredOperation() = default;
+    // The method's name ("bootstrap"), for progress bars.
+    virtual const std::string& method_name() const = 0;
+    // The inputs beside the data that run needs, in order; run takes one data set per request.
+    virtual std::vector<InputRequest> inputs() const = 0;
+    // Options whose value is a table of numbers (Setup::takes_table), for a front-end that holds it in
+    // memory; set_table throws invalid_argument for another name.
+    virtual bool takes_table(const std::string& option) const = 0;
+    virtual void set_table(const std::string& option, Matrix table) = 0;
+    // Runs on the data and the inputs (by the option of each request). Throws invalid_argument for data
+    // the options do not fit (validate), and as the method does.
+    virtual OperationRecord run(const AnyData& data, const DataSets& inputs, const ParallelOptions& parallel) const = 0;
+};
+
+class Operation {
+public:
+    virtual ~Operation() = default;
+    virtual const OperationInfo& info() const = 0;
+    // Its own options (the method's choice, preset, and e.g. test's alpha), for help texts.
+    virtual const std::vector<OptionInfo>& own_options() const = 0;
+    // Every option it may take, once per name: its own, every method's, the kernel's (a front-end's
+    // grammar, e.g. the command line's option specs).
+    virtual std::vector<OptionInfo> options() const = 0;
+    // Takes the given options (its own first, then configure's of registry.hpp: the method's, the
+    // kernel's, the preset's conventions) and refuses the rest. Throws invalid_argument.
+    virtual std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const = 0;
+};
+
+// The registered operations, in the order of `calib --help`.
+const std::vector<const Operation*>& operations();
+// Throws invalid_argument for an unknown name, listing the known ones.
+const Operation& find_operation(const std::string& name);
+// Whether `name` is a registered operation.
+bool is_operation(const std::string& name);
+
+// ---- words: the readable form of numbers and results, the same in every front-end -------------------
+// A number with `digits` significant digits ("0.0123457", "inf").
+std::string readable(double x, int digits = 6);
+// "block_size 28, num_blocks 28": the fields of a record, numbers readable.
+std::string describe_record(const Record& record);
+// "exp(-tv/l) x white, l = 0.9039 (median of the distances between predictions)".
+std::string describe_kernel(const KernelSetup& setup, const Kernel& kernel);
+// The p-value ("< 0.001 (no replicate of 1000 reached the statistic; …)" for a resampling p-value of 0).
+std::string describe_p_value(const TestResult& result);
+// The verdict at alpha, with the low-power note when it does not reject; `alpha_given` false adds
+// "(the default; `alpha` changes it)".
+std::string describe_verdict(const TestResult& result, double alpha, bool alpha_given);
+
+}  // namespace calib

@@ -1,0 +1,26 @@
+// The table of operations (operation.hpp): each is registered here once, from its own file.
+#include "registry/method_operation.hpp"
+
+namespace calib {
+
+const std::vector<const Operation*>& operations() {
+    static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation()};
+    return all;
+}
+
+bool is_operation(const std::string& name) {
+    for (const Operation* op : operations())
+        if (op->info().name == name) return true;
+    return false;
+}
+
+const Operation& find_operation(const std::string& name) {
+    std::string known;
+    for (const Operation* op : operations()) {
+        if (op->info().name == name) return *op;
+        known += (known.empty() ? "" : ", ") + op->info().name;
+    }
+    throw invalid_argument("unknown operation '" + name + "', expected one of " + known);
+}
+
+}  // namespace calib

@@ -1,0 +1,148 @@
+// The operations (operation.hpp): each configured and run as a front-end does, its record equal to the
+// registry's run_method on the same setup (bitwise), its own options given, checked and refused as a
+// method's, the inputs it asks for named by their options.
+#include <calib/operation.hpp>
+#include <calib/tool/synthetic.hpp>
+
+#include "map_options.hpp"
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace calib;
+using test::MapOptions;
+
+namespace {
+
+const Field* field(const Record& record, const std::string& name) {
+    const auto it = std::find_if(record.begin(), record.end(), [&](const Field& f) { return f.name == name; });
+    return it == record.end() ? nullptr : &*it;
+}
+
+std::string words(const OperationRecord& r, const std::string& label) {
+    for (const auto& [l, text] : r.words)
+        if (l == label) return text;
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
+    std::vector<std::string> names;
+    for (const Operation* op : operations()) names.push_back(op->info().name);
+    CHECK(names == std::vector<std::string>{"estimate", "test"});
+    CHECK(is_operation("test"));
+    CHECK_FALSE(is_operation("rank"));
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test",
+                         invalid_argument);
+    CHECK(find_operation("test").info().method == "method");
+    // Every option once, the operation's own first.
+    const std::vector<OptionInfo> options = find_operation("estimate").options();
+    CHECK(options.front().name == "estimator");
+    std::vector<std::string> seen;
+    for (const OptionInfo& o : options) seen.push_back(o.name);
+    std::sort(seen.begin(), seen.end());
+    CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+    CHECK(std::binary_search(seen.begin(), seen.end(), "lengthscale"));  // the kernel's
+    CHECK(std::binary_search(seen.begin(), seen.end(), "block_size"));   // a method's
+}
+
+TEST_CASE("estimate: the record is run_method's on the same setup, bitwise, with the options as used") {
+    test::Rng rng(11);
+    const CategoricalData data = synthetic::dirichlet_data(120, 3, 0.5, rng);
+    const FamilyInfo& categorical = find_family("categorical");
+    MapOptions given({{"estimator", Value("skce-block")}, {"block_size", Value("sqrt")}});
+    const std::unique_ptr<ConfiguredOperation> op = find_operation("estimate").configure(categorical, given);
+    CHECK(given.left().empty());
+    CHECK(op->method_name() == "skce-block");
+    CHECK(op->inputs().empty());
+    const OperationRecord r = op->run(data, {}, {});
+
+    MapOptions same({{"block_size", Value("sqrt")}});
+    const ConfiguredMethod<EstimatorSetup> c = configure(make_estimator("skce-block"), categorical, nullptr, same);
+    const MethodRun<EstimateResult> done = run_method(c.method, c.kernel_setup(), data, nullptr, {});
+    REQUIRE(r.result.size() == 2);
+    CHECK(to_text(r.result[0].value) == "skce-block");
+    CHECK(std::get<double>(r.result[1].value) == done.result.estimate);
+    CHECK(r.n == 120);
+    CHECK(to_json(r.details) == to_json(done.result.details));
+    CHECK(to_json(r.options) == to_json(done.options));
+    CHECK(to_json(r.kernel) == to_json(done.kernel_record));
+    CHECK(r.title == make_estimator("skce-block").info().title);
+    CHECK(words(r, "estimate") == readable(done.result.estimate));
+    CHECK(words(r, "kernel").find("median of the distances") != std::string::npos);
+}
+
+TEST_CASE("test: alpha is the operation's own option, 0.05 unless given; the verdict says which") {
+    test::Rng rng(12);
+    const CategoricalData data = synthetic::dirichlet_data(200, 3, 0.5, rng);
+    const FamilyInfo& categorical = find_family("categorical");
+    const Operation& test = find_operation("test");
+    MapOptions defaults({{"method", Value("block")}});
+    const OperationRecord r = test.configure(categorical, defaults)->run(data, {}, {});
+    const double p = std::get<double>(field(r.result, "p_value")->value);
+    CHECK(std::get<double>(field(r.result, "alpha")->value) == 0.05);
+    CHECK(std::get<bool>(field(r.result, "reject")->value) == (p < 0.05));
+    CHECK(words(r, "verdict").find("(the default; `alpha` changes it)") != std::string::npos);
+    // B = 2 at n = 200 has little power: the note is a field of the result and part of the verdict.
+    REQUIRE(field(r.result, "low_power") != nullptr);
+    CHECK(to_text(field(r.result, "low_power")->value).find("`block_size` sqrt") != std::string::npos);
+
+    const double alpha = p < 0.5 ? std::min(0.99, 2 * p + 0.01) : p / 2;  // one that flips nothing by accident
+    MapOptions given({{"method", Value("block")}, {"alpha", Value(alpha)}});
+    const OperationRecord at = test.configure(categorical, given)->run(data, {}, {});
+    CHECK(std::get<double>(field(at.result, "alpha")->value) == alpha);
+    CHECK(std::get<bool>(field(at.result, "reject")->value) == (p < alpha));
+    CHECK(words(at, "verdict").find("the default") == std::string::npos);
+    CHECK(std::get<double>(field(at.result, "p_value")->value) == p);
+
+    MapOptions bad({{"method", Value("block")}, {"alpha", Value(1.5)}});
+    CHECK_THROWS_WITH_AS(test.configure(categorical, bad), "option `alpha` = '1.5', must be in (0, 1)", option_error);
+}
+
+TEST_CASE("an operation's own options: required, checked, refused by the others, and the preset recorded") {
+    const FamilyInfo& categorical = find_family("categorical");
+    const Operation& estimate = find_operation("estimate");
+    MapOptions none({});
+    CHECK_THROWS_WITH_AS(estimate.configure(categorical, none), doctest::Contains("missing option `estimator`"),
+                         invalid_argument);
+    MapOptions alpha({{"estimator", Value("ece")}, {"alpha", Value(0.1)}});
+    CHECK_THROWS_WITH_AS(estimate.configure(categorical, alpha),
+                         doctest::Contains("option `alpha` does not apply to `estimator` ece"), unknown_option_error);
+    MapOptions preset({{"estimator", Value("ece")}, {"preset", Value("nips")}});
+    CHECK_THROWS_WITH_AS(estimate.configure(categorical, preset), doctest::Contains("neurips2019"), invalid_argument);
+    test::Rng rng(13);
+    const CategoricalData data = synthetic::dirichlet_data(50, 3, 0.5, rng);
+    MapOptions neurips({{"estimator", Value("ece")}, {"preset", Value("neurips2019")}});
+    const OperationRecord r = estimate.configure(categorical, neurips)->run(data, {}, {});
+    REQUIRE_FALSE(r.options.empty());
+    CHECK(r.options.back().name == "preset");
+    CHECK(to_text(r.options.back().value) == "neurips2019");
+}
+
+TEST_CASE("the inputs an operation asks for: named by their option, run on what the front-end read") {
+    test::Rng rng(14);
+    const CategoricalData data = synthetic::dirichlet_data(80, 3, 0.5, rng);
+    const CategoricalData locations = synthetic::dirichlet_data(4, 3, 0.5, rng);
+    const FamilyInfo& categorical = find_family("categorical");
+    MapOptions given({{"estimator", Value("ucme")}, {"test_locations", Value("locations.csv")}});
+    const std::unique_ptr<ConfiguredOperation> op = find_operation("estimate").configure(categorical, given);
+    const std::vector<InputRequest> inputs = op->inputs();
+    REQUIRE(inputs.size() == 1);
+    CHECK((inputs[0].option == "test_locations" && inputs[0].source == "locations.csv"));
+    const OperationRecord r = op->run(data, {{"test_locations", locations}}, {});
+    MapOptions same({{"test_locations", Value("locations.csv")}});
+    const ConfiguredMethod<EstimatorSetup> c = configure(make_estimator("ucme"), categorical, nullptr, same);
+    const AnyData at = locations;
+    CHECK(std::get<double>(r.result[1].value) == run_method(c.method, c.kernel_setup(), data, &at, {}).result.estimate);
+    CHECK_THROWS(op->run(data, {}, {}));  // asked for and not given
+
+    MapOptions train({{"estimator", Value("ce-kkr")}, {"ridge_constant", Value(1.0)},
+                     {"train", Value("train.csv")}, {"validation", Value("v.csv")}});
+    const std::vector<InputRequest> sets = find_operation("estimate").configure(categorical, train)->inputs();
+    REQUIRE(sets.size() == 2);
+    CHECK((sets[0].option == "train" && sets[1].option == "validation"));
+}
