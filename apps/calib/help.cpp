@@ -268,8 +268,9 @@ std::string operation_help(const Operation& operation) {
     if (operation.info().name == "test") return test_help();
     // An operation without its own text: its description and options from the registry.
     const OperationInfo& info = operation.info();
+    const std::string method = info.method.empty() ? "" : " " + option_name(info.method, NameStyle::command_line) + " M";
     return "calib " + info.name + " - " + info.summary + "\n\nUsage:\n  calib " + info.name +
-           " --family F --input FILE " + option_name(info.method, NameStyle::command_line) + " M [options]\n\n" +
+           " --family F --input FILE" + method + " [options]\n\n" +
            families_text() + "\nOptions:\n" + options_text(operation.options()) + command_options_text(info.name);
 }
 

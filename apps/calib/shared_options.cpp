@@ -113,12 +113,6 @@ AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files) {
 
 // Their labels are in their last column, whatever --labels says for the input; the methods check that
 // they live in the predictions' space (the same classes or dimension), for every front-end.
-AnyData read_locations(const InputOptions& input, const std::string& path) {
-    ReadOptions own = input.read;
-    own.labels.clear();
-    return read_family(*input.family, path, own, nullptr);
-}
-
 AnyData read_data_set(const InputOptions& input, const std::string& path, std::vector<FileSummary>* files) {
     ReadOptions own = input.read;
     own.labels.clear();

@@ -60,11 +60,9 @@ AnyData read_input(const InputOptions& input, std::vector<FileSummary>* files);
 // for readers other than read_input's (recalibrate fit's raw scores).
 void warn_if_one_based(const std::vector<int>& labels, long num_classes, const InputOptions& input);
 
-// Reads test locations (one file with the predictions and targets of each location, whatever
-// --labels says for the input); the method checks that they live in the space of the predictions.
-AnyData read_locations(const InputOptions& input, const std::string& path);
-// A further labelled data set of the input's family (DataSets: ce-* --train, --validation), its labels in
-// its last column; its summary is appended to `files`. The method checks its classes against the data's.
+// A further labelled data set of the input's family (an operation's inputs: test locations, ce-* --train,
+// --validation), one file with the predictions and targets of each row whatever --labels says for the
+// input; its summary is appended to `files`. The method checks it against the data (classes, space).
 AnyData read_data_set(const InputOptions& input, const std::string& path, std::vector<FileSummary>* files);
 
 }  // namespace calib::cli

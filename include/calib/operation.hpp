@@ -26,7 +26,7 @@ namespace calib {
 struct OperationInfo {
     std::string name;     // "estimate", "test": the subcommand, and the Python function
     std::string summary;  // one line for `calib --help`
-    std::string method;   // the option that chooses its method ("estimator", "method")
+    std::string method;   // the option that chooses its method ("estimator", "method"); empty: none
 };
 
 // An input beside the data that a configured operation needs: a further data set of the data's family

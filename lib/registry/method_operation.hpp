@@ -55,8 +55,4 @@ private:
 extern template class MethodOperation<EstimatorSetup>;
 extern template class MethodOperation<TestSetup>;
 
-// The registered operations (operation_estimate.cpp, operation_test.cpp).
-const Operation& estimate_operation();
-const Operation& test_operation();
-
 }  // namespace calib::detail

@@ -1,7 +1,12 @@
-// The table of operations (operation.hpp): each is registered here once, from its own file.
-#include "registry/method_operation.hpp"
+// The table of operations (operation.hpp): each is defined in its own file and listed here once.
+#include <calib/operation.hpp>
 
 namespace calib {
+
+namespace detail {
+const Operation& estimate_operation();  // operation_estimate.cpp
+const Operation& test_operation();      // operation_test.cpp
+}  // namespace detail
 
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation()};

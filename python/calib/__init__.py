@@ -414,6 +414,55 @@ def release_working_memory():
     _calib.release_working_memory()
 
 
+class Result(_Run):
+    """The record of an operation that has no class of its own (calib._calib.operations()): its result
+    fields (also as attributes: r.estimate), n, details, options, kernel, family, compute_seconds."""
+
+    def __init__(self, fields):
+        super().__init__(fields)
+        self.fields = fields
+
+    def __getattr__(self, name):
+        fields = self.__dict__.get("fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    def to_dict(self):
+        """One flat dict with the fields of the command line's JSON output (result, n, details, kernel,
+        options, family, compute_seconds)."""
+        out = {k: v for k, v in self.fields.items() if k not in ("details", "options", "kernel")}
+        for part in (self.details, self.kernel, self.options):
+            for name, value in part.items():
+                out.setdefault(name, value)
+        return out
+
+    def __repr__(self):
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.fields.items() if not isinstance(v, dict))
+        return f"Result({shown})"
+
+
+def _operation_function(info):
+    """calib.<name>(probs=None, labels=None, *, family=None, threads=None, **options) for an operation of
+    the library without a hand-written function: the same arrays, reading options and keyword options
+    as estimate()."""
+    name = info["name"]
+
+    def run(probs=None, labels=None, *, family=None, threads=None, **arguments):
+        arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+        return Result(_calib.run(name, family or "", arrays, reading, options, _threads(name, threads)))
+
+    run.__name__ = run.__qualname__ = name.replace("-", "_")
+    run.__module__ = __name__
+    return run
+
+
+# Every operation of the library is a function of the package: estimate and test above, by hand (their
+# result classes and defaults), the others made here.
+for _info in _calib.operations():
+    globals().setdefault(_info["name"].replace("-", "_"), _operation_function(_info))
+
+
 def can_keep_working_memory():
     """Whether keep_working_memory has an effect here (calib built against glibc)."""
     return _calib.can_keep_working_memory()

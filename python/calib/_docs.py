@@ -120,6 +120,12 @@ Methods and their options:
 
 {kernel_text}
 """
+    for operation in _calib.operations():
+        function = scope[operation["name"].replace("-", "_")]
+        if function.__doc__ is None:  # an operation without a hand-written function: from its description
+            function.__doc__ = (f"{operation['summary']}; returns a Result.\n\n{function.__name__}(probs=None, labels=None, *, "
+                                f"family=None, threads=None, **options)\n\n{_DATA}\n\nOptions:\n"
+                                f"{_options(operation['options'])}\n")
     for name in ("reliability_diagram", "pit_histogram", "interval_coverage"):
         scope[name].__doc__ += "\n\nOptions:\n" + _options(_calib.diagram_options(name))
     for name, operation in (("metrics", "metrics"), ("recalibrate_fit", "recalibrate fit")):

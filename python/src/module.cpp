@@ -245,6 +245,17 @@ py::list methods(const std::string& kind) {
     return out;
 }
 
+// The operations (operation.hpp): name, summary, method (the option choosing the method), own_options
+// and options (every option it may take, for docstrings).
+py::list operation_list() {
+    py::list out;
+    for (const Operation* op : operations())
+        out.append(py::dict(py::arg("name") = op->info().name, py::arg("summary") = op->info().summary,
+                            py::arg("method") = op->info().method, py::arg("own_options") = option_list(op->own_options()),
+                            py::arg("options") = option_list(op->options())));
+    return out;
+}
+
 py::list family_list() {
     py::list out;
     for (const FamilyInfo& f : families())
@@ -292,6 +303,7 @@ PYBIND11_MODULE(_calib, m) {
     m.def("command_option_list", [](const std::string& command) { return option_list(calib::CommandSetup(command).options()); });
     m.def("methods", &methods, py::arg("kind"));
     m.def("families", &family_list);
+    m.def("operations", &operation_list);
     m.def("command_options", &command_options, py::arg("command"), py::arg("given"));
     m.def("reading_options", [] { return option_list(calib::reading_options(false)); });
     m.def("comparison_options", [] { return option_list(calib::ComparisonSetup().options()); });
