@@ -27,7 +27,8 @@ int run_metrics(const std::vector<std::string>& arguments, Stage stage = Stage::
 int run_reproduce(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
-extern const std::string main_help;
+// The commands (every operation of the library among them), exit codes and examples.
+std::string main_help();
 // Generated from the registry: the families, the methods and every option with its default.
 std::string operation_help(const Operation& operation);
 std::string rank_help();

@@ -18,7 +18,7 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     const std::string& command = arguments.front();
     const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << main_help;
+        std::cout << main_help();
         return 0;
     }
     if (command == "--version") {

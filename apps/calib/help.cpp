@@ -26,8 +26,9 @@ const char* const main_usage = R"(Usage:
   calib COMMAND --help
 )";
 
-const std::string main_help = std::string("calib - calibration errors of probabilistic predictions\n\n") + main_usage + R"(
-Commands:
+namespace {
+
+const std::string main_commands = R"(Commands:
   estimate   estimate a calibration error (SKCE, CKCE, UCME or ECE) of the predictions in a file
              and print it as one JSON object
   test       test "the predictions are calibrated" and print the p-value and the test's
@@ -44,7 +45,9 @@ Commands:
              NLL of class predictions; NLL, QCE, DCE and LCE of univariate distributions
   reproduce  one row of a published table (neurips2019: the CIFAR-10 errors and p-values of
              Widmann et al. 2019) from one model's outputs, with the paper's conventions
+)";
 
+const std::string main_tail = R"(
 Exit codes: 0 success, 2 bad command line, bad input file, an output that cannot be written, or
 a result that cannot be computed on this data (the message says what to change), 1 internal
 failure.
@@ -56,6 +59,19 @@ Examples:
   calib rank --family categorical --input resnet.csv densenet.csv --format table
   calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --out map.json
 )";
+
+}  // namespace
+
+std::string main_help() {
+    // The commands described above by hand, then every other operation of the library by its summary.
+    std::string commands = main_commands;
+    for (const Operation* op : operations())
+        if (commands.find("\n  " + op->info().name + " ") == std::string::npos)
+            commands += "  " + op->info().name + std::string(op->info().name.size() < 9 ? 9 - op->info().name.size() : 1, ' ') +
+                        "  " + op->info().summary + "\n";
+    return "calib - calibration errors of probabilistic predictions\n\n" + std::string(main_usage) + "\n" + commands +
+           main_tail;
+}
 
 namespace {
 
