@@ -515,3 +515,26 @@ def test_serial_functions_refuse_threads():
         with pytest.raises(TypeError):
             call()
     assert calib.metrics(probs, labels, threads=1)
+
+
+def test_every_operation_is_a_function_and_the_generic_one_equals_the_hand_written(data):
+    """Each operation of the library (calib._calib.operations()) is a function of the package; the
+    function made for an operation without a hand-written one runs it as estimate() does: the same
+    number, the options refused alike, the record as a calib.Result."""
+    probs, labels = data
+    names = [o["name"] for o in calib._calib.operations()]
+    assert names[:2] == ["estimate", "test"]
+    assert all(callable(getattr(calib, name.replace("-", "_"))) for name in names)
+    generic = calib._operation_function({"name": "estimate"})
+    r = generic(probs, labels, estimator="ece", binning="uniform:7")
+    assert isinstance(r, calib.Result)
+    assert r.estimate == calib.ece(probs, labels, binning="uniform:7")
+    assert r.fields["estimator"] == "ece" and r.n == len(labels)
+    assert r.to_dict()["estimate"] == r.estimate and r.to_dict()["binning"] == "uniform:7"
+    with pytest.raises(AttributeError):
+        r.no_such_field
+    with pytest.raises(TypeError, match="option `blocksize` does not apply to `estimator` ece"):
+        generic(probs, labels, estimator="ece", blocksize=3)
+    t = calib._operation_function({"name": "test"})(probs, labels, method="block", alpha=0.2)
+    assert (t.alpha, t.reject) == (0.2, t.p_value < 0.2)
+    assert t.p_value == calib.test(probs, labels, method="block", alpha=0.2).p_value
