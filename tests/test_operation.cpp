@@ -33,10 +33,12 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics"});
     CHECK(is_operation("test"));
     CHECK_FALSE(is_operation("rank"));
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test",
+    CHECK(find_operation("test").info().spread_over_processes);
+    CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -145,4 +147,31 @@ TEST_CASE("the inputs an operation asks for: named by their option, run on what 
     const std::vector<InputRequest> sets = find_operation("estimate").configure(categorical, train)->inputs();
     REQUIRE(sets.size() == 2);
     CHECK((sets[0].option == "train" && sets[1].option == "validation"));
+}
+
+TEST_CASE("metrics: the record holds MetricsSetup's numbers as details, a features table set in memory") {
+    test::Rng rng(15);
+    const CategoricalData data = synthetic::dirichlet_data(60, 3, 0.5, rng);
+    const FamilyInfo& categorical = find_family("categorical");
+    const Operation& metrics = find_operation("metrics");
+    MapOptions given({{"bins", Value(std::uint64_t(5))}, {"features", Value("arrays")}});
+    const std::unique_ptr<ConfiguredOperation> op = metrics.configure(categorical, given);
+    CHECK(op->method_name().empty());
+    CHECK(op->takes_table("features"));
+    Matrix x(60, 2);
+    for (Eigen::Index i = 0; i < 60; ++i) x(i, 0) = std::sin(double(i)), x(i, 1) = std::cos(0.3 * double(i));
+    op->set_table("features", x);
+    const OperationRecord r = op->run(data, {}, {});
+
+    MetricsSetup setup(categorical);
+    setup.set("bins", "5");
+    setup.set("features", "arrays");
+    setup.set_table("features", x);
+    CHECK(to_json(r.details) == to_json(setup.run(data).result));
+    CHECK(field(r.details, "kce") != nullptr);
+    CHECK(r.n == 60);
+    REQUIRE(r.options.size() == 1);
+    CHECK(to_text(r.options[0].value) == "arrays");
+    MapOptions unknown({{"block_size", Value("2")}});
+    CHECK_THROWS_AS(metrics.configure(categorical, unknown), unknown_option_error);
 }

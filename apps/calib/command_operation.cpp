@@ -1,4 +1,4 @@
-// `calib estimate`, `calib test`: the command line's runner of the library's operations
+// `calib estimate`, `calib test`, `calib metrics`: the command line's runner of the library's operations
 // (calib/operation.hpp). Every option is checked before the (possibly large) input is read; the
 // inputs the operation asks for are read as files of the input's family; the record is printed as one
 // JSON object or a readable table.
@@ -45,7 +45,8 @@ int run_operation(const Operation& operation, const std::vector<std::string>& ar
     const std::unique_ptr<ConfiguredOperation> configured = operation.configure(*input.family, given);
     if (stage == Stage::options) return 0;
 
-    ProgressBar bar("calib " + name + " " + configured->method_name(), !command.quiet);
+    const std::string& method = configured->method_name();
+    ProgressBar bar("calib " + name + (method.empty() ? "" : " " + method), !command.quiet);
     const ParallelOptions parallel{run.threads, &bar, run_processes()};
     const AnyData data = read_input(input, &run.files);
     run.max_simplex_deviation = max_simplex_deviation(data);

@@ -25,18 +25,20 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
         std::cout << "calib " << calib::version << '\n';
         return 0;
     }
-    // The operations are spread over MPI processes; the other commands are not: run alike on every rank,
-    // each would write the same output files at once.
-    if (is_operation(command)) return run_operation(find_operation(command), rest, stage);
+    // Only the operations whose work is split over MPI processes run on several; the other commands
+    // would run alike on every rank, and each would write the same output files at once.
     const Processes* processes = run_processes();
-    if (processes && processes->size() > 1 && (command == "rank" || command == "report" || command == "recalibrate" ||
-                                                command == "metrics" || command == "reproduce"))
+    const bool several = processes && processes->size() > 1;
+    const bool operation = is_operation(command);
+    if (several && (operation ? !find_operation(command).info().spread_over_processes
+                              : command == "rank" || command == "report" || command == "recalibrate" ||
+                                    command == "reproduce"))
         throw usage_error("calib " + command + " does not run on several MPI processes (only estimate and test are "
                           "spread over them); run it without mpirun, or with -np 1");
+    if (operation) return run_operation(find_operation(command), rest, stage);
     if (command == "rank") return run_rank(rest, stage);
     if (command == "report") return run_report(rest, stage);
     if (command == "recalibrate") return run_recalibrate(rest, stage);
-    if (command == "metrics") return run_metrics(rest, stage);
     if (command == "reproduce") return run_reproduce(rest, stage);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }

@@ -27,6 +27,9 @@ struct OperationInfo {
     std::string name;     // "estimate", "test": the subcommand, and the Python function
     std::string summary;  // one line for `calib --help`
     std::string method;   // the option that chooses its method ("estimator", "method"); empty: none
+    // Its work is split over the processes of ParallelOptions (MPI ranks); else a front-end runs it on
+    // one process only (the command line refuses mpirun -np > 1).
+    bool spread_over_processes = true;
 };
 
 // An input beside the data that a configured operation needs: a further data set of the data's family

@@ -6,10 +6,12 @@ namespace calib {
 namespace detail {
 const Operation& estimate_operation();  // operation_estimate.cpp
 const Operation& test_operation();      // operation_test.cpp
+const Operation& metrics_operation();   // operation_metrics.cpp
 }  // namespace detail
 
 const std::vector<const Operation*>& operations() {
-    static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation()};
+    static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
+                                                    &detail::metrics_operation()};
     return all;
 }
 

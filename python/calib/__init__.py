@@ -280,7 +280,8 @@ def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     name of a file); another option is a TypeError naming the ones that apply. An infinite NLL is
     float("inf"), with a CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    return _calib.metrics(family or "", given, reading, options, _threads("metrics", threads))
+    fields = _calib.run("metrics", family or "", given, reading, options, _threads("metrics", threads))
+    return {**fields["details"], "n": fields["n"], "family": fields["family"], "compute_seconds": fields["compute_seconds"]}
 
 
 def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **reading):

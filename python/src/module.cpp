@@ -191,33 +191,6 @@ py::dict reproduce(const std::string& preset_name, const std::string& family_nam
     return out;
 }
 
-// The evaluation metrics of Marx et al. (evaluation_metrics): the command line's `calib metrics` fields.
-py::dict metrics(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options,
-                 int threads) {
-    const Inputs in = read_inputs(family_name, arrays, reading);
-    MetricsSetup setup(*in.family);
-    // features: an array (the command line's FILE), recorded as "arrays".
-    std::optional<py::object> features;
-    if (options.contains("features") && is_arrays(options["features"])) {
-        features = options["features"];
-        options["features"] = "arrays";
-    }
-    set_options(setup, options);
-    reject_unused(options, {&setup}, message_context(setup));
-    if (features) setup.set_table("features", table_matrix(*features));
-    Timed<Record> metrics;
-    {
-        py::gil_scoped_release release;
-        metrics = setup.run(in.data, ParallelOptions{threads});
-    }
-    for (const std::string& warning : non_finite_fields(metrics.result)) warn(warning);
-    py::dict out = to_dict(metrics.result);
-    out["n"] = data_size(in.data);
-    out["family"] = in.family->name;
-    out["compute_seconds"] = metrics.compute_seconds;
-    return out;
-}
-
 py::dict pit_histogram_dict(const std::vector<double>& u, py::dict options) {
     const ReliabilityOptions o = diagram_options("pit_histogram", options).reliability;
     return to_dict(pit_histogram(u, o.bins, o.level).record());
@@ -294,8 +267,6 @@ PYBIND11_MODULE(_calib, m) {
           py::arg("options"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
     m.def("reproduce", &reproduce, py::arg("preset"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
-          py::arg("threads"));
-    m.def("metrics", &metrics, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("options"),
           py::arg("threads"));
     m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("options"));
     m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("options"));

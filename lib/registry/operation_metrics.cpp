@@ -1,0 +1,70 @@
+// The operation `metrics` (operation.hpp): the evaluation metrics of Marx et al. (metrics.hpp) with the
+// options of the data's family (MetricsSetup), the features a table of the front-end's.
+#include <calib/operation.hpp>
+
+#include <algorithm>
+
+namespace calib::detail {
+
+namespace {
+
+class ConfiguredMetrics final : public ConfiguredOperation {
+public:
+    explicit ConfiguredMetrics(MetricsSetup setup) : setup_(std::move(setup)) {}
+    const std::string& method_name() const override { return none_; }
+    std::vector<InputRequest> inputs() const override { return {}; }
+    bool takes_table(const std::string& option) const override { return setup_.takes_table(option); }
+    void set_table(const std::string& option, Matrix table) override { setup_.set_table(option, std::move(table)); }
+
+    OperationRecord run(const AnyData& data, const DataSets&, const ParallelOptions& parallel) const override {
+        auto [metrics, seconds] = setup_.run(data, parallel);
+        OperationRecord out;
+        out.title = "the evaluation metrics of Marx et al. (2023)";
+        out.result = {{"command", std::string("metrics")}};
+        out.n = data_size(data);
+        for (const Field& f : metrics)
+            out.words.emplace_back(f.name, std::holds_alternative<double>(f.value) ? readable(std::get<double>(f.value))
+                                                                                    : to_text(f.value));
+        out.details = std::move(metrics);
+        if (setup_.given("features")) out.options.push_back({"features", setup_.get("features")});
+        out.compute_seconds = seconds;
+        return out;
+    }
+
+private:
+    MetricsSetup setup_;
+    std::string none_;
+};
+
+class MetricsOperation final : public Operation {
+public:
+    const OperationInfo& info() const override { return info_; }
+    const std::vector<OptionInfo>& own_options() const override { return none_; }
+    std::vector<OptionInfo> options() const override {
+        std::vector<OptionInfo> out;
+        for (const OptionGroup& group : option_groups("metrics"))
+            for (const OptionInfo& o : group.options)
+                if (std::none_of(out.begin(), out.end(), [&](const OptionInfo& known) { return known.name == o.name; }))
+                    out.push_back(o);
+        return out;
+    }
+    std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
+        MetricsSetup setup(family);
+        set_given_options(setup, given);
+        reject_unused(given, {&setup}, message_context(setup));
+        return std::make_unique<ConfiguredMetrics>(std::move(setup));
+    }
+
+private:
+    OperationInfo info_{"metrics", "the evaluation metrics of Marx et al. (2023)", "", false};
+    std::vector<OptionInfo> none_;
+};
+
+}  // namespace
+
+const Operation& metrics_operation() {
+    static const MetricsOperation operation;
+    return operation;
+}
+
+}  // namespace calib::detail
