@@ -33,12 +33,12 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "reproduce"});
     CHECK(is_operation("test"));
     CHECK_FALSE(is_operation("rank"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -174,4 +174,23 @@ TEST_CASE("metrics: the record holds MetricsSetup's numbers as details, a featur
     CHECK(to_text(r.options[0].value) == "arrays");
     MapOptions unknown({{"block_size", Value("2")}});
     CHECK_THROWS_AS(metrics.configure(categorical, unknown), unknown_option_error);
+}
+
+TEST_CASE("reproduce: the preset is its method, the row run_preset's, the family checked before any data") {
+    test::Rng rng(16);
+    const CategoricalData data = synthetic::dirichlet_data(300, 3, 0.5, rng);  // the dynamic ECE's bins hold 100
+    const Operation& reproduce = find_operation("reproduce");
+    CHECK(reproduce.info().method == "preset");
+    MapOptions given({{"preset", Value("neurips2019")}});
+    const std::unique_ptr<ConfiguredOperation> op = reproduce.configure(find_family("categorical"), given);
+    CHECK(op->method_name() == "neurips2019");
+    const OperationRecord r = op->run(data, {}, {});
+    CHECK(to_json(r.details) == to_json(run_preset(find_preset("neurips2019"), data).result));
+    CHECK(to_text(r.result[1].value) == "neurips2019");
+    MapOptions none({});
+    CHECK_THROWS_WITH_AS(reproduce.configure(find_family("categorical"), none), doctest::Contains("missing option `preset`"),
+                         invalid_argument);
+    MapOptions normal({{"preset", Value("neurips2019")}});
+    CHECK_THROWS_WITH_AS(reproduce.configure(find_family("normal"), normal), doctest::Contains("class predictions"),
+                         invalid_argument);
 }

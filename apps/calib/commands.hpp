@@ -18,11 +18,12 @@ enum class Stage { options, run };
 // The arguments after the program name: the subcommand and its options.
 int run_command(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
-// An operation of the library (calib/operation.hpp: estimate, test, metrics), its options and its inputs.
+// An operation of the library (calib/operation.hpp: estimate, test, metrics, reproduce), its options and its inputs.
 int run_operation(const Operation& operation, const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_recalibrate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
+// `calib reproduce PRESET ...`: the operation reproduce with the preset first.
 int run_reproduce(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
 extern const char* const main_usage;  // the usage lines, printed alone when calib gets no argument
@@ -33,6 +34,5 @@ std::string operation_help(const Operation& operation);
 std::string rank_help();
 std::string report_help();
 std::string recalibrate_help();
-std::string reproduce_help();
 
 }  // namespace calib::cli

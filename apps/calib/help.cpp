@@ -280,11 +280,13 @@ Examples:
 }  // namespace
 
 std::string metrics_help();  // below, with the other commands' texts
+std::string reproduce_help();
 
 std::string operation_help(const Operation& operation) {
     if (operation.info().name == "estimate") return estimate_help();
     if (operation.info().name == "test") return test_help();
     if (operation.info().name == "metrics") return metrics_help();
+    if (operation.info().name == "reproduce") return reproduce_help();
     // An operation without its own text: its description and options from the registry.
     const OperationInfo& info = operation.info();
     const std::string method = info.method.empty() ? "" : " " + option_name(info.method, NameStyle::command_line) + " M";

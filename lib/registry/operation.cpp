@@ -7,11 +7,12 @@ namespace detail {
 const Operation& estimate_operation();  // operation_estimate.cpp
 const Operation& test_operation();      // operation_test.cpp
 const Operation& metrics_operation();   // operation_metrics.cpp
+const Operation& reproduce_operation();  // operation_reproduce.cpp
 }  // namespace detail
 
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
-                                                    &detail::metrics_operation()};
+                                                    &detail::metrics_operation(), &detail::reproduce_operation()};
     return all;
 }
 

@@ -294,7 +294,10 @@ def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **r
     given, reading_options, options = _split({"probs": probs, "labels": labels, **reading})
     if options:
         raise TypeError(f"reproduce takes the data and the reading options, not {', '.join(options)}")
-    return _calib.reproduce(preset, family or "", given, reading_options, _threads("reproduce", threads))
+    fields = _calib.run("reproduce", family or "", given, reading_options, {"preset": preset},
+                        _threads("reproduce", threads))
+    return {"preset": fields["preset"], "source": fields["source"], "n": fields["n"], **fields["details"],
+            "family": fields["family"], "compute_seconds": fields["compute_seconds"]}
 
 
 class FittedMap(dict):

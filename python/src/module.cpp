@@ -170,27 +170,6 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
     return pit(make_data(family, arrays, read_options_of(family, reading)));
 }
 
-// A row of a preset's published table (calib reproduce).
-py::dict reproduce(const std::string& preset_name, const std::string& family_name, const py::dict& arrays,
-                   const py::dict& reading, int threads) {
-    const Preset& preset = find_preset(preset_name);
-    const Inputs in = read_inputs(family_name, arrays, reading);
-    check_preset_family(preset, *in.family);
-    Timed<Record> row;
-    {
-        py::gil_scoped_release release;
-        row = run_preset(preset, in.data, ParallelOptions{threads});
-    }
-    py::dict out;
-    out["preset"] = preset.name;
-    out["source"] = preset.source;
-    out["n"] = data_size(in.data);
-    for (const Field& f : row.result) out[f.name.c_str()] = to_python(f.value);
-    out["family"] = in.family->name;
-    out["compute_seconds"] = row.compute_seconds;
-    return out;
-}
-
 py::dict pit_histogram_dict(const std::vector<double>& u, py::dict options) {
     const ReliabilityOptions o = diagram_options("pit_histogram", options).reliability;
     return to_dict(pit_histogram(u, o.bins, o.level).record());
@@ -266,8 +245,6 @@ PYBIND11_MODULE(_calib, m) {
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("options"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));
-    m.def("reproduce", &reproduce, py::arg("preset"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
-          py::arg("threads"));
     m.def("pit_histogram", &pit_histogram_dict, py::arg("u"), py::arg("options"));
     m.def("interval_coverage", &interval_coverage_dict, py::arg("u"), py::arg("options"));
     m.def("diagram_options", [](const std::string& diagram) { return option_list(calib::DiagramSetup(diagram).options()); });
