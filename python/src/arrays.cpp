@@ -185,10 +185,14 @@ bool is_arrays(const py::handle& value) {
     return py::hasattr(value, "__array__") && !py::isinstance(value, generic);
 }
 
-AnyData make_data(const FamilyInfo& family, const py::dict& given, const ReadOptions& options) {
+void check_array_names(const FamilyInfo& family, const py::dict& given) {
     std::vector<ArrayInfo> names;
     for (const auto& item : given) names.push_back({std::string(py::str(item.first)), 0});
     check_arrays(family, names);
+}
+
+AnyData make_data(const FamilyInfo& family, const py::dict& given, const ReadOptions& options) {
+    check_array_names(family, given);
     std::vector<py::array> a;
     for (const ArrayInfo& s : family.arrays) a.push_back(as_array(given[s.name.c_str()], s.name.c_str(), s.ndim));
     const py::ssize_t n = a[0].shape(0);

@@ -16,6 +16,10 @@ namespace calib::python {
 // to the family, in the command line's words.
 ReadOptions read_options_of(const FamilyInfo& family, const pybind11::dict& reading);
 
+// Throws invalid_argument unless the arrays named are the family's (check_arrays): "missing y: family
+// normal needs mean, std, y", without reading them.
+void check_array_names(const FamilyInfo& family, const pybind11::dict& given);
+
 // The data set of `family` from the arrays in `arrays` (keyword → array; the names of FamilyInfo::arrays).
 // Reads every array into calib's containers (one conversion; the GIL must be held), then builds and
 // validates the data set. Throws calib::invalid_argument (ValueError) for a missing, extra or

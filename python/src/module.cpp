@@ -51,14 +51,7 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
     return make_data(family, given, options);
 }
 
-// The data set, its family (given or inferred from the arrays) and the reading options.
-Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
-    const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    const ReadOptions options = read_options_of(family, reading);
-    return {&family, options, make_data(family, arrays, options)};
-}
-
-// Python's runner of the library's operations (calib/operation.hpp: estimate, test), configured as the
+// Python's runner of the library's operations (calib/operation.hpp), configured as the
 // command line's; what is Python's own is the arrays given where the command line takes a FILE: the
 // inputs the operation asks for (test locations; ce-*'s train and validation) as arrays of the data's
 // family, and tables (mmd: features, groups), each recorded as "arrays". The dict holds the record's
@@ -66,13 +59,17 @@ Inputs read_inputs(const std::string& family_name, const py::dict& arrays, const
 py::dict run(const std::string& name, const std::string& family, const py::dict& arrays, const py::dict& reading,
              py::dict options, int threads) {
     const Operation& operation = find_operation(name);
-    const Inputs in = read_inputs(family, arrays, reading);
+    // Every option is checked before the arrays are read, as the command line checks them before its files.
+    const FamilyInfo& of = family.empty() ? infer_family(arrays) : find_family(family);
+    const ReadOptions read = read_options_of(of, reading);
+    check_array_names(of, arrays);
     py::dict given_arrays;  // KeywordOptions gives them as "arrays" to options that take a FILE
     for (const auto& item : options)
         if (is_arrays(item.second)) given_arrays[item.first] = item.second;
     KeywordOptions given(options);
-    const std::unique_ptr<ConfiguredOperation> configured = operation.configure(*in.family, given);
+    const std::unique_ptr<ConfiguredOperation> configured = operation.configure(of, given);
     const std::string what = configured->method_name();
+    const Inputs in{&of, read, make_data(of, arrays, read)};
     DataSets inputs;
     for (const InputRequest& request : configured->inputs()) {
         if (!given_arrays.contains(request.option.c_str()))

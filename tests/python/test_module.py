@@ -538,3 +538,17 @@ def test_every_operation_is_a_function_and_the_generic_one_equals_the_hand_writt
     t = calib._operation_function({"name": "test"})(probs, labels, method="block", alpha=0.2)
     assert (t.alpha, t.reject) == (0.2, t.p_value < 0.2)
     assert t.p_value == calib.test(probs, labels, method="block", alpha=0.2).p_value
+
+
+def test_options_are_checked_before_the_arrays_are_read(data):
+    """As the command line checks every option before it reads a file: a bad option is the error even
+    when the arrays are bad too (here a NaN in probs), and a missing array is named before the options."""
+    probs, labels = data
+    bad = np.array(probs, dtype=float)
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="option `replicates` = '0'"):
+        calib.test(bad, labels, method="bootstrap", replicates=0)
+    with pytest.raises(TypeError, match="option `blocksize` does not apply"):
+        calib.estimate(bad, labels, estimator="skce-block", blocksize=3)
+    with pytest.raises(ValueError, match="nan"):
+        calib.test(bad, labels, method="bootstrap", replicates=10)
