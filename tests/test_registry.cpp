@@ -4,6 +4,7 @@
 #include <calib/debiased_l2.hpp>
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
+#include <calib/tool/command.hpp>
 #include <calib/smooth_ece.hpp>
 #include <calib/squared_ce.hpp>
 #include <calib/tool/random.hpp>

@@ -6,6 +6,7 @@
 #include <calib/metrics.hpp>
 #include <calib/operation.hpp>
 #include <calib/registry.hpp>
+#include <calib/tool/command.hpp>
 
 #include <algorithm>
 #include <string>

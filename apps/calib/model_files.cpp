@@ -5,6 +5,7 @@
 
 #include <calib/errors.hpp>
 #include <calib/registry.hpp>
+#include <calib/tool/command.hpp>
 
 namespace calib::cli {
 

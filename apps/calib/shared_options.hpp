@@ -8,6 +8,7 @@
 #include <calib/families.hpp>
 #include <calib/io.hpp>
 #include <calib/registry.hpp>
+#include <calib/tool/command.hpp>
 
 #include <optional>
 #include <string>

@@ -387,37 +387,12 @@ std::vector<OptionInfo> reading_options(bool files);
 // when `name` is no reading option.
 std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
 
-// The options of a command beside its method's and the reading options, described once for every
-// front-end (the command line's subcommands; Python's functions take threads). The options of an
-// operation (operation.hpp: estimate, test) are its own, not these.
-struct CommandOptions {
-    int threads = 0;                     // every command but recalibrate apply; 0: OMP_NUM_THREADS or all cores
-    std::string format;                  // json|table; report: html|json
-    bool quiet = false;                  // no progress bar
-    std::optional<double> alpha;         // report: the verdict's level, 0.05
-    std::string name, output;            // report: its title, its file; recalibrate apply: the output file
-    std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
-    std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
-    bool labelled = false;               // recalibrate apply: the input's last column holds the labels (y)
-    ReadOptions read;                    // recalibrate apply: how its tables are read (text, one_based_labels,
-                                         // simplex; the classes and logits come from the map)
-};
-class CommandSetup : public Setup {
-public:
-    // "estimate", "test", "rank", "metrics", "reproduce", "report", "recalibrate fit", "recalibrate apply";
-    // another name throws invalid_argument.
-    explicit CommandSetup(const std::string& command);
-    const CommandOptions& values() const;
-    // Throws invalid_argument unless the command has enough models: rank compares at least 2, report
-    // shows at least 1 ("calib rank needs at least 2 models, got 1").
-    void check_models(std::size_t count) const;
-};
-
 // The options of recalibrate apply against its map: check_apply_features (`features`: whether features
 // are given), and the reading options that apply only to a map of classes (`one_based_labels`) fitted
 // on probabilities (`simplex_tolerance`, `renormalize`): "`renormalize` applies only to a map fitted on
 // probabilities, not on logits".
-// `apply`: the setup that holds these options (the command line's CommandSetup, Python's ReadingSetup).
+// `apply`: the setup that holds these options (the command line's CommandSetup of calib/tool/command.hpp,
+// Python's ReadingSetup).
 void check_apply_options(const RecalibrationMap& map, const Setup& apply, bool features);
 
 // The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and

@@ -1,4 +1,4 @@
-// The options of each command beside its method's (registry.hpp, CommandSetup): threads, the output
+// The options of each command beside its method's (calib/tool/command.hpp, CommandSetup): threads, the output
 // format, the verdict's level, the report's and the recalibration files' options. Front-ends take them
 // through the registry, so that their rules and messages are the library's, as for the methods' options.
 #include "registry/common_options.hpp"
@@ -6,6 +6,7 @@
 
 #include <calib/operation.hpp>
 #include <calib/parallel.hpp>
+#include <calib/tool/command.hpp>
 
 #include <cmath>
 

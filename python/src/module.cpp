@@ -11,6 +11,7 @@
 #include <calib/metrics.hpp>
 #include <calib/operation.hpp>
 #include <calib/registry.hpp>
+#include <calib/tool/command.hpp>
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
 #include <calib/working_memory.hpp>

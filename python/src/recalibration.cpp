@@ -7,6 +7,7 @@
 #include "values.hpp"
 
 #include <calib/recalibration.hpp>
+#include <calib/tool/command.hpp>
 
 #include <pybind11/numpy.h>
 

@@ -35,7 +35,7 @@ PUBLIC = {
     "compare.hpp": "compare", "calibration_curve.hpp": "compare", "debiased_l2.hpp": "compare",
     "smooth_ece.hpp": "compare",
     "recalibration.hpp": "recalibration", "tool/recalibration_json.hpp": "recalibration",
-    "tool/synthetic.hpp": "recalibration",
+    "tool/synthetic.hpp": "recalibration", "tool/command.hpp": "registry",
     "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "operation.hpp": "registry",
     "calib.hpp": "registry",
 }
