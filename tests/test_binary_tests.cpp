@@ -635,3 +635,35 @@ TEST_CASE("cox_test: level and intervals' coverage within the 99% binomial band 
     }
     CHECK(power / 200 > 0.9);
 }
+
+TEST_CASE("cox_test: predictions of exactly 0 or 1 refused with the fix named, or clipped into [clip, 1 - clip]") {
+    test::Rng rng(91);
+    const CategoricalData truth = simulated(300, 1.0, 1.0, rng);  // calibrated
+    Vector p = truth.probabilities().col(1);
+    std::vector<int> y = truth.labels();
+    p[0] = 0, y[0] = 0;
+    p[1] = 1, y[1] = 1;
+    p[2] = 1e-300, y[2] = 0;  // inside (0, 1) but below the clip: moved too
+    const CategoricalData data = CategoricalData::from_binary(p, y);
+    CHECK_THROWS_WITH_AS(cox_test(data), doctest::Contains("`clip` EPS (e.g. 1e-15"), invalid_argument);
+    CoxOptions options;
+    options.clip = 1e-15;
+    const TestResult clipped = cox_test(data, options);
+    // The same as the test of the clipped predictions, bitwise.
+    Vector q = p;
+    for (Eigen::Index i = 0; i < q.size(); ++i) q[i] = std::min(std::max(q[i], 1e-15), 1 - 1e-15);
+    const TestResult reference = cox_test(CategoricalData::from_binary(q, y));
+    CHECK(clipped.p_value == reference.p_value);
+    CHECK(clipped.statistic == reference.statistic);
+    const auto& d = clipped.details_as<CoxDetails>();
+    CHECK(d.slope == reference.details_as<CoxDetails>().slope);
+    CHECK((d.clip == 1e-15 && d.clipped == 3));
+    // Recorded only when asked for.
+    const Record with = d.record(), without = reference.details_as<CoxDetails>().record();
+    CHECK(with.size() == without.size() + 2);
+    CHECK(with.back().name == "clipped");
+    for (const double bad : {-1e-9, 0.5, std::nan("")}) {
+        options.clip = bad;
+        CHECK_THROWS_WITH_AS(cox_test(data, options), doctest::Contains("must be in [0, 0.5)"), invalid_argument);
+    }
+}

@@ -132,6 +132,8 @@ struct CoxDetails {
     double citl_statistic = 0, citl_p_value = 1, slope_statistic = 0, slope_p_value = 1;
     double level = 0.95;
     std::size_t iterations = 0;  // Newton steps of the two-parameter fit
+    double clip = 0;             // CoxOptions::clip; with clip > 0 the record has clip and clipped
+    std::size_t clipped = 0;     // predictions moved into [clip, 1 − clip]
     Record record() const;
 };
 // The cumulative-difference tests: the standard deviation σ = √(Σ p(1 − p))/n of the cumulative
@@ -377,8 +379,12 @@ TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemesho
 // calib::numerical_error.
 struct CoxOptions {
     double level = 0.95;
+    // > 0: each prediction is taken as min(max(p, clip), 1 − clip) before its logit, so that predictions
+    // of exactly 0 or 1 (a model's saturated outputs) can be tested, as scikit-learn's log_loss clips
+    // (details clip, clipped: how many moved); 0: a prediction of 0 or 1 is refused.
+    double clip = 0;
 };
-// Throws calib::invalid_argument unless the level is in (0, 1) and n ≥ 2.
+// Throws calib::invalid_argument unless the level is in (0, 1), clip in [0, 0.5) and n ≥ 2.
 void validate(const CoxOptions& options, std::size_t n);
 TestResult cox_test(const CategoricalData& data, const CoxOptions& options = {});
 

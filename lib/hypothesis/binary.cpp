@@ -401,6 +401,7 @@ TestResult hosmer_lemeshow_test(const CategoricalData& data, const HosmerLemesho
 void validate(const CoxOptions& options, std::size_t n) {
     if (!(options.level > 0 && options.level < 1))
         fail("cox_test", "level = ", options.level, ", must be in (0, 1)");
+    if (!(options.clip >= 0 && options.clip < 0.5)) fail("cox_test", "clip = ", options.clip, ", must be in [0, 0.5)");
     detail::check_min_size("cox_test", n, 2, "a slope and an intercept");
 }
 
@@ -409,11 +410,19 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
     validate(options, data.size());
     const std::vector<int>& y = data.labels();
     Vector x(p.size());
+    std::size_t clipped = 0;
     for (Eigen::Index i = 0; i < p.size(); ++i) {
-        if (!(p[i] > 0 && p[i] < 1))
+        double q = p[i];
+        if (options.clip > 0 && !(q >= options.clip && q <= 1 - options.clip)) {
+            q = std::min(std::max(q, options.clip), 1 - options.clip);
+            ++clipped;
+        }
+        if (!(q > 0 && q < 1))
             fail("cox_test", "prediction ", i, " is ", p[i],
-                 "; the logistic recalibration needs predictions strictly between 0 and 1 (its covariate is logit p)");
-        x[i] = std::log(p[i]) - std::log1p(-p[i]);
+                 "; the logistic recalibration needs predictions strictly between 0 and 1 (its covariate is logit p): "
+                 "`clip` EPS (e.g. 1e-15, as scikit-learn's log_loss clips) takes them into [EPS, 1 - EPS], or the "
+                 "tests spiegelhalter, citl, hosmer-lemeshow and ks take them as they are");
+        x[i] = std::log(q) - std::log1p(-q);
     }
     if (std::all_of(y.begin(), y.end(), [&](int v) { return v == y[0]; }))
         fail("cox_test", "every outcome is ", y[0], "; the calibration slope needs both outcomes");
@@ -436,6 +445,8 @@ TestResult cox_test(const CategoricalData& data, const CoxOptions& options) {
     CoxDetails details;
     details.level = options.level;
     details.iterations = joint.iterations;
+    details.clip = options.clip;
+    details.clipped = clipped;
     details.intercept = joint.a;
     details.intercept_se = std::sqrt(joint.covariance(0, 0));
     details.intercept_lower = joint.a - z * details.intercept_se;

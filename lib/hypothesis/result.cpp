@@ -58,7 +58,7 @@ Record BinaryZDetails::record() const {
 }
 
 Record CoxDetails::record() const {
-    return {{"intercept", intercept},
+    Record r{{"intercept", intercept},
             {"intercept_se", intercept_se},
             {"intercept_lower", intercept_lower},
             {"intercept_upper", intercept_upper},
@@ -82,6 +82,8 @@ Record CoxDetails::record() const {
             {"slope_p_value", slope_p_value},
             {"level", level},
             {"iterations", count(iterations)}};
+    if (clip > 0) r.insert(r.end(), {{"clip", clip}, {"clipped", count(clipped)}});
+    return r;
 }
 
 Record ClassWiseDetails::record() const {

@@ -450,7 +450,13 @@ std::vector<Registered<MethodModel<TestResult>>> make_tests() {
                       "Cox's logistic recalibration: the calibration slope and intercept, likelihood-ratio test of "
                       "(0, 1)",
                       "Cox's calibration test (logistic recalibration)"),
-        with_event(OptionList<CoxOptions>{level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals")},
+        with_event(OptionList<CoxOptions>{level_option(&CoxOptions::level, "the Wald and likelihood-ratio intervals"),
+                                          real_option(&CoxOptions::clip,
+                                                      info("clip", "EPS", "0",
+                                                           "> 0: predictions are taken into [EPS, 1 - EPS] before their "
+                                                           "logit, so that predictions of exactly 0 or 1 can be tested "
+                                                           "(details clip, clipped); 0: they are refused"),
+                                                      [](double e) { return e >= 0 && e < 0.5; }, "in [0, 0.5)")},
                    true),
         {},
         {always<CoxRun>(KernelUse::none), nullptr,

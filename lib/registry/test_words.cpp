@@ -135,7 +135,10 @@ TestInWords words(const TestResult&, const CoxDetails& d) {
                 " (p = " + words_number(d.slope_p_value) + " for slope 1), calibration-in-the-large intercept " +
                 words_number(d.citl_intercept) + " " + interval(d.citl_lr_lower, d.citl_lr_upper) + " (p = " +
                 words_number(d.citl_p_value) + " for 0); " + words_number(100 * d.level) +
-                "% likelihood-ratio intervals",
+                "% likelihood-ratio intervals" +
+                (d.clip > 0 ? "; " + std::to_string(d.clipped) + " predictions clipped into [" + words_number(d.clip) +
+                                  ", 1 - " + words_number(d.clip) + "]"
+                            : ""),
             "twice the log-likelihood gained by refitting logit P(Y = 1) = a + b logit p over a = 0, b = 1, "
             "compared with chi-squared on 2 degrees of freedom; a slope below 1 means over-confident "
             "predictions" + higher};

@@ -660,6 +660,26 @@ def run_campaign_cases():
                                                 "--estimator", "ece"])
         if not verdict or verdict[0] != "refused" or "line 1, column 1" not in verdict[1]:
             fail("campaign / header", f"a malformed first row was not refused at line 1: {verdict}")
+        # Cox on saturated predictions (0 and 1): refused with the fix named, answered with it, alike in Python.
+        q = rng.uniform(0.05, 0.95, 200)
+        outcomes = (rng.uniform(size=200) < q).astype(int)
+        q[:2], outcomes[:2] = (0.0, 1.0), (0, 1)
+        np.savetxt(path("saturated.csv"), np.c_[q, outcomes], fmt="%.17g", delimiter=",")
+        cox = ["test", "--family", "binary", "--input", path("saturated.csv"), "--method", "cox"]
+        verdict = run_cli("campaign / cox at 0 and 1", cox)
+        if not verdict or verdict[0] != "refused" or "--clip EPS" not in verdict[1]:
+            fail("campaign / cox at 0 and 1", f"not refused with the fix named: {verdict}")
+        verdict = run_cli("campaign / cox --clip", cox + ["--clip", "1e-15"])
+        if not verdict or verdict[0] != "answered" or verdict[1].get("clipped") != 2:
+            fail("campaign / cox --clip", f"not answered with 2 predictions clipped: {verdict}")
+        try:
+            calib.test(q, outcomes, method="cox")
+            fail("campaign / cox at 0 and 1", "Python did not refuse it")
+        except ValueError as e:
+            if "`clip` EPS" not in str(e):
+                fail("campaign / cox at 0 and 1", f"Python's refusal does not name the fix: {e}")
+        if calib.test(q, outcomes, method="cox", clip=1e-15).details["clipped"] != 2:
+            fail("campaign / cox --clip", "Python did not clip 2 predictions")
 
 
 def main():
