@@ -524,3 +524,22 @@ TEST_CASE("metrics: the descriptions of the help text name the record's metrics,
         CHECK(listed == described);  // every described metric is in the record, in the same order
     }
 }
+
+TEST_CASE("mean_nll with clip: probabilities into [clip, 1 - clip], each row renormalised, by hand") {
+    // Row 0: (0, 1) with label 0 -> (0.1, 0.9), sum 1: -log 0.1. Row 1: (0.5, 0.5), label 1 -> -log 0.5.
+    // Row 2: (0.95, 0.05), label 0 -> (0.9, 0.1): -log 0.9. Three classes: (0, 0, 1) label 2 with clip
+    // 0.1 -> (0.1, 0.1, 0.9), sum 1.1: -log(0.9 / 1.1).
+    Matrix p(3, 2);
+    p << 0, 1, 0.5, 0.5, 0.95, 0.05;
+    const CategoricalData two(p, {0, 1, 0});
+    CHECK(mean_nll(two) == HUGE_VAL);
+    CHECK(mean_nll(two, 0.1) == doctest::Approx((-std::log(0.1) - std::log(0.5) - std::log(0.9)) / 3).epsilon(1e-14));
+    Matrix q(1, 3);
+    q << 0, 0, 1;
+    CHECK(mean_nll(CategoricalData(q, {2}), 0.1) == doctest::Approx(-std::log(0.9 / 1.1)).epsilon(1e-14));
+    CHECK_THROWS_WITH_AS(mean_nll(two, 0.5), doctest::Contains("must be in [0, 0.5)"), invalid_argument);
+    MetricsOptions o;
+    o.nll_clip = 0.1;
+    const Record r = evaluation_metrics(two, o);
+    CHECK(std::find_if(r.begin(), r.end(), [](const Field& f) { return f.name == "nll_clip"; }) != r.end());
+}

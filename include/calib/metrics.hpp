@@ -108,17 +108,19 @@ struct MetricsOptions {
     std::optional<double> threshold;
     const Matrix* features = nullptr;  // n×d: the LCE (univariate families) and the KCE (categorical, normal)
     double lce_lengthscale = 0;        // 0: median heuristic
+    double nll_clip = 0;               // class predictions: > 0 clips the NLL's probabilities (mean_nll)
     ParallelOptions parallel;
 };
 // The metrics that apply to the family of `data`, in this order (what `calib metrics` prints):
-//   class predictions:  accuracy, ece_top_label, entropy, nll, and with features kce, kce_lengthscale
+//   class predictions:  accuracy, ece_top_label, entropy, nll (and nll_clip when > 0), and with features
+//                       kce, kce_lengthscale
 //   univariate:         nll, qce, qce_squared, dce, threshold, threshold_rule, and with features
 //                       lce_total_mean, lce_lengthscale, lce_lengthscale_rule, and for normal forecasts
 //                       kce, kce_lengthscale, kce_lengthscale_y (1: the MMD's default target lengthscale)
 // plus bins and qce_binning. A nan or ±inf metric is kept (the NLL of a label of probability 0 is +inf).
 // Throws calib::invalid_argument for multivariate normals (none of the paper's metrics is defined
-// for them), features with another number of rows, lce_lengthscale for class predictions, a
-// non-finite threshold.
+// for them), features with another number of rows, lce_lengthscale for class predictions, nll_clip for
+// univariate ones, a non-finite threshold.
 Record evaluation_metrics(const AnyData& data, const MetricsOptions& options = {});
 
 // The names and one-line descriptions of the metrics of evaluation_metrics (help texts, docs).

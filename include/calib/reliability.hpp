@@ -157,7 +157,10 @@ PredictiveChecks predictive_checks(const AnyData& data, std::size_t bins, const 
 // −log Σ_k π_k N(y; μ_k, σ_k²) (through log-sum-exp), multivariate normal ½(d·log(2π) + log det Σ + ‖L⁻¹(y − μ)‖²)
 // (log det from the Cholesky factor), class predictions −log p_i(y_i) (+inf when a label has
 // probability 0). O(n) (O(n d³) for full covariances); throws calib::numerical_error as mahalanobis_pit.
-double mean_nll(const CategoricalData& data);
+// With clip > 0 (class predictions): every probability taken into [clip, 1 − clip] and each row divided
+// by its new sum before −log p_i(y_i), as scikit-learn's log_loss does with its eps (finite; O(n m)).
+// Throws calib::invalid_argument unless clip is in [0, 0.5).
+double mean_nll(const CategoricalData& data, double clip = 0);
 double mean_nll(const MvNormalData& data);
 template <class Data, class = std::enable_if_t<is_univariate_v<Data>>>  // the univariate families
 double mean_nll(const Data& data);

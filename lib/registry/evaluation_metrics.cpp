@@ -22,7 +22,8 @@ const std::vector<MetricInfo>& metric_descriptions() {
         {"accuracy", "fraction of labels equal to the predicted class (argmax, first on ties)", true},
         {"ece_top_label", "top-label ECE over equal-width confidence bins: sum_b (n_b/n)|mean confidence - accuracy|", true},
         {"entropy", "mean Shannon entropy of the predictions (natural log; the paper's sharpness)", true},
-        {"nll", "mean negative log-likelihood of the true class (natural log; null when a label has probability 0)", true},
+        {"nll", "mean negative log-likelihood of the true class (natural log; null when a label has probability 0, "
+                "unless --nll-clip)", true},
         {"kce", "kernel calibration error: unbiased MMD^2, RBF on the features (median lengthscale) x delta on labels (with --features)", true},
         {"nll", "mean negative log-likelihood of the targets (natural log)", false},
         {"qce", "quantile calibration error: (1/2) sum_b |f_b - 1/B| over B bins of the PIT (--qce-binning)", false},
@@ -42,7 +43,8 @@ Record class_metrics(const CategoricalData& d, const MetricsOptions& o) {
     Record r{{"accuracy", accuracy(d)},
              {"ece_top_label", top_label_ece(d, static_cast<int>(o.bins))},
              {"entropy", mean_entropy(d)},
-             {"nll", mean_nll(d)}};
+             {"nll", mean_nll(d, o.nll_clip)}};
+    if (o.nll_clip > 0) r.push_back({"nll_clip", o.nll_clip});
     if (o.features) {
         const KceResult kce = kernel_calibration_error(d, *o.features, o.parallel);
         r.push_back({"kce", kce.estimate});
@@ -54,6 +56,8 @@ Record class_metrics(const CategoricalData& d, const MetricsOptions& o) {
 
 template <class Data>
 Record univariate_metrics(const Data& d, const MetricsOptions& o) {
+    if (o.nll_clip != 0)
+        fail("evaluation_metrics", "nll_clip applies only to class predictions, not to univariate distributions");
     if (o.threshold && !std::isfinite(*o.threshold))
         fail("evaluation_metrics", "threshold = ", detail::format_value(*o.threshold), ", must be finite");
     const bool median = !o.threshold;
@@ -133,7 +137,15 @@ OptionList<MetricsSpec> metrics_options(bool univariate) {
             &MetricsOptions::bins, info("bins", "B", "20", "bins of the QCE and the ECE, levels of the LCE (the paper's)"),
             1, max_histogram_bins)});
     list.push_back(std::move(features));
-    if (!univariate) return list;
+    if (!univariate)
+        return list + nested(&MetricsSpec::options,
+                             OptionList<MetricsOptions>{real_option(
+                                 &MetricsOptions::nll_clip,
+                                 info("nll_clip", "EPS", "0",
+                                      "> 0: the NLL's probabilities are taken into [EPS, 1 - EPS] and each row "
+                                      "renormalised, as scikit-learn's log_loss clips (its eps auto is 2.2e-16 for "
+                                      "float64): finite when a label has probability 0; 0: exact (inf then)"),
+                                 [](double e) { return e >= 0 && e < 0.5; }, "in [0, 0.5)")});
     const OptionList<MetricsOptions> own = {
         enum_option(&MetricsOptions::qce_binning,
                     info("qce_binning", "", "floor",

@@ -552,3 +552,27 @@ def test_options_are_checked_before_the_arrays_are_read(data):
         calib.estimate(bad, labels, estimator="skce-block", blocksize=3)
     with pytest.raises(ValueError, match="nan"):
         calib.test(bad, labels, method="bootstrap", replicates=10)
+
+
+def test_metrics_nll_clip_is_scikit_learns_log_loss(data):
+    """nll_clip=EPS is scikit-learn's log_loss (1.2: every probability clipped to [eps, 1 - eps], each
+    row divided by its sum, then -log of the true class's), here written in NumPy; without it a label of
+    probability 0 gives an infinite NLL (with a CalibWarning); univariate forecasts have no such option."""
+    probs, labels = data
+    p = np.array(probs, dtype=float)
+    p[0] = 0
+    p[0, (labels[0] + 1) % p.shape[1]] = 1  # the true class of row 0 has probability 0
+    eps = np.finfo(float).eps
+    clipped = np.clip(p, eps, 1 - eps)
+    clipped /= clipped.sum(axis=1, keepdims=True)
+    reference = -np.mean(np.log(clipped[np.arange(len(labels)), labels]))
+    m = calib.metrics(p, labels, nll_clip=eps)
+    assert m["nll"] == pytest.approx(reference, rel=1e-13)
+    assert m["nll_clip"] == eps and np.isfinite(m["nll"])
+    with pytest.warns(calib.CalibWarning, match="nll = inf"):
+        assert calib.metrics(p, labels)["nll"] == float("inf")
+    assert "nll_clip" not in calib.metrics(probs, labels)
+    with pytest.raises(TypeError, match="option `nll_clip` does not apply to `family` normal"):
+        calib.metrics(mean=np.zeros(5), std=np.ones(5), y=np.zeros(5), nll_clip=1e-9)
+    with pytest.raises(ValueError, match=r"must be in \[0, 0.5\)"):
+        calib.metrics(probs, labels, nll_clip=0.5)
