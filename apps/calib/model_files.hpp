@@ -1,8 +1,6 @@
 // Several models evaluated on the same labelled data (`calib rank`, `calib report`): the files after
-// --input, and the check that they hold the same labels.
+// --input (the check that they hold the same labels is the registry's check_same_labels).
 #pragma once
-
-#include <calib/data.hpp>
 
 #include <cstddef>
 #include <string>
@@ -15,10 +13,5 @@ namespace calib::cli {
 // CommandSetup::check_models's error for too few files for `command` (rank, report).
 std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
                                           const std::string& command);
-
-// The same n, the same classes and the same labels in every file, checked here to name the files
-// (compare_models checks it too, by model index). Throws calib::invalid_argument.
-void check_same_labels(const std::vector<CategoricalData>& models, const std::vector<std::string>& files,
-                       const std::string& command);
 
 }  // namespace calib::cli

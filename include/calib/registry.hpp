@@ -266,6 +266,12 @@ struct ComparisonRun {
 // "NAME is better calibrated" (the model whose estimate is lower, when the interval excludes 0) or
 // "no clear difference".
 std::string verdict_text(const PairComparison& pair, const std::vector<std::string>& names);
+// The same n, the same classes and the same labels in every model, the models named by `names` (their
+// files, Python's names) and `command` ("calib rank") in the words: "b.csv has 2 classes but a.csv has 3;
+// calib rank compares models evaluated on the same labelled data" (compare_models checks it too, by
+// model index). Throws calib::invalid_argument (with the observation, for a label that differs).
+void check_same_labels(const std::vector<CategoricalData>& models, const std::vector<std::string>& names,
+                       const std::string& command);
 class ComparisonSetup : public Setup {
 public:
     ComparisonSetup();

@@ -129,4 +129,25 @@ std::shared_ptr<ComparisonModel> make_comparison_model() { return std::make_shar
 
 }  // namespace detail
 
+void check_same_labels(const std::vector<CategoricalData>& models, const std::vector<std::string>& names,
+                       const std::string& command) {
+    const CategoricalData& first = models.front();
+    const std::string same = "; " + command + " compares models evaluated on the same labelled data";
+    for (std::size_t k = 1; k < models.size(); ++k) {
+        const CategoricalData& d = models[k];
+        if (d.size() != first.size())
+            throw invalid_argument(names[k] + " has " + std::to_string(d.size()) + " observations but " + names[0] +
+                                   " has " + std::to_string(first.size()) + same);
+        if (d.num_classes() != first.num_classes())
+            throw invalid_argument(names[k] + " has " + std::to_string(d.num_classes()) + " classes but " + names[0] +
+                                   " has " + std::to_string(first.num_classes()) + same);
+        for (std::size_t i = 0; i < d.size(); ++i)
+            if (d.labels()[i] != first.labels()[i])
+                throw invalid_argument(names[k] + ": observation " + std::to_string(i + 1) + " has label " +
+                                           std::to_string(d.labels()[i]) + " but " + names[0] + " has label " +
+                                           std::to_string(first.labels()[i]) + same,
+                                       static_cast<long>(i));
+    }
+}
+
 }  // namespace calib

@@ -117,6 +117,7 @@ py::dict rank(const std::string& family_name, const py::list& models, const py::
         arrays["labels"] = labels;
         data.push_back(std::get<CategoricalData>(make_data(family, arrays, read)));
     }
+    check_same_labels(data, names, "calib rank");
     ComparisonSetup setup;
     set_options(setup, options);
     reject_unused(options, {&setup}, message_context(setup));

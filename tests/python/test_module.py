@@ -576,3 +576,16 @@ def test_metrics_nll_clip_is_scikit_learns_log_loss(data):
         calib.metrics(mean=np.zeros(5), std=np.ones(5), y=np.zeros(5), nll_clip=1e-9)
     with pytest.raises(ValueError, match=r"must be in \[0, 0.5\)"):
         calib.metrics(probs, labels, nll_clip=0.5)
+
+
+def test_rank_names_the_models_that_differ():
+    """rank on models of different classes says which, by the names given, in the command line's words
+    (the registry's check_same_labels)."""
+    rng = np.random.default_rng(5)
+    three, two = rng.dirichlet([1, 1, 1], 50), rng.dirichlet([1, 1], 50)
+    y = rng.integers(0, 2, 50)
+    with pytest.raises(ValueError, match="^small has 2 classes but big has 3; calib rank compares models evaluated on "
+                                         "the same labelled data$"):
+        calib.rank({"big": three, "small": two}, y)
+    with pytest.raises(ValueError, match="labels has 50 rows but probs has 40"):  # one labels array for all
+        calib.rank([three, three[:40]], y)
