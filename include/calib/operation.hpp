@@ -1,6 +1,6 @@
-// Operations: what calib does with a model's outputs (estimate, test), each one object of the registry,
-// so that a front-end has one runner for all of them: the command line's subcommands, Python's
-// calib._calib.run. An operation declares its options (its own, its methods', their kernel's);
+// Operations: what calib does with a model's outputs (estimate, test, metrics, reproduce), each one
+// object of the registry, so that a front-end has one runner for all of them: the command line's
+// subcommands, Python's calib._calib.run. An operation declares its options (its own, its methods', their kernel's);
 // configure takes the options a user gave (all of them checked before any input is read) and says
 // which inputs beside the data it needs; run returns one record, which each front-end renders (one
 // JSON object, a readable table, a Python dict).

@@ -4,8 +4,6 @@
 
 #include "registry/models.hpp"
 
-#include <calib/hypothesis.hpp>
-
 #include <algorithm>
 #include <utility>
 
@@ -32,10 +30,8 @@ public:
 
 template <class MethodSetup>
 OptionList<OwnValues> own_option_list(const MethodOperationSpec<MethodSetup>& spec) {
-    std::vector<std::string> names;
-    for (const MethodInfo& m : spec.methods()) names.push_back(m.name);
     std::string metavar, presets;
-    for (const std::string& name : names) metavar += (metavar.empty() ? "" : "|") + name;
+    for (const MethodInfo& m : spec.methods()) metavar += (metavar.empty() ? "" : "|") + m.name;
     for (const Preset& p : calib::presets()) presets += (presets.empty() ? "" : "|") + p.name;
     OptionInfo method = info(spec.info.method, metavar, "", "the " + spec.info.method + " (required)");
     method.required = true;
