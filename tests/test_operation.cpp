@@ -33,12 +33,13 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "reproduce"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "reproduce"});
     CHECK(is_operation("test"));
-    CHECK_FALSE(is_operation("rank"));
+    CHECK(is_operation("rank"));
+    CHECK_FALSE(is_operation("recalibrate"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, reproduce",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -61,7 +62,7 @@ TEST_CASE("estimate: the record is run_method's on the same setup, bitwise, with
     CHECK(given.left().empty());
     CHECK(op->method_name() == "skce-block");
     CHECK(op->inputs().empty());
-    const OperationRecord r = op->run(data, {}, {});
+    const OperationRecord r = op->run({{"model", data}}, {}, {});
 
     MapOptions same({{"block_size", Value("sqrt")}});
     const ConfiguredMethod<EstimatorSetup> c = configure(make_estimator("skce-block"), categorical, nullptr, same);
@@ -84,7 +85,7 @@ TEST_CASE("test: alpha is the operation's own option, 0.05 unless given; the ver
     const FamilyInfo& categorical = find_family("categorical");
     const Operation& test = find_operation("test");
     MapOptions defaults({{"method", Value("block")}});
-    const OperationRecord r = test.configure(categorical, defaults)->run(data, {}, {});
+    const OperationRecord r = test.configure(categorical, defaults)->run({{"model", data}}, {}, {});
     const double p = std::get<double>(field(r.result, "p_value")->value);
     CHECK(std::get<double>(field(r.result, "alpha")->value) == 0.05);
     CHECK(std::get<bool>(field(r.result, "reject")->value) == (p < 0.05));
@@ -95,7 +96,7 @@ TEST_CASE("test: alpha is the operation's own option, 0.05 unless given; the ver
 
     const double alpha = p < 0.5 ? std::min(0.99, 2 * p + 0.01) : p / 2;  // one that flips nothing by accident
     MapOptions given({{"method", Value("block")}, {"alpha", Value(alpha)}});
-    const OperationRecord at = test.configure(categorical, given)->run(data, {}, {});
+    const OperationRecord at = test.configure(categorical, given)->run({{"model", data}}, {}, {});
     CHECK(std::get<double>(field(at.result, "alpha")->value) == alpha);
     CHECK(std::get<bool>(field(at.result, "reject")->value) == (p < alpha));
     CHECK(words(at, "verdict").find("the default") == std::string::npos);
@@ -119,7 +120,7 @@ TEST_CASE("an operation's own options: required, checked, refused by the others,
     test::Rng rng(13);
     const CategoricalData data = synthetic::dirichlet_data(50, 3, 0.5, rng);
     MapOptions neurips({{"estimator", Value("ece")}, {"preset", Value("neurips2019")}});
-    const OperationRecord r = estimate.configure(categorical, neurips)->run(data, {}, {});
+    const OperationRecord r = estimate.configure(categorical, neurips)->run({{"model", data}}, {}, {});
     REQUIRE_FALSE(r.options.empty());
     CHECK(r.options.back().name == "preset");
     CHECK(to_text(r.options.back().value) == "neurips2019");
@@ -135,12 +136,12 @@ TEST_CASE("the inputs an operation asks for: named by their option, run on what 
     const std::vector<InputRequest> inputs = op->inputs();
     REQUIRE(inputs.size() == 1);
     CHECK((inputs[0].option == "test_locations" && inputs[0].source == "locations.csv"));
-    const OperationRecord r = op->run(data, {{"test_locations", locations}}, {});
+    const OperationRecord r = op->run({{"model", data}}, {{"test_locations", locations}}, {});
     MapOptions same({{"test_locations", Value("locations.csv")}});
     const ConfiguredMethod<EstimatorSetup> c = configure(make_estimator("ucme"), categorical, nullptr, same);
     const AnyData at = locations;
     CHECK(std::get<double>(r.result[1].value) == run_method(c.method, c.kernel_setup(), data, &at, {}).result.estimate);
-    CHECK_THROWS(op->run(data, {}, {}));  // asked for and not given
+    CHECK_THROWS(op->run({{"model", data}}, {}, {}));  // asked for and not given
 
     MapOptions train({{"estimator", Value("ce-kkr")}, {"ridge_constant", Value(1.0)},
                      {"train", Value("train.csv")}, {"validation", Value("v.csv")}});
@@ -161,7 +162,7 @@ TEST_CASE("metrics: the record holds MetricsSetup's numbers as details, a featur
     Matrix x(60, 2);
     for (Eigen::Index i = 0; i < 60; ++i) x(i, 0) = std::sin(double(i)), x(i, 1) = std::cos(0.3 * double(i));
     op->set_table("features", x);
-    const OperationRecord r = op->run(data, {}, {});
+    const OperationRecord r = op->run({{"model", data}}, {}, {});
 
     MetricsSetup setup(categorical);
     setup.set("bins", "5");
@@ -184,7 +185,7 @@ TEST_CASE("reproduce: the preset is its method, the row run_preset's, the family
     MapOptions given({{"preset", Value("neurips2019")}});
     const std::unique_ptr<ConfiguredOperation> op = reproduce.configure(find_family("categorical"), given);
     CHECK(op->method_name() == "neurips2019");
-    const OperationRecord r = op->run(data, {}, {});
+    const OperationRecord r = op->run({{"model", data}}, {}, {});
     CHECK(to_json(r.details) == to_json(run_preset(find_preset("neurips2019"), data).result));
     CHECK(to_text(r.result[1].value) == "neurips2019");
     MapOptions none({});
@@ -193,4 +194,44 @@ TEST_CASE("reproduce: the preset is its method, the row run_preset's, the family
     MapOptions normal({{"preset", Value("neurips2019")}});
     CHECK_THROWS_WITH_AS(reproduce.configure(find_family("normal"), normal), doctest::Contains("class predictions"),
                          invalid_argument);
+}
+
+TEST_CASE("rank: two or more models, the record is ComparisonSetup's on the same data, bitwise") {
+    const Operation& rank = find_operation("rank");
+    CHECK(rank.info().min_models == 2);
+    CHECK_THROWS_WITH_AS(check_model_count(rank.info(), 1), "calib rank needs at least 2 models, got 1", invalid_argument);
+    CHECK_NOTHROW(check_model_count(rank.info(), 5));
+    CHECK_THROWS_WITH_AS(check_model_count(find_operation("estimate").info(), 2),
+                         "calib estimate takes one model (one `input`), got 2", invalid_argument);
+    CHECK_THROWS_WITH_AS(check_model_count(find_operation("estimate").info(), 0), "calib estimate needs at least 1 model, got 0",
+                         invalid_argument);
+    CHECK_THROWS_WITH_AS(check_family(rank.info(), find_family("normal")),
+                         "calib rank applies only to `family` categorical or binary, not normal", invalid_argument);
+    CHECK_NOTHROW(check_family(find_operation("estimate").info(), find_family("normal")));
+    MapOptions none({});
+    CHECK_THROWS_AS(rank.configure(find_family("normal"), none), invalid_argument);  // configure checks it too
+
+    test::Rng rng(5);
+    const CategoricalData a = synthetic::dirichlet_data(150, 3, 0.5, rng);
+    Matrix sharper = a.probabilities().array().square();
+    for (Eigen::Index i = 0; i < sharper.rows(); ++i) sharper.row(i) /= sharper.row(i).sum();
+    const CategoricalData b(sharper, a.labels());
+    MapOptions given({{"replicates", Value("30")}, {"estimators", Value("ckce,ece")}});
+    const std::unique_ptr<ConfiguredOperation> op = rank.configure(find_family("categorical"), given);
+    const OperationRecord r = op->run({{"a", a}, {"b", b}}, {}, {});
+    ComparisonSetup setup;
+    setup.set("replicates", Value("30"));
+    setup.set("estimators", Value("ckce,ece"));
+    const Record direct = setup.run({a, b}).record({"a", "b"});
+    CHECK(to_text(field(r.result, "results")->value) == to_text(find(direct, "results")));
+    CHECK(std::get<std::string>(field(r.result, "command")->value) == "rank");
+    CHECK(field(r.result, "n") == nullptr);  // n is the record's own
+    CHECK(r.n == 150);
+    CHECK(to_text(find(r.options, "replicates")) == "30");
+
+    // Models on different labels are refused by their names.
+    std::vector<int> other = a.labels();
+    other[7] = (other[7] + 1) % 3;
+    const CategoricalData c(a.probabilities(), other);
+    CHECK_THROWS_AS(op->run({{"a", a}, {"c", c}}, {}, {}), invalid_argument);
 }

@@ -14,17 +14,22 @@
 #include "setup_options.hpp"
 #include "shared_options.hpp"
 
+#include <calib/operation.hpp>
 #include <calib/registry.hpp>
 #include <calib/version.hpp>
 
 #include <algorithm>
 #include <ctime>
+#include <limits>
 #include <iostream>
 #include <sstream>
 
 namespace calib::cli {
 
 namespace {
+
+// How many models a report shows: one or more.
+const OperationInfo report_models{"report", "", "", false, 1, std::numeric_limits<std::size_t>::max()};
 
 std::vector<OptionSpec> report_option_specs() {
     std::vector<OptionSpec> specs = command_option_specs("report");
@@ -121,7 +126,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         return 0;
     }
     std::vector<std::string> rest;
-    const std::vector<std::string> files = take_model_files(arguments, rest, "report");
+    const std::vector<std::string> files = take_model_files(arguments, rest, report_models);
     Args args(rest, report_option_specs(), "report");
     const FamilyInfo& family = take_family(args);
     const ReadOptions read = take_reading_options(args, family);
@@ -190,11 +195,7 @@ int run_report(const std::vector<std::string>& arguments, Stage stage) {
         const std::vector<std::string>& estimators = compared->estimators;
         ckce = &compared->comparison.results[static_cast<std::size_t>(
             std::find(estimators.begin(), estimators.end(), "ckce") - estimators.begin())];
-        if (classes.size() > 1) {
-            double deviation = 0;
-            for (const CategoricalData& c : classes) deviation = std::max(deviation, c.max_simplex_deviation());
-            report.ranking = RankRun{files, &family, *compared, read_files, deviation, threads};
-        }
+        if (classes.size() > 1) report.ranking = compared->record(files);
         report.figures = class_figures(classes, settings.bins);
     } else {
         add_predictive_figures(report, data.front(), settings.bins);

@@ -18,9 +18,8 @@ enum class Stage { options, run };
 // The arguments after the program name: the subcommand and its options.
 int run_command(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 
-// An operation of the library (calib/operation.hpp: estimate, test, metrics, reproduce), its options and its inputs.
+// An operation of the library (calib/operation.hpp: estimate, test, metrics, rank, reproduce), its options and its inputs.
 int run_operation(const Operation& operation, const std::vector<std::string>& arguments, Stage stage = Stage::run);
-int run_rank(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_report(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 int run_recalibrate(const std::vector<std::string>& arguments, Stage stage = Stage::run);
 // `calib reproduce PRESET ...`: the operation reproduce with the preset first.
@@ -31,7 +30,6 @@ extern const char* const main_usage;  // the usage lines, printed alone when cal
 std::string main_help();
 // Generated from the registry: the families, the methods and every option with its default.
 std::string operation_help(const Operation& operation);
-std::string rank_help();
 std::string report_help();
 std::string recalibrate_help();
 

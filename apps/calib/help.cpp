@@ -282,12 +282,14 @@ Examples:
 
 std::string metrics_help();  // below, with the other commands' texts
 std::string reproduce_help();
+std::string rank_help();
 
 std::string operation_help(const Operation& operation) {
     if (operation.info().name == "estimate") return estimate_help();
     if (operation.info().name == "test") return test_help();
     if (operation.info().name == "metrics") return metrics_help();
     if (operation.info().name == "reproduce") return reproduce_help();
+    if (operation.info().name == "rank") return rank_help();
     // An operation without its own text: its description and options from the registry.
     const OperationInfo& info = operation.info();
     const std::string method = info.method.empty() ? "" : " " + option_name(info.method, NameStyle::command_line) + " M";
@@ -361,11 +363,12 @@ is kept for the bootstrap replicates. CKCE replicates are computed in the primal
 of each model's Gram matrix (exact, eigen: the shortest pivoted Cholesky whose CKCE on the full
 data is within 1e-5 relative of the estimate; rff, lowrank: their own).
 
-Output (json): command, n, models, estimators, replicates, seed, level, interval, and for each
+Output (json): command, models, estimators, replicates, seed, level, interval, and for each
 estimator under results: description, estimates, std_errors (bootstrap standard deviations),
 ranking (best first), lengthscales (kernel estimators), comparisons (first, second,
 difference = first - second, lower, upper, bootstrap_mean, probability_first_lower, verdict);
-replicate_factor_ranks (ckce); then kernel, ece, family, files, max_simplex_deviation, threads,
+replicate_factor_ranks (ckce); then kernel, ece, n, every option used (flat, as in the output of
+estimate and test), family, input (the model files), files, max_simplex_deviation, threads,
 compute_seconds, wall_time_seconds, calib_version.
 The intervals are percentile intervals of the paired bootstrap differences. A verdict names the
 better calibrated model when the whole interval lies on one side of 0, else "no clear

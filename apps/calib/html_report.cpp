@@ -142,30 +142,31 @@ std::string errors_html(const ReportData& r) {
     return h;
 }
 
-std::string ranking_html(const RankRun& run) {
-    const ComparisonRun& compared = run.comparison;
-    const std::vector<std::string>& estimators = compared.estimators;
-    const std::string level = number(100 * to_double(find(compared.options, "level")), "%g") + " %";
+std::string ranking_html(const Record& ranking) {
+    const auto& names = std::get<std::vector<std::string>>(find(ranking, "models"));
+    const Record& results = std::get<Record>(find(ranking, "results"));
+    const std::string level = number(100 * to_double(find(ranking, "level")), "%g") + " %";
     std::string h = "<h2>Ranking</h2>\n<p class=\"note\">As <code>calib rank</code> with the same seed and replicates: "
                     "the models ranked by each estimator (lower is better calibrated), and for each pair the " +
-                    level + " paired bootstrap interval of the difference (" + to_text(find(compared.options, "replicates")) +
+                    level + " paired bootstrap interval of the difference (" + to_text(find(ranking, "replicates")) +
                     " replicates, each resampling the observations once for every model).</p>\n";
-    for (std::size_t e = 0; e < estimators.size(); ++e) {
-        const EstimatorComparison& c = compared.comparison.results[e];
-        h += "<h3>" + escape(estimators[e]) + " <span class=\"note\">(" + escape(compared.descriptions[e]) +
+    for (const std::string& estimator : std::get<std::vector<std::string>>(find(ranking, "estimators"))) {
+        const Record& r = std::get<Record>(find(results, estimator));
+        h += "<h3>" + escape(estimator) + " <span class=\"note\">(" + escape(to_text(find(r, "description"))) +
              ")</span></h3>\n<table><tr><th>rank</th><th>model</th><th>estimate</th><th>bootstrap s.e.</th></tr>\n";
         std::size_t place = 1;
-        for (const std::size_t k : c.ranking)
-            h += "<tr><td>" + std::to_string(place++) + "</td><td><span class=\"legend" + series(k) + "\"><i></i></span>" +
-                 escape(run.files[k]) + "</td><td class=\"num\">" + number(c.estimates[k]) + "</td><td class=\"num\">" +
-                 number(c.std_errors[k], "%.3g") + "</td></tr>\n";
+        for (const RankedModel& m : ranked_models(ranking, estimator))
+            h += "<tr><td>" + std::to_string(place++) + "</td><td><span class=\"legend" + series(m.model) + "\"><i></i></span>" +
+                 escape(names[m.model]) + "</td><td class=\"num\">" + number(m.estimate) + "</td><td class=\"num\">" +
+                 number(m.std_error, "%.3g") + "</td></tr>\n";
         h += "</table>\n<table><tr><th>first &minus; second</th><th>difference</th><th>" + level +
              " interval</th><th>P(first lower)</th><th>verdict</th></tr>\n";
-        for (const PairComparison& p : c.pairs)
-            h += "<tr><td>" + escape(run.files[p.first]) + " &minus; " + escape(run.files[p.second]) +
-                 "</td><td class=\"num\">" + number(p.difference) + "</td><td class=\"num\">[" + number(p.lower) + ", " +
-                 number(p.upper) + "]</td><td class=\"num\">" + number(p.probability_first_lower, "%.3f") + "</td><td>" +
-                 escape(verdict_text(p, run.files)) + "</td></tr>\n";
+        for (const Record& p : std::get<std::vector<Record>>(find(r, "comparisons")))
+            h += "<tr><td>" + escape(to_text(find(p, "first"))) + " &minus; " + escape(to_text(find(p, "second"))) +
+                 "</td><td class=\"num\">" + number(to_double(find(p, "difference"))) + "</td><td class=\"num\">[" +
+                 number(to_double(find(p, "lower"))) + ", " + number(to_double(find(p, "upper"))) +
+                 "]</td><td class=\"num\">" + number(to_double(find(p, "probability_first_lower")), "%.3f") + "</td><td>" +
+                 escape(to_text(find(p, "verdict"))) + "</td></tr>\n";
         h += "</table>\n";
     }
     return h;

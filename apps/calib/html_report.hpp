@@ -87,7 +87,8 @@ struct ReportData {
     std::optional<PitHistogram> pit;
     std::optional<CoverageCurve> coverage;
     int dimension = 0;          // mvnormal: d; else 0
-    std::optional<RankRun> ranking;  // several models: `calib rank` with the same seed and replicates
+    // Several models: `calib rank`'s result with the same seed and replicates (ComparisonRun::record).
+    std::optional<Record> ranking;
     std::string command_line, created, version;
     double seconds = 0;
 };

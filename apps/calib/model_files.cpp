@@ -4,13 +4,12 @@
 #include "usage_error.hpp"
 
 #include <calib/errors.hpp>
-#include <calib/registry.hpp>
-#include <calib/tool/command.hpp>
+#include <calib/operation.hpp>
 
 namespace calib::cli {
 
 std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
-                                          const std::string& command) {
+                                          const OperationInfo& operation) {
     std::vector<std::string> files;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
@@ -23,7 +22,7 @@ std::vector<std::string> take_model_files(const std::vector<std::string>& argume
     }
     for (const std::string& f : files)
         if (f.empty()) throw usage_error("option --input has an empty file name");
-    CommandSetup(command).check_models(files.size());
+    check_model_count(operation, files.size());
     return files;
 }
 

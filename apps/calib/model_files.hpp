@@ -6,12 +6,16 @@
 #include <string>
 #include <vector>
 
+namespace calib {
+struct OperationInfo;
+}
+
 namespace calib::cli {
 
 // Splits off the model files: every argument after --input up to the next option (--input may be
 // given more than once); the rest goes to the option parser. Throws usage_error for an empty name, and
-// CommandSetup::check_models's error for too few files for `command` (rank, report).
+// check_model_count's error for a number of files the operation does not take.
 std::vector<std::string> take_model_files(const std::vector<std::string>& arguments, std::vector<std::string>& rest,
-                                          const std::string& command);
+                                          const OperationInfo& operation);
 
 }  // namespace calib::cli

@@ -1,9 +1,8 @@
-// Summaries and output formats of `calib rank` (rank_output.hpp).
+// The readable layouts of a ranking (rank_output.hpp).
 #include "rank_output.hpp"
 
 #include "run_output.hpp"
 
-#include <calib/parallel.hpp>
 #include <calib/version.hpp>
 
 #include <algorithm>
@@ -23,45 +22,56 @@ std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+template <class T>
+const T& field(const Record& record, const std::string& name) {
+    return std::get<T>(find(record, name));
+}
+
 }  // namespace
 
-JsonObject rank_json(const RankRun& run) {
-    JsonObject out;
-    out.set("command", "rank").merge(run.comparison.record(run.files));
-    std::vector<JsonObject> files;
-    for (const FileSummary& f : run.read) files.push_back(file_fields(f));
-    out.set("family", run.family->name).set("files", files);
-    out.set("max_simplex_deviation", run.max_simplex_deviation)
-        .set("threads", calib::resolve_num_threads(run.threads));
-    out.set("compute_seconds", run.comparison.compute_seconds).set("wall_time_seconds", seconds_since_start());
-    out.set("calib_version", version);
+std::vector<RankedModel> ranked_models(const Record& result, const std::string& estimator) {
+    const auto& names = field<std::vector<std::string>>(result, "models");
+    const Record& r = field<Record>(field<Record>(result, "results"), estimator);
+    const auto& estimates = field<std::vector<double>>(r, "estimates");
+    const auto& std_errors = field<std::vector<double>>(r, "std_errors");
+    std::vector<bool> taken(names.size(), false);
+    std::vector<RankedModel> out;
+    for (const std::string& name : field<std::vector<std::string>>(r, "ranking")) {
+        std::size_t k = 0;
+        while (k < names.size() && (taken[k] || names[k] != name)) ++k;
+        if (k == names.size()) throw invalid_argument("ranked_models: the ranking names '" + name + "', not a model");
+        taken[k] = true;
+        out.push_back({k, estimates[k], std_errors[k]});
+    }
     return out;
 }
 
-std::string rank_table(const RankRun& run) {
-    const ComparisonRun& compared = run.comparison;
-    const std::vector<std::string>& estimators = compared.estimators;
-    const std::string level = format("%g%%", 100 * to_double(find(compared.options, "level")));
+std::string rank_table(const OperationRecord& record) {
+    const Record& result = record.result;
+    const auto& names = field<std::vector<std::string>>(result, "models");
+    const Record& results = field<Record>(result, "results");
+    const std::string level = format("%g%%", 100 * to_double(find(result, "level")));
     std::size_t width = 5;
-    for (const std::string& f : run.files) width = std::max(width, f.size());
-    std::string out = "calib rank: " + std::to_string(run.files.size()) + " models, n = " + std::to_string(compared.comparison.n) +
-                      " observations with the same labels, " + to_text(find(compared.options, "replicates")) +
-                      " paired bootstrap replicates (seed " + to_text(find(compared.options, "seed")) + "), " + level +
+    for (const std::string& f : names) width = std::max(width, f.size());
+    std::string out = "calib rank: " + std::to_string(names.size()) + " models, n = " + std::to_string(record.n) +
+                      " observations with the same labels, " + to_text(find(result, "replicates")) +
+                      " paired bootstrap replicates (seed " + to_text(find(result, "seed")) + "), " + level +
                       " percentile intervals of the differences.\nLower is better calibrated.\n";
-    for (std::size_t e = 0; e < estimators.size(); ++e) {
-        out += "\n" + estimators[e] + " (" + compared.descriptions[e] + ")\n";
+    for (const std::string& estimator : field<std::vector<std::string>>(result, "estimators")) {
+        const Record& r = field<Record>(results, estimator);
+        out += "\n" + estimator + " (" + field<std::string>(r, "description") + ")\n";
         out += "  rank  " + pad("model", width) + "  estimate      bootstrap s.e.\n";
         std::size_t place = 1;
-        const EstimatorComparison& results = compared.comparison.results[e];
-        for (const std::size_t k : results.ranking)
-            out += "  " + pad(std::to_string(place++), 4) + "  " + pad(run.files[k], width) + "  " +
-                   pad(format("%.6g", results.estimates[k]), 12) + "  " + format("%.3g", results.std_errors[k]) + "\n";
+        for (const RankedModel& m : ranked_models(result, estimator))
+            out += "  " + pad(std::to_string(place++), 4) + "  " + pad(names[m.model], width) + "  " +
+                   pad(format("%.6g", m.estimate), 12) + "  " + format("%.3g", m.std_error) + "\n";
         out += "  differences (first - second):\n";
-        for (const PairComparison& c : results.pairs)
-            out += "    " + run.files[c.first] + " - " + run.files[c.second] + " = " + format("%.4g", c.difference) +
-                   "  " + level + " interval [" + format("%.4g", c.lower) + ", " + format("%.4g", c.upper) +
-                   "]  P(first lower) = " + format("%.3f", c.probability_first_lower) + "  -> " +
-                   verdict_text(c, run.files) + "\n";
+        for (const Record& c : field<std::vector<Record>>(r, "comparisons"))
+            out += "    " + field<std::string>(c, "first") + " - " + field<std::string>(c, "second") + " = " +
+                   format("%.4g", to_double(find(c, "difference"))) + "  " + level + " interval [" +
+                   format("%.4g", to_double(find(c, "lower"))) + ", " + format("%.4g", to_double(find(c, "upper"))) +
+                   "]  P(first lower) = " + format("%.3f", to_double(find(c, "probability_first_lower"))) + "  -> " +
+                   field<std::string>(c, "verdict") + "\n";
     }
     out += "\n(" + format("%.3f", seconds_since_start()) + " s, calib " + version + ")\n";
     return out;

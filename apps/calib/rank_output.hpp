@@ -1,27 +1,27 @@
-// The two output formats of `calib rank` (JSON and a readable table) of a comparison: its fields are
-// the registry's (ComparisonRun::record), the files read and the run's figures are the command line's.
+// The readable layouts of a ranking (the rank operation's record, calib/operation.hpp): `calib rank
+// --format table`, and the report's ranking section draws the same rows.
 #pragma once
 
-#include "run_output.hpp"
+#include <calib/operation.hpp>
 
-#include <calib/registry.hpp>
-#include <calib/tool/json.hpp>
-
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace calib::cli {
 
-struct RankRun {
-    std::vector<std::string> files;    // the models, in the order given
-    const FamilyInfo* family = nullptr;
-    ComparisonRun comparison;
-    std::vector<FileSummary> read;     // every file read
-    double max_simplex_deviation = 0;  // over all models
-    int threads = 0;
+// One model's row of an estimator's ranking: its place in `models`, its estimate and standard error.
+struct RankedModel {
+    std::size_t model = 0;
+    double estimate = 0, std_error = 0;
 };
 
-JsonObject rank_json(const RankRun& run);
-std::string rank_table(const RankRun& run);
+// The rows of `estimator`'s ranking in the rank record's result (best first). The record names the
+// models; a name given twice is one file given twice (the same model), so its rows take its
+// occurrences in order.
+std::vector<RankedModel> ranked_models(const Record& result, const std::string& estimator);
+
+// `calib rank --format table`: per estimator, the ranking and the pairs' differences with their intervals.
+std::string rank_table(const OperationRecord& record);
 
 }  // namespace calib::cli

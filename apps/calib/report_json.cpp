@@ -71,7 +71,7 @@ JsonObject report_json(const ReportData& r) {
     std::vector<JsonObject> models;
     for (const ModelReport& m : r.models) models.push_back(model_json(m, r.alpha));
     out.set("models", models);
-    if (r.ranking) out.set("ranking", rank_json(*r.ranking));
+    if (r.ranking) out.set("ranking", JsonObject().set("command", "rank").merge(*r.ranking));
     std::vector<JsonObject> figures;
     for (const ReportFigure& f : r.figures) {
         std::vector<JsonObject> diagrams, smooth;

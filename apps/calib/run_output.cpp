@@ -40,7 +40,11 @@ std::string json_output(const JsonObject& out) {
 }
 
 void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run) {
-    out.set("family", input.family->name).set("input", input.path == "-" ? "stdin" : input.path);
+    out.set("family", input.family->name);
+    if (run.inputs.empty())
+        out.set("input", input.path == "-" ? "stdin" : input.path);
+    else
+        out.set("input", run.inputs);
     if (!input.read.labels.empty()) out.set("labels", input.read.labels == "-" ? "stdin" : input.read.labels);
     std::vector<JsonObject> files;
     for (const FileSummary& f : run.files) files.push_back(file_fields(f));

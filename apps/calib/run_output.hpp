@@ -22,6 +22,7 @@ double seconds_since_start();
 // What one run read and how long it took.
 struct RunRecord {
     std::vector<FileSummary> files;       // the input (and labels) files
+    std::vector<std::string> inputs;      // several models' files (rank): "input" lists them
     std::optional<double> max_simplex_deviation;
     int threads = 0;                       // the --threads request (0: the default)
     double compute_seconds = 0;            // the library call(s)
@@ -36,7 +37,7 @@ JsonObject file_fields(const FileSummary& file);
 // infinity)"): every JSON a command prints or writes goes through here, so no null is silent.
 std::string json_output(const JsonObject& out);
 
-// Adds family, input, labels (when given), files, max_simplex_deviation (categorical and mixture
+// Adds family, input (the file, or the list of several models'), labels (when given), files, max_simplex_deviation (categorical and mixture
 // data), threads (the number used), compute_seconds, wall_time_seconds (the whole command) and
 // calib_version, and prints `out` as one line (easy to append to a JSON Lines log).
 void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run);

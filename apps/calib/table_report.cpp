@@ -1,6 +1,7 @@
 // The readable reports of the analysis subcommands (table_report.hpp).
 #include "table_report.hpp"
 
+#include "rank_output.hpp"
 #include "setup_options.hpp"
 
 #include <iostream>
@@ -36,6 +37,13 @@ std::string describe_data(const InputOptions& input, const AnyData& data) {
 std::string describe_run(const RunRecord& run) {
     return readable(seconds_since_start(), 3) + " s in all, " + readable(run.compute_seconds, 3) + " s computing, " +
            std::to_string(calib::resolve_num_threads(run.threads)) + " thread(s)";
+}
+
+TableLayout table_layout(const std::string& operation) {
+    static const std::vector<std::pair<std::string, TableLayout>> layouts{{"rank", &rank_table}};
+    for (const auto& [name, layout] : layouts)
+        if (name == operation) return layout;
+    return nullptr;
 }
 
 void print_result(OutputFormat format, JsonObject& out, Report& report, const InputOptions& input,

@@ -30,6 +30,11 @@ std::string describe_data(const InputOptions& input, const AnyData& data);
 // The run's threads and times: "0.18 s in all, 0.05 s computing, 2 threads".
 std::string describe_run(const RunRecord& run);
 
+// An operation's own readable layout of its record, for an operation whose result is not a few lines
+// (rank: a table per estimator); null for the others, which print a Report of their words.
+using TableLayout = std::string (*)(const OperationRecord& record);
+TableLayout table_layout(const std::string& operation);
+
 // Prints `report` with the time line (--format table) or `out` with the run fields
 // (print_with_run_fields) on stdout.
 void print_result(OutputFormat format, JsonObject& out, Report& report, const InputOptions& input,

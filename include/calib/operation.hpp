@@ -1,4 +1,4 @@
-// Operations: what calib does with a model's outputs (estimate, test, metrics, reproduce), each one
+// Operations: what calib does with models' outputs (estimate, test, metrics, reproduce, rank), each one
 // object of the registry, so that a front-end has one runner for all of them: the command line's
 // subcommands, Python's calib._calib.run. An operation declares its options (its own, its methods', their kernel's);
 // configure takes the options a user gave (all of them checked before any input is read) and says
@@ -8,7 +8,7 @@
 //   const Operation& op = find_operation("test");
 //   std::unique_ptr<ConfiguredOperation> c = op.configure(family, given);  // throws as the setups do
 //   DataSets inputs;                                                       // read what c->inputs() names
-//   OperationRecord r = c->run(data, inputs, parallel);
+//   OperationRecord r = c->run({{"model.csv", data}}, inputs, parallel);
 //
 // Adding an operation is one file under lib/registry/ (an Operation registered in operations(),
 // lib/registry/operation.cpp) and its rendering where a front-end has its own (docs/architecture.md).
@@ -30,7 +30,25 @@ struct OperationInfo {
     // Its work is split over the processes of ParallelOptions (MPI ranks); else a front-end runs it on
     // one process only (the command line refuses mpirun -np > 1).
     bool spread_over_processes = true;
+    // How many models' predictions of the same observations it takes (the command line: the files after
+    // `--input`; Python: a list of them): one, or for a comparison (rank) at least two.
+    std::size_t min_models = 1, max_models = 1;
+    bool classes_only = false;  // it takes class predictions only (categorical, binary)
 };
+
+// One model's predictions with their observations, and its name in the record (the command line: its
+// file's; Python: `names`).
+struct ModelData {
+    std::string name;
+    AnyData data;
+};
+
+// What a front-end checks before any option or input: that the operation takes `count` models ("calib
+// rank needs at least 2 models, got 1"; "calib estimate takes one model (one `input`), got 2") and
+// data of `family` ("calib rank applies only to --family categorical or binary, not normal"). Throw
+// invalid_argument.
+void check_model_count(const OperationInfo& info, std::size_t count);
+void check_family(const OperationInfo& info, const FamilyInfo& family);
 
 // An input beside the data that a configured operation needs: a further data set of the data's family
 // (test locations; ce-*'s train and validation sets), named by the option whose value locates it.
@@ -62,15 +80,18 @@ public:
     virtual ~ConfiguredOperation() = default;
     // The method's name ("bootstrap"), for progress bars.
     virtual const std::string& method_name() const = 0;
-    // The inputs beside the data that run needs, in order; run takes one data set per request.
-    virtual std::vector<InputRequest> inputs() const = 0;
+    // The inputs beside the data that run needs, in order; run takes one data set per request. None
+    // unless the operation says.
+    virtual std::vector<InputRequest> inputs() const { return {}; }
     // Options whose value is a table of numbers (Setup::takes_table), for a front-end that holds it in
-    // memory; set_table throws invalid_argument for another name.
-    virtual bool takes_table(const std::string& option) const = 0;
-    virtual void set_table(const std::string& option, Matrix table) = 0;
-    // Runs on the data and the inputs (by the option of each request). Throws invalid_argument for data
-    // the options do not fit (validate), and as the method does.
-    virtual OperationRecord run(const AnyData& data, const DataSets& inputs, const ParallelOptions& parallel) const = 0;
+    // memory; set_table throws invalid_argument for another name. None unless the operation says.
+    virtual bool takes_table(const std::string& option) const;
+    virtual void set_table(const std::string& option, Matrix table);
+    // Runs on the models' data (as many as check_model_count allows, of a family check_family allows) and the inputs (by the option of
+    // each request). Throws invalid_argument for data the options do not fit (validate), and as the
+    // method does.
+    virtual OperationRecord run(const std::vector<ModelData>& models, const DataSets& inputs,
+                                const ParallelOptions& parallel) const = 0;
 };
 
 class Operation {

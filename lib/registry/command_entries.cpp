@@ -65,7 +65,7 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
     const std::string same = "the result does not depend on it";
     const Option<O> json_or_table = format_option({"json", "table"}, "one JSON object or a readable table");
     // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
-    if (is_operation(command) || command == "rank" || command == "metrics" || command == "reproduce") {
+    if (is_operation(command)) {
         defaults.format = "json";
         return {{threads_option(same), json_or_table, quiet_option()}, defaults};
     }
@@ -130,12 +130,5 @@ CommandSetup::CommandSetup(const std::string& command)
     : Setup(std::make_shared<detail::CommandEntry>(command, detail::command_options(command))) {}
 
 const CommandOptions& CommandSetup::values() const { return static_cast<const detail::CommandEntry&>(*model_).values(); }
-
-void CommandSetup::check_models(std::size_t count) const {
-    const std::size_t minimum = info().name == "rank" ? 2 : 1;
-    if (count < minimum)
-        throw invalid_argument("calib " + info().name + " needs at least " + std::to_string(minimum) + " model" +
-                               (minimum == 1 ? "" : "s") + ", got " + std::to_string(count));
-}
 
 }  // namespace calib

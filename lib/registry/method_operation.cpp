@@ -78,7 +78,9 @@ public:
         configured_.method.set_table(option, std::move(table));
     }
 
-    OperationRecord run(const AnyData& data, const DataSets& inputs, const ParallelOptions& parallel) const override {
+    OperationRecord run(const std::vector<ModelData>& models, const DataSets& inputs,
+                        const ParallelOptions& parallel) const override {
+        const AnyData& data = models.front().data;
         const MethodSetup& m = configured_.method;
         const auto locations = inputs.find("test_locations");
         const AnyData* at = locations == inputs.end() ? nullptr : &locations->second;

@@ -8,11 +8,34 @@ const Operation& estimate_operation();  // operation_estimate.cpp
 const Operation& test_operation();      // operation_test.cpp
 const Operation& metrics_operation();   // operation_metrics.cpp
 const Operation& reproduce_operation();  // operation_reproduce.cpp
+const Operation& rank_operation();       // operation_rank.cpp
 }  // namespace detail
+
+bool ConfiguredOperation::takes_table(const std::string&) const { return false; }
+
+void ConfiguredOperation::set_table(const std::string& option, Matrix) {
+    throw invalid_argument("`" + option + "` takes a file name, not a table");
+}
+
+void check_family(const OperationInfo& info, const FamilyInfo& family) {
+    if (info.classes_only) check_classes("calib " + info.name, family);
+}
+
+void check_model_count(const OperationInfo& info, std::size_t count) {
+    const std::string what = "calib " + info.name;
+    if (count < info.min_models)
+        throw invalid_argument(what + " needs at least " + std::to_string(info.min_models) + " model" +
+                               (info.min_models == 1 ? "" : "s") + ", got " + std::to_string(count));
+    if (count > info.max_models)
+        throw invalid_argument(what + (info.max_models == 1 ? " takes one model (one `input`)"
+                                                            : " takes at most " + std::to_string(info.max_models) + " models") +
+                               ", got " + std::to_string(count));
+}
 
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
-                                                    &detail::metrics_operation(), &detail::reproduce_operation()};
+                                                    &detail::metrics_operation(), &detail::rank_operation(),
+                                                    &detail::reproduce_operation()};
     return all;
 }
 

@@ -12,11 +12,11 @@ class ConfiguredMetrics final : public ConfiguredOperation {
 public:
     explicit ConfiguredMetrics(MetricsSetup setup) : setup_(std::move(setup)) {}
     const std::string& method_name() const override { return none_; }
-    std::vector<InputRequest> inputs() const override { return {}; }
     bool takes_table(const std::string& option) const override { return setup_.takes_table(option); }
     void set_table(const std::string& option, Matrix table) override { setup_.set_table(option, std::move(table)); }
 
-    OperationRecord run(const AnyData& data, const DataSets&, const ParallelOptions& parallel) const override {
+    OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
+        const AnyData& data = models.front().data;
         auto [metrics, seconds] = setup_.run(data, parallel);
         OperationRecord out;
         out.title = "the evaluation metrics of Marx et al. (2023)";

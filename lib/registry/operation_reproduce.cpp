@@ -12,13 +12,9 @@ class ConfiguredReproduce final : public ConfiguredOperation {
 public:
     explicit ConfiguredReproduce(const Preset& preset) : preset_(preset) {}
     const std::string& method_name() const override { return preset_.name; }
-    std::vector<InputRequest> inputs() const override { return {}; }
-    bool takes_table(const std::string&) const override { return false; }
-    void set_table(const std::string& option, Matrix) override {
-        throw invalid_argument("`" + option + "` is not an option of reproduce");
-    }
 
-    OperationRecord run(const AnyData& data, const DataSets&, const ParallelOptions& parallel) const override {
+    OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
+        const AnyData& data = models.front().data;
         auto [row, seconds] = run_preset(preset_, data, parallel);
         OperationRecord out;
         out.title = preset_.name + ", " + preset_.source;

@@ -72,6 +72,23 @@ def _threads(command, threads):
     return _calib.command_options(command, _given(threads=threads))["threads"]
 
 
+def _run(operation, family, arrays, reading, options, threads):
+    """The record of an operation of one model (calib._calib.run) as a dict."""
+    return _calib.run(operation, family or "", [arrays], [""], reading, options, _threads(operation, threads))
+
+
+def _models(models, labels, names):
+    """The models of an operation that takes several (rank) as the module's list of dicts of arrays,
+    and their names: `models` a list of probs arrays (sharing `labels`), a dict of them by name, or a
+    list of dicts of each model's own arrays; names default to "model 0", "model 1", ..."""
+    if isinstance(models, dict):
+        names, models = list(models), list(models.values())
+    models = [m if isinstance(m, dict) else {"probs": m, "labels": labels} for m in models]
+    if names is None:
+        names = [f"model {k}" for k in range(len(models))]
+    return models, [str(name) for name in names]
+
+
 def _full_name(kind, name, prefix):
     """skce(estimator="unbiased") is the estimator skce-unbiased; the full names work everywhere."""
     if not isinstance(name, str):
@@ -195,7 +212,7 @@ class Ranking:
 def estimate(probs=None, labels=None, *, estimator, family=None, threads=None, test_locations=None, **arguments):
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     options = {"estimator": estimator, **options, **_given(test_locations=test_locations)}
-    return Estimate(_calib.run("estimate", family or "", arrays, reading, options, _threads("estimate", threads)))
+    return Estimate(_run("estimate", family, arrays, reading, options, threads))
 
 
 def skce(probs=None, labels=None, *, estimator="unbiased", **arguments):
@@ -218,28 +235,18 @@ def test(probs=None, labels=None, *, method="bootstrap", alpha=0.05, family=None
          **arguments):
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
     options = {"method": method, **options, **_given(alpha=alpha, test_locations=test_locations)}
-    return TestResult(_calib.run("test", family or "", arrays, reading, options, _threads("test", threads)))
+    return TestResult(_run("test", family, arrays, reading, options, threads))
 
 
 test.__test__ = False  # not a pytest test
 
 
 def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
-    if isinstance(models, dict):
-        names, models = list(models), list(models.values())
-    models = list(models)
-    if names is None:
-        names = [f"model {k}" for k in range(len(models))]
-    if len(names) != len(models):
-        raise ValueError(f"names has {len(names)} entries but there are {len(models)} models")
-    if family is None:
-        import numpy
-        family = "binary" if models and numpy.ndim(models[0]) == 1 else "categorical"
     arrays, reading, options = _split(arguments)
     if arrays:
         raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
-    return Ranking(_calib.rank(family, models, labels, [str(name) for name in names], reading, options,
-                               _threads("rank", threads)))
+    models, names = _models(models, labels, names)
+    return Ranking(_calib.run("rank", family or "", models, names, reading, options, _threads("rank", threads)))
 
 
 def reliability_diagram(probs, labels, *, family=None, **arguments):
@@ -280,7 +287,7 @@ def metrics(probs=None, labels=None, *, family=None, threads=None, **arguments):
     name of a file); another option is a TypeError naming the ones that apply. An infinite NLL is
     float("inf"), with a CalibWarning "nll = inf" (as for any metric that is not finite)."""
     given, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    fields = _calib.run("metrics", family or "", given, reading, options, _threads("metrics", threads))
+    fields = _run("metrics", family, given, reading, options, threads)
     return {**fields["details"], "n": fields["n"], "family": fields["family"], "compute_seconds": fields["compute_seconds"]}
 
 
@@ -294,8 +301,7 @@ def reproduce(preset, probs=None, labels=None, *, family=None, threads=None, **r
     given, reading_options, options = _split({"probs": probs, "labels": labels, **reading})
     if options:
         raise TypeError(f"reproduce takes the data and the reading options, not {', '.join(options)}")
-    fields = _calib.run("reproduce", family or "", given, reading_options, {"preset": preset},
-                        _threads("reproduce", threads))
+    fields = _run("reproduce", family, given, reading_options, {"preset": preset}, threads)
     return {"preset": fields["preset"], "source": fields["source"], "n": fields["n"], **fields["details"],
             "family": fields["family"], "compute_seconds": fields["compute_seconds"]}
 
@@ -449,16 +455,25 @@ class Result(_Run):
 def _operation_function(info):
     """calib.<name>(probs=None, labels=None, *, family=None, threads=None, **options) for an operation of
     the library without a hand-written function: the same arrays, reading options and keyword options
-    as estimate()."""
+    as estimate(); for an operation of several models, calib.<name>(models, labels=None, *, names=None,
+    ...) with the models as rank() takes them."""
     name = info["name"]
 
     def run(probs=None, labels=None, *, family=None, threads=None, **arguments):
         arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-        return Result(_calib.run(name, family or "", arrays, reading, options, _threads(name, threads)))
+        return Result(_run(name, family, arrays, reading, options, threads))
 
-    run.__name__ = run.__qualname__ = name.replace("-", "_")
-    run.__module__ = __name__
-    return run
+    def run_models(models, labels=None, *, names=None, family=None, threads=None, **arguments):
+        arrays, reading, options = _split(arguments)
+        if arrays:
+            raise TypeError(f"{name} takes the models and one labels array, not {', '.join(arrays)}")
+        models, names = _models(models, labels, names)
+        return Result(_calib.run(name, family or "", models, names, reading, options, _threads(name, threads)))
+
+    function = run_models if info["max_models"] > 1 else run
+    function.__name__ = function.__qualname__ = name.replace("-", "_")
+    function.__module__ = __name__
+    return function
 
 
 # Every operation of the library is a function of the package: estimate and test above, by hand (their

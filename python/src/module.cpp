@@ -25,12 +25,6 @@ namespace calib::python {
 
 namespace {
 
-struct Inputs {
-    const FamilyInfo* family;
-    ReadOptions reading;
-    AnyData data;
-};
-
 // Further arrays of the data's family (test locations, a training set): a tuple of them in the
 // family's order or a dict by name.
 AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const std::string& argument,
@@ -53,30 +47,38 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
 }
 
 // Python's runner of the library's operations (calib/operation.hpp), configured as the
-// command line's; what is Python's own is the arrays given where the command line takes a FILE: the
+// command line's. The models are a list of dicts of arrays (one for most operations; rank's several,
+// named by `names`). What is Python's own is the arrays given where the command line takes a FILE: the
 // inputs the operation asks for (test locations; ce-*'s train and validation) as arrays of the data's
 // family, and tables (mmd: features, groups), each recorded as "arrays". The dict holds the record's
-// result fields, then details, n, options, kernel (dicts), family and compute_seconds.
-py::dict run(const std::string& name, const std::string& family, const py::dict& arrays, const py::dict& reading,
-             py::dict options, int threads) {
+// result fields, then details, n, options, kernel (dicts; a result's own field of that name stays),
+// family and compute_seconds.
+py::dict run(const std::string& name, const std::string& family, const py::list& models,
+             const std::vector<std::string>& names, const py::dict& reading, py::dict options, int threads) {
     const Operation& operation = find_operation(name);
     // Every option is checked before the arrays are read, as the command line checks them before its files.
-    const FamilyInfo& of = family.empty() ? infer_family(arrays) : find_family(family);
+    check_model_count(operation.info(), models.size());
+    if (names.size() != models.size())
+        throw invalid_argument("names has " + std::to_string(names.size()) + " entries but there are " +
+                               std::to_string(models.size()) + " models");
+    const FamilyInfo& of = family.empty() ? infer_family(models[0].cast<py::dict>()) : find_family(family);
+    check_family(operation.info(), of);
     const ReadOptions read = read_options_of(of, reading);
-    check_array_names(of, arrays);
+    for (const py::handle& arrays : models) check_array_names(of, arrays.cast<py::dict>());
     py::dict given_arrays;  // KeywordOptions gives them as "arrays" to options that take a FILE
     for (const auto& item : options)
         if (is_arrays(item.second)) given_arrays[item.first] = item.second;
     KeywordOptions given(options);
     const std::unique_ptr<ConfiguredOperation> configured = operation.configure(of, given);
     const std::string what = configured->method_name();
-    const Inputs in{&of, read, make_data(of, arrays, read)};
+    std::vector<ModelData> data;
+    for (std::size_t k = 0; k < names.size(); ++k) data.push_back({names[k], make_data(of, models[k].cast<py::dict>(), read)});
     DataSets inputs;
     for (const InputRequest& request : configured->inputs()) {
         if (!given_arrays.contains(request.option.c_str()))
             throw invalid_argument(what + ": " + request.option + " takes the arrays of a data set (" +
-                                   array_names(*in.family) + ") as a tuple or a dict, not a file name");
-        inputs.emplace(request.option, more_data(*in.family, in.reading, request.option, given_arrays[request.option.c_str()]));
+                                   array_names(of) + ") as a tuple or a dict, not a file name");
+        inputs.emplace(request.option, more_data(of, read, request.option, given_arrays[request.option.c_str()]));
     }
     for (const auto& item : given_arrays) {
         const std::string option = py::str(item.first);
@@ -88,48 +90,22 @@ py::dict run(const std::string& name, const std::string& family, const py::dict&
     std::optional<OperationRecord> record;
     {
         py::gil_scoped_release release;
-        record = configured->run(in.data, inputs, ParallelOptions{threads});
+        record = configured->run(data, inputs, ParallelOptions{threads});
     }
     for (const std::string& warning : record->warnings) warn(warning);
     Record numbers = record->result;
     numbers.insert(numbers.end(), record->details.begin(), record->details.end());
     for (const std::string& warning : non_finite_fields(numbers)) warn(warning);
     py::dict out = to_dict(record->result);
-    out["details"] = to_dict(record->details);
+    const auto part = [&](const char* key, const Record& fields) {
+        if (!out.contains(key)) out[key] = to_dict(fields);
+    };
+    part("details", record->details);
     out["n"] = record->n;
-    out["options"] = to_dict(record->options);
-    out["kernel"] = to_dict(record->kernel);
-    out["family"] = in.family->name;
+    part("options", record->options);
+    part("kernel", record->kernel);
+    out["family"] = of.name;
     out["compute_seconds"] = record->compute_seconds;
-    return out;
-}
-
-py::dict rank(const std::string& family_name, const py::list& models, const py::object& labels,
-              const std::vector<std::string>& names, const py::dict& reading, py::dict options, int threads) {
-    const FamilyInfo& family = find_family(family_name);
-    check_classes("calib rank", family);
-    CommandSetup("rank").check_models(models.size());
-    const ReadOptions read = read_options_of(family, reading);
-    std::vector<CategoricalData> data;
-    for (const py::handle& probs : models) {
-        py::dict arrays;
-        arrays["probs"] = probs;
-        arrays["labels"] = labels;
-        data.push_back(std::get<CategoricalData>(make_data(family, arrays, read)));
-    }
-    check_same_labels(data, names, "calib rank");
-    ComparisonSetup setup;
-    set_options(setup, options);
-    reject_unused(options, {&setup}, message_context(setup));
-    ComparisonRun run;
-    {
-        py::gil_scoped_release release;
-        run = setup.run(data, ParallelOptions{threads});
-    }
-    py::dict out = to_dict(run.record(names));
-    out["options"] = to_dict(run.options);
-    out["family"] = family.name;
-    out["compute_seconds"] = run.compute_seconds;
     return out;
 }
 
@@ -196,13 +172,16 @@ py::list methods(const std::string& kind) {
     return out;
 }
 
-// The operations (operation.hpp): name, summary, method (the option choosing the method), own_options
+// The operations (operation.hpp): name, summary, method (the option choosing the method), min_models and
+// max_models (how many models it takes), own_options
 // and options (every option it may take, for docstrings).
 py::list operation_list() {
     py::list out;
     for (const Operation* op : operations())
         out.append(py::dict(py::arg("name") = op->info().name, py::arg("summary") = op->info().summary,
-                            py::arg("method") = op->info().method, py::arg("own_options") = option_list(op->own_options()),
+                            py::arg("method") = op->info().method, py::arg("min_models") = op->info().min_models,
+                            py::arg("max_models") = op->info().max_models,
+                            py::arg("classes_only") = op->info().classes_only, py::arg("own_options") = option_list(op->own_options()),
                             py::arg("options") = option_list(op->options())));
     return out;
 }
@@ -237,9 +216,7 @@ PYBIND11_MODULE(_calib, m) {
     add_warning_class(m);
     m.attr("version") = calib::version;
     m.attr("default_seed") = calib::default_seed;
-    m.def("run", &run, py::arg("operation"), py::arg("family"), py::arg("arrays"), py::arg("reading"),
-          py::arg("options"), py::arg("threads"));
-    m.def("rank", &rank, py::arg("family"), py::arg("models"), py::arg("labels"), py::arg("names"), py::arg("reading"),
+    m.def("run", &run, py::arg("operation"), py::arg("family"), py::arg("models"), py::arg("names"), py::arg("reading"),
           py::arg("options"), py::arg("threads"));
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("options"));

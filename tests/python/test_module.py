@@ -525,7 +525,8 @@ def test_every_operation_is_a_function_and_the_generic_one_equals_the_hand_writt
     names = [o["name"] for o in calib._calib.operations()]
     assert names[:2] == ["estimate", "test"]
     assert all(callable(getattr(calib, name.replace("-", "_"))) for name in names)
-    generic = calib._operation_function({"name": "estimate"})
+    infos = {o["name"]: o for o in calib._calib.operations()}
+    generic = calib._operation_function(infos["estimate"])
     r = generic(probs, labels, estimator="ece", binning="uniform:7")
     assert isinstance(r, calib.Result)
     assert r.estimate == calib.ece(probs, labels, binning="uniform:7")
@@ -535,9 +536,17 @@ def test_every_operation_is_a_function_and_the_generic_one_equals_the_hand_writt
         r.no_such_field
     with pytest.raises(TypeError, match="option `blocksize` does not apply to `estimator` ece"):
         generic(probs, labels, estimator="ece", blocksize=3)
-    t = calib._operation_function({"name": "test"})(probs, labels, method="block", alpha=0.2)
+    t = calib._operation_function(infos["test"])(probs, labels, method="block", alpha=0.2)
     assert (t.alpha, t.reject) == (0.2, t.p_value < 0.2)
     assert t.p_value == calib.test(probs, labels, method="block", alpha=0.2).p_value
+    # An operation of several models: the models as rank() takes them, the same ranking.
+    assert (infos["rank"]["min_models"], infos["estimate"]["max_models"]) == (2, 1)
+    sharp = probs ** 3 / (probs ** 3).sum(axis=1, keepdims=True)
+    ranked = calib._operation_function(infos["rank"])({"a": probs, "b": sharp}, labels, replicates=20, estimators="ece")
+    assert ranked.fields["results"] == calib.rank({"a": probs, "b": sharp}, labels, replicates=20,
+                                                  estimators="ece").results
+    with pytest.raises(ValueError, match="calib rank needs at least 2 models, got 1"):
+        calib._operation_function(infos["rank"])([probs], labels)
 
 
 def test_options_are_checked_before_the_arrays_are_read(data):

@@ -33,9 +33,6 @@ public:
     // another name throws invalid_argument.
     explicit CommandSetup(const std::string& command);
     const CommandOptions& values() const;
-    // Throws invalid_argument unless the command has enough models: rank compares at least 2, report
-    // shows at least 1 ("calib rank needs at least 2 models, got 1").
-    void check_models(std::size_t count) const;
 };
 
 }  // namespace calib
