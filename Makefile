@@ -59,9 +59,11 @@ BUILD_FLAGS := $(CXX) $(CPPFLAGS) $(CXXFLAGS) tests: $(TEST_OPT) glue: $(GLUE_OP
 LIB_SRC   := $(filter-out %_mpi.cpp,$(wildcard lib/*/*.cpp))
 LIB_OBJ   := $(LIB_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/lib/libcalib.a
+# The report's page (apps/report), drawn by the command line and the Python module alike.
+PAGE_OBJ  := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard apps/report/*.cpp))
 # The CLI's objects but its process layer (processes_local.cpp here, processes_mpi.cpp in `make mpi`).
 CLI_SRC   := $(filter-out apps/calib/processes_%,$(wildcard apps/calib/*.cpp))
-CLI_COMMON_OBJ := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o)
+CLI_COMMON_OBJ := $(CLI_SRC:%.cpp=$(BUILD)/obj/%.o) $(PAGE_OBJ)
 CLI_OBJ   := $(CLI_COMMON_OBJ) $(BUILD)/obj/apps/calib/processes_local.o
 TEST_SRC  := $(wildcard tests/*.cpp)
 TEST_OBJ  := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
@@ -189,7 +191,7 @@ endef
 # ("engine/pairwise.hpp"); apps see only the public headers.
 $(BUILD)/obj/lib/%.o $(BUILD)/obj/tests/%.o $(BUILD)/obj/fuzz/%.o: CPPFLAGS += -Ilib
 $(BUILD)/obj/tests/%.o: CXXFLAGS += $(TEST_OPT)
-$(BUILD)/obj/lib/registry/%.o $(BUILD)/obj/apps/calib/%.o $(BUILD)/mpi/obj/apps/calib/%.o: CXXFLAGS += $(GLUE_OPT)
+$(BUILD)/obj/lib/registry/%.o $(BUILD)/obj/apps/calib/%.o $(BUILD)/obj/apps/report/%.o $(BUILD)/mpi/obj/apps/calib/%.o: CXXFLAGS += $(GLUE_OPT)
 
 # Objects are rebuilt when the compiler or its flags change (ARCH=, OPT=, DEFINES=, …).
 # The stamp is written when the Makefile is read (not by a rule), so that a dry run sees only the
@@ -345,10 +347,10 @@ python-module:
 python-built: $(PY_MODULE) $(PY_FILES)
 	@:
 
-$(BUILD)/python/calib/_calib%: $(PY_OBJ) $(LIB)
+$(BUILD)/python/calib/_calib%: $(PY_OBJ) $(PAGE_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(call step,LINK,$@)
-	$(Q)$(CXX) -shared $(PY_OBJ) $(LIB) $(LDFLAGS) -o $@
+	$(Q)$(CXX) -shared $(PY_OBJ) $(PAGE_OBJ) $(LIB) $(LDFLAGS) -o $@
 
 $(BUILD)/python/calib/%.py: python/calib/%.py
 	@mkdir -p $(@D)

@@ -2,6 +2,7 @@
 // registry's run_method on the same setup (bitwise), its own options given, checked and refused as a
 // method's, the inputs it asks for named by their options.
 #include <calib/operation.hpp>
+#include <calib/report.hpp>
 #include <calib/tool/synthetic.hpp>
 
 #include "map_options.hpp"
@@ -33,13 +34,13 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "reproduce"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "reproduce"});
     CHECK(is_operation("test"));
     CHECK(is_operation("rank"));
     CHECK_FALSE(is_operation("recalibrate"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, reproduce",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -234,4 +235,52 @@ TEST_CASE("rank: two or more models, the record is ComparisonSetup's on the same
     other[7] = (other[7] + 1) % 3;
     const CategoricalData c(a.probabilities(), other);
     CHECK_THROWS_AS(op->run({{"a", a}, {"c", c}}, {}, {}), invalid_argument);
+}
+
+TEST_CASE("report: its options checked as a method's, its content the record's product, its numbers the registry's") {
+    const Operation& report = find_operation("report");
+    const FamilyInfo& categorical = find_family("categorical");
+    MapOptions bad_alpha({{"alpha", Value(1.0)}});
+    CHECK_THROWS_WITH_AS(report.configure(categorical, bad_alpha), "option `alpha` = '1', must be in (0, 1)", option_error);
+    MapOptions bad_bins({{"bins", Value("1001")}});
+    CHECK_THROWS_WITH_AS(report.configure(categorical, bad_bins), doctest::Contains("in [1, 1000]"), option_error);
+    MapOptions not_the_reports({{"lengthscale", Value("0.5")}});  // rank's, not the report's
+    CHECK_THROWS_AS(report.configure(categorical, not_the_reports), invalid_argument);
+
+    test::Rng rng(3);
+    const CategoricalData a = synthetic::dirichlet_data(60, 3, 0.5, rng);
+    MapOptions given({{"replicates", Value("20")}, {"name", Value("toy")}, {"alpha", Value(0.1)}});
+    const OperationRecord r = report.configure(categorical, given)->run({{"a.csv", a}}, {}, {});
+    const ReportData& content = report_content(r);
+    CHECK(content.title == "toy");
+    CHECK(content.models.size() == 1);
+    CHECK(content.models.front().name == "toy");  // one model: the report's name
+    CHECK(content.alpha == 0.1);
+    CHECK(content.replicates == 20);
+    CHECK_FALSE(content.ranking);
+    // The verdict's test is the bootstrap test up to report_bootstrap_limit, with the report's seed: calib test's.
+    const ReportTest& chosen = content.models.front().tests.front();
+    CHECK(chosen.method == "bootstrap");
+    TestSetup bootstrap = make_test("bootstrap");
+    const KernelSetup kernel(categorical);
+    const TestResult direct = run_method(bootstrap, &kernel, AnyData(a), nullptr).result;
+    CHECK(chosen.p_value == direct.p_value);
+    CHECK(to_text(find(r.result, "command")) == "report");
+    CHECK(r.words.size() == 1);
+    CHECK(r.words.front().first == "toy");
+    CHECK_THROWS_AS(report_content(OperationRecord{}), invalid_argument);
+
+    // Several models: the ranking is rank's on the same models, and only class predictions compare.
+    Matrix sharper = a.probabilities().array().square();
+    for (Eigen::Index i = 0; i < sharper.rows(); ++i) sharper.row(i) /= sharper.row(i).sum();
+    MapOptions twenty({{"replicates", Value("20")}});
+    const OperationRecord two =
+        report.configure(categorical, twenty)->run({{"a", a}, {"b", CategoricalData(sharper, a.labels())}}, {}, {});
+    REQUIRE(report_content(two).ranking);
+    CHECK(to_text(find(*report_content(two).ranking, "models")) == R"(["a","b"])");
+    test::Rng more(4);
+    const NormalData gauss = test::normal_data(40, more);
+    MapOptions none({});
+    CHECK_THROWS_WITH_AS(report.configure(find_family("normal"), none)->run({{"x", gauss}, {"y", gauss}}, {}, {}),
+                         doctest::Contains("a comparison of models"), invalid_argument);
 }

@@ -829,28 +829,24 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
     // test's alpha is the test operation's own option (tests/test_operation.cpp).
     CHECK(names(CommandSetup("test")) == std::vector<std::string>{"threads", "format", "quiet"});
     CHECK(names(CommandSetup("report")) ==
-          std::vector<std::string>{"threads", "format", "quiet", "output", "name", "alpha", "bins"});
+          std::vector<std::string>{"threads", "format", "quiet", "output"});  // the rest is the operation's
     CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "out"});
     CHECK(names(CommandSetup("recalibrate apply")) ==
           std::vector<std::string>{"map", "output", "features", "labelled", "header", "delimiter", "one_based_labels",
                                    "simplex_tolerance", "renormalize"});
     CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
 
-    // Defaults: the report's verdict at 0.05; json, html.
-    CHECK(*CommandSetup("report").values().alpha == 0.05);
+    // Defaults: json, html.
     CHECK(CommandSetup("estimate").values().format == "json");
     CHECK(CommandSetup("report").values().format == "html");
 
     CommandSetup test("test");
-    CHECK_THROWS_WITH_AS(CommandSetup("report").set("alpha", 1.0), "option `alpha` = '1', must be in (0, 1)",
-                         option_error);
     CHECK_THROWS_WITH_AS(test.set("format", "html"), "option `format` = html, must be one of json or table", option_error);
     CHECK_THROWS_WITH_AS(test.set("threads", std::int64_t(-1)), doctest::Contains("must be an integer in [0, "),
                          option_error);
     CHECK_THROWS_AS(test.set("threads", std::to_string(max_num_threads() + 1)), option_error);
     test.set("threads", std::uint64_t(2));
     CHECK(test.values().threads == 2);
-    CHECK_THROWS_WITH_AS(CommandSetup("report").set("bins", "1001"), doctest::Contains("in [1, 1000]"), option_error);
 
     CommandSetup command("recalibrate fit");
     CHECK_THROWS_WITH_AS(command.check(), "recalibrate fit needs the option `out` (FILE)", invalid_argument);

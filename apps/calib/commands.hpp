@@ -30,7 +30,6 @@ extern const char* const main_usage;  // the usage lines, printed alone when cal
 std::string main_help();
 // Generated from the registry: the families, the methods and every option with its default.
 std::string operation_help(const Operation& operation);
-std::string report_help();
 std::string recalibrate_help();
 
 }  // namespace calib::cli

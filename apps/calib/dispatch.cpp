@@ -31,12 +31,12 @@ int run_command(const std::vector<std::string>& arguments, Stage stage) {
     const bool several = processes && processes->size() > 1;
     const bool operation = is_operation(command);
     if (several && (operation ? !find_operation(command).info().spread_over_processes
-                              : command == "report" || command == "recalibrate"))
+                              : command == "recalibrate"))
         throw usage_error("calib " + command + " does not run on several MPI processes (only estimate and test are "
                           "spread over them); run it without mpirun, or with -np 1");
     if (command == "reproduce") return run_reproduce(rest, stage);  // its grammar: the preset first
+    if (command == "report") return run_report(rest, stage);        // its page
     if (operation) return run_operation(find_operation(command), rest, stage);
-    if (command == "report") return run_report(rest, stage);
     if (command == "recalibrate") return run_recalibrate(rest, stage);
     throw usage_error("unknown command '" + command + "' (see 'calib --help')");
 }

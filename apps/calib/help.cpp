@@ -283,6 +283,7 @@ Examples:
 std::string metrics_help();  // below, with the other commands' texts
 std::string reproduce_help();
 std::string rank_help();
+std::string report_help();
 
 std::string operation_help(const Operation& operation) {
     if (operation.info().name == "estimate") return estimate_help();
@@ -290,6 +291,7 @@ std::string operation_help(const Operation& operation) {
     if (operation.info().name == "metrics") return metrics_help();
     if (operation.info().name == "reproduce") return reproduce_help();
     if (operation.info().name == "rank") return rank_help();
+    if (operation.info().name == "report") return report_help();
     // An operation without its own text: its description and options from the registry.
     const OperationInfo& info = operation.info();
     const std::string method = info.method.empty() ? "" : " " + option_name(info.method, NameStyle::command_line) + " M";
@@ -327,10 +329,7 @@ Options:
   --simplex-tolerance, --renormalize
                         as in calib estimate (see 'calib estimate --help'); --input takes one
                         file, or several (class predictions, the same labels) as in calib rank
-)" + options_text(CommandSetup("report").options()) + R"(  --replicates R        the bootstrap intervals' (and the ranking's) replicates (default 200)
-  --level L             the level of the intervals, in (0, 1) (default 0.95)
-  --seed S              the seed of the intervals, the ranking and the bootstrap test (default 1234)
-
+)" + options_text(find_operation("report").options()) + options_text(CommandSetup("report").options()) + R"(
 Exit codes: 0 success (whatever the verdict), 2 bad option, bad input or an unwritable output,
 1 internal failure.
 

@@ -29,23 +29,6 @@ const T& field(const Record& record, const std::string& name) {
 
 }  // namespace
 
-std::vector<RankedModel> ranked_models(const Record& result, const std::string& estimator) {
-    const auto& names = field<std::vector<std::string>>(result, "models");
-    const Record& r = field<Record>(field<Record>(result, "results"), estimator);
-    const auto& estimates = field<std::vector<double>>(r, "estimates");
-    const auto& std_errors = field<std::vector<double>>(r, "std_errors");
-    std::vector<bool> taken(names.size(), false);
-    std::vector<RankedModel> out;
-    for (const std::string& name : field<std::vector<std::string>>(r, "ranking")) {
-        std::size_t k = 0;
-        while (k < names.size() && (taken[k] || names[k] != name)) ++k;
-        if (k == names.size()) throw invalid_argument("ranked_models: the ranking names '" + name + "', not a model");
-        taken[k] = true;
-        out.push_back({k, estimates[k], std_errors[k]});
-    }
-    return out;
-}
-
 std::string rank_table(const OperationRecord& record) {
     const Record& result = record.result;
     const auto& names = field<std::vector<std::string>>(result, "models");

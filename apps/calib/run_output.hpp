@@ -5,6 +5,7 @@
 #include "shared_options.hpp"
 
 #include <calib/io.hpp>
+#include <calib/operation.hpp>
 #include <calib/tool/json.hpp>
 
 #include <optional>
@@ -15,6 +16,11 @@ namespace calib::cli {
 // Adds the options a run used, except where the result already reports a field of that name (the
 // block test's variance_divisor: the number used, rather than the rule s-1).
 void add_options(JsonObject& out, const Record& options);
+
+// An operation's record (calib/operation.hpp) as the fields of its JSON object: result, n, details,
+// kernel, then the options as used (a name once); a text field of the result (low_power) in the
+// command line's words.
+JsonObject operation_json(const OperationRecord& record);
 
 // Seconds since the program started: the whole command, reading and the median heuristic included.
 double seconds_since_start();
@@ -41,5 +47,7 @@ std::string json_output(const JsonObject& out);
 // data), threads (the number used), compute_seconds, wall_time_seconds (the whole command) and
 // calib_version, and prints `out` as one line (easy to append to a JSON Lines log).
 void print_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run);
+// The same object as text (one line, no newline), for a command that writes it to a file (report).
+std::string json_with_run_fields(JsonObject& out, const InputOptions& input, const RunRecord& run);
 
 }  // namespace calib::cli

@@ -16,6 +16,7 @@
 
 #include <calib/registry.hpp>
 
+#include <any>
 #include <memory>
 #include <string>
 #include <utility>
@@ -73,6 +74,9 @@ struct OperationRecord {
     std::vector<std::string> warnings;  // to say besides the numbers (stderr; CalibWarning)
     Words words;           // the result in words, after the front-end's line on the data
     double compute_seconds = 0;
+    // What an operation makes beyond its fields, for a front-end that draws it: the report's content
+    // (report.hpp, report_content); empty for the others.
+    std::any product;
 };
 
 class ConfiguredOperation {

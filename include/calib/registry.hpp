@@ -263,6 +263,15 @@ struct ComparisonRun {
     // verdict), and the options of the kernel estimators (kernel) and of the ECE (ece) when they ran.
     Record record(const std::vector<std::string>& names) const;
 };
+// One model's row of an estimator's ranking: its place in the models, its estimate and standard error.
+struct RankedModel {
+    std::size_t model = 0;
+    double estimate = 0, std_error = 0;
+};
+// The rows of `estimator`'s ranking (best first) in a record of ComparisonRun::record, which names the
+// models; a name given twice is one model given twice (the command line: one file), so its rows take
+// its occurrences in order. Throws invalid_argument for a record without that estimator.
+std::vector<RankedModel> ranked_models(const Record& comparison, const std::string& estimator);
 // "NAME is better calibrated" (the model whose estimate is lower, when the interval excludes 0) or
 // "no clear difference".
 std::string verdict_text(const PairComparison& pair, const std::vector<std::string>& names);

@@ -38,15 +38,6 @@ Option<O> format_option(const std::vector<std::string>& formats, const std::stri
                             [](const O& o) { return Value(o.format); });
 }
 
-// A level in (0, 1); `default_value` empty: none unless given.
-Option<O> alpha_option(const std::string& default_value, const std::string& help) {
-    return custom_option<O>(info("alpha", "A", default_value, help),
-                            [](O& o, const Value& v) {
-                                o.alpha = real_value("alpha", v, [](double a) { return a > 0 && a < 1; }, "in (0, 1)");
-                            },
-                            [](const O& o) { return o.alpha ? Value(*o.alpha) : Value(std::string()); });
-}
-
 Option<O> threads_option(const std::string& help) {
     return integer_option(&O::threads,
                           info("threads", "N", "0",
@@ -64,26 +55,19 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
     O defaults;
     const std::string same = "the result does not depend on it";
     const Option<O> json_or_table = format_option({"json", "table"}, "one JSON object or a readable table");
-    // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
-    if (is_operation(command)) {
-        defaults.format = "json";
-        return {{threads_option(same), json_or_table, quiet_option()}, defaults};
-    }
     if (command == "report") {
         defaults.format = "html";
-        defaults.alpha = 0.05;
         return {{threads_option(same), format_option({"html", "json"}, "the HTML page or the same numbers as one JSON object"),
                  quiet_option(),
                  file_option(&O::output, "output",
                              "the report (default report.html; with format json: standard output); written to a "
-                             "temporary file and renamed, so an existing file is replaced whole or not at all"),
-                 custom_option<O>(info("name", "NAME", "", "the report's title (default: the input file's name, or \"N models\")"),
-                                  [](O& o, const Value& v) { o.name = text_value(v); },
-                                  [](const O& o) { return Value(o.name); }),
-                 alpha_option("0.05", "the level of the verdict, in (0, 1)"),
-                 integer_option(&O::bins, info("bins", "B", "10", "bins of the reliability diagrams and the ECEs, in [1, 1000]"), 1,
-                                1000)},
+                             "temporary file and renamed, so an existing file is replaced whole or not at all")},
                 defaults};
+    }
+    // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
+    if (is_operation(command)) {
+        defaults.format = "json";
+        return {{threads_option(same), json_or_table, quiet_option()}, defaults};
     }
     if (command == "recalibrate fit") {
         return {{threads_option("threads of the held-out bootstrap test (the fit is serial)"),
@@ -113,22 +97,19 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
                            "recalibrate apply");
 }
 
-class CommandEntry final : public WithOptions<SetupModel, O> {
-public:
-    explicit CommandEntry(const std::string& command, std::pair<OptionList<O>, O> options)
-        : WithOptions<SetupModel, O>({command, "the options of calib " + command, command, false},
-                                     std::move(options.first), std::move(options.second)) {}
-    using WithOptions<SetupModel, O>::values;
-    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<CommandEntry>(*this); }
-};
-
 }  // namespace
 
 }  // namespace detail
 
 CommandSetup::CommandSetup(const std::string& command)
-    : Setup(std::make_shared<detail::CommandEntry>(command, detail::command_options(command))) {}
+    : Setup([&] {
+          auto [options, defaults] = detail::command_options(command);
+          return std::make_shared<detail::OptionsEntry<CommandOptions>>(
+              MethodInfo{command, "the options of calib " + command, command, false}, std::move(options), std::move(defaults));
+      }()) {}
 
-const CommandOptions& CommandSetup::values() const { return static_cast<const detail::CommandEntry&>(*model_).values(); }
+const CommandOptions& CommandSetup::values() const {
+    return static_cast<const detail::OptionsEntry<CommandOptions>&>(*model_).values();
+}
 
 }  // namespace calib

@@ -45,6 +45,23 @@ std::string verdict_text(const PairComparison& pair, const std::vector<std::stri
     return "no clear difference";
 }
 
+std::vector<RankedModel> ranked_models(const Record& comparison, const std::string& estimator) {
+    const auto& names = std::get<std::vector<std::string>>(find(comparison, "models"));
+    const Record& r = std::get<Record>(find(std::get<Record>(find(comparison, "results")), estimator));
+    const auto& estimates = std::get<std::vector<double>>(find(r, "estimates"));
+    const auto& std_errors = std::get<std::vector<double>>(find(r, "std_errors"));
+    std::vector<bool> taken(names.size(), false);
+    std::vector<RankedModel> out;
+    for (const std::string& name : std::get<std::vector<std::string>>(find(r, "ranking"))) {
+        std::size_t k = 0;
+        while (k < names.size() && (taken[k] || names[k] != name)) ++k;
+        if (k == names.size()) detail::fail("ranked_models", "the ranking names '", name, "', not a model");
+        taken[k] = true;
+        out.push_back({k, estimates[k], std_errors[k]});
+    }
+    return out;
+}
+
 Record ComparisonRun::record(const std::vector<std::string>& names) const {
     const std::size_t models = comparison.results.empty() ? 0 : comparison.results.front().estimates.size();
     if (names.size() != models)

@@ -11,23 +11,6 @@ namespace calib::detail {
 
 namespace {
 
-class OwnEntry final : public WithOptions<SetupModel, OwnValues> {
-public:
-    OwnEntry(const OperationInfo& info, OptionList<OwnValues> options, OwnValues defaults)
-        : WithOptions<SetupModel, OwnValues>({info.name, info.summary, info.name}, std::move(options),
-                                             std::move(defaults)) {}
-    using WithOptions<SetupModel, OwnValues>::values;
-    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<OwnEntry>(*this); }
-};
-
-// The operation's own options as a setup, so that they are given, checked and refused as every other.
-class OwnSetup final : public Setup {
-public:
-    OwnSetup(const OperationInfo& info, OptionList<OwnValues> options, OwnValues defaults)
-        : Setup(std::make_shared<OwnEntry>(info, std::move(options), std::move(defaults))) {}
-    const OwnValues& values() const { return static_cast<const OwnEntry&>(*model_).values(); }
-};
-
 template <class MethodSetup>
 OptionList<OwnValues> own_option_list(const MethodOperationSpec<MethodSetup>& spec) {
     std::string metavar, presets;
@@ -43,14 +26,7 @@ OptionList<OwnValues> own_option_list(const MethodOperationSpec<MethodSetup>& sp
                                       "and it was not given"),
                                  [](OwnValues& o, const Value& v) { o.preset = find_preset(text_value(v)).name; },
                                  [](const OwnValues& o) { return Value(o.preset); })};
-    if (spec.alpha_help)
-        out.push_back(custom_option<OwnValues>(
-            info("alpha", "A", "0.05", *spec.alpha_help),
-            [](OwnValues& o, const Value& v) {
-                o.alpha = real_value("alpha", v, [](double a) { return a > 0 && a < 1; }, "in (0, 1)");
-                o.alpha_given = true;
-            },
-            [](const OwnValues& o) { return o.alpha ? Value(*o.alpha) : Value(std::string()); }));
+    if (spec.alpha_help) out.push_back(alpha_option(&OwnValues::alpha, *spec.alpha_help));
     return out;
 }
 
@@ -130,11 +106,10 @@ std::vector<OptionInfo> MethodOperation<MethodSetup>::options() const {
 template <class MethodSetup>
 std::unique_ptr<ConfiguredOperation> MethodOperation<MethodSetup>::configure(const FamilyInfo& family,
                                                                            GivenOptions& given) const {
-    OwnValues defaults;
-    if (spec_.alpha_help) defaults.alpha = 0.05;
-    OwnSetup own(spec_.info, own_option_list(spec_), defaults);
+    OptionsSetup<OwnValues> own({spec_.info.name, spec_.info.summary, spec_.info.name}, own_option_list(spec_), {});
     set_given_options(own, given);
-    const OwnValues values = own.values();
+    OwnValues values = own.values();
+    values.alpha_given = spec_.alpha_help && own.given("alpha");
     const Preset* preset = values.preset.empty() ? nullptr : &find_preset(values.preset);
     return std::make_unique<ConfiguredMethodOperation<MethodSetup>>(
         spec_, values, calib::configure(spec_.make(values.method), family, preset, given));

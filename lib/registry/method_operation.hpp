@@ -4,6 +4,8 @@
 // operation's file gives its description and its record's own fields and words.
 #pragma once
 
+#include "registry/option_table.hpp"
+
 #include <calib/operation.hpp>
 
 #include <functional>
@@ -18,7 +20,7 @@ namespace calib::detail {
 struct OwnValues {
     std::string method;
     std::string preset;
-    std::optional<double> alpha;  // only an operation with a verdict has the option
+    double alpha = default_alpha;  // only an operation with a verdict has the option
     bool alpha_given = false;
 };
 

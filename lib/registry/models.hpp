@@ -96,6 +96,24 @@ private:
     std::function<void(const S&)> check_;
 };
 
+// A setup of options only (an operation's own, a command's): given, checked, recorded and refused as a
+// method's are.
+template <class S>
+class OptionsEntry final : public WithOptions<SetupModel, S> {
+public:
+    using WithOptions<SetupModel, S>::WithOptions;
+    using WithOptions<SetupModel, S>::values;
+    std::shared_ptr<SetupModel> clone() const override { return std::make_shared<OptionsEntry>(*this); }
+};
+
+template <class S>
+class OptionsSetup final : public Setup {
+public:
+    OptionsSetup(MethodInfo info, OptionList<S> options, S defaults)
+        : Setup(std::make_shared<OptionsEntry<S>>(std::move(info), std::move(options), std::move(defaults))) {}
+    const S& values() const { return static_cast<const OptionsEntry<S>&>(*model_).values(); }
+};
+
 // What a method does with its options S: the kernel and test locations it uses (empty: the SKCE
 // kernel, no locations), its limits on n (and J locations), and the library call.
 template <class S, class Result>

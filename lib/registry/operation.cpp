@@ -9,6 +9,7 @@ const Operation& test_operation();      // operation_test.cpp
 const Operation& metrics_operation();   // operation_metrics.cpp
 const Operation& reproduce_operation();  // operation_reproduce.cpp
 const Operation& rank_operation();       // operation_rank.cpp
+const Operation& report_operation();     // operation_report.cpp
 }  // namespace detail
 
 bool ConfiguredOperation::takes_table(const std::string&) const { return false; }
@@ -35,7 +36,7 @@ void check_model_count(const OperationInfo& info, std::size_t count) {
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
                                                     &detail::metrics_operation(), &detail::rank_operation(),
-                                                    &detail::reproduce_operation()};
+                                                    &detail::report_operation(), &detail::reproduce_operation()};
     return all;
 }
 

@@ -11,7 +11,7 @@ namespace {
 void test_record(OperationRecord& out, const MethodRun<TestResult>& done, const ConfiguredMethod<TestSetup>& configured,
                  const OwnValues& own) {
     const TestResult& r = done.result;
-    const double alpha = *own.alpha;
+    const double alpha = own.alpha;
     out.title = configured.method.info().title;
     out.result = {{"method", r.method},       {"null", r.null_approximation}, {"estimator", r.estimator},
                   {"estimate", r.estimate},   {"statistic", r.statistic},     {"p_value", r.p_value},

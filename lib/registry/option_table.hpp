@@ -92,6 +92,13 @@ Option<S> real_option(double S::*member, OptionInfo i, std::function<bool(double
             [=](const S& s) { return Value(s.*member); }, {}, {}};
 }
 
+// The level `alpha` of an operation's verdict (test, report): in (0, 1), the default 0.05.
+inline constexpr double default_alpha = 0.05;
+template <class S>
+Option<S> alpha_option(double S::*member, std::string help) {
+    return real_option(member, info("alpha", "A", "0.05", std::move(help)), [](double a) { return a > 0 && a < 1; }, "in (0, 1)");
+}
+
 // A bool member given by its presence on the command line.
 template <class S>
 Option<S> flag_option(bool S::*member, OptionInfo i) {

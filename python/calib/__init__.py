@@ -26,6 +26,7 @@ Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map 
 dict, recalibrate_apply applies one to new predictions.
 """
 
+import os
 import types as _types
 
 from . import _calib
@@ -247,6 +248,23 @@ def rank(models, labels, *, names=None, family=None, threads=None, **arguments):
         raise TypeError(f"rank takes the models' probs and one labels array, not {', '.join(arrays)}")
     models, names = _models(models, labels, names)
     return Ranking(_calib.run("rank", family or "", models, names, reading, options, _threads("rank", threads)))
+
+
+def report(probs=None, labels=None, *, models=None, names=None, output=None, family=None, threads=None, **arguments):
+    arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
+    if models is None:
+        if names is not None:
+            raise TypeError("report: names go with models=, the models' probs")
+        given, names = [arrays], ["model"]
+    else:
+        if set(arrays) - {"labels"}:
+            raise TypeError(f"report takes one model's arrays or models=, not both ({', '.join(sorted(arrays))})")
+        given, names = _models(models, labels, names)
+    page = "" if output is None else os.fspath(output)
+    shown = [*arrays] if models is None else ["models=...", *(["labels"] if labels is not None else [])]
+    call = "calib.report(" + ", ".join(shown + [f"{k}={v!r}" for k, v in {**reading, **options}.items()]) + ")"
+    fields = _calib.run("report", family or "", given, names, reading, options, _threads("report", threads), page, call)
+    return {k: v for k, v in fields.items() if k not in ("details", "kernel")}
 
 
 def reliability_diagram(probs, labels, *, family=None, **arguments):

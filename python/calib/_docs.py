@@ -135,6 +135,26 @@ Methods and their options:
         for group in groups[1:]:
             text += f"\nFor family {', '.join(group['families'])}, these besides or instead:\n" + _options(group["options"])
         scope[name].__doc__ += "\n\n" + text
+    scope["report"].__doc__ = f"""The calibration report of one model, or of several on the same labels: the command line's
+`calib report`, as a dict of its numbers (the fields of `calib report --format json`: title, family,
+n, alpha, intervals, models with each model's verdict, tests and estimates with their intervals,
+ranking for several models, reliability_diagrams or the PIT and coverage, options, compute_seconds),
+and with output= the same HTML page as the command line's (its footer names the call).
+
+report(probs=None, labels=None, *, models=None, names=None, output=None, family=None, threads=None, **options)
+
+probs, labels, mean, std, ... : array_like
+    One model's predictions and targets, as for estimate().
+models : list of array_like, or dict name -> array_like
+    Instead: several models' probs on the same labels (class predictions), as rank() takes them.
+names : list of str, optional
+    The models' names (default: "model 0", "model 1", ...; a dict's keys); one model is "model" (or name=).
+output : str or path, optional
+    Where the HTML page is written (replaced whole or not at all; checked before the work).
+
+Options (the command line's calib report):
+{_options([o for o in _calib.operations() if o["name"] == "report"][0]["own_options"])}
+"""
     scope["rank"].__doc__ = f"""Compares the calibration of models evaluated on the same labels; returns a Ranking.
 
 rank(models, labels, *, names=None, family=None, threads=None, **options)

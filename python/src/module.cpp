@@ -5,12 +5,16 @@
 #include "recalibration.hpp"
 #include "values.hpp"
 
+#include "../../apps/report/report_page.hpp"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <calib/io.hpp>
 #include <calib/metrics.hpp>
 #include <calib/operation.hpp>
 #include <calib/registry.hpp>
+#include <calib/report.hpp>
 #include <calib/tool/command.hpp>
 #include <calib/reliability.hpp>
 #include <calib/version.hpp>
@@ -52,9 +56,11 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
 // inputs the operation asks for (test locations; ce-*'s train and validation) as arrays of the data's
 // family, and tables (mmd: features, groups), each recorded as "arrays". The dict holds the record's
 // result fields, then details, n, options, kernel (dicts; a result's own field of that name stays),
-// family and compute_seconds.
+// family and compute_seconds. `page`, when not empty, is where the record's page is written (the
+// report's, as the command line draws it; checked before the work), the page's command `call`.
 py::dict run(const std::string& name, const std::string& family, const py::list& models,
-             const std::vector<std::string>& names, const py::dict& reading, py::dict options, int threads) {
+             const std::vector<std::string>& names, const py::dict& reading, py::dict options, int threads,
+             const std::string& page, const std::string& call) {
     const Operation& operation = find_operation(name);
     // Every option is checked before the arrays are read, as the command line checks them before its files.
     check_model_count(operation.info(), models.size());
@@ -71,6 +77,10 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
     KeywordOptions given(options);
     const std::unique_ptr<ConfiguredOperation> configured = operation.configure(of, given);
     const std::string what = configured->method_name();
+    if (!page.empty()) {
+        if (name != "report") throw invalid_argument("calib " + name + " draws no page");
+        check_writable(page);
+    }
     std::vector<ModelData> data;
     for (std::size_t k = 0; k < names.size(); ++k) data.push_back({names[k], make_data(of, models[k].cast<py::dict>(), read)});
     DataSets inputs;
@@ -93,6 +103,9 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         record = configured->run(data, inputs, ParallelOptions{threads});
     }
     for (const std::string& warning : record->warnings) warn(warning);
+    if (!page.empty())
+        write_file(page, calib::page::report_html(report_content(*record),
+                                                  calib::page::PageInfo{{}, call, calib::page::now_utc(), record->compute_seconds}));
     Record numbers = record->result;
     numbers.insert(numbers.end(), record->details.begin(), record->details.end());
     for (const std::string& warning : non_finite_fields(numbers)) warn(warning);
@@ -109,7 +122,7 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
     return out;
 }
 
-// The command's own options given as keyword arguments (threads; test: alpha), checked by the registry's
+// The command's own options given as keyword arguments (threads), checked by the registry's
 // CommandSetup with the command line's rules and words.
 py::dict command_options(const std::string& command, py::dict given) {
     CommandSetup setup(command);
@@ -117,7 +130,6 @@ py::dict command_options(const std::string& command, py::dict given) {
     reject_unused(given, {&setup}, "calib " + command);
     py::dict out;
     out["threads"] = setup.values().threads;
-    if (setup.values().alpha) out["alpha"] = *setup.values().alpha;
     return out;
 }
 
@@ -217,7 +229,7 @@ PYBIND11_MODULE(_calib, m) {
     m.attr("version") = calib::version;
     m.attr("default_seed") = calib::default_seed;
     m.def("run", &run, py::arg("operation"), py::arg("family"), py::arg("models"), py::arg("names"), py::arg("reading"),
-          py::arg("options"), py::arg("threads"));
+          py::arg("options"), py::arg("threads"), py::arg("page") = "", py::arg("call") = "");
     m.def("reliability_diagram", &reliability, py::arg("family"), py::arg("arrays"), py::arg("reading"),
           py::arg("options"));
     m.def("pit", &pit_values, py::arg("family"), py::arg("arrays"), py::arg("reading"));

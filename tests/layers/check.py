@@ -37,6 +37,7 @@ PUBLIC = {
     "recalibration.hpp": "recalibration", "tool/recalibration_json.hpp": "recalibration",
     "tool/synthetic.hpp": "recalibration", "tool/command.hpp": "registry",
     "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "operation.hpp": "registry",
+    "report.hpp": "registry",
     "calib.hpp": "registry",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -18,8 +18,8 @@ Prints one line per failure and "report: N passed, M failed"; exit 1 if any fail
 """
 import json
 import math
-import random
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -141,7 +141,9 @@ for name, family, inputs in CASES:
     j = calib_json("report", "--family", family, *inputs, "--format", "json")
     labels = inputs[inputs.index("--labels"):] if "--labels" in inputs else []
     files = inputs[1:len(inputs) - len(labels)]
-    check(name + ": one entry per model", [m["files"][0] for m in j["models"]] == files, str(j["models"]))
+    check(name + ": one entry per model, named by its file", [m["name"] for m in j["models"]] == files, str(j["models"]))
+    check(name + ": the files read", [f["path"] for f in j["files"]][:len(files)] == files[:1] or
+          [f["path"] for f in j["files"]][::1 + len(labels) // 2] == files, str(j["files"]))
     check(name + ": the intervals stated", j["intervals"] == {"method": "percentile bootstrap", "replicates": 200,
                                                               "level": 0.95, "seed": 1234}, str(j["intervals"]))
     for model, m in zip(files, j["models"]):
@@ -352,6 +354,26 @@ with tempfile.TemporaryDirectory() as work:
     check("several models with other labels: exit 2 naming the file and the observation",
           r.returncode == 2 and "relabelled.csv: observation 3 has label" in r.stderr and r.stderr.count("\n") == 1,
           r.stderr)
+
+# The report's policy at large n (the thresholds of include/calib/report.hpp), with few replicates: above
+# n = 10 000 the verdict is the block test's and the CKCE the low-rank method's; above 20 000 the SKCE is
+# the block estimate and the squared CE is left out; above 50 000 the Gamma test is left out.
+with tempfile.TemporaryDirectory() as work:
+    rng = random.Random(5)
+    for n, tests, skce, squared_ce in ((10001, ["block", "gamma", "t-cal"], "SKCE (unbiased)", True),
+                                       (50001, ["block", "t-cal"], "SKCE (block, B = sqrt(n))", False)):
+        path = os.path.join(work, "n%d.csv" % n)
+        with open(path, "w") as f:
+            for _ in range(n):
+                e = [rng.expovariate(1) for _ in range(3)]
+                p = [x / sum(e) for x in e]
+                f.write("%.9g,%.9g,%.9g,%d\n" % (*p, rng.choices(range(3), weights=p)[0]))
+        m = calib_json("report", "--family", "categorical", "--input", path, "--replicates", "2", "--format", "json")["models"][0]
+        names = [e["name"] for e in m["estimates"]]
+        check("n = %d: the tests %s" % (n, tests), [t["method"] for t in m["tests"]] == tests, str(m["tests"]))
+        check("n = %d: %s, the squared CE %s" % (n, skce, "in" if squared_ce else "left out"),
+              skce in names and any(x.startswith("TCE") for x in names) == squared_ce, str(names))
+        check("n = %d: the verdict's reason names the block test" % n, "block test" in m["why"], m["why"])
 
 print("report: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -19,9 +19,7 @@ struct CommandOptions {
     int threads = 0;                     // every command but recalibrate apply; 0: OMP_NUM_THREADS or all cores
     std::string format;                  // json|table; report: html|json
     bool quiet = false;                  // no progress bar
-    std::optional<double> alpha;         // report: the verdict's level, 0.05
-    std::string name, output;            // report: its title, its file; recalibrate apply: the output file
-    std::size_t bins = 10;               // report: the diagrams' and the binned ECEs' bins
+    std::string output;                  // report: its file; recalibrate apply: the output file
     std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
     bool labelled = false;               // recalibrate apply: the input's last column holds the labels (y)
     ReadOptions read;                    // recalibrate apply: how its tables are read (text, one_based_labels,

@@ -1,7 +1,6 @@
-// One model's tests, errors and intervals for `calib report` (report_model.hpp).
-#include "report_model.hpp"
-
-#include "table_report.hpp"
+// The report's numbers (calib/report.hpp): each model's tests, errors and intervals, and the figures —
+// the report's policy, what runs at which n, in the thresholds of report.hpp.
+#include "registry/report_models.hpp"
 
 #include <calib/calibration_curve.hpp>
 #include <calib/debiased_l2.hpp>
@@ -16,16 +15,10 @@
 #include <type_traits>
 #include <variant>
 
-namespace calib::cli {
+namespace calib::detail {
 
 namespace {
 
-// The verdict's test: the bootstrap (the most powerful, O(n²R)) up to this n, the block test above.
-constexpr std::size_t bootstrap_limit = 10000;
-constexpr std::size_t quadratic_skce_limit = 20000;  // the unbiased SKCE; above it, the block SKCE
-// The squared top-label error by ce-ukkr (about a second at n = 10 000) up to this n, and from the
-// smallest n its cross-validation takes (5 folds of at least 2, a test part of at least 1).
-constexpr std::size_t squared_ce_limit = 20000, squared_ce_minimum = 13;
 
 template <class Setup>
 void set_all(Setup& setup, const std::vector<std::pair<std::string, Value>>& values) {
@@ -59,16 +52,16 @@ void add_tests(ModelReport& m, const AnyData& data, const Kernel& kernel, const 
                const ParallelOptions& parallel) {
     const std::size_t n = data_size(data);
     std::vector<std::pair<std::string, std::vector<std::pair<std::string, Value>>>> tests;
-    if (n <= bootstrap_limit) {
+    if (n <= report_bootstrap_limit) {
         tests.push_back({"bootstrap", s.bootstrap_test});
         m.why_recommended = "The verdict is the bootstrap test of the unbiased SKCE: the reference and the most "
                             "powerful of calib's tests, used up to n = 10 000.";
     }
     if (n >= 4) tests.push_back({"block", {{"block_size", Value(std::string("sqrt"))}}});
-    if (n > bootstrap_limit)
+    if (n > report_bootstrap_limit)
         m.why_recommended = "The verdict is the block test with B = sqrt(n), O(n sqrt n): above n = 10 000 the "
                             "bootstrap's O(n^2 R) cost is too high for a report; the block test has less power.";
-    if (n <= gamma_limit) tests.push_back({"gamma", {}});
+    if (n <= report_gamma_limit) tests.push_back({"gamma", {}});
     if (n < 8)  // the smallest n of calib's validity study (docs/tests.md)
         m.why_recommended += " Caution: n = " + std::to_string(n) +
                              " is below n = 8, the smallest size at which calib's validity study measured the "
@@ -178,6 +171,21 @@ void add_class_errors(ModelReport& m, const CategoricalData& d, const ReportSett
     m.accuracy = static_cast<double>(correct) / static_cast<double>(n);
 }
 
+// Whether the probabilities of an event crowd near 0 or 1 (report_crowded_margin): a diagram on the
+// [0, 1] scale would put most bins in one corner.
+bool crowded(const std::vector<CategoricalData>& models, std::optional<int> k) {
+    std::size_t near = 0, all = 0;
+    for (const CategoricalData& d : models) {
+        const MatrixView& p = d.probabilities();
+        for (Eigen::Index i = 0; i < p.rows(); ++i) {
+            const double q = k ? p(i, *k) : p.row(i).maxCoeff();
+            near += (q < report_crowded_margin || q > 1 - report_crowded_margin) ? 1 : 0;
+            ++all;
+        }
+    }
+    return 2 * near > all;
+}
+
 }  // namespace
 
 ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const ReportSettings& s,
@@ -186,11 +194,11 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
     const std::size_t n = data_size(data);
     const ParallelOptions& parallel = s.intervals.parallel;
     KernelSetup kernel_setup(family);
-    if (n > gamma_limit) kernel_setup.set("median_subsample", Value(std::to_string(linear_median_subsample)));
+    if (n > report_gamma_limit) kernel_setup.set("median_subsample", Value(std::to_string(linear_median_subsample)));
     const Kernel kernel = kernel_setup.resolve(data, parallel);
     m.kernel = describe_kernel(kernel_setup, kernel);
     add_tests(m, data, kernel, s, parallel);
-    if (n <= quadratic_skce_limit) {
+    if (n <= report_quadratic_skce_limit) {
         const BootstrapInterval skce =
             std::visit([&](const auto& d) { return skce_unbiased_interval(d, kernel, s.intervals); }, data);
         m.estimates.push_back(with_interval("SKCE (unbiased)",
@@ -214,19 +222,17 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
             m.tests.back().title += " (top-label)";
         }
     }
-    if (family.classes && n >= squared_ce_minimum && n <= squared_ce_limit) {
+    if (family.classes && n >= report_squared_ce_minimum && n <= report_squared_ce_limit) {
         // calib estimate --estimator ce-ukkr: of the squared-CE estimators the least biased on network-like
         // outputs (docs/squared_ce.md, "Which estimator to trust"); its estimate is a cross-validated fit
         // on 80 % evaluated on the other 20 %, so it has no bootstrap interval (R such fits are too slow).
         EstimatorSetup setup = make_estimator("ce-ukkr");
         setup.validate(n);
         const EstimateResult r = setup.run(data, nullptr, nullptr, parallel);
-        std::vector<std::string> warnings;
-        for (const std::string& w : r.warnings) warnings.push_back(render_message(w, NameStyle::command_line));
         m.estimates.push_back({"TCE₂² (top-label, two-step kernel ridge regression)",
                                "the squared top-label calibration error E(confidence − accuracy at that confidence)² "
                                "of Gruber & Bach, estimated by cross-validated kernel ridge regression (no interval)",
-                               r.estimate, {}, {}, {}, warnings});
+                               r.estimate, {}, {}, {}, r.warnings});
     }
     m.nll = std::visit(
         [](const auto& d) -> std::optional<double> {
@@ -237,4 +243,38 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
     return m;
 }
 
-}  // namespace calib::cli
+std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& models, std::size_t bins) {
+    const std::size_t n = models.front().size(), counted = std::min(bins, n);  // at most one equal-count bin per observation
+    const int m = models.front().num_classes();
+    std::vector<ReportFigure> figures;
+    const auto figure = [&](ReliabilityBinning binning, std::optional<int> k, const std::string& event, bool logit) {
+        const bool equal_mass = binning == ReliabilityBinning::equal_mass;
+        const ReliabilityOptions o{binning, equal_mass ? counted : bins, 0.95, report_smooth_points};
+        // "Class 3, 10 bins of 1000 predictions" (equal counts; the axes say "logit scale")
+        const std::string title = event + ", " + std::to_string(o.bins) +
+                                  (equal_mass ? (n % o.bins ? " bins of about " : " bins of ") +
+                                                    std::to_string((n + o.bins / 2) / o.bins) + " predictions"
+                                              : " bins of equal width");
+        ReportFigure f{title, {}, binning, logit, {}};
+        SmoothEceOptions smooth;
+        smooth.curve_points = smooth_ece_points;
+        for (const CategoricalData& d : models) {
+            f.diagrams.push_back(k ? class_reliability_diagram(d, *k, o) : reliability_diagram(d, o));
+            if (!logit) f.smooth_ece.push_back(smooth_ece(k ? d.class_event(*k) : d.top_label_event(), smooth));
+        }
+        figures.push_back(std::move(f));
+    };
+    const auto class_figure = [&](int k, const std::string& event) {
+        const bool logit = crowded(models, k);
+        figure(logit ? ReliabilityBinning::equal_mass : ReliabilityBinning::uniform, k, event, logit);
+    };
+    figure(ReliabilityBinning::uniform, std::nullopt, "Top-label", false);
+    figure(ReliabilityBinning::equal_mass, std::nullopt, "Top-label", crowded(models, std::nullopt));
+    if (m == 2)
+        class_figure(1, "P(Y = 1)");
+    else if (m <= report_class_diagrams_limit)
+        for (int k = 0; k < m; ++k) class_figure(k, "Class " + std::to_string(k));
+    return figures;
+}
+
+}  // namespace calib::detail

@@ -1,16 +1,16 @@
-// The figures of `calib report` as inline SVG, written here rather than by a plotting program: a
+// The figures of the calibration report as inline SVG, written here rather than by a plotting program: a
 // reliability diagram is a few dozen marks, smaller and sharper that way. Their CSS classes (grid,
 // frame, diagonal, interval, point, bar, band, and s0 … s7 for the models' colours) are styled by the
-// page (html_report.cpp).
+// page (report_page.cpp).
 #pragma once
 
-#include "html_report.hpp"
+#include "report_page.hpp"
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-namespace calib::cli {
+namespace calib::page {
 
 std::string number(double x, const char* format = "%.4g");  // "–" for NaN
 std::string escape(const std::string& text);                // for HTML text and attribute values
@@ -24,4 +24,4 @@ std::string coverage_svg(const CoverageCurve& coverage, bool ellipsoids);
 // The PIT's histogram with its band; dimension > 0: of the Mahalanobis PIT of that dimension.
 std::string pit_svg(const PitHistogram& histogram, int dimension);
 
-}  // namespace calib::cli
+}  // namespace calib::page

@@ -1,15 +1,19 @@
-// The HTML page of `calib report` (html_report.hpp): its sections, styled by one inline style sheet,
+// The HTML page of the calibration report (report_page.hpp): its sections, styled by one inline style sheet,
 // with the figures of report_svg.hpp.
-#include "html_report.hpp"
+#include "report_page.hpp"
 
 #include "report_svg.hpp"
 
+#include <calib/options.hpp>
+#include <calib/version.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <string>
 #include <vector>
 
-namespace calib::cli {
+namespace calib::page {
 
 namespace {
 
@@ -138,7 +142,8 @@ std::string errors_html(const ReportData& r) {
         for (const ReportEstimate& e : m.estimates)
             for (const std::string& w : e.warnings)
                 h += "<p class=\"note warning\"><b>" + escape(e.name) + (several ? " (" + escape(m.name) + ")" : "") +
-                     "</b>: as <code>calib estimate</code> warns, " + escape(w) + "</p>\n";
+                     "</b>: as <code>calib estimate</code> warns, " + escape(render_message(w, NameStyle::command_line)) +
+                     "</p>\n";
     return h;
 }
 
@@ -238,7 +243,14 @@ double smooth_ece_weight(const SmoothEce& curve, std::size_t j) {
     return static_cast<double>(curve.n) * curve.density.at(j) * curve.bandwidth * std::sqrt(2 * M_PI);
 }
 
-std::string report_html(const ReportData& r) {
+std::string now_utc() {
+    const std::time_t t = std::time(nullptr);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    return buffer;
+}
+
+std::string report_html(const ReportData& r, const PageInfo& page) {
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                     "<title>Calibration report: " + escape(r.title) + "</title><style>" + style + "</style></head><body>\n";
@@ -292,11 +304,12 @@ std::string report_html(const ReportData& r) {
     }
     h += terms_html(r);
     std::string files;
-    for (const ModelReport& m : r.models)
-        for (const std::string& f : m.files) files += (files.empty() ? "" : ", ") + f;
-    h += "<footer>Files: " + escape(files) + "<br>Command: <code>" + escape(r.command_line) + "</code><br>calib " +
-         escape(r.version) + ", " + escape(r.created) + ", " + number(r.seconds, "%.2f") + " s</footer>\n</body></html>\n";
+    for (const std::vector<std::string>& model : page.files)
+        for (const std::string& f : model) files += (files.empty() ? "" : ", ") + f;
+    h += "<footer>" + (files.empty() ? "" : "Files: " + escape(files) + "<br>") + "Command: <code>" +
+         escape(page.command_line) + "</code><br>calib " + escape(version) + ", " + escape(page.created) + ", " +
+         number(page.seconds, "%.2f") + " s</footer>\n</body></html>\n";
     return h;
 }
 
-}  // namespace calib::cli
+}  // namespace calib::page

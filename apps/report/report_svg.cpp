@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace calib::cli {
+namespace calib::page {
 
 std::string number(double x, const char* format) {
     if (std::isnan(x)) return "–";
@@ -299,4 +299,4 @@ std::string pit_svg(const PitHistogram& h, int dimension) {
     return s + text(left + side / 2, height - 6, dimension ? "F of chi-squared(" + std::to_string(dimension) + ") at the squared distance" : "PIT value F(y)") + text(14, top + side / 2, "count", "middle", -90) + "</svg>";
 }
 
-}  // namespace calib::cli
+}  // namespace calib::page
