@@ -206,9 +206,12 @@ TEST_CASE("rank: two or more models, the record is ComparisonSetup's on the same
                          "calib estimate takes one model (one `input`), got 2", invalid_argument);
     CHECK_THROWS_WITH_AS(check_model_count(find_operation("estimate").info(), 0), "calib estimate needs at least 1 model, got 0",
                          invalid_argument);
-    CHECK_THROWS_WITH_AS(check_family(rank.info(), find_family("normal")),
+    CHECK_THROWS_WITH_AS(check_family(rank.info(), find_family("normal"), 2),
                          "calib rank applies only to `family` categorical or binary, not normal", invalid_argument);
-    CHECK_NOTHROW(check_family(find_operation("estimate").info(), find_family("normal")));
+    CHECK_NOTHROW(check_family(find_operation("estimate").info(), find_family("normal"), 1));
+    CHECK_NOTHROW(check_family(find_operation("report").info(), find_family("normal"), 1));
+    CHECK_THROWS_WITH_AS(check_family(find_operation("report").info(), find_family("normal"), 2),
+                         doctest::Contains("a comparison of models"), invalid_argument);
     MapOptions none({});
     CHECK_THROWS_AS(rank.configure(find_family("normal"), none), invalid_argument);  // configure checks it too
 

@@ -35,11 +35,11 @@ OperationCall::OperationCall(const Operation& op, const std::vector<std::string>
     const OperationInfo& info = operation.info();
     if (info.max_models > 1) {
         input.family = &take_family(args);
-        check_family(info, *input.family);
+        check_family(info, *input.family, model_files.size());
         input.read = take_reading_options(args, *input.family);
     } else {
         input = take_input_options(args);
-        check_family(info, *input.family);
+        check_family(info, *input.family, 1);
         model_files = {input.path};
     }
     command = take_command_options(args, info.name);

@@ -35,6 +35,9 @@ struct OperationInfo {
     // `--input`; Python: a list of them): one, or for a comparison (rank) at least two.
     std::size_t min_models = 1, max_models = 1;
     bool classes_only = false;  // it takes class predictions only (categorical, binary)
+    // Several models are compared on their common labels, which only class predictions have (report);
+    // one model may be of any family.
+    bool compares_classes = false;
 };
 
 // One model's predictions with their observations, and its name in the record (the command line: its
@@ -46,10 +49,10 @@ struct ModelData {
 
 // What a front-end checks before any option or input: that the operation takes `count` models ("calib
 // rank needs at least 2 models, got 1"; "calib estimate takes one model (one `input`), got 2") and
-// data of `family` ("calib rank applies only to --family categorical or binary, not normal"). Throw
-// invalid_argument.
+// `count` models of `family` ("calib rank applies only to --family categorical or binary, not
+// normal"). Throw invalid_argument.
 void check_model_count(const OperationInfo& info, std::size_t count);
-void check_family(const OperationInfo& info, const FamilyInfo& family);
+void check_family(const OperationInfo& info, const FamilyInfo& family, std::size_t count);
 
 // An input beside the data that a configured operation needs: a further data set of the data's family
 // (test locations; ce-*'s train and validation sets), named by the option whose value locates it.

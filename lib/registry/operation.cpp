@@ -18,8 +18,10 @@ void ConfiguredOperation::set_table(const std::string& option, Matrix) {
     throw invalid_argument("`" + option + "` takes a file name, not a table");
 }
 
-void check_family(const OperationInfo& info, const FamilyInfo& family) {
+void check_family(const OperationInfo& info, const FamilyInfo& family, std::size_t count) {
     if (info.classes_only) check_classes("calib " + info.name, family);
+    if (info.compares_classes && count > 1)
+        check_classes("a comparison of models (several `input` files, as in calib rank)", family);
 }
 
 void check_model_count(const OperationInfo& info, std::size_t count) {

@@ -46,7 +46,7 @@ public:
     const std::vector<OptionInfo>& own_options() const override { return none_; }
     std::vector<OptionInfo> options() const override { return ComparisonSetup().options(); }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
-        check_family(info_, family);  // as a front-end has, for a caller that did not
+        check_family(info_, family, 2);  // as a front-end has, for a caller that did not
         ComparisonSetup setup;
         set_given_options(setup, given);
         reject_unused(given, {&setup}, message_context(setup));

@@ -55,13 +55,13 @@ std::vector<OptionInfo> interval_option_infos() {
 
 class ConfiguredReport final : public ConfiguredOperation {
 public:
-    ConfiguredReport(const FamilyInfo& family, ReportOptions options, ComparisonSetup comparison)
-        : family_(family), options_(std::move(options)), comparison_(std::move(comparison)) {}
+    ConfiguredReport(const OperationInfo& info, const FamilyInfo& family, ReportOptions options, ComparisonSetup comparison)
+        : info_(info), family_(family), options_(std::move(options)), comparison_(std::move(comparison)) {}
     const std::string& method_name() const override { return none_; }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
         const Stopwatch stopwatch;
-        if (models.size() > 1) check_classes("a comparison of models (several `input` files, as in calib rank)", family_);
+        check_family(info_, family_, models.size());  // as a front-end has, for a caller that did not
         std::vector<std::string> names;
         std::vector<CategoricalData> classes;
         for (const ModelData& m : models) {
@@ -136,6 +136,7 @@ public:
     }
 
 private:
+    const OperationInfo& info_;
     const FamilyInfo& family_;
     ReportOptions options_;
     ComparisonSetup comparison_;
@@ -160,12 +161,12 @@ public:
             if (const std::optional<Value> v = given.take(o)) comparison.set(o.name, *v);
         reject_unused(given, {&own}, "calib report");
         comparison.check();
-        return std::make_unique<ConfiguredReport>(family, own.values(), std::move(comparison));
+        return std::make_unique<ConfiguredReport>(info_, family, own.values(), std::move(comparison));
     }
 
 private:
     OperationInfo info_{"report", "a one-page calibration report of one or more models", "", false, 1,
-                        std::numeric_limits<std::size_t>::max()};
+                        std::numeric_limits<std::size_t>::max(), false, true};
     std::vector<OptionInfo> own_;
 };
 

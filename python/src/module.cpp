@@ -68,7 +68,7 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         throw invalid_argument("names has " + std::to_string(names.size()) + " entries but there are " +
                                std::to_string(models.size()) + " models");
     const FamilyInfo& of = family.empty() ? infer_family(models[0].cast<py::dict>()) : find_family(family);
-    check_family(operation.info(), of);
+    check_family(operation.info(), of, models.size());
     const ReadOptions read = read_options_of(of, reading);
     for (const py::handle& arrays : models) check_array_names(of, arrays.cast<py::dict>());
     py::dict given_arrays;  // KeywordOptions gives them as "arrays" to options that take a FILE
@@ -193,7 +193,8 @@ py::list operation_list() {
         out.append(py::dict(py::arg("name") = op->info().name, py::arg("summary") = op->info().summary,
                             py::arg("method") = op->info().method, py::arg("min_models") = op->info().min_models,
                             py::arg("max_models") = op->info().max_models,
-                            py::arg("classes_only") = op->info().classes_only, py::arg("own_options") = option_list(op->own_options()),
+                            py::arg("classes_only") = op->info().classes_only,
+                            py::arg("compares_classes") = op->info().compares_classes, py::arg("own_options") = option_list(op->own_options()),
                             py::arg("options") = option_list(op->options())));
     return out;
 }
