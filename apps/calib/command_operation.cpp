@@ -8,8 +8,8 @@
 #include "operation_call.hpp"
 #include "processes.hpp"
 #include "progress_bar.hpp"
-#include "setup_options.hpp"
 #include "run_output.hpp"
+#include "setup_options.hpp"
 #include "table_report.hpp"
 
 #include <calib/operation.hpp>
