@@ -44,7 +44,8 @@ const std::vector<std::pair<std::string, std::string>> interval_options{
 
 std::vector<OptionInfo> interval_option_infos() {
     std::vector<OptionInfo> out;
-    for (const OptionInfo& o : ComparisonSetup().options())
+    const ComparisonSetup comparison;  // alive while its options are read
+    for (const OptionInfo& o : comparison.options())
         for (const auto& [name, help] : interval_options)
             if (o.name == name) {
                 out.push_back(o);
