@@ -26,7 +26,7 @@ Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map 
 dict, recalibrate_apply applies one to new predictions.
 """
 
-import os
+import os as _os
 import types as _types
 
 from . import _calib
@@ -260,7 +260,7 @@ def report(probs=None, labels=None, *, models=None, names=None, output=None, fam
         if set(arrays) - {"labels"}:
             raise TypeError(f"report takes one model's arrays or models=, not both ({', '.join(sorted(arrays))})")
         given, names = _models(models, labels, names)
-    page = "" if output is None else os.fspath(output)
+    page = "" if output is None else _os.fspath(output)
     shown = [*arrays] if models is None else ["models=...", *(["labels"] if labels is not None else [])]
     call = "calib.report(" + ", ".join(shown + [f"{k}={v!r}" for k, v in {**reading, **options}.items()]) + ")"
     fields = _calib.run("report", family or "", given, names, reading, options, _threads("report", threads), page, call)
@@ -380,15 +380,14 @@ def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, fea
     renormalize=True divides each row by its sum first. The dict's arrays can be passed on:
     calib.test(**calib.recalibrate_apply(m, probs), labels=y)."""
     import json
-    import os
     if isinstance(recalibration_map, dict):
         try:
             text = json.dumps(recalibration_map, allow_nan=False)
         except ValueError:
             raise ValueError("recalibration map: a value is not a finite number (NaN or infinity); a map's "
                              "parameters are finite") from None
-    elif isinstance(recalibration_map, (str, os.PathLike)):
-        text = _calib.read_map_text(os.fspath(recalibration_map))  # bounded, as the command line's
+    elif isinstance(recalibration_map, (str, _os.PathLike)):
+        text = _calib.read_map_text(_os.fspath(recalibration_map))  # bounded, as the command line's
     else:
         raise TypeError(f"recalibration_map must be a dict or the path of a JSON map file, not {recalibration_map!r}")
     arrays = {k: v for k, v in dict(probs=probs, mean=mean, std=std).items() if v is not None}
