@@ -2,6 +2,7 @@
 // registry's run_method on the same setup (bitwise), its own options given, checked and refused as a
 // method's, the inputs it asks for named by their options.
 #include <calib/operation.hpp>
+#include <calib/recalibration.hpp>
 #include <calib/report.hpp>
 #include <calib/tool/synthetic.hpp>
 
@@ -11,6 +12,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <any>
+#include <memory>
+#include <stdexcept>
 #include <string>
 
 using namespace calib;
@@ -34,13 +38,13 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "reproduce"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "recalibrate fit", "reproduce"});
     CHECK(is_operation("test"));
     CHECK(is_operation("rank"));
     CHECK_FALSE(is_operation("recalibrate"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, reproduce",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, recalibrate fit, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -286,4 +290,39 @@ TEST_CASE("report: its options checked as a method's, its content the record's p
     MapOptions none({});
     CHECK_THROWS_WITH_AS(report.configure(find_family("normal"), none)->run({{"x", gauss}, {"y", gauss}}, {}, {}),
                          doctest::Contains("a comparison of models"), invalid_argument);
+}
+
+TEST_CASE("recalibrate fit: the record is RecalibrationSetup::run's, the map its product, the scores read as given") {
+    test::Rng rng(31);
+    const CategoricalScores scores = synthetic::tempered_logits(150, 3, 2.0, 1.5, rng);
+    const Operation& fit = find_operation("recalibrate fit");
+    CHECK(fit.info().reads == ModelKind::scores);
+    CHECK_FALSE(fit.info().spread_over_processes);
+    MapOptions given({{"method", Value("temperature")}, {"holdout", Value(0.3)}});
+    const std::unique_ptr<ConfiguredOperation> c = fit.configure(find_family("categorical"), given);
+    const OperationRecord r = c->run({{"model", scores}}, {}, {});
+    RecalibrationSetup setup(find_family("categorical"));
+    setup.set("method", "temperature");
+    setup.set("holdout", Value(0.3));
+    RecalibrationData data;
+    data.data = scores;
+    const RecalibrationRun direct = setup.run(data);
+    const auto product = std::any_cast<std::shared_ptr<const RecalibrationFit>>(r.product);
+    CHECK(to_json(*product) == to_json(direct.fit));
+    CHECK(r.n == 150);
+    CHECK(to_text(find(r.result, "method")) == "temperature");
+    CHECK(to_json(std::get<Record>(find(r.details, "holdout"))) == to_json(direct.holdout));
+    CHECK(to_double(find(std::get<Record>(find(r.details, "parameters")), "temperature")) ==
+          direct.fit.map.parameters[0]);
+    CHECK(to_json(r.options) == to_json(direct.options));
+    // A data set where the operation reads scores is a front-end's mistake, not a user's.
+    CHECK_THROWS_AS(ModelData({"m", scores}).data(), std::logic_error);
+    // The normal maps' features are a table option: refused by the class maps, needed by affine-features.
+    MapOptions features({{"method", Value("temperature")}, {"features", Value("x.csv")}});
+    CHECK_THROWS_AS(fit.configure(find_family("categorical"), features), unknown_option_error);
+    MapOptions missing({{"method", Value("affine-features")}});
+    CHECK_THROWS_WITH_AS(fit.configure(find_family("normal"), missing),
+                         "`method` affine-features needs `features` (one value x per observation)", invalid_argument);
+    MapOptions binary({{"method", Value("temperature")}});
+    CHECK_THROWS_AS(fit.configure(find_family("binary"), binary), invalid_argument);
 }

@@ -49,7 +49,7 @@ int run_operation(const Operation& operation, const std::vector<std::string>& ar
             return 0;
         }
     Report report("calib " + name + ": " + record.title);
-    const AnyData& data = models.front().data;
+    const AnyData& data = models.front().data();
     const std::size_t n = data_size(data);
     report.line("data", describe_data(call.input, data) +
                             (record.n != n ? " (" + std::to_string(record.n) + " used)" : ""));

@@ -1,9 +1,10 @@
-// `calib recalibrate fit|apply`: a recalibration map fitted on a validation file (RecalibrationSetup::run,
-// with --holdout judged on a held-out split) and written as JSON; and a map file applied to new
-// predictions.
+// `calib recalibrate fit|apply`: a recalibration map fitted on a validation file (the operation
+// `recalibrate fit`, with --holdout judged on a held-out split) and written as JSON; and a map file
+// applied to new predictions.
 #include "commands.hpp"
 
 #include "args.hpp"
+#include "operation_call.hpp"
 #include "run_output.hpp"
 #include "setup_options.hpp"
 #include "shared_options.hpp"
@@ -11,89 +12,34 @@
 
 #include <calib/recalibration.hpp>
 #include <calib/registry.hpp>
-#include <calib/tool/recalibration_json.hpp>
 #include <calib/version.hpp>
 
+#include <any>
 #include <iostream>
+#include <memory>
 
 namespace calib::cli {
 
 namespace {
 
-std::vector<OptionSpec> fit_specs() {
-    std::vector<OptionSpec> specs = command_option_specs("recalibrate fit");
-    specs.push_back({"features", true, "", true});
-    for (const char* family : {"categorical", "normal"})
-        add_option_specs(specs, RecalibrationSetup(find_family(family)).options());
-    return specs;
-}
-
+// The library's operation `recalibrate fit` called as every operation is (operation_call.hpp); the map,
+// the record's product, written to --out, and the record printed as one JSON object with the map's path.
 int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) {
-    Args args(arguments, fit_specs(), "recalibrate fit");
-    InputOptions input = take_input_options(args);
-    RecalibrationSetup setup(*input.family);
-    take_setup_options(args, setup);
-    const std::optional<std::string> features_path = args.take("features");
-    setup.check_features(features_path.has_value());
-    const RecalibrationMethod method = setup.method();
-    const RecalibrationOptions options = setup.fit_options();
-    const bool categorical = input.family->name == "categorical";
-    const bool mmd = options.objective == RecalibrationObjective::nll_mmd;
-    const CommandSetup command = take_command_options(args, "recalibrate fit");
-    const std::string map_path = command.values().out;
-    reject_unused(args, {&setup}, message_context(setup));
+    OperationCall call(find_operation("recalibrate fit"), arguments);
+    const std::string map_path = call.command.values().out;
     if (stage == Stage::options) return 0;
-    check_output(args, "out", map_path);  // before the fit, not after it
+    check_output(call.args, "out", map_path);  // before the fit, not after it
 
     RunRecord run;
-    run.threads = command.values().threads;
-    JsonObject out;
-    out.set("command", "recalibrate fit").set("method", to_string(method)).set("objective", to_string(options.objective));
-    if (mmd) out.set("lambda", options.lambda).set("notion", to_string(options.notion));
-    RecalibrationData data;
-    if (categorical) {
-        CategoricalScores scores = read_categorical_scores(input.path, input.read, &run.files);
-        warn_if_one_based(scores.labels, scores.scores.cols(), input);
-        data.data = std::move(scores);
-    } else {
-        data.data = std::get<NormalData>(read_input(input, &run.files));
-        if (features_path) {
-            FileSummary summary;
-            data.features = read_table(*features_path, input.read.text, &summary);
-            run.files.push_back(summary);
-        }
-    }
-    out.set("n", data.size());
-    const RecalibrationRun fitted = setup.run(data, ParallelOptions{run.threads});
-    if (!fitted.holdout.empty()) out.set("holdout", JsonObject().merge(fitted.holdout));
-    const RecalibrationFit& fit = fitted.fit;
-    run.compute_seconds = fitted.compute_seconds;
-    write_file(map_path, to_json(fit));
-    const RecalibrationMap& map = fit.map;
-    const FitSummary& summary = fit.summary;
-    out.set("parameters", parameters_json(map));  // by name, as in the map file
-    out.set("objective_before", summary.objective_before).set("objective_after", summary.objective_after);
-    if (mmd) out.set("mmd_block_size", map.mmd_block_size).set("mmd_lengthscale", map.mmd_lengthscale);
-    if (mmd && !categorical) {
-        out.set("kernel_y", to_string(map.mmd_target));
-        if (map.mmd_target_lengthscale > 0) out.set("mmd_target_lengthscale", map.mmd_target_lengthscale);
-        if (map.mmd_target == GaussianTarget::sign) out.set("mmd_threshold", map.mmd_threshold);
-        if (map.mmd_marginalisation != MmdMarginalisation::analytic)
-            out.set("mmd_samples", map.mmd_samples).set("mmd_seed", map.mmd_seed);
-    }
-    out.set("iterations", summary.iterations).set("evaluations", summary.evaluations);
-    out.set("status", to_string(summary.termination));
-    if (!fitted.warnings.empty()) {
-        std::vector<std::string> said;
-        for (const std::string& warning : fitted.warnings) {
-            warn(warning);
-            said.push_back(command_line_message(warning));
-        }
-        out.set("warnings", said);
-    }
-    add_options(out, fitted.options);
+    run.threads = call.command.values().threads;
+    const std::vector<ModelData> models = call.read_models(run);
+    const OperationRecord record = call.configured->run(models, {}, ParallelOptions{run.threads});
+    run.compute_seconds = record.compute_seconds;
+    write_file(map_path, to_json(*std::any_cast<std::shared_ptr<const RecalibrationFit>>(record.product)));
+    for (const std::string& warning : record.warnings) warn(warning);
+    JsonObject out = operation_json(record);
     out.set("map", map_path);
-    print_with_run_fields(out, input, run);
+    print_with_run_fields(out, call.input, run);
     return 0;
 }
 

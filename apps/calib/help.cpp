@@ -67,7 +67,8 @@ std::string main_help() {
     // The commands described above by hand, then every other operation of the library by its summary.
     std::string commands = main_commands;
     for (const Operation* op : operations())
-        if (commands.find("\n  " + op->info().name + " ") == std::string::npos)
+        if (const std::string command = op->info().name.substr(0, op->info().name.find(' '));  // recalibrate fit
+            commands.find("\n  " + command + " ") == std::string::npos && commands.find("\n  " + command + "\n") == std::string::npos)
             commands += "  " + op->info().name + std::string(op->info().name.size() < 9 ? 9 - op->info().name.size() : 1, ' ') +
                         "  " + op->info().summary + "\n";
     return "calib - calibration errors of probabilistic predictions\n\n" + std::string(main_usage) + "\n" + commands +
@@ -415,8 +416,6 @@ Options of fit:
   --input FILE          the validation predictions with their targets (the formats of
                         'calib estimate'); --labels, --header, --delimiter, --one-based-labels,
                         --logits, --simplex-tolerance, --renormalize as there
-  --features FILE       affine-features: one column x per row of the input (fit and apply);
-                        notion individual: the conditioning features, n x d (fit only for affine)
 )" + fit_options_text() + "\n" + options_text(CommandSetup("recalibrate fit").options()) + R"(
 Options of apply:
   --input FILE          predictions: exactly the map's m columns (logits or probabilities, as

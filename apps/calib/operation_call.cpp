@@ -4,6 +4,8 @@
 #include "model_files.hpp"
 #include "setup_options.hpp"
 
+#include <calib/recalibration.hpp>
+
 #include <algorithm>
 
 namespace calib::cli {
@@ -52,13 +54,20 @@ std::vector<ModelData> OperationCall::read_models(RunRecord& run, std::vector<st
     for (const std::string& file : model_files) {
         input.path = file;
         const std::size_t before = run.files.size();
-        models.push_back({file, read_input(input, &run.files)});
+        if (operation.info().reads == ModelKind::scores && input.family->name == "categorical") {
+            CategoricalScores scores = read_categorical_scores(file, input.read, &run.files);
+            warn_if_one_based(scores.labels, scores.scores.cols(), input);
+            models.push_back({file, std::move(scores)});
+        } else {
+            models.push_back({file, read_input(input, &run.files)});
+        }
         if (paths) {
             paths->emplace_back();
             for (std::size_t f = before; f < run.files.size(); ++f) paths->back().push_back(run.files[f].path);
         }
-        if (const auto deviation = max_simplex_deviation(models.back().data))
-            run.max_simplex_deviation = std::max(run.max_simplex_deviation.value_or(0), *deviation);
+        if (const auto* data = std::get_if<AnyData>(&models.back().value))
+            if (const auto deviation = max_simplex_deviation(*data))
+                run.max_simplex_deviation = std::max(run.max_simplex_deviation.value_or(0), *deviation);
     }
     if (models.size() > 1) run.inputs = model_files;
     return models;

@@ -52,6 +52,7 @@ JsonObject operation_json(const OperationRecord& record) {
     JsonObject out;
     for (const Field& f : record.result) out.set(f.name, in_command_line_words(f.value));
     out.set("n", record.n).merge(record.details).merge(record.kernel);
+    if (!record.warnings.empty()) out.set("warnings", in_command_line_words(record.warnings));
     add_options(out, record.options);
     return out;
 }

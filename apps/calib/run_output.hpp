@@ -18,8 +18,8 @@ namespace calib::cli {
 void add_options(JsonObject& out, const Record& options);
 
 // An operation's record (calib/operation.hpp) as the fields of its JSON object: result, n, details,
-// kernel, then the options as used (a name once); a text field of the result (low_power) in the
-// command line's words.
+// kernel, warnings (when there are; also said on stderr), then the options as used (a name once); the
+// texts (low_power, the warnings) in the command line's words.
 JsonObject operation_json(const OperationRecord& record);
 
 // Seconds since the program started: the whole command, reading and the median heuristic included.

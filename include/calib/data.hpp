@@ -259,6 +259,15 @@ inline constexpr bool is_univariate_v = is_univariate<Data>::value;
 // A data set of any family.
 using AnyData = std::variant<CategoricalData, NormalData, LaplaceData, MvNormalData, MixtureNormalData>;
 
+// The raw predictions of a categorical model as given, before they are probabilities: n×m logits (any
+// finite reals) or probabilities, with the labels. What a recalibration map is fitted on and applied to
+// (recalibration.hpp); labels may be empty for predictions alone.
+struct CategoricalScores {
+    Matrix scores;
+    std::vector<int> labels;  // 0-based, in [0, m)
+    bool logits = false;
+};
+
 // The observations at the given indices (repeats allowed), in that order: for resampling, splits
 // and subsampling. Throws when an index is out of range or no index is given.
 CategoricalData subset(const CategoricalData& data, const std::vector<std::size_t>& indices);

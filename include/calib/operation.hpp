@@ -20,9 +20,16 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace calib {
+
+// What a front-end reads a model's file or arrays as: the family's data set (its predictions checked as
+// every method needs them: probabilities on the simplex, positive scales) or, for family categorical,
+// the scores as given with their labels (CategoricalScores: logits, or the probabilities as read),
+// which is what a recalibration map is fitted on; another family is read as its data set.
+enum class ModelKind { data, scores };
 
 struct OperationInfo {
     std::string name;     // "estimate", "test": the subcommand, and the Python function
@@ -38,13 +45,18 @@ struct OperationInfo {
     // Several models are compared on their common labels, which only class predictions have (report);
     // one model may be of any family.
     bool compares_classes = false;
+    // What each model's file or arrays are read as (ModelKind).
+    ModelKind reads = ModelKind::data;
 };
 
 // One model's predictions with their observations, and its name in the record (the command line: its
-// file's; Python: `names`).
+// file's; Python: `names`): a data set of the family, or with ModelKind::scores a categorical model's
+// scores as given.
 struct ModelData {
     std::string name;
-    AnyData data;
+    std::variant<AnyData, CategoricalScores> value;
+    // The data set; throws std::logic_error for scores (an operation reads the kind it declares).
+    const AnyData& data() const;
 };
 
 // What a front-end checks before any option or input: that the operation takes `count` models ("calib
@@ -85,8 +97,8 @@ struct OperationRecord {
 class ConfiguredOperation {
 public:
     virtual ~ConfiguredOperation() = default;
-    // The method's name ("bootstrap"), for progress bars.
-    virtual const std::string& method_name() const = 0;
+    // The method's name ("bootstrap"), for progress bars; empty unless the operation has methods.
+    virtual const std::string& method_name() const;
     // The inputs beside the data that run needs, in order; run takes one data set per request. None
     // unless the operation says.
     virtual std::vector<InputRequest> inputs() const { return {}; }
@@ -105,8 +117,9 @@ class Operation {
 public:
     virtual ~Operation() = default;
     virtual const OperationInfo& info() const = 0;
-    // Its own options (the method's choice, preset, and e.g. test's alpha), for help texts.
-    virtual const std::vector<OptionInfo>& own_options() const = 0;
+    // Its own options (the method's choice, preset, and e.g. test's alpha), for help texts; none unless
+    // the operation says.
+    virtual const std::vector<OptionInfo>& own_options() const;
     // Every option it may take, once per name: its own, every method's, the kernel's (a front-end's
     // grammar, e.g. the command line's option specs).
     virtual std::vector<OptionInfo> options() const = 0;

@@ -55,13 +55,6 @@ bool is_categorical(RecalibrationMethod method);
 const std::vector<MmdNotion>& recalibration_notions(bool categorical);
 std::string recalibration_notion_names(bool categorical);
 
-// The raw predictions of a categorical model: n×m logits (any finite reals) or probabilities.
-struct CategoricalScores {
-    Matrix scores;
-    std::vector<int> labels;  // 0-based, in [0, m)
-    bool logits = false;
-};
-
 struct RecalibrationOptions {
     // Probabilities are mapped to z = log max(p, floor): a zero would be −∞, which no map can move.
     double probability_floor = 1e-12;

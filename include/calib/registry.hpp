@@ -328,10 +328,12 @@ public:
     explicit RecalibrationSetup(const FamilyInfo& family);
     RecalibrationMethod method() const;
     RecalibrationOptions fit_options() const;
-    // The features (affine-features' x; the individual notion's Z) are an input beside the data: whether
-    // the fit needs them, and check_features (after check()) throws invalid_argument when they are given
-    // but unused or needed but missing.
+    // The features (affine-features' x; the individual notion's Z) of the normal maps: the option
+    // `features`, a FILE or its table in memory (set_table). Whether the fit needs them, and
+    // check_features (after check()) throws invalid_argument when they are given but unused or needed
+    // but missing; features() is the table (read from the file; 0 x 0 when not given).
     bool needs_features() const;
+    Matrix features() const;
     void check_features(bool given) const;
     // Throws invalid_argument unless the features fit n observations: n x 1 for affine-features, n rows
     // (of d features) for the individual notion.

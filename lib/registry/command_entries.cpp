@@ -64,15 +64,15 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
                              "temporary file and renamed, so an existing file is replaced whole or not at all")},
                 defaults};
     }
-    // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
-    if (is_operation(command)) {
-        defaults.format = "json";
-        return {{threads_option(same), json_or_table, quiet_option()}, defaults};
-    }
     if (command == "recalibrate fit") {
         return {{threads_option("threads of the held-out bootstrap test (the fit is serial)"),
                  file_option(&O::out, "out", "where the map is written (JSON)", true)},
                 defaults};
+    }
+    // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
+    if (is_operation(command)) {
+        defaults.format = "json";
+        return {{threads_option(same), json_or_table, quiet_option()}, defaults};
     }
     if (command == "recalibrate apply") {
         const Condition labelled{"labelled", {"true"}};

@@ -56,7 +56,7 @@ public:
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets& inputs,
                         const ParallelOptions& parallel) const override {
-        const AnyData& data = models.front().data;
+        const AnyData& data = models.front().data();
         const MethodSetup& m = configured_.method;
         const auto locations = inputs.find("test_locations");
         const AnyData* at = locations == inputs.end() ? nullptr : &locations->second;

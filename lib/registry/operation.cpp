@@ -1,6 +1,8 @@
 // The table of operations (operation.hpp): each is defined in its own file and listed here once.
 #include <calib/operation.hpp>
 
+#include <stdexcept>
+
 namespace calib {
 
 namespace detail {
@@ -10,7 +12,23 @@ const Operation& metrics_operation();   // operation_metrics.cpp
 const Operation& reproduce_operation();  // operation_reproduce.cpp
 const Operation& rank_operation();       // operation_rank.cpp
 const Operation& report_operation();     // operation_report.cpp
+const Operation& recalibrate_fit_operation();  // operation_recalibrate_fit.cpp
 }  // namespace detail
+
+const std::string& ConfiguredOperation::method_name() const {
+    static const std::string none;
+    return none;
+}
+
+const std::vector<OptionInfo>& Operation::own_options() const {
+    static const std::vector<OptionInfo> none;
+    return none;
+}
+
+const AnyData& ModelData::data() const {
+    if (const auto* data = std::get_if<AnyData>(&value)) return *data;
+    throw std::logic_error("model " + name + " was read as scores, not as a data set (OperationInfo::reads)");
+}
 
 bool ConfiguredOperation::takes_table(const std::string&) const { return false; }
 
@@ -38,7 +56,8 @@ void check_model_count(const OperationInfo& info, std::size_t count) {
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
                                                     &detail::metrics_operation(), &detail::rank_operation(),
-                                                    &detail::report_operation(), &detail::reproduce_operation()};
+                                                    &detail::report_operation(), &detail::recalibrate_fit_operation(),
+                                                    &detail::reproduce_operation()};
     return all;
 }
 

@@ -11,12 +11,11 @@ namespace {
 class ConfiguredMetrics final : public ConfiguredOperation {
 public:
     explicit ConfiguredMetrics(MetricsSetup setup) : setup_(std::move(setup)) {}
-    const std::string& method_name() const override { return none_; }
     bool takes_table(const std::string& option) const override { return setup_.takes_table(option); }
     void set_table(const std::string& option, Matrix table) override { setup_.set_table(option, std::move(table)); }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
-        const AnyData& data = models.front().data;
+        const AnyData& data = models.front().data();
         auto [metrics, seconds] = setup_.run(data, parallel);
         OperationRecord out;
         out.title = "the evaluation metrics of Marx et al. (2023)";
@@ -33,13 +32,11 @@ public:
 
 private:
     MetricsSetup setup_;
-    std::string none_;
 };
 
 class MetricsOperation final : public Operation {
 public:
     const OperationInfo& info() const override { return info_; }
-    const std::vector<OptionInfo>& own_options() const override { return none_; }
     std::vector<OptionInfo> options() const override {
         std::vector<OptionInfo> out;
         for (const OptionGroup& group : option_groups("metrics"))
@@ -57,7 +54,6 @@ public:
 
 private:
     OperationInfo info_{"metrics", "the evaluation metrics of Marx et al. (2023)", "", false};
-    std::vector<OptionInfo> none_;
 };
 
 }  // namespace

@@ -13,13 +13,12 @@ namespace {
 class ConfiguredRank final : public ConfiguredOperation {
 public:
     explicit ConfiguredRank(ComparisonSetup setup) : setup_(std::move(setup)) {}
-    const std::string& method_name() const override { return none_; }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
         std::vector<CategoricalData> data;
         std::vector<std::string> names;
         for (const ModelData& m : models) {
-            data.push_back(std::get<CategoricalData>(m.data));
+            data.push_back(std::get<CategoricalData>(m.data()));
             names.push_back(m.name);
         }
         check_same_labels(data, names, "calib rank");
@@ -37,13 +36,11 @@ public:
 
 private:
     ComparisonSetup setup_;
-    std::string none_;
 };
 
 class RankOperation final : public Operation {
 public:
     const OperationInfo& info() const override { return info_; }
-    const std::vector<OptionInfo>& own_options() const override { return none_; }
     std::vector<OptionInfo> options() const override { return ComparisonSetup().options(); }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
         check_family(info_, family, 2);  // as a front-end has, for a caller that did not
@@ -57,7 +54,6 @@ public:
 private:
     OperationInfo info_{"rank", "rank models evaluated on the same labelled data by calibration errors", "", false, 2,
                         std::numeric_limits<std::size_t>::max(), true};
-    std::vector<OptionInfo> none_;
 };
 
 }  // namespace

@@ -58,7 +58,6 @@ class ConfiguredReport final : public ConfiguredOperation {
 public:
     ConfiguredReport(const OperationInfo& info, const FamilyInfo& family, ReportOptions options, ComparisonSetup comparison)
         : info_(info), family_(family), options_(std::move(options)), comparison_(std::move(comparison)) {}
-    const std::string& method_name() const override { return none_; }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
         const Stopwatch stopwatch;
@@ -67,11 +66,11 @@ public:
         std::vector<CategoricalData> classes;
         for (const ModelData& m : models) {
             names.push_back(m.name);
-            if (const auto* c = std::get_if<CategoricalData>(&m.data)) classes.push_back(*c);
+            if (const auto* c = std::get_if<CategoricalData>(&m.data())) classes.push_back(*c);
         }
         if (classes.size() > 1) check_same_labels(classes, names, "calib report");
         auto report = std::make_shared<ReportData>();
-        const std::size_t n = data_size(models.front().data);
+        const std::size_t n = data_size(models.front().data());
         report->title = !options_.name.empty() ? options_.name
                         : models.size() == 1   ? models.front().name
                                                : std::to_string(models.size()) + " models";
@@ -105,13 +104,13 @@ public:
             if (classes.size() > 1) report->ranking = compared->record(names);
             report->figures = class_figures(classes, settings.bins);
         } else {
-            const PredictiveChecks checks = predictive_checks(models.front().data, settings.bins, DiagramOptions().nominal);
+            const PredictiveChecks checks = predictive_checks(models.front().data(), settings.bins, DiagramOptions().nominal);
             report->dimension = checks.dimension;
             report->pit = checks.pit;
             report->coverage = checks.coverage;
         }
         for (std::size_t k = 0; k < models.size(); ++k) {
-            report->models.push_back(evaluate_model(models[k].data, family_, settings, ckce, k));
+            report->models.push_back(evaluate_model(models[k].data(), family_, settings, ckce, k));
             report->models.back().name = models.size() == 1 && !options_.name.empty() ? options_.name : names[k];
         }
 
@@ -141,7 +140,6 @@ private:
     const FamilyInfo& family_;
     ReportOptions options_;
     ComparisonSetup comparison_;
-    std::string none_;
 };
 
 class ReportOperation final : public Operation {

@@ -14,7 +14,7 @@ public:
     const std::string& method_name() const override { return preset_.name; }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
-        const AnyData& data = models.front().data;
+        const AnyData& data = models.front().data();
         auto [row, seconds] = run_preset(preset_, data, parallel);
         OperationRecord out;
         out.title = preset_.name + ", " + preset_.source;

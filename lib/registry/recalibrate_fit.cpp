@@ -1,6 +1,7 @@
 // The recalibration fit with its options (registry.hpp, RecalibrationSetup): the family's methods, the
 // objective and its MMD, the optimiser's limits. Each option's rule is the one fit_recalibration checks,
 // said before the data are read.
+#include "registry/common_options.hpp"
 #include "registry/models.hpp"
 
 #include "core/check.hpp"
@@ -22,6 +23,8 @@ struct FitSpec {
     RecalibrationOptions options;
     std::optional<double> holdout;      // the held-out fraction
     std::uint64_t seed = default_seed;  // the split's and the held-out test's
+    std::string features;                         // the normal maps' features: the file, when given
+    std::shared_ptr<const Matrix> feature_table;  // or the table (Setup::set_table)
 };
 
 bool finite_nonnegative(double x) { return x >= 0 && std::isfinite(x); }
@@ -130,6 +133,11 @@ OptionList<FitSpec> fit_options(bool categorical) {
                                   finite_positive, "finite and > 0"));
     OptionList<FitSpec> all = OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
                               nested(&FitSpec::options, options);
+    if (!categorical)
+        all.push_back(table_option(info("features", "FILE", "",
+                                        "affine-features: one value x per observation (fit and apply); notion "
+                                        "individual: the conditioning features, n x d (text or .npy)"),
+                                   &FitSpec::features, &FitSpec::feature_table));
     all.push_back(custom_option<FitSpec>(
         info("holdout", "F", "",
              "fit on a seeded random 1 - F of the rows and report, on the held-out F, the NLL, the SKCE bootstrap "
@@ -201,6 +209,12 @@ void RecalibrationSetup::validate(std::size_t n) const {
     if (k < 2 || n - k < 2)
         throw invalid_argument("`holdout` " + detail::format_value(*holdout) + " leaves " + std::to_string(k) + " of " +
                                std::to_string(n) + " rows held out; both parts need at least 2");
+}
+
+Matrix RecalibrationSetup::features() const {
+    const detail::FitSpec& spec = spec_of(*model_);
+    if (spec.feature_table) return *spec.feature_table;
+    return spec.features.empty() ? Matrix() : read_table(spec.features);
 }
 
 bool RecalibrationSetup::needs_features() const {

@@ -363,10 +363,11 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     if lambda_ is not None:
         arguments["lambda"] = lambda_
     arrays, reading, options = _split({"probs": probs, "labels": labels, **arguments})
-    options["method"] = method
+    options = {"method": method, **options, **_given(features=features)}
     import json
-    text, used, holdout, said = _calib.recalibrate_fit(family or "", arrays, reading, features, options, threads)
-    return FittedMap(json.loads(text), used, holdout, said)
+    fields = _run("recalibrate fit", family, arrays, reading, options, threads)
+    return FittedMap(json.loads(fields["map"]), fields["options"], fields["details"].get("holdout"),
+                     fields.get("warnings", ()))
 
 
 def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None, simplex_tolerance=None,
@@ -488,7 +489,7 @@ def _operation_function(info):
         return Result(_calib.run(name, family or "", models, names, reading, options, _threads(name, threads)))
 
     function = run_models if info["max_models"] > 1 else run
-    function.__name__ = function.__qualname__ = name.replace("-", "_")
+    function.__name__ = function.__qualname__ = info["function"]
     function.__module__ = __name__
     return function
 
@@ -496,7 +497,7 @@ def _operation_function(info):
 # Every operation of the library is a function of the package: estimate and test above, by hand (their
 # result classes and defaults), the others made here.
 for _info in _calib.operations():
-    globals().setdefault(_info["name"].replace("-", "_"), _operation_function(_info))
+    globals().setdefault(_info["function"], _operation_function(_info))
 
 
 def can_keep_working_memory():

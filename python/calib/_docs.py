@@ -121,7 +121,7 @@ Methods and their options:
 {kernel_text}
 """
     for operation in _calib.operations():
-        function = scope[operation["name"].replace("-", "_")]
+        function = scope[operation["function"]]
         if function.__doc__ is None:  # an operation without a hand-written function: from its description
             function.__doc__ = (f"{operation['summary']}; returns a Result.\n\n{function.__name__}(probs=None, labels=None, *, "
                                 f"family=None, threads=None, **options)\n\n{_DATA}\n\nOptions:\n"

@@ -13,6 +13,7 @@
 #include <calib/io.hpp>
 #include <calib/metrics.hpp>
 #include <calib/operation.hpp>
+#include <calib/recalibration.hpp>
 #include <calib/registry.hpp>
 #include <calib/report.hpp>
 #include <calib/tool/command.hpp>
@@ -21,6 +22,8 @@
 #include <calib/working_memory.hpp>
 
 #include <algorithm>
+#include <any>
+#include <memory>
 #include <optional>
 
 namespace py = pybind11;
@@ -48,6 +51,19 @@ AnyData more_data(const FamilyInfo& family, const ReadOptions& options, const st
                                ") or a dict of arrays like the data's");
     }
     return make_data(family, given, options);
+}
+
+// A model's arrays as the operation reads them (OperationInfo::reads): the family's data set, or the
+// scores as given (CategoricalScores, as read_categorical_scores reads a file: the probabilities as
+// checked, or the logits themselves).
+ModelData model_data(const OperationInfo& info, const FamilyInfo& family, const std::string& name,
+                     const py::handle& model, const ReadOptions& read) {
+    const py::dict arrays = model.cast<py::dict>();
+    AnyData data = make_data(family, arrays, read);
+    if (info.reads != ModelKind::scores || family.name != "categorical") return {name, std::move(data)};
+    const CategoricalData& d = std::get<CategoricalData>(data);
+    return {name, CategoricalScores{read.logits ? table_matrix(arrays["probs"], "probs") : Matrix(d.probabilities()),
+                                    d.labels(), read.logits}};
 }
 
 // Python's runner of the library's operations (calib/operation.hpp), configured as the
@@ -82,7 +98,7 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         check_writable(page);
     }
     std::vector<ModelData> data;
-    for (std::size_t k = 0; k < names.size(); ++k) data.push_back({names[k], make_data(of, models[k].cast<py::dict>(), read)});
+    for (std::size_t k = 0; k < names.size(); ++k) data.push_back(model_data(operation.info(), of, names[k], models[k], read));
     DataSets inputs;
     for (const InputRequest& request : configured->inputs()) {
         if (!given_arrays.contains(request.option.c_str()))
@@ -103,6 +119,7 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         record = configured->run(data, inputs, ParallelOptions{threads});
     }
     for (const std::string& warning : record->warnings) warn(warning);
+    const auto* fit = std::any_cast<std::shared_ptr<const RecalibrationFit>>(&record->product);
     if (!page.empty())
         write_file(page, calib::page::report_html(report_content(*record),
                                                   calib::page::PageInfo{{}, call, calib::page::now_utc(), record->compute_seconds}));
@@ -119,14 +136,22 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
     part("kernel", record->kernel);
     out["family"] = of.name;
     out["compute_seconds"] = record->compute_seconds;
+    if (!record->warnings.empty()) {
+        py::list said;
+        for (const std::string& warning : record->warnings) said.append(render_message(warning, NameStyle::python));
+        out["warnings"] = said;
+    }
+    if (fit) out["map"] = to_json(**fit);  // the text of the map file
     return out;
 }
 
 // The command's own options given as keyword arguments (threads), checked by the registry's
-// CommandSetup with the command line's rules and words.
+// CommandSetup with the command line's rules and words; its files (recalibrate fit's `out`) are the
+// command line's, so a missing one is not Python's to ask for.
 py::dict command_options(const std::string& command, py::dict given) {
     CommandSetup setup(command);
-    set_options(setup, given);
+    KeywordOptions keywords(given);
+    setup.set_given([&](const OptionInfo& o) { return keywords.take(o); });  // each value checked as set
     reject_unused(given, {&setup}, "calib " + command);
     py::dict out;
     out["threads"] = setup.values().threads;
@@ -184,13 +209,21 @@ py::list methods(const std::string& kind) {
     return out;
 }
 
-// The operations (operation.hpp): name, summary, method (the option choosing the method), min_models and
+// The Python function of an operation: "recalibrate fit" is recalibrate_fit.
+std::string function_name(std::string name) {
+    std::replace(name.begin(), name.end(), '-', '_');
+    std::replace(name.begin(), name.end(), ' ', '_');
+    return name;
+}
+
+// The operations (operation.hpp): name, function (its Python function's name), summary, method (the option choosing the method), min_models and
 // max_models (how many models it takes), own_options
 // and options (every option it may take, for docstrings).
 py::list operation_list() {
     py::list out;
     for (const Operation* op : operations())
-        out.append(py::dict(py::arg("name") = op->info().name, py::arg("summary") = op->info().summary,
+        out.append(py::dict(py::arg("name") = op->info().name, py::arg("function") = function_name(op->info().name),
+                            py::arg("summary") = op->info().summary,
                             py::arg("method") = op->info().method, py::arg("min_models") = op->info().min_models,
                             py::arg("max_models") = op->info().max_models,
                             py::arg("classes_only") = op->info().classes_only,

@@ -1,6 +1,6 @@
-// calib.recalibrate_fit and calib.recalibrate_apply (recalibration.hpp): the maps of `calib recalibrate
-// fit|apply` (calib/recalibration.hpp) on arrays. A map travels as the text of the JSON map file, so that
-// Python's dict of it has the file's fields and values, bitwise.
+// calib.recalibrate_apply (recalibration.hpp): a map of `calib recalibrate fit` (the operation, run as
+// every operation is: module.cpp) applied to arrays. A map travels as the text of the JSON map file, so
+// that Python's dict of it has the file's fields and values, bitwise.
 #include "recalibration.hpp"
 
 #include "arrays.hpp"
@@ -35,44 +35,6 @@ Matrix finite_table(const py::handle& object, const std::string& name) {
                                        "] = " + std::string(py::repr(py::float_(t(i, j)))) + ", must be finite");
     if (t.rows() == 0) throw invalid_argument(name + " is empty: no observations");
     return t;
-}
-
-// The map as the text of its JSON file, the fit's options as used, with `holdout` the held-out
-// judgement (else None), and the fit's warnings (each also given as a calib.CalibWarning).
-py::tuple fit(const std::string& family_name, const py::dict& arrays, const py::dict& reading, const py::object& features,
-              py::dict options, const py::object& threads) {
-    const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
-    // The command line's threads of recalibrate fit (its `out` is a file Python does not write).
-    CommandSetup command("recalibrate fit");
-    if (!threads.is_none()) command.set("threads", to_value("threads", threads));
-    RecalibrationSetup setup(family);
-    set_options(setup, options);
-    reject_unused(options, {&setup}, message_context(setup));
-    setup.check_features(!features.is_none());
-    // The data set validates the arrays as the command line's reader does the file.
-    const ReadOptions read = read_options_of(family, reading);
-    const AnyData data = make_data(family, arrays, read);
-    RecalibrationData input;
-    if (const auto* d = std::get_if<CategoricalData>(&data)) {
-        // As read_categorical_scores: the probabilities as read, or the logits themselves.
-        input.data = CategoricalScores{read.logits ? table_matrix(arrays["probs"], "probs") : Matrix(d->probabilities()),
-                                       d->labels(), read.logits};
-    } else {
-        input.data = std::get<NormalData>(data);
-        if (!features.is_none()) input.features = table_matrix(features, "features");
-    }
-    RecalibrationRun fitted;
-    {
-        py::gil_scoped_release release;
-        fitted = setup.run(input, ParallelOptions{command.values().threads});
-    }
-    py::list said;
-    for (const std::string& warning : fitted.warnings) {
-        warn(warning);
-        said.append(render_message(warning, NameStyle::python));
-    }
-    return py::make_tuple(to_json(fitted.fit), to_dict(fitted.options),
-                          fitted.holdout.empty() ? py::object(py::none()) : to_dict(fitted.holdout), said);
 }
 
 // The map applied to new predictions: {"probs": (n, m)} or {"mean": (n,), "std": (n,)}, the arrays of
@@ -144,8 +106,6 @@ py::dict apply(const std::string& map_json, const py::dict& arrays, const py::ob
 }  // namespace
 
 void add_recalibration(py::module_& m) {
-    m.def("recalibrate_fit", &fit, py::arg("family"), py::arg("arrays"), py::arg("reading"), py::arg("features"),
-          py::arg("options"), py::arg("threads"));
     m.def("read_map_text", &read_map_text, py::arg("path"));
     m.def("recalibrate_apply", &apply, py::arg("map_json"), py::arg("arrays"), py::arg("features"), py::arg("options"));
 }

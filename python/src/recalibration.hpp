@@ -1,4 +1,4 @@
-// Recalibration maps from Python (calib.recalibrate_fit, calib.recalibrate_apply): the module's
+// Recalibration maps from Python (calib.recalibrate_apply; recalibrate_fit is an operation): the module's
 // functions over calib/recalibration.hpp, added to the module by add_recalibration.
 #pragma once
 

@@ -524,7 +524,10 @@ def test_every_operation_is_a_function_and_the_generic_one_equals_the_hand_writt
     probs, labels = data
     names = [o["name"] for o in calib._calib.operations()]
     assert names[:2] == ["estimate", "test"]
-    assert all(callable(getattr(calib, name.replace("-", "_"))) for name in names)
+    functions = {o["name"]: o["function"] for o in calib._calib.operations()}
+    assert functions["recalibrate fit"] == "recalibrate_fit"  # a two-word command, one Python name
+    assert all(callable(getattr(calib, functions[name])) for name in names)
+    assert all(" " not in name for name in calib.__all__)
     infos = {o["name"]: o for o in calib._calib.operations()}
     generic = calib._operation_function(infos["estimate"])
     r = generic(probs, labels, estimator="ece", binning="uniform:7")
