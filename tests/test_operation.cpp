@@ -38,13 +38,14 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "recalibrate fit", "reproduce"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "recalibrate fit",
+                                            "recalibrate apply", "reproduce"});
     CHECK(is_operation("test"));
     CHECK(is_operation("rank"));
     CHECK_FALSE(is_operation("recalibrate"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, recalibrate fit, reproduce",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, recalibrate fit, recalibrate apply, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -325,4 +326,78 @@ TEST_CASE("recalibrate fit: the record is RecalibrationSetup::run's, the map its
                          "`method` affine-features needs `features` (one value x per observation)", invalid_argument);
     MapOptions binary({{"method", Value("temperature")}});
     CHECK_THROWS_AS(fit.configure(find_family("binary"), binary), invalid_argument);
+}
+
+TEST_CASE("recalibrate apply: the map an option read at configure, its reading, its product apply_recalibration's") {
+    test::Rng rng(32);
+    const CategoricalScores scores = synthetic::tempered_logits(40, 3, 2.0, 1.5, rng);
+    RecalibrationFit fit{identity_map(RecalibrationMethod::temperature, 3, true), {}};
+    fit.map.parameters[0] = 1.7;
+    const std::string text = to_json(fit);
+    const Operation& apply = find_operation("recalibrate apply");
+    CHECK(apply.info().reads == ModelKind::predictions);
+    CHECK_FALSE(apply.info().spread_over_processes);
+    const FamilyInfo& any = families().front();  // the map decides the family
+
+    MapOptions given({{"map", Value(text)}, {"labelled", Value(true)}});
+    const std::unique_ptr<ConfiguredOperation> c = apply.configure(any, given);
+    const std::optional<PredictionReading> reading = c->reading();
+    REQUIRE(reading);
+    CHECK(reading->family->name == "categorical");
+    CHECK(reading->read.classes == 3);
+    CHECK(reading->read.logits);
+    CHECK(reading->labelled);
+    Vector labels(scores.scores.rows());
+    for (Eigen::Index i = 0; i < labels.size(); ++i) labels[i] = scores.labels[static_cast<std::size_t>(i)];
+    const OperationRecord r = c->run({{"model", Predictions{scores.scores, labels}}}, {}, {});
+    const auto product = std::any_cast<std::shared_ptr<const Predictions>>(r.product);
+    CHECK(product->values == apply_recalibration(fit.map, scores.scores));  // bitwise
+    CHECK(product->observations == labels);                                 // copied as given
+    CHECK(r.n == 40);
+    CHECK(to_text(find(r.result, "method")) == "temperature");
+    CHECK(to_double(find(r.details, "columns")) == 4);  // p_1..p_3 and the labels
+    CHECK(to_text(find(r.options, "map")) == "text");   // not the map's whole text
+
+    // The options that apply only to some maps are refused when the map is read: when a front-end asks
+    // how to read the predictions, after every option is checked and before the predictions are read.
+    MapOptions no_file({{"map", Value("no/such/map.json")}});
+    const std::unique_ptr<ConfiguredOperation> later = apply.configure(any, no_file);  // no file read yet
+    CHECK_THROWS_WITH_AS(later->reading(), doctest::Contains("no/such/map.json"), invalid_argument);
+    MapOptions renormalize({{"map", Value(text)}, {"renormalize", Value(true)}});
+    CHECK_THROWS_WITH_AS(apply.configure(any, renormalize)->reading(),
+                         "`renormalize` applies only to a map fitted on probabilities, not on logits", invalid_argument);
+    MapOptions features({{"map", Value(text)}, {"features", Value("x.csv")}});
+    CHECK_THROWS_WITH_AS(apply.configure(any, features)->reading(),
+                         "`features` applies only to a map of `method` affine-features, not temperature", invalid_argument);
+    RecalibrationFit affine{identity_map(RecalibrationMethod::affine_features, 0, false), {}};
+    MapOptions needs({{"map", Value(to_json(affine))}});
+    CHECK_THROWS_WITH_AS(apply.configure(any, needs)->reading(), doctest::Contains("it needs `features`"), invalid_argument);
+    MapOptions base({{"map", Value(to_json(affine))}, {"features", Value("x.csv")}, {"labelled", Value(true)},
+                     {"one_based_labels", Value(true)}});
+    CHECK_THROWS_WITH_AS(apply.configure(any, base)->reading(),
+                         "`one_based_labels` applies only to a map of classes, not of `method` affine-features",
+                         invalid_argument);
+    MapOptions broken({{"map", Value(std::string("{\"method\": 3}"))}});
+    CHECK_THROWS_WITH_AS(apply.configure(any, broken)->reading(), doctest::Contains("`map`: "), invalid_argument);
+    MapOptions missing({});
+    CHECK_THROWS_WITH_AS(apply.configure(any, missing), doctest::Contains("map"), invalid_argument);
+
+    // A normal map: mu, sigma and the features (a table in memory), as apply_recalibration maps them.
+    REQUIRE(affine.map.parameters.size() == 4);  // a, b, s0, s1
+    affine.map.parameters << 1.5, 0.25, 0.1, 0.3;
+    MapOptions normal({{"map", Value(to_json(affine))}, {"features", Value("arrays")}});
+    const std::unique_ptr<ConfiguredOperation> n = apply.configure(any, normal);
+    CHECK(n->reading()->family->name == "normal");
+    CHECK_FALSE(n->reading()->labelled);
+    Matrix forecasts(3, 2);
+    forecasts << 0.5, 1.0, -1.0, 2.0, 3.0, 0.5;
+    Matrix x(3, 1);
+    x << 0.1, -2.0, 1.0;
+    n->set_table("features", x);
+    const auto mapped = std::any_cast<std::shared_ptr<const Predictions>>(n->run({{"model", Predictions{forecasts, {}}}}, {}, {}).product);
+    CHECK(mapped->values == apply_recalibration(affine.map, forecasts.col(0), forecasts.col(1), x));
+    CHECK(mapped->observations.size() == 0);
+    n->set_table("features", Matrix::Zero(2, 1));  // a row per observation
+    CHECK_THROWS_WITH_AS(n->run({{"model", Predictions{forecasts, {}}}}, {}, {}), doctest::Contains("has 2 rows"),
+                         invalid_argument);
 }

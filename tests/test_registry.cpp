@@ -831,9 +831,7 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
     CHECK(names(CommandSetup("report")) ==
           std::vector<std::string>{"threads", "format", "quiet", "output"});  // the rest is the operation's
     CHECK(names(CommandSetup("recalibrate fit")) == std::vector<std::string>{"threads", "out"});
-    CHECK(names(CommandSetup("recalibrate apply")) ==
-          std::vector<std::string>{"map", "output", "features", "labelled", "header", "delimiter", "one_based_labels",
-                                   "simplex_tolerance", "renormalize"});
+    CHECK(names(CommandSetup("recalibrate apply")) == std::vector<std::string>{"output"});  // the rest: the operation's
     CHECK_THROWS_WITH_AS(CommandSetup("plot"), doctest::Contains("unknown command 'plot'"), invalid_argument);
 
     // Defaults: json, html.
@@ -993,18 +991,10 @@ TEST_CASE("configure: the method's options, the kernel's, a preset's where none 
     CHECK_THROWS_AS(configure(make_test("block"), find_family("normal"), &neurips, empty), invalid_argument);
 }
 
-TEST_CASE("check_classes and check_apply_features: the rules of class predictions and of a map's features") {
+TEST_CASE("check_classes and check_features: the rules of class predictions and of a fit's features") {
     CHECK_NOTHROW(check_classes("calib rank", find_family("binary")));
     CHECK_THROWS_WITH_AS(check_classes("`estimator` ece", find_family("laplace")),
                          "`estimator` ece applies only to `family` categorical or binary, not laplace", invalid_argument);
-    RecalibrationMap map;
-    map.method = RecalibrationMethod::temperature;
-    CHECK_NOTHROW(check_apply_features(map, false));
-    CHECK_THROWS_WITH_AS(check_apply_features(map, true),
-                         "`features` applies only to a map of `method` affine-features, not temperature", invalid_argument);
-    map.method = RecalibrationMethod::affine_features;
-    CHECK_NOTHROW(check_apply_features(map, true));
-    CHECK_THROWS_WITH_AS(check_apply_features(map, false), doctest::Contains("it needs `features`"), invalid_argument);
 
     RecalibrationSetup fit(find_family("normal"));
     fit.set("method", "affine-features");

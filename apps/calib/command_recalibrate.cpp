@@ -1,6 +1,6 @@
-// `calib recalibrate fit|apply`: a recalibration map fitted on a validation file (the operation
-// `recalibrate fit`, with --holdout judged on a held-out split) and written as JSON; and a map file
-// applied to new predictions.
+// `calib recalibrate fit|apply`: the library's operations `recalibrate fit` (a map fitted on a validation
+// file, with --holdout judged on a held-out split, written as JSON) and `recalibrate apply` (a map file
+// applied to new predictions, written as a table), called as every operation is (operation_call.hpp).
 #include "commands.hpp"
 
 #include "args.hpp"
@@ -43,76 +43,33 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
     return 0;
 }
 
+// The library's operation `recalibrate apply`, its product (the recalibrated predictions, with the
+// labels or targets when --labelled) written to --output with a header line of their names.
 int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
-    std::vector<OptionSpec> specs = {{"input", true, "", true}, {"help", false}};
-    add_option_specs(specs, CommandSetup("recalibrate apply").options());
-    Args args(arguments, specs, "recalibrate apply");
-    const std::string input = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
-    const CommandSetup command = take_command_options(args, "recalibrate apply");
-    const CommandOptions& o = command.values();
-    const std::string& map_path = o.map;
-    const std::string& output = o.output;
-    reject_unused(args, {&command}, "calib recalibrate apply");
+    OperationCall call(find_operation("recalibrate apply"), arguments);
+    const std::string output = call.command.values().output;
     if (stage == Stage::options) return 0;
-    check_output(args, "output", output);
+    check_output(call.args, "output", output);
 
-    const std::string map_text = read_map_text(map_path);  // its errors name the file
-    RecalibrationMap map;
-    try {
-        map = recalibration_fit_from_json(map_text).map;
-    } catch (const invalid_argument& e) {  // the file's name before the parser's message
-        throw invalid_argument(map_path + ": " + e.what());
-    }
-    check_apply_options(map, command, command.given("features"));
-    // The input as the family's reader reads it: the map's columns, and with --labelled the labels (or y)
-    // checked as calib estimate checks them; they are copied to the output as given.
-    const bool categorical = is_categorical(map.method);
-    ReadOptions read = o.read;
-    read.classes = categorical ? map.num_classes : 0;
-    read.logits = map.logits;
-    Matrix predictions;
-    Vector targets;
-    if (categorical && o.labelled) {
-        const CategoricalScores scores = read_categorical_scores(input, read);
-        predictions = scores.scores;
-        targets.resize(static_cast<Eigen::Index>(scores.labels.size()));
-        for (Eigen::Index i = 0; i < targets.size(); ++i)
-            targets[i] = scores.labels[static_cast<std::size_t>(i)] + (read.one_based_labels ? 1 : 0);
-    } else if (categorical) {
-        predictions = read_class_predictions(input, read);
-    } else if (o.labelled) {
-        const NormalData forecasts = read_normal(input, read);
-        predictions.resize(forecasts.size(), 2);
-        predictions.col(0) = forecasts.mean();
-        predictions.col(1) = forecasts.stddev();
-        targets = forecasts.targets();
-    } else {
-        predictions = read_table(input, read.text);
-        if (predictions.cols() != 2)
-            throw invalid_argument(input + ": found " + std::to_string(predictions.cols()) +
-                                   " columns, expected 2 (mu, sigma; with `labelled`, 3: mu, sigma, y)");
-    }
-    const Matrix features = command.given("features") ? read_table(o.features, read.text) : Matrix();
-    const Eigen::Index width = predictions.cols();
-    Matrix result(predictions.rows(), targets.size() ? width + 1 : width);
+    RunRecord run;
+    const std::vector<ModelData> models = call.read_models(run);
+    const OperationRecord record = call.configured->run(models, {}, ParallelOptions{});
+    run.compute_seconds = record.compute_seconds;
+    const Predictions& predictions = *std::any_cast<std::shared_ptr<const Predictions>>(record.product);
+    const bool classes = call.input.family->name == "categorical";
     std::vector<std::string> names;
-    if (categorical) {
-        result.leftCols(width) = apply_recalibration(map, predictions);
-        for (Eigen::Index k = 0; k < width; ++k) names.push_back("p_" + std::to_string(k + 1));
-    } else {
-        result.leftCols(2) = apply_recalibration(map, predictions.col(0), predictions.col(1), features);
-        names = {"mu", "sigma"};
+    for (Eigen::Index k = 0; k < predictions.values.cols(); ++k)
+        names.push_back(classes ? "p_" + std::to_string(k + 1) : k == 0 ? "mu" : "sigma");
+    Matrix table(predictions.values.rows(), predictions.values.cols() + (predictions.observations.size() ? 1 : 0));
+    table.leftCols(predictions.values.cols()) = predictions.values;
+    if (predictions.observations.size()) {
+        table.rightCols(1) = predictions.observations;
+        names.push_back(classes ? "label" : "y");
     }
-    if (targets.size()) {
-        result.col(width) = targets;
-        names.push_back(categorical ? "label" : "y");
-    }
-    write_table(output, result, names);
-    JsonObject out;
-    out.set("command", "recalibrate apply").set("method", to_string(map.method)).set("map", map_path);
-    out.set("input", input).set("output", output).set("n", static_cast<std::size_t>(result.rows()));
-    out.set("columns", static_cast<std::size_t>(result.cols())).set("calib_version", std::string(version));
-    std::cout << json_output(out) << '\n';
+    write_table(output, table, names);
+    JsonObject out = operation_json(record);
+    out.set("output", output);
+    print_with_run_fields(out, call.input, run);
     return 0;
 }
 

@@ -421,15 +421,18 @@ Options of apply:
   --input FILE          predictions: exactly the map's m columns (logits or probabilities, as
                         fitted), or mu, sigma; with --labelled one more, the labels (or y),
                         checked as 'calib estimate' checks them and copied to the output
-)" + options_text(CommandSetup("recalibrate apply").options()) + R"(
+)" + options_text(find_operation("recalibrate apply").options()) +
+           options_text(CommandSetup("recalibrate apply").options()) + R"(
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
 n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after, mmd_notion,
 mmd_lengthscale, mmd_before, mmd_after), parameters,
 objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size, mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
 line_search_failed), map, then family, input, files, threads, compute_seconds,
 wall_time_seconds, calib_version; warnings (a fit stopped by --max-iterations, a map worse
-than the identity on the held-out rows: also on stderr). apply: command, method, map, input,
-output, n, columns, calib_version. No output may be one of the command's input files.
+than the identity on the held-out rows: also on stderr). apply: command, method, n, columns, map,
+the reading options as used, output, then family (the map's), input, files, threads,
+compute_seconds, wall_time_seconds, calib_version. No output may be one of the command's input
+files.
 
 Examples:
   calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --holdout 0.3 --out map.json

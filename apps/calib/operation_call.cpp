@@ -12,8 +12,14 @@ namespace calib::cli {
 
 namespace {
 
+// An operation that reads predictions alone takes its reading options itself, and no family (the
+// command's input is --input FILE, its reading the operation's).
 std::vector<OptionSpec> operation_option_specs(const Operation& operation) {
-    std::vector<OptionSpec> specs = command_option_specs(operation.info().name);
+    std::vector<OptionSpec> specs = operation.info().reads == ModelKind::predictions
+                                        ? std::vector<OptionSpec>{{"input", true, "", true}, {"help", false}}
+                                        : command_option_specs(operation.info().name);
+    if (operation.info().reads == ModelKind::predictions)
+        add_option_specs(specs, CommandSetup(operation.info().name).options());
     add_option_specs(specs, operation.options());
     return specs;
 }
@@ -35,7 +41,11 @@ OperationCall::OperationCall(const Operation& op, const std::vector<std::string>
       args(without_model_files(op.info(), arguments, model_files), operation_option_specs(op), op.info().name),
       command(op.info().name) {
     const OperationInfo& info = operation.info();
-    if (info.max_models > 1) {
+    if (info.reads == ModelKind::predictions) {  // read as the operation says (reading(): read_models)
+        input.family = &families().front();
+        input.path = args.take_required("input", "FILE (.csv, .txt, .npy; - for stdin)");
+        model_files = {input.path};
+    } else if (info.max_models > 1) {
         input.family = &take_family(args);
         check_family(info, *input.family, model_files.size());
         input.read = take_reading_options(args, *input.family);
@@ -54,7 +64,12 @@ std::vector<ModelData> OperationCall::read_models(RunRecord& run, std::vector<st
     for (const std::string& file : model_files) {
         input.path = file;
         const std::size_t before = run.files.size();
-        if (operation.info().reads == ModelKind::scores && input.family->name == "categorical") {
+        if (operation.info().reads == ModelKind::predictions) {
+            const PredictionReading reading = *configured->reading();  // reads the operation's own inputs
+            input.family = reading.family;
+            input.read = reading.read;
+            models.push_back({file, read_predictions(file, reading, &run.files)});
+        } else if (operation.info().reads == ModelKind::scores && input.family->name == "categorical") {
             CategoricalScores scores = read_categorical_scores(file, input.read, &run.files);
             warn_if_one_based(scores.labels, scores.scores.cols(), input);
             models.push_back({file, std::move(scores)});

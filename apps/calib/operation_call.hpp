@@ -26,7 +26,8 @@ struct OperationCall {
     CommandSetup command;
     std::unique_ptr<ConfiguredOperation> configured;
 
-    // Reads the models (each named by its file, as the operation's kind: OperationInfo::reads) and the
+    // Reads the models (each named by its file, as the operation's kind: OperationInfo::reads; predictions
+    // alone as its reading() says, which sets `input`'s family and reading options) and the
     // inputs the operation asks for, recording the
     // files and the simplex deviation in `run`; `paths`, when given, receives each model's files (its
     // input and labels files).

@@ -8,6 +8,7 @@
 #include <calib/errors.hpp>
 #include <calib/options.hpp>
 #include <calib/parallel.hpp>
+#include <calib/recalibration.hpp>
 
 #include <algorithm>
 #include <iostream>
@@ -119,5 +120,38 @@ AnyData read_data_set(const InputOptions& input, const std::string& path, std::v
     return read_family(*input.family, path, own, files);
 }
 
-}  // namespace calib::cli
+Predictions read_predictions(const std::string& path, const PredictionReading& reading, std::vector<FileSummary>* files) {
+    const ReadOptions& read = reading.read;
+    Predictions out;
+    if (reading.family->name == "categorical") {
+        if (!reading.labelled) {
+            FileSummary summary;
+            out.values = read_class_predictions(path, read, files ? &summary : nullptr);
+            if (files) files->push_back(std::move(summary));
+            return out;
+        }
+        CategoricalScores scores = read_categorical_scores(path, read, files);
+        out.values = std::move(scores.scores);
+        out.observations.resize(static_cast<Eigen::Index>(scores.labels.size()));
+        for (Eigen::Index i = 0; i < out.observations.size(); ++i)
+            out.observations[i] = scores.labels[static_cast<std::size_t>(i)] + (read.one_based_labels ? 1 : 0);
+        return out;
+    }
+    if (reading.labelled) {
+        const NormalData forecasts = read_normal(path, read, files);
+        out.values.resize(forecasts.size(), 2);
+        out.values.col(0) = forecasts.mean();
+        out.values.col(1) = forecasts.stddev();
+        out.observations = forecasts.targets();
+        return out;
+    }
+    FileSummary summary;
+    out.values = read_table(path, read.text, files ? &summary : nullptr);
+    if (files) files->push_back(std::move(summary));
+    if (out.values.cols() != 2)
+        throw invalid_argument(path + ": found " + std::to_string(out.values.cols()) +
+                               " columns, expected 2 (mu, sigma; with `labelled`, 3: mu, sigma, y)");
+    return out;
+}
 
+}  // namespace calib::cli

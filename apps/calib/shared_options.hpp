@@ -7,6 +7,7 @@
 
 #include <calib/families.hpp>
 #include <calib/io.hpp>
+#include <calib/operation.hpp>
 #include <calib/registry.hpp>
 #include <calib/tool/command.hpp>
 
@@ -65,5 +66,11 @@ void warn_if_one_based(const std::vector<int>& labels, long num_classes, const I
 // --validation), one file with the predictions and targets of each row whatever --labels says for the
 // input; its summary is appended to `files`. The method checks it against the data (classes, space).
 AnyData read_data_set(const InputOptions& input, const std::string& path, std::vector<FileSummary>* files);
+
+// A model's predictions alone as an operation reads them (ModelKind::predictions: recalibrate apply's),
+// from one file: class scores (exactly read.classes columns, probabilities checked as read_categorical
+// checks them unless read.logits) or mu, sigma; with `labelled` one more column, the labels (checked as
+// calib estimate checks them, kept as given: 1-based with one_based_labels) or y.
+Predictions read_predictions(const std::string& path, const PredictionReading& reading, std::vector<FileSummary>* files);
 
 }  // namespace calib::cli

@@ -18,6 +18,7 @@
 
 #include <any>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -28,8 +29,27 @@ namespace calib {
 // What a front-end reads a model's file or arrays as: the family's data set (its predictions checked as
 // every method needs them: probabilities on the simplex, positive scales) or, for family categorical,
 // the scores as given with their labels (CategoricalScores: logits, or the probabilities as read),
-// which is what a recalibration map is fitted on; another family is read as its data set.
-enum class ModelKind { data, scores };
+// which is what a recalibration map is fitted on; another family is read as its data set. Or the
+// predictions alone (Predictions, observations optional), read as the configured operation says
+// (ConfiguredOperation::reading: recalibrate apply's map decides the family, classes and logits).
+enum class ModelKind { data, scores, predictions };
+
+// A model's predictions alone, as a recalibration map takes them (ModelKind::predictions): class scores
+// n x m (logits, or probabilities as read) or a normal family's n x 2 (mu, sigma); with their
+// observations when given (the labels as given, e.g. 1-based, or the targets y), else empty.
+struct Predictions {
+    Matrix values;
+    Vector observations;
+};
+
+// How a front-end reads an operation's Predictions: the family (categorical or normal), the reading
+// options (classes and logits among them), and whether the observations are given (the input's last
+// column).
+struct PredictionReading {
+    const FamilyInfo* family = nullptr;
+    ReadOptions read;
+    bool labelled = false;
+};
 
 struct OperationInfo {
     std::string name;     // "estimate", "test": the subcommand, and the Python function
@@ -45,17 +65,19 @@ struct OperationInfo {
     // Several models are compared on their common labels, which only class predictions have (report);
     // one model may be of any family.
     bool compares_classes = false;
-    // What each model's file or arrays are read as (ModelKind).
+    // What each model's file or arrays are read as (ModelKind). With ModelKind::predictions the family
+    // is the operation's (its reading()): a front-end takes no family option, passes configure the
+    // first family (families().front()), which such an operation ignores, and reads by reading().
     ModelKind reads = ModelKind::data;
 };
 
 // One model's predictions with their observations, and its name in the record (the command line: its
 // file's; Python: `names`): a data set of the family, or with ModelKind::scores a categorical model's
-// scores as given.
+// scores as given, or with ModelKind::predictions the predictions alone.
 struct ModelData {
     std::string name;
-    std::variant<AnyData, CategoricalScores> value;
-    // The data set; throws std::logic_error for scores (an operation reads the kind it declares).
+    std::variant<AnyData, CategoricalScores, Predictions> value;
+    // The data set; throws std::logic_error for another kind (an operation reads the kind it declares).
     const AnyData& data() const;
 };
 
@@ -89,8 +111,9 @@ struct OperationRecord {
     std::vector<std::string> warnings;  // to say besides the numbers (stderr; CalibWarning)
     Words words;           // the result in words, after the front-end's line on the data
     double compute_seconds = 0;
-    // What an operation makes beyond its fields, for a front-end that draws it: the report's content
-    // (report.hpp, report_content); empty for the others.
+    // What an operation makes beyond its fields, for a front-end that writes or draws it: the report's
+    // content (report.hpp, report_content), recalibrate fit's map (a shared_ptr<const RecalibrationFit>),
+    // recalibrate apply's recalibrated Predictions; empty for the others.
     std::any product;
 };
 
@@ -102,6 +125,11 @@ public:
     // The inputs beside the data that run needs, in order; run takes one data set per request. None
     // unless the operation says.
     virtual std::vector<InputRequest> inputs() const { return {}; }
+    // How the models are read when the operation reads ModelKind::predictions; none for the others. A
+    // front-end asks after every option is checked and before it reads the models: the operation may
+    // read its own inputs then (recalibrate apply's map) and check the options against them (throws
+    // invalid_argument).
+    virtual std::optional<PredictionReading> reading() const { return std::nullopt; }
     // Options whose value is a table of numbers (Setup::takes_table), for a front-end that holds it in
     // memory; set_table throws invalid_argument for another name. None unless the operation says.
     virtual bool takes_table(const std::string& option) const;

@@ -348,11 +348,6 @@ public:
     RecalibrationRun run(const RecalibrationData& data, const ParallelOptions& parallel = {}) const;
 };
 
-// Throws invalid_argument unless features are given exactly when the map takes them (affine-features):
-// "`features` applies only to a map of `method` affine-features, not temperature", "the map is
-// affine-features: it needs `features` (one value x per observation)".
-void check_apply_features(const RecalibrationMap& map, bool given);
-
 // The evaluation metrics of Marx et al. (metrics.hpp; `calib metrics`, calib.metrics) with the options
 // of the family (class predictions, or univariate distributions: normal, laplace, mixture-normal;
 // another family throws invalid_argument): bins, features (a FILE, or its table in memory through
@@ -403,14 +398,6 @@ std::vector<OptionInfo> reading_options(bool files);
 // categorical, not normal", "option `renormalize` applies only without `logits`"; empty when it can, or
 // when `name` is no reading option.
 std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
-
-// The options of recalibrate apply against its map: check_apply_features (`features`: whether features
-// are given), and the reading options that apply only to a map of classes (`one_based_labels`) fitted
-// on probabilities (`simplex_tolerance`, `renormalize`): "`renormalize` applies only to a map fitted on
-// probabilities, not on logits".
-// `apply`: the setup that holds these options (the command line's CommandSetup of calib/tool/command.hpp,
-// Python's ReadingSetup).
-void check_apply_options(const RecalibrationMap& map, const Setup& apply, bool features);
 
 // The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and
 // interval_coverage; calib report draws its own): "reliability_diagram" takes k (the class of a class-wise

@@ -2,7 +2,6 @@
 // written in the shortest form that reads back bitwise, so a map read back is the map written.
 #include <calib/recalibration.hpp>
 #include <calib/tool/json.hpp>
-#include <calib/tool/recalibration_json.hpp>
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
@@ -89,6 +88,9 @@ std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
     return named;
 }
 
+namespace {
+
+// The named parameters as the map file holds them: a list for the vectors, else one number.
 JsonObject parameters_json(const RecalibrationMap& map) {
     JsonObject parameters;
     for (const NamedParameter& p : named_parameters(map))
@@ -96,6 +98,8 @@ JsonObject parameters_json(const RecalibrationMap& map) {
         else parameters.set(p.name, p.values.front());
     return parameters;
 }
+
+}  // namespace
 
 std::string to_json(const RecalibrationFit& fit) {
     const RecalibrationMap& map = fit.map;

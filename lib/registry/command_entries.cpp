@@ -69,28 +69,12 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
                  file_option(&O::out, "out", "where the map is written (JSON)", true)},
                 defaults};
     }
+    if (command == "recalibrate apply")  // the map, the features and the reading options are the operation's
+        return {{file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true)}, defaults};
     // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
     if (is_operation(command)) {
         defaults.format = "json";
         return {{threads_option(same), json_or_table, quiet_option()}, defaults};
-    }
-    if (command == "recalibrate apply") {
-        const Condition labelled{"labelled", {"true"}};
-        OptionList<ReadOptions> read = nested(&ReadOptions::text, text_format_options());
-        read.push_back(flag_option(&ReadOptions::one_based_labels,
-                                   info("one_based_labels", "", "",
-                                        "with --labelled, class maps: the labels are 1, ..., m (copied as given)", labelled)));
-        return {OptionList<O>{file_option(&O::map, "map", "a map written by recalibrate fit", true),
-                              file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true),
-                              file_option(&O::features, "features",
-                                          "affine-features maps: one value x per row of the input (text or .npy)"),
-                              flag_option(&O::labelled,
-                                          info("labelled", "", "",
-                                               "the input's last column holds the labels (class maps) or the targets y "
-                                               "(normal maps): checked as calib estimate checks them and copied to the "
-                                               "output; without it the input holds the map's columns only"))} +
-                    nested(&O::read, read + nested(&ReadOptions::simplex, simplex_options({}))),
-                defaults};
     }
     throw invalid_argument("unknown command '" + command +
                            "', expected estimate, test, rank, metrics, reproduce, report, recalibrate fit or "

@@ -24,9 +24,9 @@ void add_intervals(Record& details, const std::vector<std::string>& names,
 }
 
 Matrix observation_table(const std::string& option, const std::string& file,
-                         const std::shared_ptr<const Matrix>& table, std::size_t n) {
+                         const std::shared_ptr<const Matrix>& table, std::size_t n, const TextFormat& text) {
     if (!table) {
-        Matrix x = read_table(file);
+        Matrix x = read_table(file, text);
         check_rows(option, file, static_cast<std::size_t>(x.rows()), n);
         return x;
     }

@@ -35,10 +35,10 @@ Option<S> table_option(OptionInfo i, std::string S::*file, std::shared_ptr<const
     o.set_table = [=](S& s, std::shared_ptr<const Matrix> t) { s.*table = std::move(t); };
     return o;
 }
-// The table of `option`: the one given in memory, else the one read from `file`; throws unless it has
-// n rows of finite numbers.
+// The table of `option`: the one given in memory, else the one read from `file` (in the format `text`);
+// throws unless it has n rows of finite numbers.
 Matrix observation_table(const std::string& option, const std::string& file,
-                         const std::shared_ptr<const Matrix>& table, std::size_t n);
+                         const std::shared_ptr<const Matrix>& table, std::size_t n, const TextFormat& text = {});
 
 // ---- block sizes: B >= 2, or sqrt = max(2, floor(sqrt(n))) once n is known ----------------------------
 

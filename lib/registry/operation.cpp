@@ -13,6 +13,7 @@ const Operation& reproduce_operation();  // operation_reproduce.cpp
 const Operation& rank_operation();       // operation_rank.cpp
 const Operation& report_operation();     // operation_report.cpp
 const Operation& recalibrate_fit_operation();  // operation_recalibrate_fit.cpp
+const Operation& recalibrate_apply_operation();  // operation_recalibrate_apply.cpp
 }  // namespace detail
 
 const std::string& ConfiguredOperation::method_name() const {
@@ -27,7 +28,7 @@ const std::vector<OptionInfo>& Operation::own_options() const {
 
 const AnyData& ModelData::data() const {
     if (const auto* data = std::get_if<AnyData>(&value)) return *data;
-    throw std::logic_error("model " + name + " was read as scores, not as a data set (OperationInfo::reads)");
+    throw std::logic_error("model " + name + " was read as scores or predictions, not as a data set (OperationInfo::reads)");
 }
 
 bool ConfiguredOperation::takes_table(const std::string&) const { return false; }
@@ -57,7 +58,7 @@ const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
                                                     &detail::metrics_operation(), &detail::rank_operation(),
                                                     &detail::report_operation(), &detail::recalibrate_fit_operation(),
-                                                    &detail::reproduce_operation()};
+                                                    &detail::recalibrate_apply_operation(), &detail::reproduce_operation()};
     return all;
 }
 

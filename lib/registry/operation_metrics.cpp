@@ -1,5 +1,7 @@
 // The operation `metrics` (operation.hpp): the evaluation metrics of Marx et al. (metrics.hpp) with the
 // options of the data's family (MetricsSetup), the features a table of the front-end's.
+#include "registry/setup_operation.hpp"
+
 #include <calib/operation.hpp>
 
 #include <algorithm>
@@ -8,11 +10,9 @@ namespace calib::detail {
 
 namespace {
 
-class ConfiguredMetrics final : public ConfiguredOperation {
+class ConfiguredMetrics final : public ConfiguredSetup<MetricsSetup> {
 public:
-    explicit ConfiguredMetrics(MetricsSetup setup) : setup_(std::move(setup)) {}
-    bool takes_table(const std::string& option) const override { return setup_.takes_table(option); }
-    void set_table(const std::string& option, Matrix table) override { setup_.set_table(option, std::move(table)); }
+    using ConfiguredSetup::ConfiguredSetup;
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
         const AnyData& data = models.front().data();
@@ -29,9 +29,6 @@ public:
         out.compute_seconds = seconds;
         return out;
     }
-
-private:
-    MetricsSetup setup_;
 };
 
 class MetricsOperation final : public Operation {
@@ -46,10 +43,7 @@ public:
         return out;
     }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
-        MetricsSetup setup(family);
-        set_given_options(setup, given);
-        reject_unused(given, {&setup}, message_context(setup));
-        return std::make_unique<ConfiguredMetrics>(std::move(setup));
+        return std::make_unique<ConfiguredMetrics>(with_given_options(MetricsSetup(family), given));
     }
 
 private:

@@ -2,6 +2,8 @@
 // observations compared by calibration errors with paired bootstrap intervals (ComparisonSetup,
 // compare.hpp). Its record's result is ComparisonRun::record (the models by their names); a front-end
 // with a layout of its own for it draws it from those fields (the command line's table).
+#include "registry/setup_operation.hpp"
+
 #include <calib/operation.hpp>
 
 #include <limits>
@@ -43,12 +45,8 @@ public:
     const OperationInfo& info() const override { return info_; }
     std::vector<OptionInfo> options() const override { return ComparisonSetup().options(); }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
-        check_family(info_, family, 2);  // as a front-end has, for a caller that did not
-        ComparisonSetup setup;
-        set_given_options(setup, given);
-        reject_unused(given, {&setup}, message_context(setup));
-        setup.check();
-        return std::make_unique<ConfiguredRank>(std::move(setup));
+        check_family(info_, family, info_.min_models);  // as a front-end has, for a caller that did not
+        return std::make_unique<ConfiguredRank>(with_given_options(ComparisonSetup(), given));
     }
 
 private:

@@ -3,6 +3,8 @@
 // RecalibrationSetup, the normal maps' features a table of the front-end's. The map is the record's
 // product (a RecalibrationFit), which each front-end writes as the JSON map file; the record's fields
 // are how the fit went.
+#include "registry/setup_operation.hpp"
+
 #include <calib/operation.hpp>
 
 #include <calib/recalibration.hpp>
@@ -37,11 +39,9 @@ Record mmd_record(const RecalibrationMap& map) {
     return out;
 }
 
-class ConfiguredFit final : public ConfiguredOperation {
+class ConfiguredFit final : public ConfiguredSetup<RecalibrationSetup> {
 public:
-    explicit ConfiguredFit(RecalibrationSetup setup) : setup_(std::move(setup)) {}
-    bool takes_table(const std::string& option) const override { return setup_.takes_table(option); }
-    void set_table(const std::string& option, Matrix table) override { setup_.set_table(option, std::move(table)); }
+    using ConfiguredSetup::ConfiguredSetup;
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions& parallel) const override {
         const ModelData& model = models.front();
@@ -82,9 +82,6 @@ public:
         out.product = std::make_shared<const RecalibrationFit>(std::move(fitted.fit));
         return out;
     }
-
-private:
-    RecalibrationSetup setup_;
 };
 
 class FitOperation final : public Operation {
@@ -97,9 +94,7 @@ public:
         return out;
     }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {
-        RecalibrationSetup setup(family);
-        set_given_options(setup, given);
-        reject_unused(given, {&setup}, message_context(setup));
+        RecalibrationSetup setup = with_given_options(RecalibrationSetup(family), given);
         setup.check_features(setup.given("features"));
         return std::make_unique<ConfiguredFit>(std::move(setup));
     }

@@ -233,24 +233,6 @@ void RecalibrationSetup::check_features(bool given) const {
         throw invalid_argument("`notion` individual needs `features` (the conditioning variable, n rows)");
 }
 
-void check_apply_features(const RecalibrationMap& map, bool given) {
-    const bool takes = map.method == RecalibrationMethod::affine_features;
-    if (given && !takes)
-        throw invalid_argument("`features` applies only to a map of `method` affine-features, not " + to_string(map.method));
-    if (!given && takes) throw invalid_argument("the map is affine-features: it needs `features` (one value x per observation)");
-}
-
-void check_apply_options(const RecalibrationMap& map, const Setup& apply, bool features) {
-    check_apply_features(map, features);
-    const bool classes = is_categorical(map.method);
-    if (!classes && apply.given("one_based_labels"))
-        throw invalid_argument("`one_based_labels` applies only to a map of classes, not of `method` " + to_string(map.method));
-    for (const char* name : {"simplex_tolerance", "renormalize"})
-        if (apply.given(name) && (!classes || map.logits))
-            throw invalid_argument("`" + std::string(name) + "` applies only to a map fitted on probabilities, not " +
-                                   (classes ? std::string("on logits") : "of `method` " + to_string(map.method)));
-}
-
 void RecalibrationSetup::check_features(const Matrix& features, std::size_t n) const {
     const bool one_column = method() == RecalibrationMethod::affine_features;
     if (features.rows() != static_cast<Eigen::Index>(n) || (one_column && features.cols() != 1))

@@ -383,18 +383,17 @@ def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, fea
     import json
     if isinstance(recalibration_map, dict):
         try:
-            text = json.dumps(recalibration_map, allow_nan=False)
+            given = json.dumps(recalibration_map, allow_nan=False)  # the map's text: the operation's `map`
         except ValueError:
             raise ValueError("recalibration map: a value is not a finite number (NaN or infinity); a map's "
                              "parameters are finite") from None
     elif isinstance(recalibration_map, (str, _os.PathLike)):
-        text = _calib.read_map_text(_os.fspath(recalibration_map))  # bounded, as the command line's
+        given = _os.fspath(recalibration_map)  # read by the library, bounded as the command line's
     else:
         raise TypeError(f"recalibration_map must be a dict or the path of a JSON map file, not {recalibration_map!r}")
-    arrays = {k: v for k, v in dict(probs=probs, mean=mean, std=std).items() if v is not None}
-    options = {k: v for k, v in dict(simplex_tolerance=simplex_tolerance, renormalize=renormalize).items()
-               if v is not None}
-    return _calib.recalibrate_apply(text, arrays, features, options)
+    arrays = _given(probs=probs, mean=mean, std=std)
+    options = {"map": given, **_given(features=features, simplex_tolerance=simplex_tolerance, renormalize=renormalize)}
+    return _calib.run("recalibrate apply", "", [arrays], [""], {}, options, 0)["predictions"]
 
 
 def pit_histogram(u, bins=None, level=None):

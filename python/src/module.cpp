@@ -2,7 +2,7 @@
 // (python/calib/__init__.py) gives it its Pythonic face; everything that decides a result is here
 // or in the library, so that Python and the command line share names, defaults, rules and numbers.
 #include "arrays.hpp"
-#include "recalibration.hpp"
+#include "predictions.hpp"
 #include "values.hpp"
 
 #include "../../apps/report/report_page.hpp"
@@ -83,10 +83,15 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
     if (names.size() != models.size())
         throw invalid_argument("names has " + std::to_string(names.size()) + " entries but there are " +
                                std::to_string(models.size()) + " models");
-    const FamilyInfo& of = family.empty() ? infer_family(models[0].cast<py::dict>()) : find_family(family);
+    // An operation that reads predictions alone decides their family (operation.hpp: OperationInfo::reads).
+    const bool alone = operation.info().reads == ModelKind::predictions;
+    if (alone && !family.empty()) throw invalid_argument("calib " + name + " takes no family: its input decides it");
+    const FamilyInfo& of = alone ? families().front()
+                                 : family.empty() ? infer_family(models[0].cast<py::dict>()) : find_family(family);
     check_family(operation.info(), of, models.size());
     const ReadOptions read = read_options_of(of, reading);
-    for (const py::handle& arrays : models) check_array_names(of, arrays.cast<py::dict>());
+    if (!alone)
+        for (const py::handle& arrays : models) check_array_names(of, arrays.cast<py::dict>());
     py::dict given_arrays;  // KeywordOptions gives them as "arrays" to options that take a FILE
     for (const auto& item : options)
         if (is_arrays(item.second)) given_arrays[item.first] = item.second;
@@ -97,8 +102,11 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         if (name != "report") throw invalid_argument("calib " + name + " draws no page");
         check_writable(page);
     }
+    const std::optional<PredictionReading> reading_alone = configured->reading();
     std::vector<ModelData> data;
-    for (std::size_t k = 0; k < names.size(); ++k) data.push_back(model_data(operation.info(), of, names[k], models[k], read));
+    for (std::size_t k = 0; k < names.size(); ++k)
+        data.push_back(reading_alone ? ModelData{names[k], prediction_arrays(*reading_alone, models[k].cast<py::dict>())}
+                                     : model_data(operation.info(), of, names[k], models[k], read));
     DataSets inputs;
     for (const InputRequest& request : configured->inputs()) {
         if (!given_arrays.contains(request.option.c_str()))
@@ -134,7 +142,7 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
     out["n"] = record->n;
     part("options", record->options);
     part("kernel", record->kernel);
-    out["family"] = of.name;
+    out["family"] = reading_alone ? reading_alone->family->name : of.name;
     out["compute_seconds"] = record->compute_seconds;
     if (!record->warnings.empty()) {
         py::list said;
@@ -142,6 +150,8 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
         out["warnings"] = said;
     }
     if (fit) out["map"] = to_json(**fit);  // the text of the map file
+    if (const auto* applied = std::any_cast<std::shared_ptr<const Predictions>>(&record->product))
+        out["predictions"] = prediction_dict(*reading_alone, **applied);
     return out;
 }
 
@@ -295,5 +305,4 @@ PYBIND11_MODULE(_calib, m) {
     // A loop of calls in the interpreter would page-fault each call's working copies in again
     // (working_memory.hpp; docs/performance.md, "Working memory between calls").
     calib::keep_working_memory(calib::default_working_memory);
-    add_recalibration(m);
 }

@@ -34,7 +34,7 @@ PUBLIC = {
     "ckce.hpp": "ckce",
     "compare.hpp": "compare", "calibration_curve.hpp": "compare", "debiased_l2.hpp": "compare",
     "smooth_ece.hpp": "compare",
-    "recalibration.hpp": "recalibration", "tool/recalibration_json.hpp": "recalibration",
+    "recalibration.hpp": "recalibration",
     "tool/synthetic.hpp": "recalibration", "tool/command.hpp": "registry",
     "options.hpp": "registry", "families.hpp": "registry", "registry.hpp": "registry", "operation.hpp": "registry",
     "report.hpp": "registry",

@@ -179,7 +179,7 @@ def test_recalibration_errors():
     bad[2, 1] = np.nan
     with pytest.raises(ValueError, match="probs\\[2, 1\\] = nan, must be finite"):
         calib.recalibrate_apply(fitted, bad)
-    with pytest.raises(ValueError, match="mean does not apply to a map of method temperature"):
+    with pytest.raises(ValueError, match="mean does not apply to a map of family categorical, which takes probs"):
         calib.recalibrate_apply(fitted, mean=probs[:, 0], std=probs[:, 1])
     with pytest.raises(ValueError, match="unknown key \"extra\""):
         calib.recalibrate_apply({**fitted, "extra": 1}, probs)

@@ -20,10 +20,7 @@ struct CommandOptions {
     std::string format;                  // json|table; report: html|json
     bool quiet = false;                  // no progress bar
     std::string output;                  // report: its file; recalibrate apply: the output file
-    std::string out, map, features;      // recalibrate fit: the map file; apply: the map and features files
-    bool labelled = false;               // recalibrate apply: the input's last column holds the labels (y)
-    ReadOptions read;                    // recalibrate apply: how its tables are read (text, one_based_labels,
-                                         // simplex; the classes and logits come from the map)
+    std::string out;                     // recalibrate fit: the map file
 };
 class CommandSetup : public Setup {
 public:
