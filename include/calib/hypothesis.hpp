@@ -17,7 +17,6 @@
 #include <calib/data.hpp>
 #include <calib/estimators.hpp>
 #include <calib/kernels.hpp>
-#include <calib/mmd.hpp>
 #include <calib/record.hpp>
 #include <calib/seed.hpp>
 
@@ -455,6 +454,9 @@ const Details& TestResult::details_as() const {
 }
 
 // ---- the tests on the conditional MMD's h (mmd.hpp) ---------------------------------------------
+
+struct MmdSpec;          // mmd.hpp, which a caller of these tests includes for them
+struct GaussianMmdSpec;
 // bootstrap_test, gamma_test and block_test on the MMD's h instead of the SKCE's; their estimator is
 // "mmd-unbiased", "mmd-biased" and "mmd-block".
 TestResult mmd_bootstrap_test(const CategoricalData& data, const MmdSpec& spec, const BootstrapOptions& options);

@@ -22,6 +22,7 @@
 
 #include <calib/data.hpp>
 #include <calib/kernels.hpp>
+#include <calib/mmd_kinds.hpp>
 #include <calib/parallel.hpp>
 #include <calib/seed.hpp>
 
@@ -32,11 +33,6 @@
 
 namespace calib {
 
-// group and the three class notions apply to class predictions, distribution to Gaussian forecasts,
-// individual and marginal to both; quantile, threshold, decision and local (Table 1's regression
-// notions, below) to Gaussian forecasts.
-enum class MmdNotion { canonical, top_label, class_wise, group, individual, marginal, distribution,
-                       quantile, threshold, decision, local };
 
 struct MmdSpec {
     MmdNotion notion = MmdNotion::canonical;
@@ -128,21 +124,13 @@ double rbf_bandwidth_from_lengthscale(double lengthscale);
 //   local      the PIT against Unif[0, 1] given Z = φ(X) = the features, k_Z on them (target pit only)
 // Finite-rank targets (sign, tanh, moment) with no Z or a δ on Z (marginal, decision) take an O(n r)
 // path: Σ_{i≠j} h_ij = Σ_groups [‖Σ_i r_i‖² − Σ_i ‖r_i‖²] (mmd_unbiased, mmd_gamma_test).
-enum class GaussianTarget { rbf, sign, moment, pit, laplacian, tanh, min };
+// (The enumerations GaussianTarget, MmdNotion and MmdMarginalisation: calib/mmd_kinds.hpp.)
+
 // One (y0, α) pair of the threshold notion: Z = 1{Q_i(y0) ≤ α}, α in [0, 1].
 struct MmdThreshold {
     double y0 = 0;
     double alpha = 0.5;
 };
-// How Ŷ ~ N(μ_i, σ_i²) is integrated out of h (docs/mmd.md, "Monte-Carlo marginalisation"): the closed
-// forms (analytic), or S seeded reparameterised samples ŷ_is = μ_i + σ_i ε_is per forecast (pit: S
-// uniforms u_is in place of U) with E k(Ŷ_i, Ŷ_j) estimated by (1/S) Σ_s k(ŷ_is, ŷ_js) (mc-paired, the
-// paper code's, O(n² S)) or by all S² combinations (mc-all-pairs, the plug-in of the expectation, O(n² S²)).
-// The cross terms E k(y_i, Ŷ_j) are (1/S) Σ_s k(y_i, ŷ_js) in both. ε_i (or u_i) is drawn from the
-// stream (seed, i) of calib/tool/random.hpp: the same for any thread count.
-enum class MmdMarginalisation { analytic, mc_paired, mc_all_pairs };
-// The most samples S per forecast a Monte-Carlo mode takes (the draws are n × S doubles).
-inline constexpr std::size_t max_mc_samples = 1000000;
 struct GaussianMmdSpec {
     MmdNotion notion = MmdNotion::distribution;
     PredictionKernel conditioning{PredictionKernelShape::sqexp, Metric::w2, 1.0};  // w2 | l1, euclidean (features)
@@ -200,17 +188,5 @@ MmdNormalGradient mmd_unbiased_gradient(const NormalData& data, const GaussianMm
 double expected_rbf_uniform(double t, double lengthscale);
 double expected_rbf_uniform_pair(double lengthscale);
 
-// "canonical", "top-label", "class-wise", "group", "individual", "marginal", "distribution", "quantile",
-// "threshold", "decision", "local", and the parser (throws
-// calib::invalid_argument for another name).
-std::string to_string(MmdNotion notion);
-MmdNotion parse_mmd_notion(const std::string& name);
-// The target kernels by the names of --kernel-y ("sqexp" for rbf, "sign", "moment", "pit"), and the
-// parser (throws calib::invalid_argument, naming `what`, for another name).
-std::string to_string(GaussianTarget target);
-GaussianTarget parse_gaussian_target(const std::string& name, const std::string& what = "kernel_y");
-// "analytic", "mc-paired", "mc-all-pairs", and the parser (throws, naming `what`, for another name).
-std::string to_string(MmdMarginalisation marginalisation);
-MmdMarginalisation parse_mmd_marginalisation(const std::string& name, const std::string& what = "marginalisation");
 
 }  // namespace calib

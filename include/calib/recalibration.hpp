@@ -27,9 +27,11 @@
 #include <calib/data.hpp>
 #include <calib/eigen.hpp>
 #include <calib/io.hpp>
-#include <calib/mmd.hpp>
+#include <calib/mmd_kinds.hpp>
+#include <calib/seed.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 // a valid map and L-BFGS needs no bounds). docs/recalibration.md derives the gradients.
 #pragma once
 
+#include <calib/mmd.hpp>
 #include <calib/recalibration.hpp>
 
 #include <string>

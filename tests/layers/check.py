@@ -26,7 +26,7 @@ PUBLIC = {
     "mpi.hpp": "core", "tool/random.hpp": "core", "working_memory.hpp": "core",
     "data.hpp": "data",
     "npy.hpp": "io", "io.hpp": "io", "record.hpp": "io", "tool/json.hpp": "io",
-    "kernels.hpp": "kernels", "mmd.hpp": "kernels",
+    "kernels.hpp": "kernels", "mmd.hpp": "kernels", "mmd_kinds.hpp": "kernels",
     "estimators.hpp": "estimators", "reliability.hpp": "estimators",
     "hypothesis.hpp": "hypothesis",
     "squared_ce.hpp": "squared_ce",
