@@ -9,9 +9,11 @@
 #include <calib/estimators.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/io.hpp>
+#include <calib/isotonic.hpp>
 #include <calib/kernels.hpp>
 #include <calib/metrics.hpp>
 #include <calib/mmd.hpp>
+#include <calib/mmd_kinds.hpp>
 #include <calib/recalibration.hpp>
 #include <calib/reliability.hpp>
 #include <calib/seed.hpp>
