@@ -109,15 +109,17 @@ DEBS_PYTHON := python3:/usr/bin/python3 \
                pybind11-dev:/usr/include/pybind11/pybind11.h \
                python3-pybind11:/usr/lib/python3/dist-packages/pybind11/__init__.py \
                python3-setuptools:/usr/lib/python3/dist-packages/setuptools/__init__.py
-DEBS_PYTEST := python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py
+# pytest, and scikit-learn: the independent reference of the isotonic fits (tests/python/test_corp.py).
+DEBS_PYTEST := python3-pytest:/usr/lib/python3/dist-packages/pytest/__init__.py \
+               python3-sklearn:/usr/lib/python3/dist-packages/sklearn/__init__.py
 DEBS_MPI    := libopenmpi-dev:/usr/lib/$(MULTIARCH)/openmpi/include/mpi.h openmpi-bin:/usr/bin/ompi_info
 DEBS_FIGURES := gnuplot-nox:/usr/bin/gnuplot
 # What the checks of `make test` run besides: the report's browser test (chromium), the
 # installed-library test (pkg-config, cmake), the scripts of the CLI and docs checks (python3).
 DEBS_CHECKS := chromium:/usr/bin/chromium pkg-config:/usr/bin/pkg-config cmake:/usr/bin/cmake
 DEBS_ALL    := $(DEBS_BUILD) $(DEBS_UNIT) $(DEBS_PYTHON) $(DEBS_PYTEST) $(DEBS_MPI) $(DEBS_FIGURES) $(DEBS_CHECKS)
-# scikit-learn and SciPy, for `make bench`'s side-by-side comparison only (bench/side_by_side.py): not in
-# DEBS_ALL, since no check of `make test` uses them.
+# scikit-learn and SciPy, for `make bench`'s side-by-side comparison (bench/side_by_side.py); SciPy is not
+# in DEBS_ALL, since no check of `make test` uses it (scikit-learn is, for the Python tests).
 DEBS_BENCH  := python3-sklearn:/usr/lib/python3/dist-packages/sklearn/__init__.py \
                python3-scipy:/usr/lib/python3/dist-packages/scipy/__init__.py
 # R and its packages, for `make compare-r` only (calib's clinical measures beside R's; not a dependency).

@@ -1,6 +1,8 @@
 // Weighted PAV (isotonic.hpp) against hand-computed fits and against the min–max formula of isotonic
 // regression [Barlow et al. 1972, Thm 1.4], f(x_(i)) = max_{a ≤ i} min_{b ≥ i} Av(a..b) over the distinct
-// sorted x with Av the weighted mean of y on them: a definition that does not go through PAV.
+// sorted x with Av the weighted mean of y on them: a definition that does not go through PAV. And the
+// CORP decomposition (corp.hpp) from that formula and the scores' definitions.
+#include <calib/corp.hpp>
 #include <calib/errors.hpp>
 #include <calib/isotonic.hpp>
 
@@ -53,6 +55,12 @@ std::vector<double> min_max_fit(const std::vector<double>& x, const std::vector<
     std::vector<double> out;
     for (const double v : x) out.push_back(f[v]);
     return out;
+}
+
+CategoricalData synthetic_three_classes() {
+    Matrix p(2, 3);
+    p << 0.2, 0.3, 0.5, 0.6, 0.2, 0.2;
+    return CategoricalData(p, {0, 2});
 }
 
 }  // namespace
@@ -144,4 +152,68 @@ TEST_CASE("isotonic_regression: refusals") {
     CHECK_THROWS_WITH_AS(isotonic_regression({1, 2}, {1, 0}, {1, 0}), doctest::Contains("w[1] = 0, must be finite and > 0"),
                          invalid_argument);
     CHECK_THROWS_AS(isotonic_regression({1, 2}, {1, 0}, {-1, 1}), invalid_argument);
+}
+
+TEST_CASE("corp_decomposition: the definitions on the min-max fit, the identity, a calibrated model's MCB = 0") {
+    test::Rng rng(58);
+    boost::random::uniform_int_distribution<int> level(1, 19);
+    boost::random::uniform_real_distribution<double> unit(0, 1);
+    const std::size_t n = 300;
+    Matrix p(n, 2);
+    std::vector<int> labels(n);
+    std::vector<double> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = level(rng) / 20.0;  // ties
+        y[i] = unit(rng) < x[i] * x[i] ? 1 : 0;
+        p(static_cast<Eigen::Index>(i), 0) = 1 - x[i];
+        p(static_cast<Eigen::Index>(i), 1) = x[i];
+        labels[i] = static_cast<int>(y[i]);
+    }
+    const CategoricalData data(p, labels);
+    const std::vector<double> fitted = min_max_fit(x, y, std::vector<double>(n, 1.0));
+    double ybar = 0;
+    for (double v : y) ybar += v / n;
+    const auto mean = [&](const std::vector<double>& f, bool log) {
+        double s = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            s += log ? -(y[i] == 1 ? std::log(f[i]) : std::log(1 - f[i])) : (f[i] - y[i]) * (f[i] - y[i]);
+        return s / n;
+    };
+    for (const CorpScore score : {CorpScore::brier, CorpScore::log}) {
+        CAPTURE(to_string(score));
+        const bool log = score == CorpScore::log;
+        const CorpDecomposition d = corp_decomposition(data, score);
+        const double s = mean(x, log), c = mean(fitted, log), r = mean(std::vector<double>(n, ybar), log);
+        CHECK(d.n == n);
+        CHECK(d.mean_score == doctest::Approx(s).epsilon(1e-12));
+        CHECK(d.recalibrated_score == doctest::Approx(c).epsilon(1e-12));
+        CHECK(d.mcb == doctest::Approx(s - c).epsilon(1e-10));
+        CHECK(d.dsc == doctest::Approx(r - c).epsilon(1e-10));
+        CHECK(d.unc == doctest::Approx(r).epsilon(1e-12));
+        CHECK(d.mean_score == doctest::Approx(d.mcb - d.dsc + d.unc).epsilon(1e-12));
+        CHECK(d.mcb > 0);
+        CHECK(d.dsc > 0);
+        CHECK(d.contradicted == 0);
+    }
+    // Forecasts equal to their own PAV values are calibrated in CORP's sense: MCB = 0 for both scores.
+    Matrix q(n, 2);
+    for (std::size_t i = 0; i < n; ++i) {
+        q(static_cast<Eigen::Index>(i), 0) = 1 - fitted[i];
+        q(static_cast<Eigen::Index>(i), 1) = fitted[i];
+    }
+    const CategoricalData recalibrated(q, labels);
+    CHECK(corp_decomposition(recalibrated).mcb == doctest::Approx(0).epsilon(1e-15));
+    CHECK(std::abs(corp_decomposition(recalibrated, CorpScore::log).mcb) <= 1e-15);
+    // The log score of a contradicted certainty: +inf, counted, its first row kept; the PAV score finite.
+    Matrix certain(3, 2);
+    certain << 1, 0, 0.5, 0.5, 0, 1;
+    const CorpDecomposition bad = corp_decomposition(CategoricalData(certain, {1, 0, 0}), CorpScore::log);
+    CHECK(std::isinf(bad.mean_score));
+    CHECK(std::isfinite(bad.recalibrated_score));
+    CHECK(bad.contradicted == 2);
+    CHECK(bad.first_contradicted == 0);
+    CHECK_THROWS_WITH_AS(corp_decomposition(synthetic_three_classes()), doctest::Contains("reads binary predictions"),
+                         invalid_argument);
+    CHECK(parse_corp_score("log") == CorpScore::log);
+    CHECK_THROWS_AS(parse_corp_score("crps"), invalid_argument);
 }

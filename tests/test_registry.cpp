@@ -1,6 +1,7 @@
 // The registry (registry.hpp): every option documented as it behaves, every method's run equal to the
 // direct library call, option values and errors, typed results and their records.
 #include <calib/calibration_curve.hpp>
+#include <calib/corp.hpp>
 #include <calib/debiased_l2.hpp>
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
@@ -471,6 +472,11 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             CHECK(std::get<double>(find(r.details, "smooth_ece_lower")) == reference.intervals[0].lower);
             const Record curve = std::get<Record>(find(r.details, "curve"));
             CHECK(std::get<std::vector<double>>(find(curve, "frequency")) == reference.frequency);
+        } else if (m.name == "corp") {  // binary predictions: the Brier score by default
+            const CorpDecomposition reference = corp_decomposition(binary);
+            CHECK(r.estimate == reference.mcb);
+            CHECK(std::get<double>(find(r.details, "dsc")) == reference.dsc);
+            CHECK(std::get<double>(find(r.details, "unc")) == reference.unc);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

@@ -4,6 +4,7 @@
 #include <calib/calibration_curve.hpp>
 #include <calib/ckce.hpp>
 #include <calib/compare.hpp>
+#include <calib/corp.hpp>
 #include <calib/data.hpp>
 #include <calib/errors.hpp>
 #include <calib/estimators.hpp>

@@ -6,9 +6,11 @@
 
 #include <calib/calibration_curve.hpp>
 #include <calib/ckce.hpp>
+#include <calib/corp.hpp>
 #include <calib/debiased_l2.hpp>
 #include <calib/estimators.hpp>
 #include <calib/mmd.hpp>
+#include <calib/operation.hpp>
 #include <calib/smooth_ece.hpp>
 
 namespace calib::detail {
@@ -300,6 +302,40 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
                                                    {"residual", r.residual},
                                                    {"density", r.density}}});
              return estimate("smooth-ece", r.value, r.n, details);
+         }}));
+    struct CorpEntry {
+        CorpScore score = CorpScore::brier;
+        BinaryEvent event;
+    };
+    all.push_back(estimator_entry<CorpEntry>(
+        binary_method("corp",
+                      "CORP miscalibration MCB of the Brier or log score, with DSC and UNC (Dimitriadis, Gneiting & "
+                      "Jordan 2021), O(n log n)",
+                      "the CORP score decomposition: miscalibration MCB, discrimination DSC, uncertainty UNC"),
+        OptionList<CorpEntry>{
+            enum_option(&CorpEntry::score,
+                        info("score", "", "brier",
+                             "the proper score decomposed: brier ((p - y)^2) or log (the negative log-likelihood)"),
+                        named<CorpScore>({CorpScore::brier, CorpScore::log})),
+            event_option(&CorpEntry::event)},
+        {},
+        {always<CorpEntry>(KernelUse::none), nullptr, nullptr,
+         [](const AnyData& data, const Kernel*, const AnyData*, const CorpEntry& e, const ParallelOptions&) {
+             const CorpDecomposition r = corp_decomposition(binary_of("corp", data, e.event), e.score);
+             if (r.contradicted)  // an estimate is finite: say why this one is not, and what to do
+                 throw invalid_argument(
+                     "corp `score` log: " +
+                         (r.contradicted == 1 ? "the forecast of row " + std::to_string(r.first_contradicted) + " gives"
+                                              : "the forecasts of row " + std::to_string(r.first_contradicted) + " and " +
+                                                    std::to_string(r.contradicted - 1) + " other rows give") +
+                         " probability 0 to the outcome that happened, so the mean log score and MCB are infinite "
+                         "(DSC " + readable(r.dsc) + " and UNC " + readable(r.unc) +
+                         " are finite); use `score` brier, or forecasts in (0, 1)",
+                     static_cast<long>(r.first_contradicted), -1);
+             Record details{{"mean_score", r.mean_score}, {"recalibrated_score", r.recalibrated_score},
+                            {"dsc", r.dsc},               {"unc", r.unc},
+                            {"blocks", std::uint64_t(r.blocks)}};
+             return estimate("corp", r.mcb, r.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
     return all;

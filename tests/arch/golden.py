@@ -41,7 +41,7 @@ ESTIMATORS = {
     "skce-biased": "", "skce-unbiased": "", "skce-block": "--block-size sqrt",
     "ece": "", "ckce": "", "mmd": "", "ce-bins": "", "ce-kde": "", "ce-kkr": "", "ce-ukkr": "", "brier": "",
     "ucme": "--test-locations locations.csv", "ici": "--replicates 50",
-    "debiased-l2": "--replicates 50", "smooth-ece": "--replicates 20 --curve-points 5",
+    "debiased-l2": "--replicates 50", "smooth-ece": "--replicates 20 --curve-points 5", "corp": "--score log",
 }
 TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
@@ -52,7 +52,7 @@ TESTS = {
 }
 # The binary CME test's one test location (p, y), written beside the sample files.
 BINARY_LOCATION = ("binary_location.csv", "p,y\n0.3,1\n")
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "t-cal", "ici", "smooth-ece")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "t-cal", "ici", "smooth-ece", "corp")
 
 
 def applies(family, method):
