@@ -231,7 +231,7 @@ TEST_CASE("bad inputs give clear errors") {
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("platt"),
                          "calib::parse_recalibration_method: method = 'platt' is unknown; the methods are temperature, "
-                         "temperature-bias, vector, matrix, affine, affine-features",
+                         "temperature-bias, vector, matrix, isotonic, affine, affine-features",
                          calib::invalid_argument);
 
     // A map of the other family.

@@ -404,11 +404,14 @@ Usage:
   calib recalibrate apply --map map.json --input FILE [--labelled [--one-based-labels]]
                           [--simplex-tolerance T] [--renormalize] --output FILE.npy|FILE.csv
 
-fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS
-(docs/recalibration.md) and writes the map as JSON. Methods:
+fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS, or
+fits isotonic maps by PAV (docs/recalibration.md), and writes the map as JSON. Methods:
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
-                off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12)
+                off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12);
+                isotonic: each class's probability by its isotonic regression (one-vs-rest,
+                renormalised; the second class's alone when m = 2), as scikit-learn's
+                CalibratedClassifierCV(method="isotonic")
   normal        affine: N(a mu + b, (e^s sigma)^2); affine-features: N(a mu + b,
                 (e^(s0 + s1 |x|) sigma)^2) with one feature x per row (--features)
 

@@ -8,6 +8,9 @@
 //     vector             softmax(w ⊙ z + b)                  (Guo et al. 2017, vector scaling)
 //     matrix             softmax(W z + b), with the ridge λ Σ_{k≠l} W_kl² added to the objective
 //                        (off-diagonal regularisation, Kull et al. 2019)
+//     isotonic           one-vs-rest isotonic regression of each class's probability (the last class's
+//                        alone when m = 2, the first then 1 − it), renormalised, as scikit-learn's
+//                        CalibratedClassifierCV(method="isotonic") does (Zadrozny & Elkan 2002)
 //   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
 //                        affine-features    N(a μ + b, (e^{s₀ + s₁|x|} σ)²), x one feature per observation
 //
@@ -38,19 +41,21 @@
 
 namespace calib {
 
-enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, affine, affine_features };
+enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, isotonic, affine, affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
 std::string to_string(RecalibrationObjective objective);
 RecalibrationObjective parse_recalibration_objective(const std::string& name);
 
-// "temperature", "temperature-bias", "vector", "matrix", "affine", "affine-features"; the parser throws
-// calib::invalid_argument for an unknown name, listing the known ones.
+// "temperature", "temperature-bias", "vector", "matrix", "isotonic", "affine", "affine-features"; the
+// parser throws calib::invalid_argument for an unknown name, listing the known ones.
 std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
-// Whether a method maps categorical predictions (else normal ones).
+// Whether a method maps categorical predictions (else normal ones); whether it is fitted by L-BFGS on
+// its objective (every method but isotonic, which PAV fits exactly).
 bool is_categorical(RecalibrationMethod method);
+bool is_parametric(RecalibrationMethod method);
 // The notions of the nll+mmd objective for the categorical maps (canonical, top-label, class-wise,
 // marginal) or the normal ones (distribution, individual, marginal), and their names joined as
 // "a, b or c" for messages.
@@ -84,9 +89,22 @@ struct RecalibrationOptions {
 // only up to 2^53.
 inline constexpr std::uint64_t max_map_seed = 1000000000000000ULL;
 
-// A fitted map. `parameters` are the map's own values, by name in the JSON file:
+// A nondecreasing piecewise-linear function of a probability (an isotonic map's, per class): knots x
+// strictly increasing in [0, 1] with values y nondecreasing in [0, 1], x and y of one length ≥ 1;
+// linear between knots, y.front() below x.front() and y.back() above x.back(). Fitted by PAV
+// (isotonic.hpp), a block of the fit is one knot (its x) or two (its smallest and largest x), so the
+// curve is the fit's step function joined linearly across the gaps between blocks — the curve of
+// scikit-learn's IsotonicRegression(out_of_bounds="clip").
+struct MonotoneCurve {
+    std::vector<double> x, y;
+};
+double evaluate(const MonotoneCurve& curve, double x);
+
+// A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
 //   matrix: [W row-major (m²), b_1 … b_m]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
+// `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
+// named x_k and y_k in the file (k the column, from 0).
 struct RecalibrationMap {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     bool logits = false;            // categorical: the inputs are logits (else probabilities)
@@ -105,6 +123,7 @@ struct RecalibrationMap {
     std::size_t mmd_samples = 0;
     std::uint64_t mmd_seed = 0;
     Vector parameters;
+    std::vector<MonotoneCurve> curves;
 };
 
 // Why L-BFGS stopped: the gradient test held (‖∇‖ ≤ gradient_tolerance · max(1, ‖θ‖)), the iteration
@@ -117,6 +136,8 @@ FitTermination parse_fit_termination(const std::string& name);
 
 // How a fit went: the objective at the identity map and at the fitted parameters, L-BFGS's iterations
 // (0 when the line search failed: LBFGS++ throws) and objective-and-gradient evaluations, why it stopped.
+// Isotonic: the mean NLL of the predictions and of the fitted map (probabilities floored as in
+// recalibrated_nll), 0 iterations and evaluations, converged (PAV is exact).
 struct FitSummary {
     double objective_before = 0;
     double objective_after = 0;
@@ -140,12 +161,15 @@ struct NamedParameter {
 };
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
-// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = s0 = s1 = 0).
+// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = s0 = s1 = 0; isotonic: the
+// curves through (0, 0) and (1, 1)).
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 
-// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling). Throws invalid_argument for a method of the
-// other family, bad options or labels out of range.
+// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling), or isotonic by PAV on the
+// probabilities (softmax of logits; the options other than probability_floor are the optimiser's, and
+// nll+mmd is refused). Throws invalid_argument for a method of the other family, bad options or labels
+// out of range.
 RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options = {});
 RecalibrationFit fit_recalibration(const NormalData& data, RecalibrationMethod method = RecalibrationMethod::affine,
@@ -157,7 +181,9 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
                                    const RecalibrationOptions& options = {});
 
 // The mean NLL of the recalibrated predictions (without matrix scaling's ridge), by the stable
-// log-softmax: finite however small a recalibrated probability is.
+// log-softmax: finite however small a recalibrated probability is. Isotonic, whose probabilities can be
+// exactly 0 beyond the range it was fitted on: −log max(q_y, probability_floor), as scikit-learn's
+// log_loss clips.
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data);
 double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, const Matrix& features = Matrix());
 

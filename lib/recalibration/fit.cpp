@@ -6,6 +6,7 @@
 
 #include "core/check.hpp"
 #include "kernels/mmd_ops.hpp"
+#include "recalibration/isotonic_map.hpp"
 #include "recalibration/objective.hpp"
 
 #include <LBFGS.h>
@@ -21,7 +22,7 @@ namespace {
 
 constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                               RecalibrationMethod::affine, RecalibrationMethod::affine_features};
+                                               RecalibrationMethod::isotonic, RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 // The Gaussian MMD options of the normal maps' nll+mmd.
 void check_normal_mmd_options(const RecalibrationOptions& options) {
@@ -99,15 +100,7 @@ void check_family(const char* function, RecalibrationMethod method, bool categor
 }
 
 detail::CategoricalProblem make_problem(const RecalibrationMap& map, const CategoricalScores& data) {
-    const char* function = "fit_recalibration";
-    const Eigen::Index n = data.scores.rows(), m = data.scores.cols();
-    detail::check_nonempty(function, "scores", n);
-    if (m < 2) detail::fail(function, "scores has ", m, " columns, must have m >= 2 (one per class)");
-    detail::check_same_rows(function, "scores", n, "labels", static_cast<long>(data.labels.size()));
-    for (std::size_t i = 0; i < data.labels.size(); ++i)
-        if (data.labels[i] < 0 || data.labels[i] >= m)
-            detail::fail_at(static_cast<long>(i), -1, function, "labels[", i, "] = ", data.labels[i], ", must be in [0, ",
-                            m, ")");
+    detail::check_labelled_scores("fit_recalibration", data);
     return {map.method, map.ridge, detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
 }
 
@@ -291,6 +284,7 @@ std::string to_string(RecalibrationMethod method) {
     case RecalibrationMethod::temperature_bias: return "temperature-bias";
     case RecalibrationMethod::vector: return "vector";
     case RecalibrationMethod::matrix: return "matrix";
+    case RecalibrationMethod::isotonic: return "isotonic";
     case RecalibrationMethod::affine: return "affine";
     case RecalibrationMethod::affine_features: return "affine-features";
     }
@@ -301,7 +295,8 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
     for (RecalibrationMethod method : all_methods)
         if (to_string(method) == name) return method;
     detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, affine, affine-features");
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, isotonic, affine, "
+                 "affine-features");
 }
 
 std::string to_string(RecalibrationObjective objective) {
@@ -317,6 +312,8 @@ RecalibrationObjective parse_recalibration_objective(const std::string& name) {
 bool is_categorical(RecalibrationMethod method) {
     return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
 }
+
+bool is_parametric(RecalibrationMethod method) { return method != RecalibrationMethod::isotonic; }
 
 const std::vector<MmdNotion>& recalibration_notions(bool categorical) {
     static const std::vector<MmdNotion> classes = {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise,
@@ -336,6 +333,9 @@ std::string recalibration_notion_names(bool categorical) {
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options) {
     check_options(options, is_categorical(method));
+    if (!is_parametric(method) && options.objective == RecalibrationObjective::nll_mmd)
+        detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted by PAV (the monotone map of "
+                     "largest likelihood); the objective nll+mmd applies to the parametric maps");
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
@@ -362,6 +362,7 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
+    case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -372,6 +373,10 @@ RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationM
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
     RecalibrationFit fit{identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
+    if (!is_parametric(method)) {
+        fit.summary = detail::fit_isotonic(fit.map, data);
+        return fit;
+    }
     detail::CategoricalProblem problem = make_problem(fit.map, data);
     if (fit.map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(fit.map, problem);
     fit.summary = minimise(fit.map, options, [&](const Vector& theta, Vector* gradient) {
@@ -400,6 +405,7 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     check_family("recalibrated_nll", map.method, true);
+    if (!is_parametric(map.method)) return detail::isotonic_nll(map, data);
     detail::CategoricalProblem problem = make_problem(map, data);
     problem.ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
@@ -426,6 +432,7 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
                                     detail::format_value(scores(i, k)),
                                     ", must be in [0, 1] (the map was fitted on probabilities; for logits, fit a map on "
                                     "logits)");
+    if (!is_parametric(map.method)) return detail::apply_isotonic(map, scores);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
     const Matrix p = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
     for (Eigen::Index i = 0; i < p.rows(); ++i)

@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
+#include "recalibration/isotonic_map.hpp"
 #include "recalibration/objective.hpp"
 
 #include <algorithm>
@@ -37,6 +38,7 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::temperature_bias: return {{"temperature", 0, 1, false}, {"bias", 1, m, true}};
     case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
     case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
+    case RecalibrationMethod::isotonic: return {};  // its curves (named_parameters)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
     case RecalibrationMethod::affine_features:
         return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s0", 2, 1, false}, {"s1", 3, 1, false}};
@@ -83,6 +85,15 @@ bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf 
 
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
     std::vector<NamedParameter> named;
+    if (map.method == RecalibrationMethod::isotonic) {
+        const std::vector<int> columns = detail::isotonic_columns(map.num_classes);
+        for (std::size_t c = 0; c < std::min(columns.size(), map.curves.size()); ++c) {
+            const std::string k = std::to_string(columns[c]);
+            named.push_back({"x_" + k, map.curves[c].x, true});
+            named.push_back({"y_" + k, map.curves[c].y, true});
+        }
+        return named;
+    }
     for (const Slot& slot : slots(map.method, map.num_classes))
         named.push_back({slot.name, values(map.parameters, slot.start, slot.count), slot.array});
     return named;
@@ -171,6 +182,9 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     if (objective != "nll" && objective != "nll+mmd")
         detail::fail(function, "objective = '", objective, "', must be nll or nll+mmd");
     map.objective = parse_recalibration_objective(objective);
+    if (!is_parametric(map.method) && map.objective != RecalibrationObjective::nll)
+        detail::fail(function, "objective = '", objective, "' does not fit method = ", to_string(map.method),
+                     " (fitted by PAV: nll)");
     if (map.objective == RecalibrationObjective::nll_mmd) {
         map.lambda = number(root, "lambda");
         if (map.lambda < 0) detail::fail(function, "lambda = ", detail::format_value(map.lambda), ", must be >= 0");
@@ -217,25 +231,40 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     fit.summary.termination = parse_fit_termination(text(root, "status"));
 
     const JsonValue& parameters = member(root, "parameters", JsonValue::Kind::object, "an object");
-    const std::vector<Slot> named = slots(map.method, map.num_classes);
-    std::vector<std::string> names;
     const std::string where = "parameters of method = " + to_string(map.method);
-    map.parameters = Vector::Zero(named.back().start + named.back().count);
-    for (const Slot& slot : named) {
-        names.push_back(slot.name);
-        if (!slot.array) {
-            member(parameters, slot.name, JsonValue::Kind::number, "a number", where.c_str());
-            map.parameters[slot.start] = number(parameters, slot.name);
-            continue;
-        }
-        const JsonValue& list = member(parameters, slot.name, JsonValue::Kind::array, "an array", where.c_str());
-        if (static_cast<Eigen::Index>(list.array.size()) != slot.count)
-            detail::fail(function, "parameters.", slot.name, " has ", list.array.size(), " values, must have ", slot.count);
-        for (Eigen::Index k = 0; k < slot.count; ++k) {
-            const JsonValue& x = list.array[static_cast<std::size_t>(k)];
+    // One list of finite numbers, `count` long unless 0 (any length).
+    const auto list_of = [&](const std::string& name, Eigen::Index count) {
+        const JsonValue& list = member(parameters, name, JsonValue::Kind::array, "an array", where.c_str());
+        if (count > 0 && static_cast<Eigen::Index>(list.array.size()) != count)
+            detail::fail(function, "parameters.", name, " has ", list.array.size(), " values, must have ", count);
+        std::vector<double> out;
+        for (std::size_t k = 0; k < list.array.size(); ++k) {
+            const JsonValue& x = list.array[k];
             if (x.kind != JsonValue::Kind::number || !std::isfinite(x.number))
-                detail::fail(function, "parameters.", slot.name, "[", k, "] must be a finite number");
-            map.parameters[slot.start + k] = x.number;
+                detail::fail(function, "parameters.", name, "[", k, "] must be a finite number");
+            out.push_back(x.number);
+        }
+        return out;
+    };
+    std::vector<std::string> names;
+    if (map.method == RecalibrationMethod::isotonic) {
+        for (const int column : detail::isotonic_columns(map.num_classes)) {
+            const std::string k = std::to_string(column);
+            map.curves.push_back({list_of("x_" + k, 0), list_of("y_" + k, 0)});
+            names.insert(names.end(), {"x_" + k, "y_" + k});
+        }
+    } else {
+        const std::vector<Slot> named = slots(map.method, map.num_classes);
+        map.parameters = Vector::Zero(named.back().start + named.back().count);
+        for (const Slot& slot : named) {
+            names.push_back(slot.name);
+            if (!slot.array) {
+                member(parameters, slot.name, JsonValue::Kind::number, "a number", where.c_str());
+                map.parameters[slot.start] = number(parameters, slot.name);
+                continue;
+            }
+            const std::vector<double> values = list_of(slot.name, slot.count);
+            std::copy(values.begin(), values.end(), map.parameters.data() + slot.start);
         }
     }
     only_keys(parameters, names, "parameters");

@@ -4,6 +4,7 @@
 #include "recalibration/objective.hpp"
 
 #include "core/check.hpp"
+#include "recalibration/isotonic_map.hpp"
 #include "core/compensated_sum.hpp"
 #include "estimators/mmd_gradient.hpp"
 #include "estimators/mmd_normal_gradient.hpp"
@@ -34,6 +35,7 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l += theta.tail(m);
         break;
     }
+    case RecalibrationMethod::isotonic: fail("recalibration", "isotonic is not a parametric map");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
@@ -57,6 +59,7 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
         gradient.tail(m) += g;
         break;
+    case RecalibrationMethod::isotonic:
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -94,6 +97,16 @@ Matrix mapped_probabilities(RecalibrationMethod method, const Vector& theta, con
     return softmax_rows(mapped_logits(method, theta, z));
 }
 
+void check_labelled_scores(const char* function, const CategoricalScores& data) {
+    const Eigen::Index n = data.scores.rows(), m = data.scores.cols();
+    check_nonempty(function, "scores", n);
+    if (m < 2) fail(function, "scores has ", m, " columns, must have m >= 2 (one per class)");
+    check_same_rows(function, "scores", n, "labels", static_cast<long>(data.labels.size()));
+    for (std::size_t i = 0; i < data.labels.size(); ++i)
+        if (data.labels[i] < 0 || data.labels[i] >= m)
+            fail_at(static_cast<long>(i), -1, function, "labels[", i, "] = ", data.labels[i], ", must be in [0, ", m, ")");
+}
+
 Matrix input_columns(const Matrix& scores, bool logits, double floor) {
     Matrix z = scores.transpose();
     for (Eigen::Index i = 0; i < z.cols(); ++i)
@@ -105,6 +118,7 @@ Matrix input_columns(const Matrix& scores, bool logits, double floor) {
 }
 
 std::string map_parameter_problem(const RecalibrationMap& map) {
+    if (map.method == RecalibrationMethod::isotonic) return curves_problem(map);
     for (const NamedParameter& p : named_parameters(map))
         for (std::size_t k = 0; k < p.values.size(); ++k) {
             const double x = p.values[k];

@@ -25,6 +25,10 @@ struct CategoricalProblem {
     std::size_t mmd_block_size = 0;
 };
 
+// Scores of n ≥ 1 rows and m ≥ 2 columns with n labels in [0, m); throws invalid_argument naming the
+// function and the first row that breaks it.
+void check_labelled_scores(const char* function, const CategoricalScores& data);
+
 // z of each observation: the logits, or log max(p, floor); transposed. Throws for labels out of range
 // or non-finite scores.
 Matrix input_columns(const Matrix& scores, bool logits, double floor);

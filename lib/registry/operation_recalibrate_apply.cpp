@@ -97,34 +97,34 @@ public:
     using ConfiguredSetup::ConfiguredSetup;
 
     std::optional<PredictionReading> reading() const override {
-        const RecalibrationMap& map_ = map();
-        const bool classes = is_categorical(map_.method);
+        const RecalibrationMap& given_map = map();
+        const bool classes = is_categorical(given_map.method);
         PredictionReading out{&find_family(classes ? "categorical" : "normal"), setup_.values().read,
                               setup_.values().labelled};
-        out.read.classes = classes ? map_.num_classes : 0;
-        out.read.logits = map_.logits;
+        out.read.classes = classes ? given_map.num_classes : 0;
+        out.read.logits = given_map.logits;
         return out;
     }
 
     OperationRecord run(const std::vector<ModelData>& models, const DataSets&, const ParallelOptions&) const override {
-        const RecalibrationMap& map_ = map();
+        const RecalibrationMap& given_map = map();
         const Predictions& given = std::get<Predictions>(models.front().value);
         const ApplySpec& spec = setup_.values();
         const auto n = static_cast<std::size_t>(given.values.rows());
-        const bool classes = is_categorical(map_.method);
+        const bool classes = is_categorical(given_map.method);
         Predictions out{Matrix(), given.observations};
         const Stopwatch timer;
         if (classes) {
-            out.values = apply_recalibration(map_, given.values);
+            out.values = apply_recalibration(given_map, given.values);
         } else {
             const Matrix features = spec.features.empty() && !spec.feature_table
                                         ? Matrix()
                                         : observation_table("features", spec.features, spec.feature_table, n, spec.read.text);
-            out.values = apply_recalibration(map_, given.values.col(0), given.values.col(1), features);
+            out.values = apply_recalibration(given_map, given.values.col(0), given.values.col(1), features);
         }
         OperationRecord record;
-        record.title = "a recalibration map " + to_string(map_.method) + " applied";
-        record.result = {{"command", std::string("recalibrate apply")}, {"method", to_string(map_.method)}};
+        record.title = "a recalibration map " + to_string(given_map.method) + " applied";
+        record.result = {{"command", std::string("recalibrate apply")}, {"method", to_string(given_map.method)}};
         record.n = n;
         record.details = {{"columns", static_cast<std::uint64_t>(out.values.cols() + (out.observations.size() ? 1 : 0))}};
         record.options = setup_.record(n);

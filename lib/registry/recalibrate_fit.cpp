@@ -31,6 +31,8 @@ bool finite_nonnegative(double x) { return x >= 0 && std::isfinite(x); }
 bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
 
 const Condition with_mmd{"objective", {"nll+mmd"}};
+// The options of the objective and its optimiser, which the maps fitted by L-BFGS take (not isotonic's PAV).
+const Condition parametric{"method", {"temperature", "temperature-bias", "vector", "matrix", "affine", "affine-features"}};
 
 OptionList<RecalibrationOptions> categorical_options() {
     using O = RecalibrationOptions;
@@ -41,7 +43,8 @@ OptionList<RecalibrationOptions> categorical_options() {
                     finite_nonnegative, "finite and >= 0"),
         real_option(&O::probability_floor,
                     info("probability_floor", "F", "1e-12",
-                         "probabilities are mapped to z = log max(p, F) (a zero would be -infinity, which no map moves)"),
+                         "probabilities are mapped to z = log max(p, F) (a zero would be -infinity, which no map moves); "
+                         "isotonic: its NLL takes max(q, F)"),
                     [](double x) { return x > 0 && x < 1; }, "in (0, 1)"),
     };
 }
@@ -94,13 +97,15 @@ OptionList<FitSpec> fit_options(bool categorical) {
     const std::vector<RecalibrationMethod> methods =
         categorical ? std::vector<RecalibrationMethod>{RecalibrationMethod::temperature,
                                                        RecalibrationMethod::temperature_bias,
-                                                       RecalibrationMethod::vector, RecalibrationMethod::matrix}
+                                                       RecalibrationMethod::vector, RecalibrationMethod::matrix,
+                                                       RecalibrationMethod::isotonic}
                     : std::vector<RecalibrationMethod>{RecalibrationMethod::affine, RecalibrationMethod::affine_features};
     const std::string family = categorical ? "categorical" : "normal";
     OptionInfo method = info("method", "", "",
                              categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
-                                           "(softmax(w*z + b)) or matrix (softmax(Wz + b), with a ridge on the "
-                                           "off-diagonal W)"
+                                           "(softmax(w*z + b)), matrix (softmax(Wz + b), with a ridge on the "
+                                           "off-diagonal W) or isotonic (PAV on each class's probability, one-vs-rest "
+                                           "and renormalised; the last class's alone when m = 2)"
                                          : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
                                            "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");
     method.required = true;
@@ -110,7 +115,8 @@ OptionList<FitSpec> fit_options(bool categorical) {
         enum_option(&O::objective,
                     info("objective", "", "nll",
                          "nll: the mean negative log-likelihood; nll+mmd: mean NLL + lambda * MMD^2, the conditional "
-                         "MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al. 2023)"),
+                         "MMD's block estimate with blocks of floor(sqrt(n)) (Marx et al. 2023)",
+                         parametric),
                     named(std::vector<RecalibrationObjective>{RecalibrationObjective::nll,
                                                                  RecalibrationObjective::nll_mmd})),
         real_option(&O::lambda, lambda, finite_nonnegative, "finite and >= 0"),
@@ -125,11 +131,11 @@ OptionList<FitSpec> fit_options(bool categorical) {
     };
     options = options + (categorical ? categorical_options() : normal_mmd_options());
     options.push_back(integer_option(&O::max_iterations,
-                                     info("max_iterations", "N", "1000", "the L-BFGS iterations at most"), 1,
+                                     info("max_iterations", "N", "1000", "the L-BFGS iterations at most", parametric), 1,
                                      1000000000));
     options.push_back(real_option(&O::gradient_tolerance,
                                   info("gradient_tolerance", "G", "1e-08",
-                                       "stop when the gradient's norm is at most G * max(1, |theta|)"),
+                                       "stop when the gradient's norm is at most G * max(1, |theta|)", parametric),
                                   finite_positive, "finite and > 0"));
     OptionList<FitSpec> all = OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
                               nested(&FitSpec::options, options);

@@ -1223,7 +1223,17 @@ expect_error "recalibrate map with T = 0" "t0.json: calib::recalibration_fit_fro
     recalibrate apply --map t0.json --input over.csv --labelled --output x.csv
 expect_error "recalibrate map of another family" "over.csv: found 5 columns, expected 2 (mu, sigma; with --labelled, 3: mu, sigma, y)" -- \
     recalibrate apply --map affine.json --input over.csv --output x.csv
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector or matrix for family categorical" -- \
+# Isotonic: PAV per class on the softmax probabilities of the logits of over.csv, one-vs-rest, renormalised.
+expect_json "recalibrate isotonic" 'j["status"] == "converged" and j["iterations"] == 0 and sorted(j["parameters"]) == ["x_0", "x_1", "x_2", "x_3", "y_0", "y_1", "y_2", "y_3"] and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and j["objective_after"] < j["objective_before"]' \
+    recalibrate fit --family categorical --input over.csv --logits --method isotonic --holdout 0.3 --seed 5 --out iso.json
+expect_json "recalibrate apply isotonic" 'j["columns"] == 5 and all(abs(sum(map(float, r.split(",")[:4])) - 1) < 1e-12 for r in open("iso_out.csv").read().split()[1:])' \
+    recalibrate apply --map iso.json --input over.csv --labelled --output iso_out.csv
+expect_error "recalibrate isotonic takes no objective" "option --objective applies only with --method temperature|temperature-bias|vector|matrix|affine|affine-features, not isotonic" -- \
+    recalibrate fit --family categorical --input over.csv --logits --method isotonic --objective nll --out x.json
+python3 -c 'import json; m = json.load(open("iso.json")); m["parameters"]["y_2"][0] = 2; json.dump(m, open("iso_bad.json", "w"))'
+expect_error "recalibrate isotonic map out of [0, 1]" "iso_bad.json: calib::recalibration_fit_from_json: parameters.y_2[0] = 2, must be in [0, 1]" -- \
+    recalibrate apply --map iso_bad.json --input over.csv --labelled --output x.csv
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix or isotonic for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = platt, must be one of temperature" -- "${fit[@]}" --method platt --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \

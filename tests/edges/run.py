@@ -179,7 +179,7 @@ def operations(family):
     elif family not in ("mvnormal-diag", "mvnormal"):
         ops.append(("pit", None, ("pit", {})))
     if family == "categorical":
-        for method in ("temperature", "temperature-bias", "vector", "matrix"):
+        for method in ("temperature", "temperature-bias", "vector", "matrix", "isotonic"):
             ops.append((f"recalibrate {method}", ["recalibrate", "fit", "--method", method, "--out", "MAP"],
                         ("recalibrate_fit", dict(method=method))))
     if family == "normal":
@@ -396,7 +396,7 @@ def extreme_maps():
     mean, std = rng.normal(size=20), rng.uniform(0.5, 2, 20)
     y = mean + rng.normal(size=20)
     maps = []
-    for method in ("temperature", "temperature-bias", "vector", "matrix"):
+    for method in ("temperature", "temperature-bias", "vector", "matrix", "isotonic"):
         fitted = calib.recalibrate_fit(probs, labels, method=method)
         maps.append((method, fitted, {"probs": probs}))
         maps.append((method + " given logits", fitted, {"probs": logits}))

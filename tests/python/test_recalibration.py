@@ -35,6 +35,7 @@ CATEGORICAL = [
     ("vector", {"objective": "nll+mmd", "lambda_": 0.5, "notion": "top-label"},
      ["--objective", "nll+mmd", "--lambda", "0.5", "--notion", "top-label"]),
     ("matrix", {"ridge": 0.01}, ["--ridge", "0.01"]),
+    ("isotonic", {}, []),
     ("temperature", {"objective": "nll+mmd", "lambda_": 2}, ["--objective", "nll+mmd", "--lambda", "2"]),
     ("temperature-bias", {"objective": "nll+mmd", "lambda_": 1, "notion": "marginal"},
      ["--objective", "nll+mmd", "--lambda", "1", "--notion", "marginal"]),
@@ -151,7 +152,7 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
     with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector or matrix for family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector, matrix or isotonic for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
     with pytest.raises(ValueError, match="option `method` = platt, must be one of"):
         calib.recalibrate_fit(probs, labels, method="platt")
