@@ -97,6 +97,14 @@ TEST_CASE("analytic gradients match central differences for every map") {
             CHECK(error < 1e-7);
         }
     }
+    // Platt's map, of two classes.
+    const CategoricalScores two = calib::synthetic::tempered_logits(60, 2, 2.0, 1.5, rng);
+    const calib::detail::CategoricalProblem platt{RecalibrationMethod::platt, 0,
+                                                  calib::detail::input_columns(two.scores, true, 1e-12), two.labels};
+    Vector ab(2);
+    ab << 0.7, -0.4;
+    CHECK(gradient_error([&](const Vector& t, Vector* g) { return calib::detail::categorical_objective(platt, t, g); },
+                         ab) < 1e-7);
     const NormalData normal_data = affine_data(60, 1.2, 0.3, 0.2, rng);
     Vector theta(3);
     theta << 0.8, -0.2, 0.4;
@@ -149,6 +157,8 @@ TEST_CASE("every map round-trips through its JSON file bitwise") {
     const CategoricalScores data = calib::synthetic::tempered_logits(300, 3, 2.0, 1.7, rng);
     std::vector<RecalibrationFit> fits;
     for (RecalibrationMethod method : categorical_methods) fits.push_back(calib::fit_recalibration(data, method));
+    fits.push_back(calib::fit_recalibration(calib::synthetic::tempered_logits(300, 2, 2.0, 1.7, rng),
+                                            RecalibrationMethod::platt));
     fits.push_back(calib::fit_recalibration(affine_data(300, 0.9, 0.1, -0.2, rng)));
     for (const RecalibrationFit& fit : fits) {
         const RecalibrationMap& map = fit.map;
@@ -220,8 +230,8 @@ TEST_CASE("bad inputs give clear errors") {
     CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced(temperature, "\"temperature\": 5e-324")),
                          doctest::Contains("temperature = 5e-324, must be > 0 with 1/temperature finite"),
                          calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"platt\"")),
-                         doctest::Contains("method = 'platt' is unknown"), calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"spline\"")),
+                         doctest::Contains("method = 'spline' is unknown"), calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"status\"", "\"statu\"")),
                          doctest::Contains("unknown key \"statu\" in the map"), calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(replaced("\"method\": \"temperature\"", "\"method\": \"vector\"")),
@@ -229,9 +239,9 @@ TEST_CASE("bad inputs give clear errors") {
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(json + "}"), doctest::Contains("text after the JSON value"),
                          calib::invalid_argument);
-    CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("platt"),
-                         "calib::parse_recalibration_method: method = 'platt' is unknown; the methods are temperature, "
-                         "temperature-bias, vector, matrix, isotonic, affine, affine-features",
+    CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("spline"),
+                         "calib::parse_recalibration_method: method = 'spline' is unknown; the methods are temperature, "
+                         "temperature-bias, vector, matrix, platt, isotonic, affine, affine-features",
                          calib::invalid_argument);
 
     // A map of the other family.

@@ -219,7 +219,7 @@ TEST_CASE("a front-end's arguments: set in order, missing options, why an option
 TEST_CASE("the recalibration fit: the family's methods, the library's defaults and bounds, the features' rule") {
     const RecalibrationOptions library;
     RecalibrationSetup fit(find_family("categorical"));
-    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|vector|matrix|isotonic)",
+    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|vector|matrix|platt|isotonic)",
                          invalid_argument);
     fit.set("method", "matrix");
     fit.check();
@@ -231,7 +231,7 @@ TEST_CASE("the recalibration fit: the family's methods, the library's defaults a
     CHECK(o.max_iterations == library.max_iterations);
     CHECK(o.gradient_tolerance == library.gradient_tolerance);
     CHECK_THROWS_WITH_AS(fit.set("method", "affine"),
-                         "option `method` = affine, must be one of temperature, temperature-bias, vector, matrix or isotonic "
+                         "option `method` = affine, must be one of temperature, temperature-bias, vector, matrix, platt or isotonic "
                          "for family categorical",
                          option_error);
     CHECK_THROWS_WITH_AS(fit.set("lambda", "1"), "`lambda` applies only with `objective` nll+mmd", invalid_argument);

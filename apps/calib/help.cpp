@@ -408,7 +408,8 @@ fit minimises the mean negative log-likelihood of the recalibrated predictions w
 fits isotonic maps by PAV (docs/recalibration.md), and writes the map as JSON. Methods:
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
-                off-diagonal W^2); z are the logits (--logits) or log max(p, 1e-12);
+                off-diagonal W^2), platt (two classes: sigmoid(a (z1 - z0) + b), Platt's
+                logistic map of the log-odds); z are the logits (--logits) or log max(p, 1e-12);
                 isotonic: each class's probability by its isotonic regression (one-vs-rest,
                 renormalised; the second class's alone when m = 2), as scikit-learn's
                 CalibratedClassifierCV(method="isotonic")

@@ -8,6 +8,8 @@
 //     vector             softmax(w ⊙ z + b)                  (Guo et al. 2017, vector scaling)
 //     matrix             softmax(W z + b), with the ridge λ Σ_{k≠l} W_kl² added to the objective
 //                        (off-diagonal regularisation, Kull et al. 2019)
+//     platt              m = 2: P(class 1) = σ(a·(z₁ − z₀) + b), the logistic map of the log-odds
+//                        (Platt 1999), fitted by the plain NLL (no target smoothing)
 //     isotonic           one-vs-rest isotonic regression of each class's probability (the last class's
 //                        alone when m = 2, the first then 1 − it), renormalised, as scikit-learn's
 //                        CalibratedClassifierCV(method="isotonic") does (Zadrozny & Elkan 2002)
@@ -41,14 +43,14 @@
 
 namespace calib {
 
-enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, isotonic, affine, affine_features };
+enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, platt, isotonic, affine, affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
 std::string to_string(RecalibrationObjective objective);
 RecalibrationObjective parse_recalibration_objective(const std::string& name);
 
-// "temperature", "temperature-bias", "vector", "matrix", "isotonic", "affine", "affine-features"; the
+// "temperature", "temperature-bias", "vector", "matrix", "platt", "isotonic", "affine", "affine-features"; the
 // parser throws calib::invalid_argument for an unknown name, listing the known ones.
 std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
@@ -102,7 +104,7 @@ double evaluate(const MonotoneCurve& curve, double x);
 
 // A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
-//   matrix: [W row-major (m²), b_1 … b_m]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
+//   matrix: [W row-major (m²), b_1 … b_m]; platt: [a, b]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
 // named x_k and y_k in the file (k the column, from 0).
 struct RecalibrationMap {
@@ -162,7 +164,7 @@ struct NamedParameter {
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
 // The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = s0 = s1 = 0; isotonic: the
-// curves through (0, 0) and (1, 1)).
+// curves through (0, 0) and (1, 1)). Throws invalid_argument for platt with num_classes ≠ 2.
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 

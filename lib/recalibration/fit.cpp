@@ -22,7 +22,8 @@ namespace {
 
 constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                               RecalibrationMethod::isotonic, RecalibrationMethod::affine, RecalibrationMethod::affine_features};
+                                               RecalibrationMethod::platt, RecalibrationMethod::isotonic,
+                                               RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 // The Gaussian MMD options of the normal maps' nll+mmd.
 void check_normal_mmd_options(const RecalibrationOptions& options) {
@@ -284,6 +285,7 @@ std::string to_string(RecalibrationMethod method) {
     case RecalibrationMethod::temperature_bias: return "temperature-bias";
     case RecalibrationMethod::vector: return "vector";
     case RecalibrationMethod::matrix: return "matrix";
+    case RecalibrationMethod::platt: return "platt";
     case RecalibrationMethod::isotonic: return "isotonic";
     case RecalibrationMethod::affine: return "affine";
     case RecalibrationMethod::affine_features: return "affine-features";
@@ -295,7 +297,7 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
     for (RecalibrationMethod method : all_methods)
         if (to_string(method) == name) return method;
     detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, isotonic, affine, "
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, platt, isotonic, affine, "
                  "affine-features");
 }
 
@@ -336,6 +338,9 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     if (!is_parametric(method) && options.objective == RecalibrationObjective::nll_mmd)
         detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted by PAV (the monotone map of "
                      "largest likelihood); the objective nll+mmd applies to the parametric maps");
+    if (method == RecalibrationMethod::platt && num_classes != 2)
+        detail::fail("fit_recalibration", "method = platt maps binary predictions (m = 2 classes), not m = ", num_classes,
+                     "; for more classes take temperature-bias or vector");
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
@@ -362,6 +367,7 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
+    case RecalibrationMethod::platt: map.parameters = Vector::Zero(2), map.parameters[0] = 1; break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;

@@ -38,6 +38,7 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::temperature_bias: return {{"temperature", 0, 1, false}, {"bias", 1, m, true}};
     case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
     case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
+    case RecalibrationMethod::platt: return {{"a", 0, 1, false}, {"b", 1, 1, false}};
     case RecalibrationMethod::isotonic: return {};  // its curves (named_parameters)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
     case RecalibrationMethod::affine_features:
@@ -168,6 +169,8 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         const std::size_t m = count(root, "num_classes");
         if (m < 2 || m > 100000) detail::fail(function, "num_classes = ", m, ", must be in [2, 100000]");
         map.num_classes = static_cast<int>(m);
+        if (map.method == RecalibrationMethod::platt && m != 2)
+            detail::fail(function, "num_classes = ", m, " does not fit method = platt (m = 2)");
         map.probability_floor = number(root, "probability_floor");
         if (!(map.probability_floor > 0 && map.probability_floor < 1))
             detail::fail(function, "probability_floor = ", detail::format_value(map.probability_floor), ", must be in (0, 1)");

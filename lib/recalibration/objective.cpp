@@ -35,6 +35,10 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l += theta.tail(m);
         break;
     }
+    case RecalibrationMethod::platt:  // m = 2: the log-odds z₁ − z₀ mapped, class 0's logit fixed at 0
+        l.setZero(m);
+        l[1] = theta[0] * (z[1] - z[0]) + theta[1];
+        break;
     case RecalibrationMethod::isotonic: fail("recalibration", "isotonic is not a parametric map");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
@@ -58,6 +62,10 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
     case RecalibrationMethod::matrix:
         for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
         gradient.tail(m) += g;
+        break;
+    case RecalibrationMethod::platt:
+        gradient[0] += g[1] * (z[1] - z[0]);
+        gradient[1] += g[1];
         break;
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::affine:

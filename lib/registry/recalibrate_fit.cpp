@@ -32,7 +32,8 @@ bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
 
 const Condition with_mmd{"objective", {"nll+mmd"}};
 // The options of the objective and its optimiser, which the maps fitted by L-BFGS take (not isotonic's PAV).
-const Condition parametric{"method", {"temperature", "temperature-bias", "vector", "matrix", "affine", "affine-features"}};
+const Condition parametric{"method",
+                           {"temperature", "temperature-bias", "vector", "matrix", "platt", "affine", "affine-features"}};
 
 OptionList<RecalibrationOptions> categorical_options() {
     using O = RecalibrationOptions;
@@ -98,13 +99,13 @@ OptionList<FitSpec> fit_options(bool categorical) {
         categorical ? std::vector<RecalibrationMethod>{RecalibrationMethod::temperature,
                                                        RecalibrationMethod::temperature_bias,
                                                        RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                                       RecalibrationMethod::isotonic}
+                                                       RecalibrationMethod::platt, RecalibrationMethod::isotonic}
                     : std::vector<RecalibrationMethod>{RecalibrationMethod::affine, RecalibrationMethod::affine_features};
     const std::string family = categorical ? "categorical" : "normal";
     OptionInfo method = info("method", "", "",
                              categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
                                            "(softmax(w*z + b)), matrix (softmax(Wz + b), with a ridge on the "
-                                           "off-diagonal W) or isotonic (PAV on each class's probability, one-vs-rest "
+                                           "off-diagonal W), platt (m = 2: sigmoid(a (z1 - z0) + b)) or isotonic (PAV on each class's probability, one-vs-rest "
                                            "and renormalised; the last class's alone when m = 2)"
                                          : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
                                            "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");

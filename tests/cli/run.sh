@@ -1228,14 +1228,21 @@ expect_json "recalibrate isotonic" 'j["status"] == "converged" and j["iterations
     recalibrate fit --family categorical --input over.csv --logits --method isotonic --holdout 0.3 --seed 5 --out iso.json
 expect_json "recalibrate apply isotonic" 'j["columns"] == 5 and all(abs(sum(map(float, r.split(",")[:4])) - 1) < 1e-12 for r in open("iso_out.csv").read().split()[1:])' \
     recalibrate apply --map iso.json --input over.csv --labelled --output iso_out.csv
-expect_error "recalibrate isotonic takes no objective" "option --objective applies only with --method temperature|temperature-bias|vector|matrix|affine|affine-features, not isotonic" -- \
+expect_error "recalibrate isotonic takes no objective" "option --objective applies only with --method temperature|temperature-bias|vector|matrix|platt|affine|affine-features, not isotonic" -- \
     recalibrate fit --family categorical --input over.csv --logits --method isotonic --objective nll --out x.json
 python3 -c 'import json; m = json.load(open("iso.json")); m["parameters"]["y_2"][0] = 2; json.dump(m, open("iso_bad.json", "w"))'
 expect_error "recalibrate isotonic map out of [0, 1]" "iso_bad.json: calib::recalibration_fit_from_json: parameters.y_2[0] = 2, must be in [0, 1]" -- \
     recalibrate apply --map iso_bad.json --input over.csv --labelled --output x.csv
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix or isotonic for family categorical" -- \
+# Platt: a binary model's logits (0, x), twice as confident as the truth P(Y = 1) = sigmoid(x / 2).
+awk 'BEGIN { srand(5); for (i = 0; i < 2000; i++) { x = 8 * rand() - 4
+    printf "0,%.17g,%d\n", x, rand() < 1 / (1 + exp(-x / 2)) } }' >over2.csv
+expect_json "recalibrate platt" 'j["status"] == "converged" and sorted(j["parameters"]) == ["a", "b"] and 0.35 < j["parameters"]["a"] < 0.65 and abs(j["parameters"]["b"]) < 0.2 and j["objective_after"] < j["objective_before"]' \
+    recalibrate fit --family categorical --input over2.csv --logits --method platt --out platt.json
+expect_error "recalibrate platt of four classes" "method = platt maps binary predictions (m = 2 classes), not m = 4" -- \
+    "${fit[@]}" --method platt --out x.json
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt or isotonic for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
-expect_error "recalibrate unknown method" "option --method = platt, must be one of temperature" -- "${fit[@]}" --method platt --out x.json
+expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
     recalibrate fit --family categorical --input over_bad.csv --logits --method vector --out x.json
 expect_error "recalibrate objective mmd" "option --objective = mmd, must be one of nll or nll+mmd" -- "${fit[@]}" --method temperature --objective mmd --out x.json

@@ -152,10 +152,10 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
     with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector, matrix or isotonic for family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector, matrix, platt or isotonic for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
-    with pytest.raises(ValueError, match="option `method` = platt, must be one of"):
-        calib.recalibrate_fit(probs, labels, method="platt")
+    with pytest.raises(ValueError, match="option `method` = spline, must be one of"):
+        calib.recalibrate_fit(probs, labels, method="spline")
     with pytest.raises(TypeError, match="option `alpha` does not apply to recalibrate fit `method` temperature; its options are `method`"):
         calib.recalibrate_fit(probs, labels, method="temperature", alpha=1)
     with pytest.raises(ValueError, match="labels\\[0\\] = 10 is out of range|labels"):
