@@ -23,7 +23,8 @@ as 0-based, a metric that is not finite), Python issues a CalibWarning (a UserWa
 text; error messages name options in backquotes (`one_based_labels`, `logits`).
 
 Recalibration maps (calib recalibrate fit|apply): recalibrate_fit returns a map as the JSON map file's
-dict, recalibrate_apply applies one to new predictions.
+dict, recalibrate_apply applies one to new predictions; Recalibrator is the same as a scikit-learn
+estimator (fit, predict_proba, get_params, set_params).
 """
 
 import os as _os
@@ -349,8 +350,8 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     name, objective, objective_before/after, iterations, evaluations, status, ...).
 
     Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
-    as for skce), method "temperature", "temperature-bias", "vector" or "matrix" (ridge=, default
-    1e-3). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
+    as for skce), method "temperature", "temperature-bias", "vector", "matrix" (ridge=, default
+    1e-3), "platt" (two classes) or "isotonic" (by PAV; no objective options). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
     observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
     command line's --lambda) and notion: "canonical" (default), "top-label", "class-wise" or
     "marginal" for the categorical maps; "distribution" (default), "individual" (features= is then
@@ -525,6 +526,8 @@ def _public(name, value):
         return value.__module__.startswith("calib")
     return isinstance(value, _types.FunctionType)
 
+
+from .recalibrator import Recalibrator  # noqa: E402  (it calls the functions above)
 
 # Every public function and class of the package, so that a new one cannot be left out.
 __all__ = sorted(name for name, value in globals().items() if _public(name, value))
