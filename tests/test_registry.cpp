@@ -219,7 +219,7 @@ TEST_CASE("a front-end's arguments: set in order, missing options, why an option
 TEST_CASE("the recalibration fit: the family's methods, the library's defaults and bounds, the features' rule") {
     const RecalibrationOptions library;
     RecalibrationSetup fit(find_family("categorical"));
-    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|vector|matrix|platt|isotonic)",
+    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|vector|matrix|platt|isotonic|auto)",
                          invalid_argument);
     fit.set("method", "matrix");
     fit.check();
@@ -231,9 +231,26 @@ TEST_CASE("the recalibration fit: the family's methods, the library's defaults a
     CHECK(o.max_iterations == library.max_iterations);
     CHECK(o.gradient_tolerance == library.gradient_tolerance);
     CHECK_THROWS_WITH_AS(fit.set("method", "affine"),
-                         "option `method` = affine, must be one of temperature, temperature-bias, vector, matrix, platt or isotonic "
-                         "for family categorical",
+                         "option `method` = affine, must be one of temperature, temperature-bias, vector, matrix, platt, "
+                         "isotonic or auto for family categorical",
                          option_error);
+    {  // method auto: the cross-validated choice, its options only with it
+        RecalibrationSetup chooser(calib::find_family("categorical"));
+        CHECK_FALSE(chooser.selection());
+        chooser.set("method", "auto");
+        chooser.set("folds", "3");
+        chooser.set("selection_score", "brier");
+        chooser.check();
+        REQUIRE(chooser.selection());
+        CHECK(chooser.selection()->folds == 3);
+        CHECK(chooser.selection()->score == calib::CorpScore::brier);
+        CHECK(chooser.selection()->seed == calib::default_seed);
+        CHECK_THROWS_WITH_AS(chooser.set("folds", "1"), doctest::Contains("option `folds` = '1', must be an integer in [2,"),
+                             option_error);
+        RecalibrationSetup given(calib::find_family("categorical"));
+        given.set("method", "vector");
+        CHECK_THROWS_WITH_AS(given.set("folds", "3"), "`folds` applies only with `method` auto", invalid_argument);
+    }
     CHECK_THROWS_WITH_AS(fit.set("lambda", "1"), "`lambda` applies only with `objective` nll+mmd", invalid_argument);
     fit.set("objective", "nll+mmd");
     CHECK(fit.missing()->name == "lambda");

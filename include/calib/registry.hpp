@@ -21,6 +21,7 @@
 
 #include <calib/ckce.hpp>
 #include <calib/compare.hpp>
+#include <calib/corp.hpp>
 #include <calib/families.hpp>
 #include <calib/hypothesis.hpp>
 #include <calib/kernels.hpp>
@@ -296,9 +297,10 @@ private:
 // the options of the family's maps (categorical or normal; another family throws invalid_argument):
 // method (required), objective, lambda (required with nll+mmd), notion, the normal maps' MMD options
 // (kernel_y, threshold, lengthscale, lengthscale_y, marginalisation, samples, mc_seed), ridge and
-// probability_floor (categorical), max_iterations, gradient_tolerance; and holdout (a fraction F in
-// (0, 1)) with its seed: fit on a seeded random 1 - F of the rows and judge the map on the rest. The
-// front-end reads the data and calls run.
+// probability_floor (categorical), max_iterations, gradient_tolerance; method auto's folds,
+// selection_score and cv_seed (MethodSelection); and holdout (a fraction F in (0, 1)) with its seed:
+// fit on a seeded random 1 - F of the rows and judge the map on the rest. The front-end reads the data
+// and calls run.
 //
 // What a map is fitted on: a categorical model's raw scores (logits or probabilities) with their labels,
 // or normal forecasts with the features the fit takes (affine-features' x, the individual notion's Z;
@@ -316,6 +318,7 @@ struct RecalibrationData {
 // (the conditional MMD², unbiased; empty without holdout).
 struct RecalibrationRun {
     RecalibrationFit fit;
+    Record selection;  // method auto: folds, cv_seed, score, candidates (each method's mean held-out score), chosen
     Record options;  // Setup::record(n): the fit's options as used (given, or their defaults)
     Record holdout;
     double compute_seconds = 0;  // the fit and the judgement
@@ -323,10 +326,21 @@ struct RecalibrationRun {
     // in backquotes: a fit stopped by `max_iterations`, a map whose held-out NLL is above the identity's.
     std::vector<std::string> warnings;
 };
+// `method` auto (categorical maps): the method is chosen by its mean held-out score over `folds` seeded
+// folds (`cv_seed`), the log score (−log max(q_y, probability_floor)) or the Brier score, among every
+// categorical method that applies (docs/recalibration.md), each with its defaults; the map is then the
+// chosen method's fitted on every row (without holdout) or on the rows not held out.
+struct MethodSelection {
+    std::size_t folds = 5;
+    CorpScore score = CorpScore::log;
+    std::uint64_t seed = default_seed;
+};
 class RecalibrationSetup : public Setup {
 public:
     explicit RecalibrationSetup(const FamilyInfo& family);
+    // The method given; with `method` auto, selection() is set and method() is the first candidate.
     RecalibrationMethod method() const;
+    std::optional<MethodSelection> selection() const;
     RecalibrationOptions fit_options() const;
     // The features (affine-features' x; the individual notion's Z) of the normal maps: the option
     // `features`, a FILE or its table in memory (set_table). Whether the fit needs them, and

@@ -67,6 +67,7 @@ public:
             out.result.push_back({"notion", to_string(options.notion)});
         }
         out.n = data.size();
+        if (!fitted.selection.empty()) out.details.push_back({"selection", fitted.selection});
         if (!fitted.holdout.empty()) out.details.push_back({"holdout", fitted.holdout});
         out.details.push_back({"parameters", parameter_record(map)});
         out.details.push_back({"objective_before", summary.objective_before});

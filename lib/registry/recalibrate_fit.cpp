@@ -20,6 +20,8 @@ namespace {
 
 struct FitSpec {
     RecalibrationMethod method = RecalibrationMethod::temperature;
+    bool automatic = false;  // `method` auto, chosen by `selection`
+    MethodSelection selection;
     RecalibrationOptions options;
     std::optional<double> holdout;      // the held-out fraction
     std::uint64_t seed = default_seed;  // the split's and the held-out test's
@@ -93,6 +95,50 @@ OptionList<RecalibrationOptions> normal_mmd_options() {
     };
 }
 
+// `method`: one of the family's methods, or (categorical) auto.
+Option<FitSpec> method_option(OptionInfo i, const std::vector<RecalibrationMethod>& methods, bool categorical) {
+    std::vector<std::string> names;
+    for (const RecalibrationMethod m : methods) names.push_back(to_string(m));
+    if (categorical) names.push_back("auto");
+    for (const std::string& n : names) i.metavar += (i.metavar.empty() ? "" : "|") + n;
+    const std::string rule = "one of " + one_of(names) + " for family " + (categorical ? "categorical" : "normal");
+    return custom_option<FitSpec>(
+        std::move(i),
+        [=](FitSpec& s, const Value& v) {
+            const std::string text = text_value(v);
+            if (categorical && text == "auto") {
+                s.automatic = true;
+                s.method = methods.front();
+                return;
+            }
+            for (const RecalibrationMethod m : methods)
+                if (to_string(m) == text) {
+                    s.automatic = false;
+                    s.method = m;
+                    return;
+                }
+            throw option_error("method", text, rule);
+        },
+        [](const FitSpec& s) { return Value(s.automatic ? std::string("auto") : to_string(s.method)); });
+}
+
+// The cross-validated choice of `method` auto (MethodSelection).
+OptionList<MethodSelection> selection_options() {
+    using O = MethodSelection;
+    const Condition automatic{"method", {"auto"}};
+    return {
+        integer_option(&O::folds, info("folds", "K", "5", "method auto: the folds of the cross-validation", automatic),
+                       2, 1000000),
+        enum_option(&O::score,
+                    info("selection_score", "", "log",
+                         "method auto: the held-out score that decides, log (the NLL) or brier", automatic),
+                    named(std::vector<CorpScore>{CorpScore::log, CorpScore::brier})),
+        integer_option(&O::seed,
+                       info("cv_seed", "S", std::to_string(default_seed), "method auto: the seed of the folds", automatic),
+                       0),
+    };
+}
+
 OptionList<FitSpec> fit_options(bool categorical) {
     using O = RecalibrationOptions;
     const std::vector<RecalibrationMethod> methods =
@@ -105,8 +151,9 @@ OptionList<FitSpec> fit_options(bool categorical) {
     OptionInfo method = info("method", "", "",
                              categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
                                            "(softmax(w*z + b)), matrix (softmax(Wz + b), with a ridge on the "
-                                           "off-diagonal W), platt (m = 2: sigmoid(a (z1 - z0) + b)) or isotonic (PAV on each class's probability, one-vs-rest "
-                                           "and renormalised; the last class's alone when m = 2)"
+                                           "off-diagonal W), platt (m = 2: sigmoid(a (z1 - z0) + b)), isotonic (PAV on each class's probability, one-vs-rest "
+                                           "and renormalised; the last class's alone when m = 2) or auto (the one of best "
+                                           "cross-validated score)"
                                          : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
                                            "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");
     method.required = true;
@@ -138,8 +185,9 @@ OptionList<FitSpec> fit_options(bool categorical) {
                                   info("gradient_tolerance", "G", "1e-08",
                                        "stop when the gradient's norm is at most G * max(1, |theta|)", parametric),
                                   finite_positive, "finite and > 0"));
-    OptionList<FitSpec> all = OptionList<FitSpec>{enum_option(&FitSpec::method, method, named(methods), "for family " + family)} +
+    OptionList<FitSpec> all = OptionList<FitSpec>{method_option(method, methods, categorical)} +
                               nested(&FitSpec::options, options);
+    if (categorical) all = all + nested(&FitSpec::selection, selection_options());
     if (!categorical)
         all.push_back(table_option(info("features", "FILE", "",
                                         "affine-features: one value x per observation (fit and apply); notion "
@@ -203,6 +251,10 @@ const detail::FitSpec& spec_of(const detail::SetupModel& model) {
 }  // namespace
 
 RecalibrationMethod RecalibrationSetup::method() const { return spec_of(*model_).method; }
+std::optional<MethodSelection> RecalibrationSetup::selection() const {
+    const detail::FitSpec& spec = spec_of(*model_);
+    return spec.automatic ? std::optional<MethodSelection>(spec.selection) : std::nullopt;
+}
 RecalibrationOptions RecalibrationSetup::fit_options() const { return spec_of(*model_).options; }
 
 std::optional<double> RecalibrationSetup::holdout() const { return spec_of(*model_).holdout; }
@@ -249,7 +301,7 @@ void RecalibrationSetup::check_features(const Matrix& features, std::size_t n) c
 }
 
 std::string message_context(const RecalibrationSetup& setup) {
-    return "recalibrate fit `method` " + to_string(setup.method());
+    return "recalibrate fit `method` " + (setup.selection() ? std::string("auto") : to_string(setup.method()));
 }
 
 }  // namespace calib

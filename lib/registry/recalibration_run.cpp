@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "core/stopwatch.hpp"
+#include "registry/recalibration_selection.hpp"
 
 namespace calib {
 
@@ -152,18 +153,29 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
     const bool given = input.features.size() > 0;
     check_features(given);
     if (given) check_features(input.features, input.size());
+    RecalibrationRun out;
+    RecalibrationMethod chosen = method();
     const auto fit_on = [&](const RecalibrationData& data) {
-        if (const auto* scores = std::get_if<CategoricalScores>(&data.data))
-            return fit_recalibration(*scores, method(), fit_options());
+        if (const auto* scores = std::get_if<CategoricalScores>(&data.data)) {
+            if (const std::optional<MethodSelection> selection = this->selection()) {
+                detail::SelectedMethod selected = detail::select_method(*scores, fit_options(), *selection);
+                chosen = selected.method;
+                out.selection = std::move(selected.record);
+                out.warnings = std::move(selected.warnings);
+            }
+            return fit_recalibration(*scores, chosen, fit_options());
+        }
         const NormalData& normal = std::get<NormalData>(data.data);
         return given ? fit_recalibration(normal, data.features, method(), fit_options())
                      : fit_recalibration(normal, method(), fit_options());
     };
-    RecalibrationRun out;
+    const auto add_warnings = [&](const Record* judged) {
+        for (std::string& w : fit_warnings(out.fit, judged)) out.warnings.push_back(std::move(w));
+    };
     out.options = record(input.size());
     if (!holdout()) {
         out.fit = fit_on(input);
-        out.warnings = fit_warnings(out.fit, nullptr);
+        add_warnings(nullptr);
         out.compute_seconds = stopwatch.seconds();
         return out;
     }
@@ -171,7 +183,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
     const RecalibrationData held_out = input.rows(parts.held_out);
     out.fit = fit_on(input.rows(parts.fit));
     const RecalibrationMap& map = out.fit.map;
-    const RecalibrationMap identity = identity_map(method(), map.num_classes, map.logits, fit_options());
+    const RecalibrationMap identity = identity_map(chosen, map.num_classes, map.logits, fit_options());
     Record& judged = out.holdout;
     judged = {{"fraction", *holdout()},
               {"seed", seed()},
@@ -182,7 +194,7 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
               {"skce_bootstrap_p_value_before", skce_p_value(as_data(held_out, nullptr), seed(), parallel)},
               {"skce_bootstrap_p_value_after", skce_p_value(as_data(held_out, &map), seed(), parallel)}};
     judge_mmd(as_data(held_out, nullptr), as_data(held_out, &map), fit_options().notion, parallel, judged);
-    out.warnings = fit_warnings(out.fit, &judged);
+    add_warnings(&judged);
     out.compute_seconds = stopwatch.seconds();
     return out;
 }

@@ -332,15 +332,18 @@ class FittedMap(dict):
     the fields calib recalibrate fit prints for them); and holdout: with recalibrate_fit(holdout=F), the
     map judged on the held-out rows as calib recalibrate fit --holdout reports it (fraction, seed,
     n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/_after, mmd_notion,
-    mmd_lengthscale, mmd_before, mmd_after), else None; warnings: what the fit warned of as a
+    mmd_lengthscale, mmd_before, mmd_after), else None; selection: with method="auto", the
+    cross-validated choice (folds, cv_seed, score, candidates: each method's mean held-out score,
+    chosen), else None; warnings: what the fit warned of as a
     calib.CalibWarning (a fit stopped by max_iterations, a map worse than the identity on the held-out
     rows), the command line's JSON field warnings."""
 
-    def __init__(self, fields=(), options=None, holdout=None, warnings=()):
+    def __init__(self, fields=(), options=None, holdout=None, warnings=(), selection=None):
         super().__init__(fields)
         self.options = options if options is not None else {}
         self.holdout = holdout
         self.warnings = list(warnings)
+        self.selection = selection
 
 
 def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=None, lambda_=None, threads=None,
@@ -351,7 +354,9 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
 
     Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
     as for skce), method "temperature", "temperature-bias", "vector", "matrix" (ridge=, default
-    1e-3), "platt" (two classes) or "isotonic" (by PAV; no objective options). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
+    1e-3), "platt" (two classes), "isotonic" (by PAV; no objective options) or "auto" (the method of best
+    mean held-out score over folds= seeded folds, cv_seed=, by selection_score= "log" or "brier"; the
+    result's selection). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
     observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
     command line's --lambda) and notion: "canonical" (default), "top-label", "class-wise" or
     "marginal" for the categorical maps; "distribution" (default), "individual" (features= is then
@@ -368,7 +373,7 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     import json
     fields = _run("recalibrate fit", family, arrays, reading, options, threads)
     return FittedMap(json.loads(fields["map"]), fields["options"], fields["details"].get("holdout"),
-                     fields.get("warnings", ()))
+                     fields.get("warnings", ()), fields["details"].get("selection"))
 
 
 def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, features=None, simplex_tolerance=None,

@@ -1240,7 +1240,12 @@ expect_json "recalibrate platt" 'j["status"] == "converged" and sorted(j["parame
     recalibrate fit --family categorical --input over2.csv --logits --method platt --out platt.json
 expect_error "recalibrate platt of four classes" "method = platt maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method platt --out x.json
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt or isotonic for family categorical" -- \
+# auto: the cross-validated choice; the map is the chosen method's.
+expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "isotonic"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
+    "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
+expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix, not auto" -- \
+    "${fit[@]}" --method auto --ridge 1 --out x.json
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt, isotonic or auto for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
