@@ -52,7 +52,7 @@ TEST_CASE("debiased_l2: two bins by hand") {
     CHECK(plugin.square == doctest::Approx(0.5 * 0.1225 + 0.5 * 0.0225).epsilon(1e-14));
     CHECK(plugin.error == doctest::Approx(std::sqrt(0.0725)).epsilon(1e-14));
     // uniform:2 has the same bins here; uniform:4 puts each pair in its own bin: [0, .25] and (.75, 1].
-    o.binning = L2Binning::uniform;
+    o.binning = PredictionBinning::uniform;
     CHECK(debiased_l2(d, o).square == doctest::Approx(plugin.square).epsilon(1e-14));
     // A prediction on an edge joins the bin below: 0.5 with edges 0.5, 1 is in the first bin.
     o.bins = 2;
@@ -60,7 +60,7 @@ TEST_CASE("debiased_l2: two bins by hand") {
     CHECK(edge.square == doctest::Approx((2.0 / 3) * 0.0 + (1.0 / 3) * 0.16).epsilon(1e-14));
     // One observation per bin: debiased, such bins add 0 and are counted.
     o.debias = true;
-    o.binning = L2Binning::distinct;
+    o.binning = PredictionBinning::distinct;
     const DebiasedL2 singles = debiased_l2(binary({0.1, 0.3, 0.3}, {1, 0, 1}), o);
     CHECK(singles.bins == 2);
     CHECK(singles.small_bins == 1);
@@ -89,7 +89,7 @@ TEST_CASE("debiased_l2: the authors' package on the same data") {
         y.insert(y.end(), std::size_t(ones[k]), 1);
         y.insert(y.end(), std::size_t(zeros[k]), 0);
     }
-    o.binning = L2Binning::distinct;
+    o.binning = PredictionBinning::distinct;
     const DebiasedL2 plugin = debiased_l2(binary(p, y), o);
     CHECK(plugin.error == doctest::Approx(0.08085331027175469).epsilon(1e-13));
     CHECK(plugin.bins == 6);

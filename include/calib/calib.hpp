@@ -15,6 +15,7 @@
 #include <calib/metrics.hpp>
 #include <calib/mmd.hpp>
 #include <calib/mmd_kinds.hpp>
+#include <calib/prediction_bins.hpp>
 #include <calib/recalibration.hpp>
 #include <calib/reliability.hpp>
 #include <calib/seed.hpp>

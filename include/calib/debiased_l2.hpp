@@ -15,6 +15,7 @@
 #include <calib/compare.hpp>
 #include <calib/data.hpp>
 #include <calib/parallel.hpp>
+#include <calib/prediction_bins.hpp>
 
 #include <cstddef>
 #include <string>
@@ -22,16 +23,11 @@
 
 namespace calib {
 
-// equal_mass: the sorted predictions split into B parts of ⌊n/B⌋ or ⌈n/B⌉ (the larger first), edges
-//             halfway between neighbouring parts (equal edges merged), as the authors' package;
-// uniform:    edges i/B;
-// distinct:   one bin per distinct prediction (a binned model's own bins).
-// A prediction equal to an edge belongs to the bin below it; the first bin is closed at 0.
-enum class L2Binning { equal_mass, uniform, distinct };
+// The bins: prediction_bins.hpp (equal-mass as the authors' package).
 enum class L2Mode { marginal, top_label };
 
 struct DebiasedL2Options {
-    L2Binning binning = L2Binning::equal_mass;
+    PredictionBinning binning = PredictionBinning::equal_mass;
     std::size_t bins = 15;        // B ≥ 1 for equal_mass and uniform (equal_mass uses min(B, n))
     L2Mode mode = L2Mode::marginal;  // for class predictions of more than two classes
     bool debias = true;           // false: the plug-in estimate
@@ -51,7 +47,6 @@ struct DebiasedL2 {
     std::vector<BootstrapInterval> intervals;
 };
 
-std::string to_string(L2Binning binning);  // "equal-mass", "uniform", "distinct"
 std::string to_string(L2Mode mode);        // "marginal", "top-label"
 
 // Binary data (the binary family, or class predictions of two classes) use P(Y = 1) whatever the mode.

@@ -22,46 +22,18 @@ struct Event {
     std::vector<int> y;
 };
 
-// The upper edges of the bins (the last 1), increasing.
-std::vector<double> edges(const std::vector<double>& p, const DebiasedL2Options& o) {
-    std::vector<double> sorted = p;
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<double> out;
-    if (o.binning == L2Binning::uniform) {
-        for (std::size_t i = 1; i <= o.bins; ++i) out.push_back(double(i) / double(o.bins));
-        return out;
-    }
-    if (o.binning == L2Binning::distinct) {
-        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-        for (std::size_t i = 0; i + 1 < sorted.size(); ++i) out.push_back((sorted[i] + sorted[i + 1]) / 2.0);
-    } else {
-        // Parts of ⌈n/B⌉ observations first, then of ⌊n/B⌋; an edge halfway across each gap.
-        const std::size_t n = sorted.size(), B = std::min(o.bins, n), small = n / B, large_parts = n % B;
-        std::size_t end = 0;
-        for (std::size_t b = 0; b + 1 < B; ++b) {
-            end += small + (b < large_parts ? 1 : 0);
-            out.push_back((sorted[end - 1] + sorted[end]) / 2.0);
-        }
-    }
-    out.push_back(1.0);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 struct Square {
     double value = 0;
     std::size_t bins = 0, small_bins = 0;
 };
 
 Square binned_square(const Event& e, const DebiasedL2Options& o) {
-    const std::vector<double> upper = edges(e.p, o);
+    const std::vector<double> upper = bin_upper_edges(e.p, o.binning, o.bins);
     const std::size_t nbins = upper.size();
     std::vector<detail::CompensatedSum> p_sum(nbins);
     std::vector<std::size_t> count(nbins, 0), ones(nbins, 0);
     for (std::size_t i = 0; i < e.p.size(); ++i) {
-        // The first edge ≥ p: a prediction on an edge joins the bin below it.
-        const std::size_t b = std::size_t(std::lower_bound(upper.begin(), upper.end(), e.p[i]) - upper.begin());
+        const std::size_t b = bin_of(upper, e.p[i]);
         p_sum[b].add(e.p[i]);
         ++count[b];
         ones[b] += std::size_t(e.y[i]);
@@ -129,22 +101,13 @@ Estimate estimate(const std::vector<CategoricalData>& all, const std::vector<std
 
 }  // namespace
 
-std::string to_string(L2Binning binning) {
-    switch (binning) {
-        case L2Binning::equal_mass: return "equal-mass";
-        case L2Binning::uniform: return "uniform";
-        case L2Binning::distinct: return "distinct";
-    }
-    return "?";
-}
-
 std::string to_string(L2Mode mode) { return mode == L2Mode::marginal ? "marginal" : "top-label"; }
 
 DebiasedL2 debiased_l2(const CategoricalData& data, const DebiasedL2Options& options) {
     const char* fn = "debiased_l2";
     const std::size_t n = data.size();
     detail::check_min_size(fn, n, 2);
-    if (options.binning != L2Binning::distinct && options.bins == 0) fail(fn, "bins = 0, must be >= 1");
+    if (options.binning != PredictionBinning::distinct && options.bins == 0) fail(fn, "bins = 0, must be >= 1");
     validate(options.resampling, fn);
     const std::vector<CategoricalData> all = events(data, options.mode);
     std::vector<std::size_t> every(n);

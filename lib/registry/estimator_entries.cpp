@@ -29,7 +29,7 @@ void parse_l2_binning(DebiasedL2Options& o, const Value& value) {
     const std::string rule = "equal-mass:B, uniform:B (B >= 1) or distinct";
     const std::vector<std::string> parts = split(text, ':');
     if (parts.size() == 1 && parts[0] == "distinct") {
-        o.binning = L2Binning::distinct;
+        o.binning = PredictionBinning::distinct;
         return;
     }
     if (parts.size() != 2 || (parts[0] != "equal-mass" && parts[0] != "uniform"))
@@ -39,11 +39,11 @@ void parse_l2_binning(DebiasedL2Options& o, const Value& value) {
     } catch (const option_error&) {
         throw option_error("binning", "'" + text + "'", rule);
     }
-    o.binning = parts[0] == "uniform" ? L2Binning::uniform : L2Binning::equal_mass;
+    o.binning = parts[0] == "uniform" ? PredictionBinning::uniform : PredictionBinning::equal_mass;
 }
 
 std::string l2_binning_text(const DebiasedL2Options& o) {
-    return o.binning == L2Binning::distinct ? "distinct" : to_string(o.binning) + ":" + std::to_string(o.bins);
+    return o.binning == PredictionBinning::distinct ? "distinct" : to_string(o.binning) + ":" + std::to_string(o.bins);
 }
 
 std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
