@@ -412,7 +412,9 @@ fits isotonic maps by PAV (docs/recalibration.md), and writes the map as JSON. M
                 logistic map of the log-odds); z are the logits (--logits) or log max(p, 1e-12);
                 isotonic: each class's probability by its isotonic regression (one-vs-rest,
                 renormalised; the second class's alone when m = 2), as scikit-learn's
-                CalibratedClassifierCV(method="isotonic")
+                CalibratedClassifierCV(method="isotonic"); histogram: each class's probability
+                binned (--bins, --binning) and mapped to the class's frequency in its bin;
+                auto: the method of best cross-validated score (--folds, --selection-score)
   normal        affine: N(a mu + b, (e^s sigma)^2); affine-features: N(a mu + b,
                 (e^(s0 + s1 |x|) sigma)^2) with one feature x per row (--features)
 

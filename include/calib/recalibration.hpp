@@ -13,6 +13,9 @@
 //     isotonic           one-vs-rest isotonic regression of each class's probability (the last class's
 //                        alone when m = 2, the first then 1 − it), renormalised, as scikit-learn's
 //                        CalibratedClassifierCV(method="isotonic") does (Zadrozny & Elkan 2002)
+//     histogram          one-vs-rest as isotonic, each class's probability binned (prediction_bins.hpp:
+//                        equal-mass by default, B = ⌈n^{1/3}⌉ unless given) and mapped to the class's
+//                        frequency in its bin (Zadrozny & Elkan 2001)
 //   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
 //                        affine-features    N(a μ + b, (e^{s₀ + s₁|x|} σ)²), x one feature per observation
 //
@@ -33,6 +36,7 @@
 #include <calib/eigen.hpp>
 #include <calib/io.hpp>
 #include <calib/mmd_kinds.hpp>
+#include <calib/prediction_bins.hpp>
 #include <calib/seed.hpp>
 
 #include <cstddef>
@@ -43,19 +47,21 @@
 
 namespace calib {
 
-enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, platt, isotonic, affine, affine_features };
+enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, platt, isotonic, histogram, affine,
+                                 affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
 std::string to_string(RecalibrationObjective objective);
 RecalibrationObjective parse_recalibration_objective(const std::string& name);
 
-// "temperature", "temperature-bias", "vector", "matrix", "platt", "isotonic", "affine", "affine-features"; the
+// "temperature", "temperature-bias", "vector", "matrix", "platt", "isotonic", "histogram", "affine",
+// "affine-features"; the
 // parser throws calib::invalid_argument for an unknown name, listing the known ones.
 std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
 // Whether a method maps categorical predictions (else normal ones); whether it is fitted by L-BFGS on
-// its objective (every method but isotonic, which PAV fits exactly).
+// its objective (every method but isotonic and histogram, whose fits are exact: PAV, bin frequencies).
 bool is_categorical(RecalibrationMethod method);
 bool is_parametric(RecalibrationMethod method);
 // The notions of the nll+mmd objective for the categorical maps (canonical, top-label, class-wise,
@@ -86,6 +92,10 @@ struct RecalibrationOptions {
     MmdMarginalisation mmd_marginalisation = MmdMarginalisation::analytic;
     std::size_t mmd_samples = 10;           // in [1, max_mc_samples]
     std::uint64_t mmd_seed = default_seed;  // at most max_map_seed
+    // histogram: the bins (0: B = ⌈n^{1/3}⌉, which balances a bin's squared bias, O(1/B²) for a
+    // Lipschitz calibration function, against its variance, O(B/n)) and how they are cut.
+    std::size_t histogram_bins = 0;  // at most 100 000 (the library's bound on a histogram's bins)
+    PredictionBinning histogram_binning = PredictionBinning::equal_mass;
 };
 // The largest seed a map records: the map file stores it as a JSON number, which readers take exactly
 // only up to 2^53.
@@ -102,11 +112,20 @@ struct MonotoneCurve {
 };
 double evaluate(const MonotoneCurve& curve, double x);
 
+// A step function of a probability (a histogram map's, per class): the bins' upper edges, strictly
+// increasing in (0, 1] and ending at 1, and each bin's value in [0, 1]; p belongs to the first bin whose
+// upper edge is ≥ p (prediction_bins.hpp).
+struct BinnedCurve {
+    std::vector<double> upper_edges, values;
+};
+double evaluate(const BinnedCurve& curve, double p);
+
 // A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
 //   matrix: [W row-major (m²), b_1 … b_m]; platt: [a, b]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
-// named x_k and y_k in the file (k the column, from 0).
+// named x_k and y_k in the file (k the column, from 0). `bins` are the histogram map's, in the same
+// columns, named edges_k and values_k, with the binning and bin count they were fitted with.
 struct RecalibrationMap {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     bool logits = false;            // categorical: the inputs are logits (else probabilities)
@@ -126,6 +145,9 @@ struct RecalibrationMap {
     std::uint64_t mmd_seed = 0;
     Vector parameters;
     std::vector<MonotoneCurve> curves;
+    std::vector<BinnedCurve> bins;
+    PredictionBinning histogram_binning = PredictionBinning::equal_mass;
+    std::size_t histogram_bins = 0;
 };
 
 // Why L-BFGS stopped: the gradient test held (‖∇‖ ≤ gradient_tolerance · max(1, ‖θ‖)), the iteration

@@ -59,7 +59,8 @@ inline void check_min_size(const char* function, std::size_t n, std::size_t mini
 }
 
 // The most bins of a histogram of the PIT or of probabilities (the PIT histogram, the QCE, the LCE's
-// levels, calib metrics' bins): one bound for every such option, in the library and in the registry.
+// levels, calib metrics' bins, histogram recalibration's): one bound for every such option, in the
+// library and in the registry.
 inline constexpr std::size_t max_histogram_bins = 100000;
 
 inline void check_bins(const char* function, const char* argument, std::size_t bins) {

@@ -6,7 +6,9 @@
 
 #include "core/check.hpp"
 #include "kernels/mmd_ops.hpp"
+#include "recalibration/histogram_map.hpp"
 #include "recalibration/isotonic_map.hpp"
+#include "recalibration/one_vs_rest.hpp"
 #include "recalibration/objective.hpp"
 
 #include <LBFGS.h>
@@ -23,6 +25,7 @@ namespace {
 constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
                                                RecalibrationMethod::vector, RecalibrationMethod::matrix,
                                                RecalibrationMethod::platt, RecalibrationMethod::isotonic,
+                                               RecalibrationMethod::histogram,
                                                RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 // The Gaussian MMD options of the normal maps' nll+mmd.
@@ -54,6 +57,9 @@ void check_options(const RecalibrationOptions& options, bool categorical) {
     if (!(options.ridge >= 0 && std::isfinite(options.ridge)))
         detail::fail("fit_recalibration", "ridge = ", detail::format_value(options.ridge), ", must be finite and >= 0");
     if (options.max_iterations < 1) detail::fail("fit_recalibration", "max_iterations = 0, must be >= 1");
+    if (options.histogram_bins > detail::max_histogram_bins)
+        detail::fail("fit_recalibration", "histogram_bins = ", options.histogram_bins, ", must be <= ", detail::max_histogram_bins,
+                     " (0: the rule ceil(n^(1/3)))");
     if (!(options.gradient_tolerance > 0))
         detail::fail("fit_recalibration", "gradient_tolerance = ", detail::format_value(options.gradient_tolerance),
                      ", must be > 0");
@@ -287,6 +293,7 @@ std::string to_string(RecalibrationMethod method) {
     case RecalibrationMethod::matrix: return "matrix";
     case RecalibrationMethod::platt: return "platt";
     case RecalibrationMethod::isotonic: return "isotonic";
+    case RecalibrationMethod::histogram: return "histogram";
     case RecalibrationMethod::affine: return "affine";
     case RecalibrationMethod::affine_features: return "affine-features";
     }
@@ -297,7 +304,7 @@ RecalibrationMethod parse_recalibration_method(const std::string& name) {
     for (RecalibrationMethod method : all_methods)
         if (to_string(method) == name) return method;
     detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, platt, isotonic, affine, "
+                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, platt, isotonic, histogram, affine, "
                  "affine-features");
 }
 
@@ -315,7 +322,9 @@ bool is_categorical(RecalibrationMethod method) {
     return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
 }
 
-bool is_parametric(RecalibrationMethod method) { return method != RecalibrationMethod::isotonic; }
+bool is_parametric(RecalibrationMethod method) {
+    return method != RecalibrationMethod::isotonic && method != RecalibrationMethod::histogram;
+}
 
 const std::vector<MmdNotion>& recalibration_notions(bool categorical) {
     static const std::vector<MmdNotion> classes = {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise,
@@ -332,12 +341,14 @@ std::string recalibration_notion_names(bool categorical) {
     return out;
 }
 
-RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
-                              const RecalibrationOptions& options) {
+namespace {
+
+// A map of the method with the options' settings and no parameters yet (the identity's, or a fit's).
+RecalibrationMap unfitted_map(RecalibrationMethod method, int num_classes, bool logits, const RecalibrationOptions& options) {
     check_options(options, is_categorical(method));
     if (!is_parametric(method) && options.objective == RecalibrationObjective::nll_mmd)
-        detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted by PAV (the monotone map of "
-                     "largest likelihood); the objective nll+mmd applies to the parametric maps");
+        detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted exactly (PAV, or bin "
+                     "frequencies); the objective nll+mmd applies to the parametric maps");
     if (method == RecalibrationMethod::platt && num_classes != 2)
         detail::fail("fit_recalibration", "method = platt maps binary predictions (m = 2 classes), not m = ", num_classes,
                      "; for more classes take temperature-bias or vector");
@@ -350,25 +361,41 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.notion = options.notion;
     }
     if (!is_categorical(method) && options.objective == RecalibrationObjective::nll_mmd) map.mmd_target = options.mmd_target;
+    if (is_categorical(method)) {
+        map.logits = logits;
+        map.num_classes = num_classes;
+    }
+    if (method == RecalibrationMethod::matrix) map.ridge = options.ridge;
+    if (method == RecalibrationMethod::histogram) {
+        map.histogram_binning = options.histogram_binning;
+        map.histogram_bins = options.histogram_bins;
+    }
+    return map;
+}
+
+}  // namespace
+
+RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
+                              const RecalibrationOptions& options) {
+    RecalibrationMap map = unfitted_map(method, num_classes, logits, options);
     const Eigen::Index m = num_classes;
     if (!is_categorical(method)) {
         map.parameters = Vector::Zero(method == RecalibrationMethod::affine_features ? 4 : 3);
         map.parameters[0] = 1;
         return map;
     }
-    map.logits = logits;
-    map.num_classes = num_classes;
     switch (method) {
     case RecalibrationMethod::temperature: map.parameters = Vector::Ones(1); break;
     case RecalibrationMethod::temperature_bias: map.parameters = Vector::Zero(1 + m), map.parameters[0] = 1; break;
     case RecalibrationMethod::vector: map.parameters = Vector::Zero(2 * m), map.parameters.head(m).setOnes(); break;
     case RecalibrationMethod::matrix:
-        map.ridge = options.ridge;
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
     case RecalibrationMethod::platt: map.parameters = Vector::Zero(2), map.parameters[0] = 1; break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
+    case RecalibrationMethod::histogram:
+        detail::fail("identity_map", "method = histogram has no identity (a step function changes every prediction)");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -378,8 +405,13 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
 RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
+    if (method == RecalibrationMethod::histogram) {
+        RecalibrationFit fit{unfitted_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
+        fit.summary = detail::fit_histogram(fit.map, data, options);
+        return fit;
+    }
     RecalibrationFit fit{identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
-    if (!is_parametric(method)) {
+    if (method == RecalibrationMethod::isotonic) {
         fit.summary = detail::fit_isotonic(fit.map, data);
         return fit;
     }
@@ -411,7 +443,8 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     check_family("recalibrated_nll", map.method, true);
-    if (!is_parametric(map.method)) return detail::isotonic_nll(map, data);
+    if (map.method == RecalibrationMethod::isotonic) return detail::isotonic_nll(map, data);
+    if (map.method == RecalibrationMethod::histogram) return detail::histogram_nll(map, data);
     detail::CategoricalProblem problem = make_problem(map, data);
     problem.ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
@@ -438,7 +471,8 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
                                     detail::format_value(scores(i, k)),
                                     ", must be in [0, 1] (the map was fitted on probabilities; for logits, fit a map on "
                                     "logits)");
-    if (!is_parametric(map.method)) return detail::apply_isotonic(map, scores);
+    if (map.method == RecalibrationMethod::isotonic) return detail::apply_isotonic(map, scores);
+    if (map.method == RecalibrationMethod::histogram) return detail::apply_histogram(map, scores);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
     const Matrix p = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
     for (Eigen::Index i = 0; i < p.rows(); ++i)

@@ -8,12 +8,6 @@
 
 namespace calib::detail {
 
-// The columns k with a curve: {1} for m = 2, every column for m > 2.
-std::vector<int> isotonic_columns(int num_classes);
-
-// The identity's curves (through (0, 0) and (1, 1)).
-std::vector<MonotoneCurve> identity_curves(int num_classes);
-
 // Fits the curves of `map` (its num_classes, logits and floor set) on the data, and says how it went.
 FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data);
 

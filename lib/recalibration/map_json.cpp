@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
 #include "recalibration/isotonic_map.hpp"
+#include "recalibration/one_vs_rest.hpp"
 #include "recalibration/objective.hpp"
 
 #include <algorithm>
@@ -39,7 +40,8 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
     case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
     case RecalibrationMethod::platt: return {{"a", 0, 1, false}, {"b", 1, 1, false}};
-    case RecalibrationMethod::isotonic: return {};  // its curves (named_parameters)
+    case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::histogram: return {};  // its curves or bins (named_parameters)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
     case RecalibrationMethod::affine_features:
         return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s0", 2, 1, false}, {"s1", 3, 1, false}};
@@ -84,17 +86,33 @@ bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf 
 
 }  // namespace
 
-std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
+namespace {
+
+// A one-vs-rest map's two lists per class, `first`_k and `second`_k (k the column).
+template <class Function, class First, class Second>
+std::vector<NamedParameter> per_class(const RecalibrationMap& map, const std::vector<Function>& functions,
+                                      const std::string& first, const std::string& second, First first_of,
+                                      Second second_of) {
     std::vector<NamedParameter> named;
-    if (map.method == RecalibrationMethod::isotonic) {
-        const std::vector<int> columns = detail::isotonic_columns(map.num_classes);
-        for (std::size_t c = 0; c < std::min(columns.size(), map.curves.size()); ++c) {
-            const std::string k = std::to_string(columns[c]);
-            named.push_back({"x_" + k, map.curves[c].x, true});
-            named.push_back({"y_" + k, map.curves[c].y, true});
-        }
-        return named;
+    const std::vector<int> columns = detail::one_vs_rest_columns(map.num_classes);
+    for (std::size_t c = 0; c < std::min(columns.size(), functions.size()); ++c) {
+        const std::string k = std::to_string(columns[c]);
+        named.push_back({first + "_" + k, first_of(functions[c]), true});
+        named.push_back({second + "_" + k, second_of(functions[c]), true});
     }
+    return named;
+}
+
+}  // namespace
+
+std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
+    if (map.method == RecalibrationMethod::isotonic)
+        return per_class(map, map.curves, "x", "y", [](const MonotoneCurve& f) { return f.x; },
+                         [](const MonotoneCurve& f) { return f.y; });
+    if (map.method == RecalibrationMethod::histogram)
+        return per_class(map, map.bins, "edges", "values", [](const BinnedCurve& f) { return f.upper_edges; },
+                         [](const BinnedCurve& f) { return f.values; });
+    std::vector<NamedParameter> named;
     for (const Slot& slot : slots(map.method, map.num_classes))
         named.push_back({slot.name, values(map.parameters, slot.start, slot.count), slot.array});
     return named;
@@ -125,6 +143,8 @@ std::string to_json(const RecalibrationFit& fit) {
         out.set("probability_floor", map.probability_floor);
     }
     if (map.method == RecalibrationMethod::matrix) out.set("ridge", map.ridge);
+    if (map.method == RecalibrationMethod::histogram)
+        out.set("binning", to_string(map.histogram_binning)).set("bins", map.histogram_bins);
     out.set("parameters", parameters);
     out.set("objective", to_string(map.objective));
     if (map.objective == RecalibrationObjective::nll_mmd) {
@@ -175,6 +195,15 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         if (!(map.probability_floor > 0 && map.probability_floor < 1))
             detail::fail(function, "probability_floor = ", detail::format_value(map.probability_floor), ", must be in (0, 1)");
         keys.insert(keys.end(), {"input", "num_classes", "probability_floor"});
+    }
+    if (map.method == RecalibrationMethod::histogram) {
+        const std::string binning = text(root, "binning");
+        bool known = false;
+        for (const PredictionBinning b : {PredictionBinning::equal_mass, PredictionBinning::uniform, PredictionBinning::distinct})
+            if (to_string(b) == binning) map.histogram_binning = b, known = true;
+        if (!known) detail::fail(function, "binning = '", binning, "', must be equal-mass, uniform or distinct");
+        map.histogram_bins = count(root, "bins");
+        keys.insert(keys.end(), {"binning", "bins"});
     }
     if (map.method == RecalibrationMethod::matrix) {
         map.ridge = number(root, "ridge");
@@ -251,10 +280,16 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     };
     std::vector<std::string> names;
     if (map.method == RecalibrationMethod::isotonic) {
-        for (const int column : detail::isotonic_columns(map.num_classes)) {
+        for (const int column : detail::one_vs_rest_columns(map.num_classes)) {
             const std::string k = std::to_string(column);
             map.curves.push_back({list_of("x_" + k, 0), list_of("y_" + k, 0)});
             names.insert(names.end(), {"x_" + k, "y_" + k});
+        }
+    } else if (map.method == RecalibrationMethod::histogram) {
+        for (const int column : detail::one_vs_rest_columns(map.num_classes)) {
+            const std::string k = std::to_string(column);
+            map.bins.push_back({list_of("edges_" + k, 0), list_of("values_" + k, 0)});
+            names.insert(names.end(), {"edges_" + k, "values_" + k});
         }
     } else {
         const std::vector<Slot> named = slots(map.method, map.num_classes);

@@ -4,6 +4,7 @@
 #include "recalibration/objective.hpp"
 
 #include "core/check.hpp"
+#include "recalibration/histogram_map.hpp"
 #include "recalibration/isotonic_map.hpp"
 #include "core/compensated_sum.hpp"
 #include "estimators/mmd_gradient.hpp"
@@ -39,7 +40,8 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l.setZero(m);
         l[1] = theta[0] * (z[1] - z[0]) + theta[1];
         break;
-    case RecalibrationMethod::isotonic: fail("recalibration", "isotonic is not a parametric map");
+    case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::histogram: fail("recalibration", "isotonic and histogram are not parametric maps");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
@@ -68,6 +70,7 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         gradient[1] += g[1];
         break;
     case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::histogram:
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -127,6 +130,7 @@ Matrix input_columns(const Matrix& scores, bool logits, double floor) {
 
 std::string map_parameter_problem(const RecalibrationMap& map) {
     if (map.method == RecalibrationMethod::isotonic) return curves_problem(map);
+    if (map.method == RecalibrationMethod::histogram) return bins_problem(map);
     for (const NamedParameter& p : named_parameters(map))
         for (std::size_t k = 0; k < p.values.size(); ++k) {
             const double x = p.values[k];

@@ -39,7 +39,25 @@ const Condition parametric{"method",
 
 OptionList<RecalibrationOptions> categorical_options() {
     using O = RecalibrationOptions;
+    const Condition histogram{"method", {"histogram"}};
     return {
+        custom_option<O>(
+            info("bins", "B|auto", "auto",
+                 "histogram: the bins of each class's probability, B >= 1, or auto: ceil(n^(1/3))", histogram),
+            [](O& o, const Value& v) {
+                o.histogram_bins =
+                    text_value(v) == "auto" ? 0 : static_cast<std::size_t>(unsigned_value("bins", v, 1, detail::max_histogram_bins));
+            },
+            [](const O& o) {
+                return o.histogram_bins ? Value(static_cast<std::uint64_t>(o.histogram_bins)) : Value(std::string("auto"));
+            }),
+        enum_option(&O::histogram_binning,
+                    info("binning", "", "equal-mass",
+                         "histogram: equal-mass (bins of n/B predictions, edges halfway between them), uniform (edges "
+                         "i/B; an empty bin joins the one above) or distinct (a bin per distinct prediction)",
+                         histogram),
+                    named(std::vector<PredictionBinning>{PredictionBinning::equal_mass, PredictionBinning::uniform,
+                                                         PredictionBinning::distinct})),
         real_option(&O::ridge,
                     info("ridge", "L", "0.001", "the ridge on the off-diagonal entries of W, >= 0",
                          {"method", {"matrix"}}),
@@ -145,14 +163,17 @@ OptionList<FitSpec> fit_options(bool categorical) {
         categorical ? std::vector<RecalibrationMethod>{RecalibrationMethod::temperature,
                                                        RecalibrationMethod::temperature_bias,
                                                        RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                                       RecalibrationMethod::platt, RecalibrationMethod::isotonic}
+                                                       RecalibrationMethod::platt, RecalibrationMethod::isotonic,
+                                                       RecalibrationMethod::histogram}
                     : std::vector<RecalibrationMethod>{RecalibrationMethod::affine, RecalibrationMethod::affine_features};
     const std::string family = categorical ? "categorical" : "normal";
     OptionInfo method = info("method", "", "",
                              categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
                                            "(softmax(w*z + b)), matrix (softmax(Wz + b), with a ridge on the "
                                            "off-diagonal W), platt (m = 2: sigmoid(a (z1 - z0) + b)), isotonic (PAV on each class's probability, one-vs-rest "
-                                           "and renormalised; the last class's alone when m = 2) or auto (the one of best "
+                                           "and renormalised; the last class's alone when m = 2), histogram (each class's "
+                                           "probability binned, a bin's value its class frequency; one-vs-rest as isotonic) "
+                                           "or auto (the one of best "
                                            "cross-validated score)"
                                          : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
                                            "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");

@@ -183,7 +183,9 @@ RecalibrationRun RecalibrationSetup::run(const RecalibrationData& input, const P
     const RecalibrationData held_out = input.rows(parts.held_out);
     out.fit = fit_on(input.rows(parts.fit));
     const RecalibrationMap& map = out.fit.map;
-    const RecalibrationMap identity = identity_map(chosen, map.num_classes, map.logits, fit_options());
+    // The predictions as given: every categorical identity is softmax(z) (histogram has none).
+    const RecalibrationMap identity = identity_map(is_categorical(chosen) ? RecalibrationMethod::temperature : chosen,
+                                                   map.num_classes, map.logits, fit_options());
     Record& judged = out.holdout;
     judged = {{"fraction", *holdout()},
               {"seed", seed()},

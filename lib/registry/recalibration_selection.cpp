@@ -51,7 +51,8 @@ double row_score(const Matrix& q, Eigen::Index i, int label, CorpScore score, do
 std::vector<RecalibrationMethod> selection_candidates(int num_classes) {
     std::vector<RecalibrationMethod> out = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias};
     if (num_classes == 2) out.push_back(RecalibrationMethod::platt);
-    out.insert(out.end(), {RecalibrationMethod::vector, RecalibrationMethod::matrix, RecalibrationMethod::isotonic});
+    out.insert(out.end(), {RecalibrationMethod::vector, RecalibrationMethod::matrix, RecalibrationMethod::isotonic,
+                           RecalibrationMethod::histogram});
     return out;
 }
 

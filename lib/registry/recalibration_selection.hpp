@@ -10,7 +10,7 @@
 namespace calib::detail {
 
 // The categorical methods that apply to m classes, simplest first (the choice on a tie): temperature,
-// temperature-bias, platt (m = 2), vector, matrix, isotonic.
+// temperature-bias, platt (m = 2), vector, matrix, isotonic, histogram.
 std::vector<RecalibrationMethod> selection_candidates(int num_classes);
 
 struct SelectedMethod {

@@ -1241,11 +1241,11 @@ expect_json "recalibrate platt" 'j["status"] == "converged" and sorted(j["parame
 expect_error "recalibrate platt of four classes" "method = platt maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method platt --out x.json
 # auto: the cross-validated choice; the map is the chosen method's.
-expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "isotonic"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
+expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
 expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix, not auto" -- \
     "${fit[@]}" --method auto --ridge 1 --out x.json
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt, isotonic or auto for family categorical" -- \
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt, isotonic, histogram or auto for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
@@ -1306,7 +1306,7 @@ expect_error "recalibrate normal unknown kernel-y" "option --kernel-y = cosine, 
     "${nfit[@]}" --method affine --lambda 1 --kernel-y cosine --out x.json
 expect_error "recalibrate threshold without sign" "option --threshold applies only with --kernel-y sign, not sqexp" -- \
     "${nfit[@]}" --method affine --lambda 1 --threshold 1 --out x.json
-expect_error "recalibrate kernel-y for categorical" "option --kernel-y does not apply to recalibrate fit --method temperature; its options are --method, --objective, --lambda, --notion, --ridge" -- \
+expect_error "recalibrate kernel-y for categorical" "option --kernel-y does not apply to recalibrate fit --method temperature; its options are --method, --objective, --lambda, --notion, --bins, --binning, --ridge" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --kernel-y sign --out x.json
 expect_error "recalibrate ridge without matrix" "option --ridge applies only with --method matrix" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json

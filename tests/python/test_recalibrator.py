@@ -71,8 +71,8 @@ def test_errors():
         calib.Recalibrator().predict_proba(np.array([[0.5, 0.5]]))
     with pytest.raises(ValueError, match="option `method` = spline"):
         calib.Recalibrator("spline").fit(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([0, 1]))
-    with pytest.raises(TypeError, match="bins"):
-        calib.Recalibrator(bins=3).fit(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([0, 1]))
+    with pytest.raises(TypeError, match="option `kernel_y` does not apply"):
+        calib.Recalibrator(kernel_y="sign").fit(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([0, 1]))
     with pytest.raises(AttributeError, match="no attribute 'ridge'"):
         calib.Recalibrator().ridge
 

@@ -1,6 +1,7 @@
-// Tests of the isotonic recalibration map (recalibration.hpp, RecalibrationMethod::isotonic): the curve's
+// Tests of the one-vs-rest recalibration maps (recalibration.hpp): isotonic — its curve's
 // interpolation by its definition, the fit against the PAV step function, the identity, the JSON file's
-// round trip and its checks. The agreement with scikit-learn is tests/python/test_isotonic_recalibration.py.
+// round trip and its checks; histogram — its step function, round trip and refusals. The agreements with
+// scikit-learn and NumPy are tests/python/test_isotonic_recalibration.py and test_histogram_recalibration.py.
 #include <calib/errors.hpp>
 #include <calib/isotonic.hpp>
 #include <calib/recalibration.hpp>
@@ -125,7 +126,7 @@ TEST_CASE("the isotonic map refuses what it cannot fit") {
     options.objective = calib::RecalibrationObjective::nll_mmd;
     options.lambda = 1;
     CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::isotonic, options),
-                         doctest::Contains("method = isotonic is fitted by PAV"), calib::invalid_argument);
+                         doctest::Contains("method = isotonic is fitted exactly"), calib::invalid_argument);
     data.scores(4, 1) = 1.5;
     CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::isotonic),
                          doctest::Contains("scores(4, 1) = 1.5, must be in [0, 1]"), calib::invalid_argument);
@@ -134,5 +135,40 @@ TEST_CASE("the isotonic map refuses what it cannot fit") {
     data.labels[2] = 3;
     CHECK_THROWS_WITH_AS(calib::fit_recalibration(data, RecalibrationMethod::isotonic),
                          doctest::Contains("labels[2] = 3, must be in [0, 3)"), calib::invalid_argument);
+}
+}
+
+TEST_SUITE("recalibration") {
+TEST_CASE("a histogram map round-trips through its JSON file bitwise; it has no identity") {
+    const CategoricalScores data = rounded_probabilities(300, 3, 41);
+    calib::RecalibrationOptions options;
+    options.histogram_binning = calib::PredictionBinning::uniform;
+    options.histogram_bins = 6;
+    const RecalibrationFit fit = calib::fit_recalibration(data, RecalibrationMethod::histogram, options);
+    CHECK(fit.map.histogram_bins == 6);
+    CHECK(fit.summary.objective_after < fit.summary.objective_before);
+    const std::string json = calib::to_json(fit);
+    const RecalibrationFit back = calib::recalibration_fit_from_json(json);
+    REQUIRE(back.map.bins.size() == 3);
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(back.map.bins[c].upper_edges == fit.map.bins[c].upper_edges);
+        CHECK(back.map.bins[c].values == fit.map.bins[c].values);
+    }
+    CHECK(back.map.histogram_binning == calib::PredictionBinning::uniform);
+    CHECK(calib::to_json(back) == json);
+    CHECK(calib::apply_recalibration(back.map, data.scores) == calib::apply_recalibration(fit.map, data.scores));
+    CHECK_THROWS_WITH_AS(calib::identity_map(RecalibrationMethod::histogram, 3, false),
+                         doctest::Contains("method = histogram has no identity"), calib::invalid_argument);
+    std::string text = json;
+    text.replace(text.find("\"uniform\""), 9, "\"square\"");
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(text),
+                         doctest::Contains("binning = 'square', must be equal-mass, uniform or distinct"),
+                         calib::invalid_argument);
+    // A step function: constant within a bin, the bin of an edge the one below it.
+    const calib::BinnedCurve curve{{0.25, 0.5, 1.0}, {0.1, 0.6, 0.3}};
+    CHECK(calib::evaluate(curve, 0.0) == 0.1);
+    CHECK(calib::evaluate(curve, 0.25) == 0.1);
+    CHECK(calib::evaluate(curve, 0.2500001) == 0.6);
+    CHECK(calib::evaluate(curve, 1.0) == 0.3);
 }
 }
