@@ -5,6 +5,7 @@
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
 #include "core/name_table.hpp"
+#include "estimators/corp_forecasts.hpp"
 
 #include <cmath>
 #include <vector>
@@ -33,31 +34,44 @@ CorpScore parse_corp_score(const std::string& name) {
     return detail::value_named(score_names, name, "parse_corp_score", "score", "scores");
 }
 
-CorpDecomposition corp_decomposition(const CategoricalData& binary, CorpScore score) {
+namespace detail {
+
+BinaryForecasts binary_forecasts(const CategoricalData& binary, const char* function) {
     if (binary.num_classes() != 2)
-        detail::fail("corp_decomposition", "the data have ", binary.num_classes(),
-                     " classes; the CORP decomposition reads binary predictions (two classes)");
+        fail(function, "the data have ", binary.num_classes(),
+             " classes; CORP reads binary predictions (two classes)");
     const std::size_t n = binary.size();
-    std::vector<double> x(n), y(n);
-    detail::CompensatedSum events;
+    BinaryForecasts out{std::vector<double>(n), std::vector<double>(n)};
     for (std::size_t i = 0; i < n; ++i) {
-        x[i] = binary.probabilities()(static_cast<Eigen::Index>(i), 1);
-        y[i] = binary.labels()[i] == 1 ? 1.0 : 0.0;
-        events.add(y[i]);
+        out.x[i] = binary.probabilities()(static_cast<Eigen::Index>(i), 1);
+        out.y[i] = binary.labels()[i] == 1 ? 1.0 : 0.0;
     }
-    const IsotonicFit fit = isotonic_regression(x, y);
+    return out;
+}
+
+CorpDecomposition decompose(const BinaryForecasts& f, const IsotonicFit& fit, CorpScore score) {
+    const std::size_t n = f.x.size();
+    CompensatedSum events;
+    for (const double y : f.y) events.add(y);
     const std::vector<double> climatology(n, events.value() / static_cast<double>(n));
     CorpDecomposition out;
     out.n = n;
     out.blocks = fit.blocks.size();
-    out.mean_score = mean_score(score, x, y);
+    out.mean_score = mean_score(score, f.x, f.y);
     for (std::size_t i = 0; i < n; ++i)
-        if (std::isinf(score_of(score, x[i], y[i])) && out.contradicted++ == 0) out.first_contradicted = i;
-    out.recalibrated_score = mean_score(score, fit.fitted, y);
-    out.unc = mean_score(score, climatology, y);
+        if (std::isinf(score_of(score, f.x[i], f.y[i])) && out.contradicted++ == 0) out.first_contradicted = i;
+    out.recalibrated_score = mean_score(score, fit.fitted, f.y);
+    out.unc = mean_score(score, climatology, f.y);
     out.mcb = out.mean_score - out.recalibrated_score;
     out.dsc = out.unc - out.recalibrated_score;
     return out;
+}
+
+}  // namespace detail
+
+CorpDecomposition corp_decomposition(const CategoricalData& binary, CorpScore score) {
+    const detail::BinaryForecasts f = detail::binary_forecasts(binary, "corp_decomposition");
+    return detail::decompose(f, isotonic_regression(f.x, f.y), score);
 }
 
 }  // namespace calib

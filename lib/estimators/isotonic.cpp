@@ -2,6 +2,7 @@
 #include <calib/isotonic.hpp>
 
 #include "core/check.hpp"
+#include "estimators/pav.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,13 +27,6 @@ void check_inputs(const std::vector<double>& x, const std::vector<double>& y, co
     }
 }
 
-// A block while PAV runs: its x range, count and the sums its value is the ratio of.
-struct Pool {
-    double lower, upper, weight, weighted_y;
-    std::size_t count;
-    double value() const { return weighted_y / weight; }
-};
-
 }  // namespace
 
 IsotonicFit isotonic_regression(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w) {
@@ -47,33 +41,25 @@ IsotonicFit isotonic_regression(const std::vector<double>& x, const std::vector<
     for (std::size_t i = 0; i < n; ++i) order[i] = keyed[i].second;
     keyed = {};
 
-    std::vector<Pool> pools;
+    std::vector<detail::PavPool> pools;
     for (std::size_t start = 0; start < n;) {
         // The tie of x at `start`, pooled into one point before PAV sees it.
         const double at = x[order[start]];
-        Pool point{at, at, 0, 0, 0};
+        detail::PavPool point{at, at, 0, 0, 0};
         for (; start < n && x[order[start]] == at; ++start) {
             const double weight = w.empty() ? 1.0 : w[order[start]];
             point.weight += weight;
             point.weighted_y += weight * y[order[start]];
             ++point.count;
         }
-        // Merge while the previous block's value is not below this one's: the blocks' values then
-        // increase strictly, so the blocks are the fitted function's maximal constant pieces.
-        while (!pools.empty() && pools.back().value() >= point.value()) {
-            const Pool& left = pools.back();
-            point = {left.lower, point.upper, left.weight + point.weight, left.weighted_y + point.weighted_y,
-                     left.count + point.count};
-            pools.pop_back();
-        }
-        pools.push_back(point);
+        detail::pav_append(pools, point);
     }
 
     IsotonicFit fit;
     fit.blocks.reserve(pools.size());
     fit.fitted.resize(n);
     std::size_t next = 0;
-    for (const Pool& p : pools) {
+    for (const detail::PavPool& p : pools) {
         fit.blocks.push_back({p.lower, p.upper, p.value(), p.weight, p.count});
         for (std::size_t k = 0; k < p.count; ++k) fit.fitted[order[next++]] = p.value();
     }
