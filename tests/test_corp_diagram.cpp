@@ -172,6 +172,9 @@ TEST_CASE("corp_diagram: band points thinned in rank; the edges; refusals") {
     bad = {};
     bad.points = 1;
     CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("points = 1"), invalid_argument);
+    bad.points = 1'000'000;
+    bad.replicates = 1'000;
+    CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("more than 2 GiB of refits"), invalid_argument);
     Matrix three(1, 3);
     three << 0.2, 0.3, 0.5;
     CHECK_THROWS_WITH_AS(corp_diagram(CategoricalData(three, {0})), doctest::Contains("reads binary predictions"),

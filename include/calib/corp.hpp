@@ -59,7 +59,8 @@ CorpDecomposition corp_decomposition(const CategoricalData& binary, CorpScore sc
 //     the band there has width 0 (reliabilitydiag interpolates it from the neighbouring points instead).
 // The replicates come from streams (seed, 2r) (consistency) and (seed, 2r + 1) (confidence): the result
 // does not depend on the thread count, and a larger R keeps the first replicates. O(R·(n + d)) after the
-// O(n log n) fit, d the number of distinct forecasts; memory O(n + R·points).
+// O(n log n) fit, d the number of distinct forecasts; memory O(n + R·points): 16 bytes per replicate and
+// point, refused above 2 GiB.
 struct CorpDiagramOptions {
     double level = 0.9;              // of the bands, in (0, 1); the paper's 90 %
     std::size_t replicates = 100;    // R, in [0, 10^6]; 0: the curve and decomposition without bands

@@ -24,6 +24,10 @@ void check_options(const CorpDiagramOptions& o) {
     if (!(o.level > 0 && o.level < 1)) detail::fail(function, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
     if (o.replicates > 1'000'000) detail::fail(function, "replicates = ", o.replicates, ", must be in [0, 1000000]");
     if (o.points < 2 || o.points > 1'000'000) detail::fail(function, "points = ", o.points, ", must be in [2, 1000000]");
+    // The refits are kept until their quantiles are taken: 2·R·points doubles, bounded at 2 GiB.
+    if (2.0 * double(o.replicates) * double(o.points) * 8 > 2.0 * (1 << 30))
+        detail::fail(function, "replicates = ", o.replicates, " and points = ", o.points,
+                     " keep more than 2 GiB of refits (16 bytes per replicate and point); lower one of them");
 }
 
 // The distinct forecasts in increasing order and each row's index among them.
