@@ -141,7 +141,7 @@ TEST_CASE("corp_diagram: band points thinned in rank; the edges; refusals") {
         y[i] = i % 3 == 0;
     }
     CorpDiagramOptions o;
-    o.points = 11;
+    o.band_points = 11;
     o.replicates = 5;
     const CorpDiagram thin = corp_diagram(binary(x, y), o);
     REQUIRE(thin.x.size() == 11);
@@ -170,9 +170,9 @@ TEST_CASE("corp_diagram: band points thinned in rank; the edges; refusals") {
     bad.level = 1;
     CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("level = 1, must be in (0, 1)"), invalid_argument);
     bad = {};
-    bad.points = 1;
-    CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("points = 1"), invalid_argument);
-    bad.points = 1'000'000;
+    bad.band_points = 1;
+    CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("band_points = 1"), invalid_argument);
+    bad.band_points = 1'000'000;
     bad.replicates = 1'000;
     CHECK_THROWS_WITH_AS(corp_diagram(binary(x, y), bad), doctest::Contains("more than 2 GiB of refits"), invalid_argument);
     Matrix three(1, 3);

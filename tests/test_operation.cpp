@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <any>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -38,14 +39,14 @@ std::string words(const OperationRecord& r, const std::string& label) {
 TEST_CASE("operations: the table, found by name, an unknown name refused with the known ones") {
     std::vector<std::string> names;
     for (const Operation* op : operations()) names.push_back(op->info().name);
-    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "recalibrate fit",
-                                            "recalibrate apply", "reproduce"});
+    CHECK(names == std::vector<std::string>{"estimate", "test", "metrics", "rank", "report", "diagram",
+                                            "recalibrate fit", "recalibrate apply", "reproduce"});
     CHECK(is_operation("test"));
     CHECK(is_operation("rank"));
     CHECK_FALSE(is_operation("recalibrate"));
     CHECK(find_operation("test").info().spread_over_processes);
     CHECK_FALSE(find_operation("metrics").info().spread_over_processes);  // refused under mpirun -np > 1
-    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, recalibrate fit, recalibrate apply, reproduce",
+    CHECK_THROWS_WITH_AS(find_operation("estimat"), "unknown operation 'estimat', expected one of estimate, test, metrics, rank, report, diagram, recalibrate fit, recalibrate apply, reproduce",
                          invalid_argument);
     CHECK(find_operation("test").info().method == "method");
     // Every option once, the operation's own first.
@@ -181,6 +182,77 @@ TEST_CASE("metrics: the record holds MetricsSetup's numbers as details, a featur
     CHECK(to_text(r.options[0].value) == "arrays");
     MapOptions unknown({{"block_size", Value("2")}});
     CHECK_THROWS_AS(metrics.configure(categorical, unknown), unknown_option_error);
+}
+
+TEST_CASE("diagram: the record is corp_diagram's (or the chosen diagram's) on the event, with the options as used") {
+    test::Rng rng(17);
+    const CategoricalData data = synthetic::dirichlet_data(200, 3, 0.5, rng);
+    const FamilyInfo& categorical = find_family("categorical");
+    const Operation& diagram = find_operation("diagram");
+    CHECK_FALSE(diagram.info().spread_over_processes);
+    CHECK(diagram.info().method == "diagram");
+    MapOptions given({{"event", Value("top-label")}, {"replicates", Value(std::uint64_t(20))}, {"seed", Value(std::uint64_t(5))}});
+    const OperationRecord r = diagram.configure(categorical, given)->run({{"model", data}}, {}, {});
+    CorpDiagramOptions o;
+    o.replicates = 20;
+    o.seed = 5;
+    const CorpDiagram direct = corp_diagram(data.top_label_event(), o);
+    Record expected = direct.record();
+    expected.insert(expected.begin(), {"event", std::string("top-label")});
+    CHECK(to_json(r.details) == to_json(expected));  // corp is the default for class predictions
+    CHECK(to_text(find(r.result, "diagram")) == "corp");
+    CHECK(r.n == 200);
+    CHECK(to_text(find(r.options, "event")) == "top-label");
+    CHECK(words(r, "top-label score").find("MCB") != std::string::npos);
+    CHECK(words(r, "top-label band").find("of " + std::to_string(direct.x.size()) + " band points") != std::string::npos);
+
+    // class-wise: one diagram per class, each of class:k.
+    MapOptions class_wise({{"event", Value("class-wise")}, {"replicates", Value(std::uint64_t(0))}});
+    const OperationRecord c = diagram.configure(categorical, class_wise)->run({{"model", data}}, {}, {});
+    const auto& classes = std::get<std::vector<Record>>(find(c.details, "classes"));
+    REQUIRE(classes.size() == 3);
+    o = {};
+    o.replicates = 0;
+    Record second = corp_diagram(data.class_event(1), o).record();
+    second.insert(second.begin(), {"event", std::string("class:1")});
+    CHECK(to_json(classes[1]) == to_json(second));
+
+    // The other diagrams: the registry's, on the family they read; another diagram's option refused.
+    MapOptions reliability({{"diagram", Value("reliability")}, {"bins", Value(std::uint64_t(5))}});
+    const OperationRecord b = diagram.configure(categorical, reliability)->run({{"model", data}}, {}, {});
+    ReliabilityOptions ro;
+    ro.bins = 5;
+    // The empty first bin's undefined mean and frequency (NaN) left out, as JSON has no NaN.
+    CHECK(to_json(b.details) == to_json(defined_bins(reliability_diagram(data, ro).record())));
+    CHECK(to_json(b.details).find("null") == std::string::npos);
+    MapOptions foreign({{"diagram", Value("reliability")}, {"replicates", Value(std::uint64_t(5))}});
+    CHECK_THROWS_WITH_AS(diagram.configure(categorical, foreign), doctest::Contains("`diagram` reliability"),
+                         invalid_argument);
+    MapOptions pit_of_classes({{"diagram", Value("pit")}});
+    CHECK_THROWS_WITH_AS(diagram.configure(categorical, pit_of_classes),
+                         doctest::Contains("is of predictive distributions"), invalid_argument);
+    MapOptions unknown({{"diagram", Value("calibration-plot")}});
+    CHECK_THROWS_WITH_AS(diagram.configure(categorical, unknown),
+                         "unknown diagram 'calibration-plot', expected corp, reliability, pit, coverage", invalid_argument);
+}
+
+TEST_CASE("diagram: pit and coverage of predictive distributions, pit the default") {
+    Vector mean(150), stddev(150), y(150);
+    for (Eigen::Index i = 0; i < 150; ++i)
+        mean(i) = std::sin(double(i)), stddev(i) = 1 + 0.5 * std::cos(double(i)), y(i) = mean(i) + std::sin(7.3 * double(i));
+    const NormalData data(mean, stddev, y);
+    const Operation& diagram = find_operation("diagram");
+    MapOptions nothing({});
+    const OperationRecord r = diagram.configure(find_family("normal"), nothing)->run({{"model", data}}, {}, {});
+    CHECK(to_text(find(r.result, "diagram")) == "pit");
+    CHECK(to_json(r.details) == to_json(pit_histogram(pit(AnyData(data)), 10, 0.95).record()));
+    MapOptions coverage({{"diagram", Value("coverage")}, {"nominal", Value("0.5,0.9")}});
+    const OperationRecord c = diagram.configure(find_family("normal"), coverage)->run({{"model", data}}, {}, {});
+    CHECK(to_json(c.details) == to_json(interval_coverage(pit(AnyData(data)), {0.5, 0.9}, 0.95).record()));
+    CHECK(words(c, "coverage at 0.9") != "");
+    MapOptions corp_of_normal({{"diagram", Value("corp")}});
+    CHECK_THROWS_WITH_AS(diagram.configure(find_family("normal"), corp_of_normal), doctest::Contains("categorical"),
+                         invalid_argument);
 }
 
 TEST_CASE("reproduce: the preset is its method, the row run_preset's, the family checked before any data") {

@@ -66,8 +66,7 @@ struct AllSetups {
         for (std::size_t k = 0; k < readings.size(); ++k) list.emplace_back("reading " + families()[k].name, &readings[k]);
         for (const char* command : command_names) commands.emplace_back(command);
         for (auto& c : commands) list.emplace_back("command " + c.info().name, &c);
-        for (const char* diagram : {"reliability_diagram", "pit_histogram", "interval_coverage"})
-            diagrams.emplace_back(diagram);
+        for (const MethodInfo& m : diagram_methods()) diagrams.emplace_back(m.name);
         for (auto& d : diagrams) list.emplace_back("diagram " + d.info().name, &d);
     }
 };
@@ -892,7 +891,7 @@ TEST_CASE("command options: each command's, the library's bounds, the held-out s
 }
 
 TEST_CASE("diagram options: the bounds of reliability.hpp's functions, the nominal levels as a list") {
-    DiagramSetup reliability("reliability_diagram");
+    DiagramSetup reliability("reliability");
     const ReliabilityOptions defaults;
     CHECK((reliability.values().reliability.bins == defaults.bins && reliability.values().reliability.level == defaults.level &&
            reliability.values().reliability.binning == defaults.binning && !reliability.values().k));
@@ -903,9 +902,9 @@ TEST_CASE("diagram options: the bounds of reliability.hpp's functions, the nomin
            reliability.values().reliability.smooth_points == 60));
     CHECK_THROWS_WITH_AS(reliability.set("smooth_points", "100001"), doctest::Contains("in [0, 100000]"), option_error);
     CHECK_THROWS_WITH_AS(reliability.set("level", 1.0), "option `level` = '1', must be in (0, 1)", option_error);
-    CHECK_THROWS_WITH_AS(DiagramSetup("pit_histogram").set("bins", "100001"), doctest::Contains("in [1, 100000]"),
+    CHECK_THROWS_WITH_AS(DiagramSetup("pit").set("bins", "100001"), doctest::Contains("in [1, 100000]"),
                          option_error);
-    DiagramSetup coverage("interval_coverage");
+    DiagramSetup coverage("coverage");
     CHECK(coverage.values().nominal.size() == 10);
     coverage.set("nominal", "0.5,0.9,0.99");
     CHECK(coverage.values().nominal == std::vector<double>{0.5, 0.9, 0.99});

@@ -59,6 +59,7 @@ Examples:
   calib test --family categorical --input preds.csv --method bootstrap --alpha 0.05
   calib rank --family categorical --input resnet.csv densenet.csv --format table
   calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --out map.json
+  calib diagram --family binary --input scores.csv --replicates 1000
 )";
 
 }  // namespace
@@ -279,6 +280,36 @@ Examples:
 )";
 }
 
+std::string diagram_help() {
+    return R"(calib diagram - the numbers of a diagram of the predictions; print one JSON object
+
+Usage:
+  calib diagram --family F --input FILE [--diagram D] [diagram options]
+
+)" + families_text() +
+           "\nDiagrams (--diagram D; default: corp for class predictions, pit for predictive distributions):\n" +
+           methods_text(diagram_methods()) +
+           method_options_text(diagram_methods(), [](const std::string& name) { return DiagramSetup(name); }) +
+           command_options_text("diagram") + R"(
+Output: one JSON object on one line: command, diagram, n, the diagram's numbers (corp: event, level,
+replicates, seed, curve with the PAV fit's pieces lower, upper, value, count; points with x,
+recalibrated, count and the consistency and confidence bands at each band point; score, mean_score,
+recalibrated_score, mcb, dsc, unc; with --event class-wise a list classes of these, one per class.
+reliability: event, binning and bins with each bin's counts, frequency and interval; pit: counts,
+band_lower, band_upper; coverage: nominal, observed, lower, upper), the options used, family,
+input, files, threads, compute_seconds, wall_time_seconds and calib_version. --format table prints
+the summary: the decomposition and how many band points leave the consistency band.
+
+Exit codes: 0 success, 2 bad option or bad input file, 1 internal failure.
+
+Examples:
+  calib diagram --family binary --input scores.csv
+  calib diagram --family categorical --input preds.csv --event top-label --replicates 1000
+  calib diagram --family categorical --input preds.csv --diagram reliability --bins 15
+  calib diagram --family normal --input gauss.csv --diagram coverage
+)";
+}
+
 }  // namespace
 
 std::string metrics_help();  // below, with the other commands' texts
@@ -293,6 +324,7 @@ std::string operation_help(const Operation& operation) {
     if (operation.info().name == "reproduce") return reproduce_help();
     if (operation.info().name == "rank") return rank_help();
     if (operation.info().name == "report") return report_help();
+    if (operation.info().name == "diagram") return diagram_help();
     // An operation without its own text: its description and options from the registry.
     const OperationInfo& info = operation.info();
     const std::string method = info.method.empty() ? "" : " " + option_name(info.method, NameStyle::command_line) + " M";
@@ -317,7 +349,8 @@ classes: t-cal on the top-label confidence); the SKCE, and for class predictions
 estimate (canonical), the top-label ECE of equal-width and equal-count bins and the CKCE, each with
 a percentile bootstrap interval (--replicates, --level, --seed), the debiased L2 error with a basic
 bootstrap interval, and the smooth ECE (binary predictions: also the ICI and Emax of the loess
-calibration curve); reliability diagrams (top-label with both
+calibration curve); the CORP reliability diagram without bins (isotonic recalibration) with its
+consistency band, and the CORP decomposition of the Brier and log scores; reliability diagrams (top-label with both
 binnings, and per class for m <= 20, or P(Y = 1) for binary data) with Clopper-Pearson intervals
 and the bins' counts; for predictive distributions the PIT histogram and the coverage of central
 intervals (mvnormal: the PIT of the squared Mahalanobis distance and the coverage of prediction

@@ -225,6 +225,50 @@ std::string terms_html(const ReportData& r) {
                "resamples of the observations, how much it would vary on another sample of this size.</dd></dl>\n";
 }
 
+// A decomposition's numbers in a table row: mean score, MCB, DSC, UNC; an infinite mean log score says why.
+std::string decomposition_cells(const CorpDecomposition& d) {
+    const std::string infinite = "<td class=\"num\" title=\"" + std::to_string(d.contradicted) +
+                                 " prediction(s) of 0 or 1 contradicted by the outcome\">&infin;</td>";
+    return (std::isinf(d.mean_score) ? infinite : "<td class=\"num\">" + number(d.mean_score) + "</td>") +
+           (std::isinf(d.mcb) ? infinite : "<td class=\"num\">" + number(d.mcb) + "</td>") + "<td class=\"num\">" +
+           number(d.dsc) + "</td><td class=\"num\">" + number(d.unc) + "</td>";
+}
+
+std::string corp_html(const ReportData& r) {
+    const ReportCorp& c = *r.corp;
+    const CorpDiagram& first = c.diagrams.front();
+    std::string h =
+        "<h2>Reliability without bins (CORP)</h2>\n<p class=\"note\">The line is the isotonic recalibration of the " +
+        std::string(c.event == "Top-label" ? "confidence" : "predicted probability") +
+        " (CORP: Dimitriadis, Gneiting &amp; Jordan 2021): for each prediction, the frequency of the event among the "
+        "predictions like it, by the pool-adjacent-violators algorithm, with no bins to choose. A calibrated model's "
+        "line is the dashed diagonal. The shaded band is where a calibrated model's line would fall at each "
+        "prediction with probability " + number(100 * first.level, "%g") + " % (pointwise, from " +
+        std::to_string(first.replicates) + " resamples of the predictions with outcomes drawn from them, seed " +
+        std::to_string(first.seed) + "; <code>calib diagram</code> gives its numbers): where the line leaves it, the "
+        "data speak against calibration at those predictions. Beneath: the number of predictions in each piece of "
+        "the line." + (c.logit ? " The predictions crowd near 0 or 1, so both axes are on the logit scale." : "") +
+        "</p>\n";
+    h += "<table><tr>" + std::string(r.models.size() > 1 ? "<th>model</th>" : "") +
+         "<th>score</th><th>mean score</th><th>MCB (miscalibration)</th><th>DSC (discrimination)</th><th>UNC "
+         "(uncertainty)</th></tr>\n";
+    for (std::size_t k = 0; k < c.diagrams.size(); ++k)
+        for (const bool log : {false, true}) {
+            h += "<tr>" + (r.models.size() > 1 ? "<td>" + escape(r.models[k].name) + "</td>" : std::string()) + "<td>" +
+                 (log ? "log score" : "Brier score") + "</td>" +
+                 decomposition_cells(log ? c.log_score[k] : c.diagrams[k].decomposition) + "</tr>\n";
+        }
+    h += "</table>\n<p class=\"note\">The mean score of the " +
+         std::string(c.event == "Top-label" ? "confidence (against whether the top class is right)" : "predictions") +
+         " splits as mean score = MCB &minus; DSC + UNC: MCB is what the isotonic recalibration would remove, DSC "
+         "what the predictions' order gains over always predicting the base rate, UNC the base rate's own score "
+         "(Brier: (p &minus; y)&sup2;; log: the negative log-likelihood, infinite where a prediction of 0 or 1 is "
+         "contradicted). <code>calib estimate --estimator corp" +
+         std::string(c.event == "Top-label" ? " --event top-label" : "") + "</code> gives the same numbers.</p>\n";
+    if (r.models.size() > 1) h += legend_html(r.models);
+    return h + "<div class=\"figures\">\n" + corp_svg(c, r.models) + "\n</div>\n";
+}
+
 std::string evaluated_html(const ReportData& r) {
     std::string h = "<p class=\"sub\">" + std::to_string(r.n) + " observations, family " + escape(r.family) +
                     (r.classes ? ", " + std::to_string(r.classes) + " classes" : std::string()) +
@@ -258,6 +302,7 @@ std::string report_html(const ReportData& r, const PageInfo& page) {
     for (const ModelReport& m : r.models) h += verdict_html(m, r);
     h += tests_html(r) + errors_html(r);
     if (r.ranking) h += ranking_html(*r.ranking);
+    if (r.corp) h += corp_html(r);
     if (!r.figures.empty()) {
         h += "<h2>Reliability diagrams</h2>\n<p class=\"note\">Each point is a bin of predictions: its mean "
              "predicted probability against how often the event happened, with the exact (Clopper&ndash;Pearson) " +

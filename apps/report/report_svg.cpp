@@ -64,6 +64,12 @@ struct Bar {
     std::string tip;
     std::size_t model = 0;
 };
+// A line through (x, y) with a shaded band [lower, upper] at band_x (none when band_x is empty).
+struct Curve {
+    std::vector<double> x, y, band_x, lower, upper;
+    std::string tip;
+    std::size_t model = 0;
+};
 
 // The probability axes of a square: the usual [0, 1], or the logit scale log(p/(1 - p)) over the decades
 // of p and 1 - p that the marks reach (ticks 0.001, 0.01, 0.1, 0.5, 0.9, 0.99, ...), on both axes, so
@@ -128,8 +134,7 @@ private:
 std::string square_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
                         const std::vector<Mark>& marks, const std::vector<Bar>& bars, std::size_t models = 1,
                         bool split_bars = true, const Scale& scale = Scale::linear(),
-                        const std::vector<const SmoothReliability*>& curves = {},
-                        const std::vector<SmoothEce>& smooth_ece = {}) {
+                        const std::vector<Curve>& curves = {}, const std::vector<SmoothEce>& smooth_ece = {}) {
     const auto x_at = [&](double p) { return left + side * scale.at(p); };
     const auto y_at = [&](double f) { return top + side * (1 - scale.at(f)); };
     const auto shift = [&](std::size_t k) { return 4.0 * (static_cast<double>(k) - (static_cast<double>(models) - 1) / 2); };
@@ -147,20 +152,16 @@ std::string square_plot(const std::string& title, const std::string& x_label, co
     }
     s += "<rect class=\"frame\"" + attribute("x", left) + attribute("y", top) + attribute("width", side) +
          attribute("height", side) + "/>" + line("diagonal", left, top + side, left + side, top);
-    // The smoothed curves beneath the bins' marks: each model's band, then its line.
-    for (std::size_t k = 0; k < curves.size(); ++k) {
-        const SmoothReliability& c = *curves[k];
-        if (c.probability.empty()) continue;
+    // The curves beneath the bins' marks: each model's band, then its line.
+    for (const Curve& c : curves) {
+        if (c.x.empty()) continue;
         std::string band, curve;
-        for (std::size_t j = 0; j < c.probability.size(); ++j) {
-            band += number(x_at(c.probability[j])) + "," + number(y_at(c.upper[j])) + " ";
-            curve += number(x_at(c.probability[j])) + "," + number(y_at(c.frequency[j])) + " ";
-        }
-        for (std::size_t j = c.probability.size(); j-- > 0;)
-            band += number(x_at(c.probability[j])) + "," + number(y_at(c.lower[j])) + " ";
-        s += "<g class=\"" + series(k).substr(1) + "\"><title>smoothed frequency (kernel smoother, bandwidth " +
-             number(c.bandwidth, "%.3g") + " on the logit scale) with its pointwise band</title><polygon class=\"smooth-band\" points=\"" +
-             band + "\"/><polyline class=\"smooth\" points=\"" + curve + "\"/></g>";
+        for (std::size_t j = 0; j < c.band_x.size(); ++j) band += number(x_at(c.band_x[j])) + "," + number(y_at(c.upper[j])) + " ";
+        for (std::size_t j = c.band_x.size(); j-- > 0;) band += number(x_at(c.band_x[j])) + "," + number(y_at(c.lower[j])) + " ";
+        for (std::size_t j = 0; j < c.x.size(); ++j) curve += number(x_at(c.x[j])) + "," + number(y_at(c.y[j])) + " ";
+        s += "<g class=\"" + series(c.model).substr(1) + "\"><title>" + escape(c.tip) + "</title>" +
+             (band.empty() ? std::string() : "<polygon class=\"smooth-band\" points=\"" + band + "\"/>") +
+             "<polyline class=\"smooth\" points=\"" + curve + "\"/></g>";
     }
     // The smooth ECE's curves, dotted: each model's smoothed frequency where its kernel holds the weight of
     // at least smooth_ece_min_weight predictions (elsewhere one far prediction's label decides it), in
@@ -240,9 +241,13 @@ std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelR
     const std::string scale_note = figure.logit ? " (logit scale)" : "";
     // Bins of equal counts need no counts panel: the title says how many predictions each holds.
     if (figure.binning == ReliabilityBinning::equal_mass) bars.clear();
-    std::vector<const SmoothReliability*> curves;
-    for (const ReliabilityDiagram& d : figure.diagrams) {
-        curves.push_back(&d.smooth);
+    std::vector<Curve> curves;
+    for (std::size_t k = 0; k < figure.diagrams.size(); ++k) {
+        const ReliabilityDiagram& d = figure.diagrams[k];
+        curves.push_back({d.smooth.probability, d.smooth.frequency, d.smooth.probability, d.smooth.lower, d.smooth.upper,
+                          "smoothed frequency (kernel smoother, bandwidth " + number(d.smooth.bandwidth, "%.3g") +
+                              " on the logit scale) with its pointwise band",
+                          k});
         // Its probabilities, not its frequencies: a smoothed frequency near 0 or 1 would stretch the scale
         // over decades that hold no prediction; it is drawn at the edge instead.
         values.insert(values.end(), d.smooth.probability.begin(), d.smooth.probability.end());
@@ -253,6 +258,39 @@ std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelR
                        (top_label ? "accuracy" : "observed frequency") + scale_note, marks, bars, figure.diagrams.size(),
                        figure.binning == ReliabilityBinning::uniform, figure.logit ? Scale::logit(values) : Scale::linear(),
                        curves, figure.smooth_ece);
+}
+
+// Each model's CORP curve through its PAV pieces' ends with the consistency band shaded, and the pieces'
+// counts beneath (a row per model).
+std::string corp_svg(const ReportCorp& corp, const std::vector<ModelReport>& models) {
+    std::vector<Curve> curves;
+    std::vector<Bar> bars;
+    std::vector<double> values;  // what the logit scale must show: the predictions
+    for (std::size_t k = 0; k < corp.diagrams.size(); ++k) {
+        const CorpDiagram& d = corp.diagrams[k];
+        Curve c{{}, {}, d.x, d.consistency_lower, d.consistency_upper,
+                (models.size() > 1 ? models[k].name + ": " : std::string()) + "CORP curve (isotonic recalibration) with the " +
+                    number(100 * d.level, "%g") + " % consistency band of a calibrated model from " +
+                    std::to_string(d.replicates) + " resamples",
+                k};
+        if (d.replicates == 0) c.band_x.clear();
+        for (const IsotonicBlock& b : d.curve) {
+            c.x.insert(c.x.end(), {b.lower, b.upper});
+            c.y.insert(c.y.end(), {b.value, b.value});
+            values.insert(values.end(), {b.lower, b.upper});
+            bars.push_back({b.lower, b.upper, b.count,
+                            (models.size() > 1 ? models[k].name + ", " : std::string()) + "[" + number(b.lower, "%.3g") +
+                                ", " + number(b.upper, "%.3g") + "]: n = " + std::to_string(b.count) +
+                                ", recalibrated to " + number(b.value, "%.3f"),
+                            k});
+        }
+        curves.push_back(std::move(c));
+    }
+    const bool top_label = corp.event == "Top-label";
+    const std::string scale_note = corp.logit ? " (logit scale)" : "";
+    return square_plot("CORP: " + corp.event + ", no bins", (top_label ? "confidence" : "predicted probability") + scale_note,
+                       std::string(top_label ? "recalibrated accuracy" : "recalibrated probability") + scale_note, {}, bars,
+                       corp.diagrams.size(), false, corp.logit ? Scale::logit(values) : Scale::linear(), curves);
 }
 
 std::string coverage_svg(const CoverageCurve& c, bool ellipsoids) {

@@ -19,6 +19,9 @@ std::string series(std::size_t k);                          // " sK": the colour
 // One square per figure: each model's bins as points with their intervals (a few pixels apart for
 // several models), and their counts beneath.
 std::string reliability_svg(const ReportFigure& figure, const std::vector<ModelReport>& models);
+// The CORP diagrams: each model's isotonic recalibration curve with its consistency band, and the
+// counts of its pieces beneath.
+std::string corp_svg(const ReportCorp& corp, const std::vector<ModelReport>& models);
 // The observed against the nominal coverage of central intervals, or of ellipsoids.
 std::string coverage_svg(const CoverageCurve& coverage, bool ellipsoids);
 // The PIT's histogram with its band; dimension > 0: of the Mahalanobis PIT of that dimension.

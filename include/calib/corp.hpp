@@ -44,7 +44,7 @@ CorpDecomposition corp_decomposition(const CategoricalData& binary, CorpScore sc
 
 // ---- the CORP reliability diagram ---------------------------------------------------------------------
 // The graph of the PAV-recalibrated probabilities x̂ against the forecasts x (a step function, one
-// constant piece per IsotonicBlock), with two resampling bands at each of up to `points` forecast values
+// constant piece per IsotonicBlock), with two resampling bands at each of up to `band_points` forecast values
 // (Dimitriadis, Gneiting & Jordan 2021, "Uncertainty quantification"; the `resampling` method of their R
 // package reliabilitydiag). Replicate r draws n forecasts x*_1..x*_n from x with replacement and an
 // outcome y*_i ~ Bernoulli(q(x*_i)), refits PAV of y* on x*, and evaluates the refit at each band point t
@@ -67,7 +67,7 @@ struct CorpDiagramOptions {
     std::uint64_t seed = default_seed;
     // The band points: every distinct forecast when there are at most this many, else this many of
     // them evenly spaced in rank (the smallest and largest among them). In [2, 10^6].
-    std::size_t points = 1000;
+    std::size_t band_points = 1000;
     CorpScore score = CorpScore::brier;  // of the decomposition
     ParallelOptions parallel;            // the replicates run in parallel
 };

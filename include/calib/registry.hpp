@@ -413,20 +413,32 @@ std::vector<OptionInfo> reading_options(bool files);
 // when `name` is no reading option.
 std::string reading_option_message(const std::string& name, const ReadingSetup& setup);
 
-// The options of the diagrams of reliability.hpp (Python's reliability_diagram, pit_histogram and
-// interval_coverage; calib report draws its own): "reliability_diagram" takes k (the class of a class-wise
-// diagram; none: top-label), binning, bins, level and smooth_points; "pit_histogram" bins and level;
-// "interval_coverage" nominal (a comma-separated list of levels) and level. Another name throws.
+// The diagrams (calib diagram; Python's diagram, corp_diagram, reliability_diagram, pit_histogram and
+// interval_coverage; calib report draws its own), each a setup of its options: "corp" (corp.hpp's CORP
+// reliability diagram of binary predictions or of an `event` of class predictions: event, level,
+// replicates, seed, points, score), "reliability" (the binned diagram: k, the class of a class-wise
+// diagram, none: top-label; binning, bins, level, smooth_points), "pit" (the PIT histogram of predictive
+// distributions: bins, level) and "coverage" (of central intervals: nominal, a comma-separated list of
+// levels, and level). Another name throws, listing these.
 struct DiagramOptions {
     std::optional<int> k;
-    ReliabilityOptions reliability;  // binning, bins, level, smooth_points (pit_histogram: bins, level)
+    ReliabilityOptions reliability;  // binning, bins, level, smooth_points (pit: bins, level)
     std::vector<double> nominal = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
+    CorpDiagramOptions corp;  // level, replicates, seed, points, score (parallel: run's)
 };
 class DiagramSetup : public Setup {
 public:
     explicit DiagramSetup(const std::string& diagram);
     const DiagramOptions& values() const;
+    // The diagram of `data` as its record (CorpDiagram::record, with event and, for event class-wise, a
+    // list `classes` of the classes' records; ReliabilityDiagram::record; PitHistogram::record and
+    // CoverageCurve's, for multivariate normals of the squared Mahalanobis distance with `dimension`).
+    // Throws invalid_argument for a family the diagram does not read.
+    Record run(const AnyData& data, const ParallelOptions& parallel = {}) const;
 };
+// The diagrams, in the order of the option `diagram`: name, summary, title; classes_only for the
+// diagrams of class predictions.
+const std::vector<MethodInfo>& diagram_methods();
 
 // Why the option `name`, given with a method, is not taken, in the same words for every front-end:
 // "option `name` applies only with `ckce_method` rff (<context>)" when one of `setups` (nullptr

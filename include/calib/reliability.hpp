@@ -69,6 +69,11 @@ struct ReliabilityDiagram {
     Record record() const;
 };
 
+// A diagram's record (ReliabilityDiagram::record) without the fields an empty bin leaves undefined (its
+// NaN mean_confidence, frequency and interval): what JSON outputs hold, as JSON has no NaN (calib report,
+// calib diagram; Python's reliability_diagram keeps the NaN).
+Record defined_bins(Record diagram);
+
 // Top-label: the confidence max_k p_ik (the first class on ties) against whether the label is that
 // class. Throws calib::invalid_argument for bins = 0, equal_mass with bins > n, level ∉ (0, 1).
 ReliabilityDiagram reliability_diagram(const CategoricalData& data, const ReliabilityOptions& options = {});

@@ -8,6 +8,7 @@
 // page are one renderer's); its fields are the page's numbers as one record (`calib report --format json`).
 #pragma once
 
+#include <calib/corp.hpp>
 #include <calib/operation.hpp>
 #include <calib/reliability.hpp>
 #include <calib/smooth_ece.hpp>
@@ -68,6 +69,17 @@ struct ReportFigure {
     std::vector<SmoothEce> smooth_ece;
 };
 
+// The CORP reliability diagram of class predictions (corp.hpp), one per model, of the event of the
+// report's diagrams (two classes: P(Y = 1); more: top-label), with consistency and confidence bands
+// from the report's replicates, level and seed, and each model's CORP decomposition of the Brier score
+// (in its diagram) and of the log score.
+struct ReportCorp {
+    std::string event;  // "P(Y = 1)", "Top-label"
+    bool logit = false;  // drawn on the logit scale: the predictions crowd near 0 or 1 (report_crowded_margin)
+    std::vector<CorpDiagram> diagrams;
+    std::vector<CorpDecomposition> log_score;
+};
+
 struct ReportData {
     std::string title;          // `name`, else the one model's name, else "N models"
     std::string family;
@@ -80,6 +92,7 @@ struct ReportData {
     double level = 0.95;
     std::uint64_t seed = 0;
     std::vector<ReportFigure> figures;
+    std::optional<ReportCorp> corp;  // class predictions
     // One predictive-distribution model: the PIT (mvnormal: of the squared Mahalanobis distance through
     // the χ²_d CDF) and the coverage of central intervals (mvnormal: ellipsoids).
     std::optional<PitHistogram> pit;
@@ -114,6 +127,8 @@ inline constexpr double report_crowded_margin = 0.05;
 inline constexpr std::size_t report_smooth_points = 60;
 // The points of the smooth ECE's curve in a figure: t = 0, 0.01, …, 1.
 inline constexpr std::size_t smooth_ece_points = 101;
+// The CORP diagram's bands take the report's replicates, at most this many.
+inline constexpr std::size_t report_corp_replicates_limit = 10000;
 // Class predictions with at most this many classes get one diagram per class.
 inline constexpr int report_class_diagrams_limit = 20;
 

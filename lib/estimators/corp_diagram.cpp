@@ -23,10 +23,11 @@ constexpr const char* function = "corp_diagram";
 void check_options(const CorpDiagramOptions& o) {
     if (!(o.level > 0 && o.level < 1)) detail::fail(function, "level = ", detail::format_value(o.level), ", must be in (0, 1)");
     if (o.replicates > 1'000'000) detail::fail(function, "replicates = ", o.replicates, ", must be in [0, 1000000]");
-    if (o.points < 2 || o.points > 1'000'000) detail::fail(function, "points = ", o.points, ", must be in [2, 1000000]");
+    if (o.band_points < 2 || o.band_points > 1'000'000)
+        detail::fail(function, "band_points = ", o.band_points, ", must be in [2, 1000000]");
     // The refits are kept until their quantiles are taken: 2·R·points doubles, bounded at 2 GiB.
-    if (2.0 * double(o.replicates) * double(o.points) * 8 > 2.0 * (1 << 30))
-        detail::fail(function, "replicates = ", o.replicates, " and points = ", o.points,
+    if (2.0 * double(o.replicates) * double(o.band_points) * 8 > 2.0 * (1 << 30))
+        detail::fail(function, "replicates = ", o.replicates, " and band_points = ", o.band_points,
                      " keep more than 2 GiB of refits (16 bytes per replicate and point); lower one of them");
 }
 
@@ -125,7 +126,7 @@ CorpDiagram corp_diagram(const CategoricalData& binary, const CorpDiagramOptions
     const DistinctForecasts d = distinct_forecasts(f.x);
     std::vector<double> recalibrated(d.values.size());
     for (std::size_t i = 0; i < f.x.size(); ++i) recalibrated[d.of_row[i]] = fit.fitted[i];
-    const std::vector<std::size_t> points = band_points(d.values.size(), options.points);
+    const std::vector<std::size_t> points = band_points(d.values.size(), options.band_points);
     for (const std::size_t j : points) {
         out.x.push_back(d.values[j]);
         out.recalibrated.push_back(recalibrated[j]);

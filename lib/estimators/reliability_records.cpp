@@ -2,6 +2,9 @@
 // Python module.
 #include <calib/reliability.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace calib {
 
 Record ReliabilityDiagram::record() const {
@@ -27,6 +30,19 @@ Record ReliabilityDiagram::record() const {
                                         {"lower", smooth.lower},
                                         {"upper", smooth.upper}}});
     return out;
+}
+
+Record defined_bins(Record diagram) {
+    for (Field& f : diagram)
+        if (auto* bins = std::get_if<std::vector<Record>>(&f.value))
+            for (Record& bin : *bins)
+                bin.erase(std::remove_if(bin.begin(), bin.end(),
+                                         [](const Field& g) {
+                                             const double* x = std::get_if<double>(&g.value);
+                                             return x && std::isnan(*x);
+                                         }),
+                          bin.end());
+    return diagram;
 }
 
 Record PitHistogram::record() const {

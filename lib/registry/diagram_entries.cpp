@@ -1,6 +1,6 @@
-// The options of the diagrams (registry.hpp, DiagramSetup): the reliability diagram, the PIT histogram and
-// the coverage of central intervals, with the bounds of reliability.hpp's functions, said before the data
-// are read.
+// The diagrams (registry.hpp, DiagramSetup): the CORP reliability diagram, the binned reliability diagram,
+// the PIT histogram and the coverage of central intervals, their options with the bounds of corp.hpp's and
+// reliability.hpp's functions (said before the data are read), and each one's call on a data set.
 #include "core/check.hpp"
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
@@ -15,6 +15,13 @@ namespace detail {
 namespace {
 
 using O = DiagramOptions;
+
+// The options as set: the public ones, and the binary event of the CORP diagram.
+struct DiagramValues {
+    O options;
+    BinaryEvent event;
+};
+using V = DiagramValues;
 
 bool in_unit_interval(double x) { return x > 0 && x < 1; }
 
@@ -31,8 +38,42 @@ Option<O> bins_option(std::uint64_t max, const std::string& help) {
         .front();
 }
 
+OptionList<V> corp_options() {
+    using C = CorpDiagramOptions;
+    return OptionList<V>{custom_option<V>(
+               info("event", "auto|top-label|class:K|class-wise", "auto",
+                    "the binary event of class predictions: auto (two classes: class 1), top-label (the confidence "
+                    "against whether the top class is right), class:K (class K against the rest, 0-based) or "
+                    "class-wise (a diagram of every class against the rest)"),
+               [](V& v, const Value& value) { v.event = binary_event_value(value, true); },
+               [](const V& v) { return Value(to_text(v.event)); })} +
+           nested(&V::options,
+                  nested(&O::corp,
+                         OptionList<C>{
+                             real_option(&C::level, info("level", "L", "0.9", "the level of the pointwise bands, in (0, 1)"),
+                                         in_unit_interval, "in (0, 1)"),
+                             integer_option(&C::replicates,
+                                            info("replicates", "R", "100",
+                                                 "the resampling replicates of the consistency and confidence bands; "
+                                                 "0: the curve and the decomposition alone"),
+                                            0, 1000000),
+                             integer_option(&C::seed, info("seed", "S", std::to_string(default_seed),
+                                                           "the seed of the replicates' draws"),
+                                            0),
+                             integer_option(&C::band_points,
+                                            info("band_points", "P", "1000",
+                                                 "the band points: every distinct prediction when there are at most P, "
+                                                 "else P of them evenly spaced in rank"),
+                                            2, 1000000),
+                             enum_option(&C::score,
+                                         info("score", "", "brier",
+                                              "the proper score decomposed: brier ((p - y)^2) or log (the negative "
+                                              "log-likelihood)"),
+                                         named<CorpScore>({CorpScore::brier, CorpScore::log}))}));
+}
+
 OptionList<O> diagram_options(const std::string& diagram) {
-    if (diagram == "reliability_diagram") {
+    if (diagram == "reliability") {
         using R = ReliabilityOptions;
         return OptionList<O>{
                    custom_option<O>(info("k", "K", "",
@@ -62,9 +103,9 @@ OptionList<O> diagram_options(const std::string& diagram) {
                                "rule, with a pointwise Wilson band at the level"),
                           0, 100000)});
     }
-    if (diagram == "pit_histogram")
+    if (diagram == "pit")
         return {bins_option(max_histogram_bins, "equal bins of [0, 1]"), reliability_level_option()};
-    if (diagram == "interval_coverage")
+    if (diagram == "coverage")
         return {custom_option<O>(info("nominal", "T1,T2,...", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95",
                                       "the nominal levels of the central intervals, each in (0, 1)"),
                                  [](O& o, const Value& v) {
@@ -80,24 +121,91 @@ OptionList<O> diagram_options(const std::string& diagram) {
                                      return Value(text);
                                  }),
                 reliability_level_option()};
-    throw invalid_argument("unknown diagram '" + diagram + "', expected reliability_diagram, pit_histogram or "
-                           "interval_coverage");
+    return {};
 }
 
-class DiagramEntry final : public WithOptions<SetupModel, O> {
+const MethodInfo& diagram_method(const std::string& diagram) {
+    std::string known;
+    for (const MethodInfo& m : diagram_methods()) {
+        if (m.name == diagram) return m;
+        known += (known.empty() ? "" : ", ") + m.name;
+    }
+    throw invalid_argument("unknown diagram '" + diagram + "', expected " + known);
+}
+
+// The CORP diagram of the event's binary predictions, the event first; class-wise: one per class.
+Record corp_record(const AnyData& data, const V& v, const ParallelOptions& parallel) {
+    CorpDiagramOptions o = v.options.corp;
+    o.parallel = parallel;
+    const auto of = [&](const CategoricalData& binary, const BinaryEvent& event) {
+        Record r = corp_diagram(binary, o).record();
+        r.insert(r.begin(), {"event", to_text(event)});
+        return r;
+    };
+    if (v.event.kind != BinaryEvent::Kind::class_wise) return of(binary_of("corp", data, v.event), v.event);
+    const CategoricalData& d = classes_of("corp", data);
+    std::vector<Record> classes;
+    for (int k = 0; k < d.num_classes(); ++k) classes.push_back(of(d.class_event(k), {BinaryEvent::Kind::one_class, k}));
+    return {{"event", to_text(v.event)}, {"classes", std::move(classes)}};
+}
+
+// The PIT histogram or the coverage of predictive distributions (of the squared Mahalanobis distance's
+// PIT for multivariate normals, with their dimension).
+Record predictive_record(const std::string& diagram, const AnyData& data, const O& o) {
+    if (std::holds_alternative<CategoricalData>(data))
+        throw invalid_argument("the diagram " + diagram + " is of predictive distributions, not of class predictions "
+                               "(diagram corp or reliability)");
+    const PredictiveChecks c = predictive_checks(data, o.reliability.bins, o.nominal, o.reliability.level);
+    Record r = diagram == "pit" ? c.pit.record() : c.coverage.record();
+    if (c.dimension) r.push_back({"dimension", std::uint64_t(c.dimension)});
+    return r;
+}
+
+class DiagramEntry final : public WithOptions<SetupModel, V> {
 public:
     explicit DiagramEntry(const std::string& diagram)
-        : WithOptions<SetupModel, O>({diagram, diagram, diagram, false}, diagram_options(diagram), {}) {}
-    using WithOptions<SetupModel, O>::values;
+        : WithOptions<SetupModel, V>(diagram_method(diagram),
+                                     diagram == "corp" ? corp_options() : nested(&V::options, diagram_options(diagram)),
+                                     {}) {}
+    using WithOptions<SetupModel, V>::values;
     std::shared_ptr<SetupModel> clone() const override { return std::make_shared<DiagramEntry>(*this); }
+
+    Record run(const AnyData& data, const ParallelOptions& parallel) const {
+        const std::string& diagram = info().name;
+        const V& v = values();
+        if (diagram == "corp") return corp_record(data, v, parallel);
+        if (diagram != "reliability") return predictive_record(diagram, data, v.options);
+        const CategoricalData& d = classes_of("the reliability diagram", data);
+        const O& o = v.options;
+        return (o.k ? class_reliability_diagram(d, *o.k, o.reliability) : reliability_diagram(d, o.reliability)).record();
+    }
 };
 
 }  // namespace
 
 }  // namespace detail
 
+const std::vector<MethodInfo>& diagram_methods() {
+    static const std::vector<MethodInfo> all{
+        {"corp", "the CORP reliability diagram: the PAV-recalibrated probabilities with consistency and confidence "
+                 "bands, and the score decomposition (Dimitriadis, Gneiting & Jordan 2021)",
+         "CORP reliability diagram", true},
+        {"reliability", "the binned reliability diagram: each bin's event frequency with its Clopper-Pearson interval",
+         "reliability diagram", true},
+        {"pit", "the histogram of the probability integral transform, with a band for uniformity", "PIT histogram"},
+        {"coverage", "the coverage of central prediction intervals at nominal levels, with Clopper-Pearson intervals",
+         "coverage of central intervals"}};
+    return all;
+}
+
 DiagramSetup::DiagramSetup(const std::string& diagram) : Setup(std::make_shared<detail::DiagramEntry>(diagram)) {}
 
-const DiagramOptions& DiagramSetup::values() const { return static_cast<const detail::DiagramEntry&>(*model_).values(); }
+const DiagramOptions& DiagramSetup::values() const {
+    return static_cast<const detail::DiagramEntry&>(*model_).values().options;
+}
+
+Record DiagramSetup::run(const AnyData& data, const ParallelOptions& parallel) const {
+    return static_cast<const detail::DiagramEntry&>(*model_).run(data, parallel);
+}
 
 }  // namespace calib

@@ -93,11 +93,7 @@ MethodOperation<MethodSetup>::MethodOperation(MethodOperationSpec<MethodSetup> s
 template <class MethodSetup>
 std::vector<OptionInfo> MethodOperation<MethodSetup>::options() const {
     std::vector<OptionInfo> out = own_;
-    const auto add = [&](const std::vector<OptionInfo>& options) {
-        for (const OptionInfo& o : options)
-            if (std::none_of(out.begin(), out.end(), [&](const OptionInfo& known) { return known.name == o.name; }))
-                out.push_back(o);
-    };
+    const auto add = [&](const std::vector<OptionInfo>& options) { append_new_options(out, options); };
     for (const MethodInfo& m : spec_.methods()) add(spec_.make(m.name).options());
     add(KernelSetup(families().front()).options());
     return out;

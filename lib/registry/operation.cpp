@@ -12,6 +12,7 @@ const Operation& metrics_operation();   // operation_metrics.cpp
 const Operation& reproduce_operation();  // operation_reproduce.cpp
 const Operation& rank_operation();       // operation_rank.cpp
 const Operation& report_operation();     // operation_report.cpp
+const Operation& diagram_operation();    // operation_diagram.cpp
 const Operation& recalibrate_fit_operation();  // operation_recalibrate_fit.cpp
 const Operation& recalibrate_apply_operation();  // operation_recalibrate_apply.cpp
 }  // namespace detail
@@ -57,7 +58,8 @@ void check_model_count(const OperationInfo& info, std::size_t count) {
 const std::vector<const Operation*>& operations() {
     static const std::vector<const Operation*> all{&detail::estimate_operation(), &detail::test_operation(),
                                                     &detail::metrics_operation(), &detail::rank_operation(),
-                                                    &detail::report_operation(), &detail::recalibrate_fit_operation(),
+                                                    &detail::report_operation(), &detail::diagram_operation(),
+                                                    &detail::recalibrate_fit_operation(),
                                                     &detail::recalibrate_apply_operation(), &detail::reproduce_operation()};
     return all;
 }

@@ -1,10 +1,9 @@
 // The operation `metrics` (operation.hpp): the evaluation metrics of Marx et al. (metrics.hpp) with the
 // options of the data's family (MetricsSetup), the features a table of the front-end's.
+#include "registry/option_table.hpp"
 #include "registry/setup_operation.hpp"
 
 #include <calib/operation.hpp>
-
-#include <algorithm>
 
 namespace calib::detail {
 
@@ -36,10 +35,7 @@ public:
     const OperationInfo& info() const override { return info_; }
     std::vector<OptionInfo> options() const override {
         std::vector<OptionInfo> out;
-        for (const OptionGroup& group : option_groups("metrics"))
-            for (const OptionInfo& o : group.options)
-                if (std::none_of(out.begin(), out.end(), [&](const OptionInfo& known) { return known.name == o.name; }))
-                    out.push_back(o);
+        for (const OptionGroup& group : option_groups("metrics")) append_new_options(out, group.options);
         return out;
     }
     std::unique_ptr<ConfiguredOperation> configure(const FamilyInfo& family, GivenOptions& given) const override {

@@ -103,6 +103,7 @@ public:
                 std::find(estimators.begin(), estimators.end(), "ckce") - estimators.begin())];
             if (classes.size() > 1) report->ranking = compared->record(names);
             report->figures = class_figures(classes, settings.bins);
+            report->corp = corp_figure(classes, settings);
         } else {
             const PredictiveChecks checks = predictive_checks(models.front().data(), settings.bins, DiagramOptions().nominal);
             report->dimension = checks.dimension;

@@ -23,6 +23,14 @@
 
 namespace calib::detail {
 
+// Appends the options of `more` whose names `out` does not hold yet: an operation's options, once per
+// name, from its methods' (Operation::options).
+inline void append_new_options(std::vector<OptionInfo>& out, const std::vector<OptionInfo>& more) {
+    for (const OptionInfo& o : more)
+        if (std::none_of(out.begin(), out.end(), [&](const OptionInfo& known) { return known.name == o.name; }))
+            out.push_back(o);
+}
+
 // ---- values --------------------------------------------------------------------------------------
 
 // An integer in [min, max] from text (decimal digits, a leading '-' for negatives) or an integral

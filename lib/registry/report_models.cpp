@@ -277,4 +277,22 @@ std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& mode
     return figures;
 }
 
+ReportCorp corp_figure(const std::vector<CategoricalData>& models, const ReportSettings& settings) {
+    const bool binary = models.front().num_classes() == 2;
+    ReportCorp out{binary ? "P(Y = 1)" : "Top-label", crowded(models, binary ? std::optional<int>(1) : std::nullopt), {}, {}};
+    CorpDiagramOptions o;
+    o.level = settings.intervals.level;
+    // The bands' refits are kept (16 bytes per replicate and band point): more replicates than this
+    // would not narrow them visibly, and a report of R = 10^6 intervals must still draw its diagram.
+    o.replicates = std::min<std::size_t>(settings.intervals.replicates, report_corp_replicates_limit);
+    o.seed = settings.intervals.seed;
+    o.parallel = settings.intervals.parallel;
+    for (const CategoricalData& d : models) {
+        const CategoricalData event = binary ? d : d.top_label_event();
+        out.diagrams.push_back(corp_diagram(event, o));
+        out.log_score.push_back(corp_decomposition(event, CorpScore::log));
+    }
+    return out;
+}
+
 }  // namespace calib::detail

@@ -31,5 +31,8 @@ ModelReport evaluate_model(const AnyData& data, const FamilyInfo& family, const 
 // diagrams then with equal-count bins (the equal-width top-label diagram stays on the usual scale, as
 // the other diagrams' reference).
 std::vector<ReportFigure> class_figures(const std::vector<CategoricalData>& models, std::size_t bins);
+// The CORP diagrams of the class predictions (ReportCorp), bands by settings.intervals' replicates, level
+// and seed.
+ReportCorp corp_figure(const std::vector<CategoricalData>& models, const ReportSettings& settings);
 
 }  // namespace calib::detail

@@ -2,10 +2,6 @@
 // the page's numbers, and the data behind each figure.
 #include <calib/report.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <variant>
-
 namespace calib::detail {
 
 namespace {
@@ -41,23 +37,6 @@ Record model_record(const ModelReport& m, double alpha) {
     return out;
 }
 
-// A diagram's record (reliability.hpp). An empty bin's mean confidence, frequency and interval are
-// undefined (NaN in the diagram's record, as Python's reliability_diagram gives them); the report
-// leaves them out, as JSON has no NaN.
-Record diagram_record(const ReliabilityDiagram& d) {
-    Record record = d.record();
-    for (Field& f : record)
-        if (auto* bins = std::get_if<std::vector<Record>>(&f.value))
-            for (Record& bin : *bins)
-                bin.erase(std::remove_if(bin.begin(), bin.end(),
-                                         [](const Field& g) {
-                                             const double* x = std::get_if<double>(&g.value);
-                                             return x && std::isnan(*x);
-                                         }),
-                          bin.end());
-    return record;
-}
-
 }  // namespace
 
 Record report_record(const ReportData& r) {
@@ -80,7 +59,7 @@ Record report_record(const ReportData& r) {
     std::vector<Record> figures;
     for (const ReportFigure& f : r.figures) {
         std::vector<Record> diagrams, smooth;
-        for (const ReliabilityDiagram& d : f.diagrams) diagrams.push_back(diagram_record(d));
+        for (const ReliabilityDiagram& d : f.diagrams) diagrams.push_back(defined_bins(d.record()));
         for (const SmoothEce& e : f.smooth_ece)  // the fields of calib estimate --estimator smooth-ece --curve-points
             smooth.push_back({{"estimate", e.value},
                               {"bandwidth_used", e.bandwidth},
@@ -95,6 +74,23 @@ Record report_record(const ReportData& r) {
                       {"models", diagrams}};
         if (!smooth.empty()) figure.push_back({"smooth_ece", smooth});  // one per model, on the [0, 1] scale
         figures.push_back(std::move(figure));
+    }
+    if (r.corp) {  // each model's diagram (calib diagram --diagram corp's fields), then its log score's decomposition
+        std::vector<Record> diagrams;
+        for (std::size_t k = 0; k < r.corp->diagrams.size(); ++k) {
+            Record d = r.corp->diagrams[k].record();
+            const CorpDecomposition& log = r.corp->log_score[k];
+            d.push_back({"log_score", Record{{"mean_score", log.mean_score},
+                                             {"recalibrated_score", log.recalibrated_score},
+                                             {"mcb", log.mcb},
+                                             {"dsc", log.dsc},
+                                             {"unc", log.unc},
+                                             {"contradicted", count(log.contradicted)}}});
+            diagrams.push_back(std::move(d));
+        }
+        out.push_back({"corp_diagram", Record{{"event", r.corp->event},
+                                              {"scale", std::string(r.corp->logit ? "logit" : "linear")},
+                                              {"models", diagrams}}});
     }
     out.push_back({"reliability_diagrams", figures});
     if (r.pit) {

@@ -284,6 +284,21 @@ def reliability_diagram(probs, labels, *, family=None, **arguments):
     return _calib.reliability_diagram(family or "", arrays, reading, options)
 
 
+def corp_diagram(probs, labels, *, family=None, threads=None, **arguments):
+    """The CORP reliability diagram of binary predictions, or of an `event` of class predictions
+    (Dimitriadis, Gneiting & Jordan 2021; docs/math.md): a dict with event, n, level, replicates, seed,
+    curve (the PAV fit's pieces: lists lower, upper, value, count), points (at each band point: x,
+    recalibrated, count, consistency_lower, consistency_upper, confidence_lower, confidence_upper;
+    the bands empty with replicates=0), score, mean_score, recalibrated_score, mcb, dsc and unc. With
+    event="class-wise", a dict with event and classes, a list of such dicts, one per class. The same
+    numbers as `calib diagram --diagram corp`; diagram(..., diagram="corp") gives them with the options
+    used.
+
+    probs, labels : the class predictions (as for skce; reading options logits, one_based_labels,
+        simplex_tolerance, renormalize)"""
+    return diagram(probs, labels, family=family, threads=threads, diagram="corp", **arguments).details
+
+
 def pit(*, mean=None, std=None, scale=None, weights=None, means=None, stds=None, y=None, family=None):
     """The probability integral transform u_i = F_i(y_i) of univariate predictive distributions
     (normal: mean, std, y; laplace: mean, scale, y; mixture-normal: weights, means, stds, y), as a

@@ -126,8 +126,9 @@ Methods and their options:
             function.__doc__ = (f"{operation['summary']}; returns a Result.\n\n{function.__name__}(probs=None, labels=None, *, "
                                 f"family=None, threads=None, **options)\n\n{_DATA}\n\nOptions:\n"
                                 f"{_options(operation['options'])}\n")
-    for name in ("reliability_diagram", "pit_histogram", "interval_coverage"):
-        scope[name].__doc__ += "\n\nOptions:\n" + _options(_calib.diagram_options(name))
+    for name, diagram in (("corp_diagram", "corp"), ("reliability_diagram", "reliability"), ("pit_histogram", "pit"),
+                          ("interval_coverage", "coverage")):
+        scope[name].__doc__ += "\n\nOptions:\n" + _options(_calib.diagram_options(diagram))
     for name, operation in (("metrics", "metrics"), ("recalibrate_fit", "recalibrate fit")):
         groups = _calib.option_groups(operation)
         text = f"Options (as `calib {operation}` takes them), for family {', '.join(groups[0]['families'])}:"

@@ -168,23 +168,19 @@ py::dict command_options(const std::string& command, py::dict given) {
     return out;
 }
 
-// A diagram's options given as keyword arguments, checked by the registry's DiagramSetup.
-DiagramOptions diagram_options(const std::string& diagram, py::dict options) {
+// A diagram's setup with the keyword arguments as its options (DiagramSetup checks them).
+DiagramSetup diagram_setup(const std::string& diagram, py::dict options) {
     DiagramSetup setup(diagram);
     set_options(setup, options);
-    reject_unused(options, {&setup}, diagram);
-    return setup.values();
+    reject_unused(options, {&setup}, "`diagram` " + diagram);
+    return setup;
 }
 
 py::dict reliability(const std::string& family_name, const py::dict& arrays, const py::dict& reading, py::dict options) {
     const FamilyInfo& family = family_name.empty() ? infer_family(arrays) : find_family(family_name);
     check_classes("reliability_diagram", family);
-    const DiagramOptions given = diagram_options("reliability_diagram", options);
-    const ReliabilityOptions& o = given.reliability;
-    const AnyData data = make_data(family, arrays, read_options_of(family, reading));
-    const CategoricalData& d = std::get<CategoricalData>(data);
-    const ReliabilityDiagram r = given.k ? class_reliability_diagram(d, *given.k, o) : reliability_diagram(d, o);
-    return to_dict(r.record());
+    const DiagramSetup setup = diagram_setup("reliability", options);
+    return to_dict(setup.run(make_data(family, arrays, read_options_of(family, reading))));
 }
 
 std::vector<double> pit_values(const std::string& family_name, const py::dict& arrays, const py::dict& reading) {
@@ -193,12 +189,12 @@ std::vector<double> pit_values(const std::string& family_name, const py::dict& a
 }
 
 py::dict pit_histogram_dict(const std::vector<double>& u, py::dict options) {
-    const ReliabilityOptions o = diagram_options("pit_histogram", options).reliability;
+    const ReliabilityOptions o = diagram_setup("pit", options).values().reliability;
     return to_dict(pit_histogram(u, o.bins, o.level).record());
 }
 
 py::dict interval_coverage_dict(const std::vector<double>& u, py::dict options) {
-    const DiagramOptions o = diagram_options("interval_coverage", options);
+    const DiagramOptions o = diagram_setup("coverage", options).values();
     return to_dict(interval_coverage(u, o.nominal, o.reliability.level).record());
 }
 

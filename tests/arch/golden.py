@@ -1,6 +1,6 @@
 """The golden set of calib's promise about identical numbers (docs/architecture.md, "Identical
-numbers"): one command line per family x estimator, family x test method, and the rank, metrics and
-recalibration commands, run on the sample files of examples/data, and the same numbers from the
+numbers"): one command line per family x estimator, family x test method, and the rank, metrics,
+recalibration and diagram commands, run on the sample files of examples/data, and the same numbers from the
 Python module. Two runs of it, by builds for different ARCH levels or on different CPUs, must agree
 under the promise.
 
@@ -96,6 +96,9 @@ def commands():
         out.append(("recalibrate categorical %s" % method,
                     "recalibrate fit --family categorical --input preds.csv --method %s --out map.json" % method))
     out.append(("recalibrate normal affine", "recalibrate fit --family normal --input gauss.csv --method affine --out map.json"))
+    out.append(("diagram binary corp", "diagram --family binary --input scores.csv --replicates 50 --band-points 25"))
+    out.append(("diagram categorical corp top-label", "diagram --family categorical --input preds.csv --event top-label --replicates 50 --band-points 25"))
+    out.append(("diagram normal pit", "diagram --family normal --input gauss.csv"))
     return out
 
 

@@ -36,6 +36,13 @@ def check(j, expression):
         assert not missing, "missing keys %s" % missing
         assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
         return
+    if j.get("command") == "diagram":  # calib diagram: the run fields, then the case's check
+        need = ["command", "diagram", "n", "family", "input", "files", "threads", "compute_seconds",
+                "wall_time_seconds", "calib_version"]
+        missing = [k for k in need if k not in j]
+        assert not missing, "missing keys %s" % missing
+        assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
+        return
     if j.get("command") in ("recalibrate fit", "recalibrate apply"):  # calib recalibrate: the case's check only
         assert eval(expression, {"math": math, "json": json}, {"j": j}), "check failed: " + expression
         return
@@ -1589,6 +1596,57 @@ head -n 1 grid.csv >one.csv
 expect_json "metrics n = 1" 'j["n"] == 1 and j["qce"] == 0.95' metrics --family normal --input one.csv
 expect_error "metrics n = 1 with the median heuristic" "give a lengthscale" -- \
     metrics --family normal --input one.csv --features one.csv
+
+# calib diagram (docs/cli.md). By hand: forecasts 0.2, 0.2, 0.8, 0.8 with outcomes 0, 1, 1, 1 are
+# recalibrated by PAV to 0.5 and 1 (already increasing); the mean Brier score is (0.04 + 0.64 + 0.04 +
+# 0.04)/4 = 0.19, the recalibrated one (0.25 + 0.25 + 0 + 0)/4 = 0.125, the base rate's (ybar = 0.75)
+# 0.1875: MCB = 0.065, DSC = 0.0625, UNC = 0.1875.
+printf '0.2,0\n0.2,1\n0.8,1\n0.8,1\n' >corp_hand.csv
+expect_json "diagram corp by hand" 'j["diagram"] == "corp" and j["curve"] == {"lower": [0.2, 0.8], "upper": [0.2, 0.8], "value": [0.5, 1], "count": [2, 2]} and j["points"]["x"] == [0.2, 0.8] and j["points"]["count"] == [2, 2] and abs(j["mean_score"] - 0.19) < 1e-15 and abs(j["mcb"] - 0.065) < 1e-15 and abs(j["dsc"] - 0.0625) < 1e-15 and abs(j["unc"] - 0.1875) < 1e-15 and j["event"] == "auto" and j["replicates"] == 100 and j["level"] == 0.9 and j["band_points"] == 1000 and len(j["points"]["consistency_lower"]) == 2' \
+    diagram --family binary --input corp_hand.csv
+expect_json "diagram corp without bands" 'j["points"]["consistency_lower"] == [] and j["replicates"] == 0' \
+    diagram --family binary --input corp_hand.csv --replicates 0
+printf '0,1\n0.5,0\n1,1\n' >corp_certain.csv  # the forecast 0 of row 0 is contradicted
+"$bin" diagram --family binary --input corp_certain.csv --score log --replicates 0 >out 2>err
+if grep -q "the mean log score and MCB are infinite" err && python3 -c 'import json, sys; j = json.load(open("out")); sys.exit(not (j["mean_score"] is None and j["mcb"] is None and j["dsc"] >= 0))'
+then ok; else bad "diagram log score contradicted: infinite, as null, with a warning: $(cat err) $(head -c 300 out)"; fi
+if "$bin" diagram --family binary --input corp_hand.csv --format table >out 2>err && grep -q "MCB 0.065" out &&
+    grep -q "consistency band at" out; then ok; else bad "diagram --format table: $(head -c 300 out) $(head -c 300 err)"; fi
+# A user's files: float32 .npy with 1-based labels apart (preds.npy, labels.npy above) and the same
+# values in a headerless CSV with its labels file give the same top-label diagram, bitwise.
+expect_close "diagram corp float32 npy = CSV with 1-based labels (bitwise)" \
+    "$(field_of mcb diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --event top-label)" \
+    "$(field_of mcb diagram --family categorical --input preds_f64.csv --labels labels.csv --one-based-labels --event top-label)" 0
+"$bin" diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --event top-label --threads 1 >band1.json 2>/dev/null
+"$bin" diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --event top-label --threads 2 >band2.json 2>/dev/null
+if python3 -c 'import json,sys; a,b=(json.load(open(f))["points"] for f in sys.argv[1:]); sys.exit(not (a == b and a["consistency_lower"]))' band1.json band2.json
+then ok; else bad "diagram bands: 1 thread = 2 threads"; fi
+expect_json "diagram corp class-wise" 'j["event"] == "class-wise" and [c["event"] for c in j["classes"]] == ["class:%d" % k for k in range(len(j["classes"]))] and len(j["classes"]) >= 3' \
+    diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --event class-wise --replicates 10
+expect_json "diagram reliability" 'j["diagram"] == "reliability" and len(j["bins"]) == 5 and j["event"] == "top-label" and sum(b["count"] for b in j["bins"]) == j["n"]' \
+    diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --diagram reliability --bins 5
+expect_json "diagram pit, the default for forecasts" 'j["diagram"] == "pit" and sum(j["counts"]) == j["n"] and len(j["counts"]) == 10' \
+    diagram --family normal --input normal.csv
+expect_json "diagram coverage" 'j["nominal"] == [0.5, 0.9] and len(j["observed"]) == 2' \
+    diagram --family normal --input normal.csv --diagram coverage --nominal 0.5,0.9
+expect_json "diagram mvnormal pit: of the Mahalanobis distance" 'j["dimension"] >= 2 and sum(j["counts"]) == j["n"]' \
+    diagram --family mvnormal --input mvf.csv --diagram pit
+expect_error "diagram corp of 3 classes without an event" "choose the binary event with --event top-label or class:K" -- \
+    diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels
+expect_error "diagram option of another diagram" "option --bins does not apply to --diagram corp; its options are --event, --level, --replicates, --seed, --band-points, --score" -- \
+    diagram --family binary --input corp_hand.csv --bins 5
+expect_error "diagram pit of class predictions" "--diagram pit is of predictive distributions, not of --family binary" -- \
+    diagram --family binary --input corp_hand.csv --diagram pit
+expect_error "diagram corp of forecasts" "--diagram corp applies only to --family categorical or binary" -- \
+    diagram --family normal --input normal.csv --diagram corp
+expect_error "diagram unknown" "unknown diagram 'calibration', expected corp, reliability, pit, coverage" -- \
+    diagram --family binary --input corp_hand.csv --diagram calibration
+expect_error "diagram replicates range" "option --replicates = '2000000', must be an integer in [0, 1000000]" -- \
+    diagram --family binary --input corp_hand.csv --replicates 2000000
+expect_error "diagram event class out of range" "class" -- \
+    diagram --family categorical --input preds.npy --labels labels.npy --one-based-labels --event class:99
+: >empty.csv
+expect_error "diagram empty input" "empty.csv" -- diagram --family binary --input empty.csv
 
 # The queued JSON checks.
 read -r json_passed json_failed < <(python3 check_json.py queued "$queued" | tee checks | tail -n 1)

@@ -174,6 +174,13 @@ def operations(family):
     ops.append(("report", ["report", "--format", "json", "--replicates", "50"], None))
     ops.append(("report html", ["report", "--replicates", "50", "--output", "HTML"], None))
     if classes:
+        ops.append(("diagram corp", ["diagram", "--event", "top-label", "--replicates", "20"],
+                    ("diagram", {"event": "top-label", "replicates": 20})))
+        ops.append(("diagram reliability", ["diagram", "--diagram", "reliability"], ("diagram", {"diagram": "reliability"})))
+    else:
+        for diagram in ("pit", "coverage"):
+            ops.append((f"diagram {diagram}", ["diagram", "--diagram", diagram], ("diagram", {"diagram": diagram})))
+    if classes:
         ops.append(("reliability_diagram", None, ("reliability_diagram", {"smooth_points": 20})))
         ops.append(("reliability_diagram equal-mass", None, ("reliability_diagram", {"binning": "equal-mass"})))
     elif family not in ("mvnormal-diag", "mvnormal"):
@@ -530,10 +537,13 @@ def smallest_n_table():
         names, kind = [], None
         for token in re.findall(r"`([^`]+)`", cells[0]):
             words = token.split()
-            if words[0] in ("estimate", "test", "recalibrate", "metrics", "rank", "report"):
+            if words[0] in ("estimate", "test", "recalibrate", "metrics", "rank", "report", "diagram"):
                 kind = words[0]
                 if kind in ("metrics", "rank", "report"):
                     names.append(kind)
+                    continue
+                if kind == "diagram":
+                    names.append(f"diagram {words[words.index('--diagram') + 1]}")
                     continue
                 name = words[words.index("--method" if kind != "estimate" else "--estimator") + 1]
                 if "--objective" in words:

@@ -239,6 +239,32 @@ for name, family, inputs in CASES:
             check("%s: %s counts add up to n" % (name, figure["title"]), sum(b["count"] for b in bins) == j["n"])
             check("%s: %s intervals hold the frequencies" % (name, figure["title"]),
                   all(b["interval_lower"] <= b["frequency"] <= b["interval_upper"] for b in bins if b["count"]))
+    # The CORP diagram: calib diagram's with the report's replicates, level and seed (bitwise), and the
+    # log score's decomposition calib estimate's; the page draws it.
+    check(name + ": the CORP diagram for class predictions only", ("corp_diagram" in j) == (family in ("categorical", "binary")))
+    if "corp_diagram" in j:
+        event = [] if family == "binary" else ["--event", "top-label"]
+        intervals = j["intervals"]
+        for model, d in zip(files, j["corp_diagram"]["models"]):
+            ref = calib_json("diagram", "--family", family, "--input", model, *labels, *event, "--replicates",
+                             str(intervals["replicates"]), "--level", str(intervals["level"]), "--seed", str(intervals["seed"]))
+            check("%s: CORP diagram as calib diagram" % name,
+                  all(d[k] == ref[k] for k in ("curve", "points", "mcb", "dsc", "unc", "mean_score", "replicates")),
+                  "%r vs %r" % (d["mcb"], ref["mcb"]))
+            log = calib("estimate", "--family", family, "--input", model, *labels, "--estimator", "corp", "--score", "log",
+                        *event, "--quiet")
+            if d["log_score"]["contradicted"] == 0:
+                ref = json.loads(log.stdout)
+                check("%s: CORP log score decomposition as calib estimate" % name,
+                      (d["log_score"]["mcb"], d["log_score"]["dsc"], d["log_score"]["unc"]) ==
+                      (ref["estimate"], ref["dsc"], ref["unc"]), "%r vs %r" % (d["log_score"], ref["estimate"]))
+            else:  # calib estimate refuses an infinite MCB; the report shows it as infinite
+                check("%s: an infinite CORP log score refused by calib estimate" % name,
+                      log.returncode == 2 and d["log_score"]["mcb"] is None, log.stderr)
+        check(name + ": the CORP diagram drawn", "CORP: " in page and "Reliability without bins" in page)
+        check(name + ": the CORP diagram's scale is the binned diagrams' (crowded predictions: logit)",
+              j["corp_diagram"]["scale"] == ("logit" if name.startswith("confident") else "linear")
+              or not name.startswith(("confident", "calibrated", "overconfident", "two-models")), j["corp_diagram"]["scale"])
     check(name + ": diagrams for class predictions only",
           (len(j["reliability_diagrams"]) > 0) == (family in ("categorical", "binary")))
     pit, coverage = ("mahalanobis_pit_histogram", "ellipsoid_coverage") if family.startswith("mvnormal") else \
