@@ -38,14 +38,12 @@ struct DistinctForecasts {
     std::vector<std::size_t> of_row;
 };
 
-DistinctForecasts distinct_forecasts(const std::vector<double>& x) {
-    const std::size_t n = x.size();
-    std::vector<std::pair<double, std::size_t>> keyed(n);
-    for (std::size_t i = 0; i < n; ++i) keyed[i] = {x[i], i};
-    std::sort(keyed.begin(), keyed.end());
+// `order`: x's sorted_order.
+DistinctForecasts distinct_forecasts(const std::vector<double>& x, const std::vector<std::size_t>& order) {
     DistinctForecasts out;
-    out.of_row.resize(n);
-    for (const auto& [value, row] : keyed) {
+    out.of_row.resize(x.size());
+    for (const std::size_t row : order) {
+        const double value = x[row];
         if (out.values.empty() || value != out.values.back()) {
             out.values.push_back(value);
             out.counts.push_back(0);
@@ -113,7 +111,8 @@ std::pair<std::vector<double>, std::vector<double>> pointwise_band(const std::ve
 CorpDiagram corp_diagram(const CategoricalData& binary, const CorpDiagramOptions& options) {
     check_options(options);
     const detail::BinaryForecasts f = detail::binary_forecasts(binary, function);
-    const IsotonicFit fit = isotonic_regression(f.x, f.y);
+    const std::vector<std::size_t> order = detail::sorted_order(f.x);  // once, for the fit and the band points
+    const IsotonicFit fit = detail::isotonic_fit(f.x, f.y, {}, order);
     CorpDiagram out;
     out.n = f.x.size();
     out.level = options.level;
@@ -123,7 +122,7 @@ CorpDiagram corp_diagram(const CategoricalData& binary, const CorpDiagramOptions
     out.score = options.score;
     out.decomposition = detail::decompose(f, fit, options.score);
 
-    const DistinctForecasts d = distinct_forecasts(f.x);
+    const DistinctForecasts d = distinct_forecasts(f.x, order);
     std::vector<double> recalibrated(d.values.size());
     for (std::size_t i = 0; i < f.x.size(); ++i) recalibrated[d.of_row[i]] = fit.fitted[i];
     const std::vector<std::size_t> points = band_points(d.values.size(), options.band_points);

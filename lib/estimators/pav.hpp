@@ -1,6 +1,10 @@
-// The merge step of pool-adjacent-violators, shared by isotonic_regression (isotonic.hpp) and the CORP
-// diagram's refits on resamples (corp.hpp): points arrive in increasing x, each a tie already pooled.
+// Pool-adjacent-violators' parts, shared by isotonic_regression (isotonic.hpp) and the CORP diagram
+// (corp.hpp), which sorts its forecasts once for the fit and for its band points: the sorted order, the
+// fit on it, and the merge step (which the diagram's refits on resamples also use: points arrive in
+// increasing x, each a tie already pooled).
 #pragma once
+
+#include <calib/isotonic.hpp>
 
 #include <cstddef>
 #include <vector>
@@ -26,5 +30,12 @@ inline void pav_append(std::vector<PavPool>& pools, PavPool point) {
     }
     pools.push_back(point);
 }
+
+// The rows in increasing x, ties in increasing row (a stable order). O(n log n).
+std::vector<std::size_t> sorted_order(const std::vector<double>& x);
+
+// isotonic_regression of y on x with weights w (empty: 1) on checked inputs, `order` their sorted_order.
+IsotonicFit isotonic_fit(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
+                         const std::vector<std::size_t>& order);
 
 }  // namespace calib::detail
