@@ -27,6 +27,13 @@ double mean_score(CorpScore score, const std::vector<double>& x, const std::vect
     return sum.value() / static_cast<double>(x.size());
 }
 
+// Of the constant forecast c (the base rate), without a vector of n copies of it.
+double mean_score(CorpScore score, double c, const std::vector<double>& y) {
+    detail::CompensatedSum sum;
+    for (const double outcome : y) sum.add(score_of(score, c, outcome));
+    return sum.value() / static_cast<double>(y.size());
+}
+
 }  // namespace
 
 std::string to_string(CorpScore score) { return detail::name_of(score_names, score); }
@@ -53,7 +60,7 @@ CorpDecomposition decompose(const BinaryForecasts& f, const IsotonicFit& fit, Co
     const std::size_t n = f.x.size();
     CompensatedSum events;
     for (const double y : f.y) events.add(y);
-    const std::vector<double> climatology(n, events.value() / static_cast<double>(n));
+    const double base_rate = events.value() / static_cast<double>(n);
     CorpDecomposition out;
     out.n = n;
     out.blocks = fit.blocks.size();
@@ -61,7 +68,7 @@ CorpDecomposition decompose(const BinaryForecasts& f, const IsotonicFit& fit, Co
     for (std::size_t i = 0; i < n; ++i)
         if (std::isinf(score_of(score, f.x[i], f.y[i])) && out.contradicted++ == 0) out.first_contradicted = i;
     out.recalibrated_score = mean_score(score, fit.fitted, f.y);
-    out.unc = mean_score(score, climatology, f.y);
+    out.unc = mean_score(score, base_rate, f.y);
     out.mcb = out.mean_score - out.recalibrated_score;
     out.dsc = out.unc - out.recalibrated_score;
     return out;
