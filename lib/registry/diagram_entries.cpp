@@ -153,8 +153,8 @@ Record corp_record(const AnyData& data, const V& v, const ParallelOptions& paral
 // PIT for multivariate normals, with their dimension).
 Record predictive_record(const std::string& diagram, const AnyData& data, const O& o) {
     if (std::holds_alternative<CategoricalData>(data))
-        throw invalid_argument("the diagram " + diagram + " is of predictive distributions, not of class predictions "
-                               "(diagram corp or reliability)");
+        throw invalid_argument("`diagram` " + diagram + " is of predictive distributions, not of class predictions "
+                               "(`diagram` corp or reliability)");
     const PredictiveChecks c = predictive_checks(data, o.reliability.bins, o.nominal, o.reliability.level);
     Record r = diagram == "pit" ? c.pit.record() : c.coverage.record();
     if (c.dimension) r.push_back({"dimension", std::uint64_t(c.dimension)});

@@ -594,7 +594,8 @@ def run_empty_files():
             f.write("p1,p2,label\n")
         for name, path in (("empty file", empty), ("header only", header)):
             for args in (["estimate", "--estimator", "skce-unbiased"], ["test", "--method", "block"], ["metrics"],
-                         ["report", "--format", "json"], ["recalibrate", "fit", "--method", "temperature", "--out", "MAP"]):
+                         ["report", "--format", "json"], ["recalibrate", "fit", "--method", "temperature", "--out", "MAP"],
+                         ["diagram", "--event", "top-label"]):
                 case = f"categorical / {name} / {' '.join(args[:2])}"
                 verdict = run_cli(case, command_line(args, "categorical", path, folder))
                 if verdict and verdict[0] == "answered":
