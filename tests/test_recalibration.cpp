@@ -27,7 +27,8 @@ namespace {
 
 const RecalibrationMethod categorical_methods[] = {RecalibrationMethod::temperature,
                                                    RecalibrationMethod::temperature_bias,
-                                                   RecalibrationMethod::vector, RecalibrationMethod::matrix};
+                                                   RecalibrationMethod::vector, RecalibrationMethod::matrix,
+                                                   RecalibrationMethod::dirichlet};
 
 // The largest |analytic − central difference| over the coordinates, relative to max(1, |analytic|);
 // step h·max(1, |θ_k|), whose truncation error O(h²) is ≈ 1e-10 at h = 1e-5.
@@ -67,6 +68,19 @@ NormalData affine_data(std::size_t n, double a, double b, double s, calib::Rng& 
     return NormalData(mean, stddev, y);
 }
 
+// Binary probabilities p ~ U(0.02, 0.98) with labels from σ(a ln p − b ln(1 − p) + c).
+CategoricalScores beta_data(std::size_t n, double a, double b, double c, calib::Rng& rng) {
+    boost::random::uniform_01<double> uniform;
+    CategoricalScores data{Matrix(static_cast<Eigen::Index>(n), 2), {}, false};
+    for (Eigen::Index i = 0; i < data.scores.rows(); ++i) {
+        const double p = 0.02 + 0.96 * uniform(rng);
+        data.scores.row(i) << 1 - p, p;
+        const double logit = a * std::log(p) - b * std::log(1 - p) + c;
+        data.labels.push_back(uniform(rng) < 1 / (1 + std::exp(-logit)) ? 1 : 0);
+    }
+    return data;
+}
+
 }  // namespace
 
 TEST_SUITE("recalibration") {
@@ -86,7 +100,7 @@ TEST_CASE("analytic gradients match central differences for every map") {
         for (RecalibrationMethod method : categorical_methods) {
             CAPTURE(calib::to_string(method));
             CAPTURE(logits);
-            calib::detail::CategoricalProblem problem{method, 0.1,
+            calib::detail::CategoricalProblem problem{method, 0.1, 0.2,
                                                       calib::detail::input_columns(scores.scores, logits, 1e-12),
                                                       scores.labels};
             const RecalibrationMap identity = calib::identity_map(method, 4, logits);
@@ -99,12 +113,23 @@ TEST_CASE("analytic gradients match central differences for every map") {
     }
     // Platt's map, of two classes.
     const CategoricalScores two = calib::synthetic::tempered_logits(60, 2, 2.0, 1.5, rng);
-    const calib::detail::CategoricalProblem platt{RecalibrationMethod::platt, 0,
+    const calib::detail::CategoricalProblem platt{RecalibrationMethod::platt, 0, 0,
                                                   calib::detail::input_columns(two.scores, true, 1e-12), two.labels};
     Vector ab(2);
     ab << 0.7, -0.4;
     CHECK(gradient_error([&](const Vector& t, Vector* g) { return calib::detail::categorical_objective(platt, t, g); },
                          ab) < 1e-7);
+    // Beta calibration's, of two classes, on logits and on probabilities.
+    for (const bool logits : {true, false}) {
+        const Matrix scores = logits ? two.scores : calib::detail::mapped_probabilities(
+            RecalibrationMethod::temperature, Vector::Zero(1), two.scores.transpose());
+        const calib::detail::CategoricalProblem beta{RecalibrationMethod::beta, 0, 0,
+                                                     calib::detail::input_columns(scores, logits, 1e-12), two.labels};
+        Vector abc(3);
+        abc << 0.7, 1.6, -0.4;
+        CHECK(gradient_error([&](const Vector& t, Vector* g) { return calib::detail::categorical_objective(beta, t, g); },
+                             abc) < 1e-7);
+    }
     const NormalData normal_data = affine_data(60, 1.2, 0.3, 0.2, rng);
     Vector theta(3);
     theta << 0.8, -0.2, 0.4;
@@ -115,6 +140,44 @@ TEST_CASE("analytic gradients match central differences for every map") {
 // Labels from softmax(z / T₀) with T₀ = 2, m = 10, z ~ N(0, 3²), n = 10 000. The standard error of
 // log T̂ is 1/√(n·I), I = (1/n) Σ_i Var_{p_i}(l_i) the Fisher information per observation of log T at
 // the fit (l_i = z_i / T̂, p_i = softmax(l_i); docs/recalibration.md); SE(T̂) = T̂·SE(log T̂).
+TEST_CASE("beta calibration recovers a known map and keeps a, b >= 0 when the free fit breaks it") {
+    calib::Rng rng = calib::make_stream(11, 0);
+    const RecalibrationFit free = calib::fit_recalibration(beta_data(20000, 2.0, 0.7, 0.3, rng), RecalibrationMethod::beta);
+    CHECK(free.summary.termination == calib::FitTermination::converged);
+    // The standard errors are about 0.05 (a, b) and 0.07 (c) at this n: 0.25 is over 3 of them.
+    CHECK(std::abs(free.map.parameters[0] - 2.0) < 0.25);
+    CHECK(std::abs(free.map.parameters[1] - 0.7) < 0.25);
+    CHECK(std::abs(free.map.parameters[2] - 0.3) < 0.25);
+    // a = −0.5: the free minimum has a < 0; the fit is the face a = 0's, which beats the face b = 0's
+    // and the corner's (the constrained minimum of a convex NLL is one of them).
+    const CategoricalScores data = beta_data(20000, -0.5, 1.5, 0.0, rng);
+    const RecalibrationFit fit = calib::fit_recalibration(data, RecalibrationMethod::beta);
+    CHECK(fit.map.parameters[0] == 0.0);
+    CHECK(fit.map.parameters[1] > 0.5);  // the face a = 0, not the corner a = b = 0 (b = 0.91 here)
+    CHECK(fit.summary.objective_after == doctest::Approx(calib::recalibrated_nll(fit.map, data)).epsilon(1e-14));
+    CHECK(fit.summary.objective_after < fit.summary.objective_before);
+    RecalibrationMap other = fit.map;
+    for (const double b : {0.0, 0.5, 1.0, 2.0})
+        for (const double c : {-1.0, -0.3, 0.0, 0.3}) {
+            other.parameters << 0.0, b, c;
+            CHECK(calib::recalibrated_nll(other, data) >= fit.summary.objective_after);
+            other.parameters << 0.5 + b, 0.0, c;
+            CHECK(calib::recalibrated_nll(other, data) >= fit.summary.objective_after);
+        }
+    // The applied map is nondecreasing in p.
+    Matrix grid(101, 2);
+    for (Eigen::Index i = 0; i <= 100; ++i) grid.row(i) << 1 - i / 100.0, i / 100.0;
+    const Matrix q = calib::apply_recalibration(fit.map, grid);
+    for (Eigen::Index i = 1; i <= 100; ++i) CHECK(q(i, 1) >= q(i - 1, 1));
+    // A map file with a negative coefficient is not a beta map.
+    std::string json = calib::to_json(fit);
+    const std::string key = "\"a\": 0";
+    REQUIRE(json.find(key) != std::string::npos);
+    json.replace(json.find(key), key.size(), "\"a\": -0.5");
+    CHECK_THROWS_WITH_AS(calib::recalibration_fit_from_json(json), doctest::Contains("a = -0.5, must be >= 0"),
+                         calib::invalid_argument);
+}
+
 TEST_CASE("temperature scaling recovers a known temperature within 2 standard errors") {
     const double t0 = 2;
     calib::Rng rng = calib::make_stream(2023, 0);
@@ -157,8 +220,8 @@ TEST_CASE("every map round-trips through its JSON file bitwise") {
     const CategoricalScores data = calib::synthetic::tempered_logits(300, 3, 2.0, 1.7, rng);
     std::vector<RecalibrationFit> fits;
     for (RecalibrationMethod method : categorical_methods) fits.push_back(calib::fit_recalibration(data, method));
-    fits.push_back(calib::fit_recalibration(calib::synthetic::tempered_logits(300, 2, 2.0, 1.7, rng),
-                                            RecalibrationMethod::platt));
+    for (const RecalibrationMethod method : {RecalibrationMethod::platt, RecalibrationMethod::beta})
+        fits.push_back(calib::fit_recalibration(calib::synthetic::tempered_logits(300, 2, 2.0, 1.7, rng), method));
     fits.push_back(calib::fit_recalibration(affine_data(300, 0.9, 0.1, -0.2, rng)));
     for (const RecalibrationFit& fit : fits) {
         const RecalibrationMap& map = fit.map;
@@ -241,7 +304,7 @@ TEST_CASE("bad inputs give clear errors") {
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("spline"),
                          "calib::parse_recalibration_method: method = 'spline' is unknown; the methods are temperature, "
-                         "temperature-bias, vector, matrix, platt, isotonic, histogram, affine, affine-features",
+                         "temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, affine, affine-features",
                          calib::invalid_argument);
 
     // A map of the other family.

@@ -24,7 +24,8 @@ namespace {
 
 const RecalibrationMethod categorical_methods[] = {RecalibrationMethod::temperature,
                                                    RecalibrationMethod::temperature_bias,
-                                                   RecalibrationMethod::vector, RecalibrationMethod::matrix};
+                                                   RecalibrationMethod::vector, RecalibrationMethod::matrix,
+                                                   RecalibrationMethod::dirichlet};
 
 RecalibrationOptions mmd_options(double lambda, MmdNotion notion) {
     RecalibrationOptions o;
@@ -59,7 +60,7 @@ TEST_CASE("nll+mmd: the objective's gradient equals central differences for ever
         for (RecalibrationMethod method : categorical_methods) {
             CAPTURE(to_string(notion));
             CAPTURE(to_string(method));
-            detail::CategoricalProblem problem{method, 0.1, detail::input_columns(data.scores, true, 1e-12), data.labels};
+            detail::CategoricalProblem problem{method, 0.1, 0.2, detail::input_columns(data.scores, true, 1e-12), data.labels};
             problem.lambda = 3;
             problem.notion = notion;
             problem.mmd_lengthscale = 0.3;

@@ -8,8 +8,13 @@
 //     vector             softmax(w ⊙ z + b)                  (Guo et al. 2017, vector scaling)
 //     matrix             softmax(W z + b), with the ridge λ Σ_{k≠l} W_kl² added to the objective
 //                        (off-diagonal regularisation, Kull et al. 2019)
+//     dirichlet          softmax(W ln p + b), p = softmax(z), with Kull et al.'s (2019) ODIR penalty
+//                        λ/(m(m−1)) Σ_{k≠l} W_kl² + μ/m Σ_k b_k² (off-diagonal and intercept regularisation)
 //     platt              m = 2: P(class 1) = σ(a·(z₁ − z₀) + b), the logistic map of the log-odds
 //                        (Platt 1999), fitted by the plain NLL (no target smoothing)
+//     beta               m = 2: P(class 1) = σ(a·ln p₁ − b·ln p₀ + c), p the softmax of z, with a, b ≥ 0 so
+//                        that the map is nondecreasing (Kull, Silva Filho & Flach 2017): the NLL's minimum
+//                        under the constraint, found on the faces a = 0, b = 0 when the free minimum breaks it
 //     isotonic           one-vs-rest isotonic regression of each class's probability (the last class's
 //                        alone when m = 2, the first then 1 − it), renormalised, as scikit-learn's
 //                        CalibratedClassifierCV(method="isotonic") does (Zadrozny & Elkan 2002)
@@ -47,21 +52,30 @@
 
 namespace calib {
 
-enum class RecalibrationMethod { temperature, temperature_bias, vector, matrix, platt, isotonic, histogram, affine,
-                                 affine_features };
+enum class RecalibrationMethod { temperature, temperature_bias, platt, beta, vector, matrix, dirichlet, isotonic,
+                                 histogram, affine, affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
 std::string to_string(RecalibrationObjective objective);
 RecalibrationObjective parse_recalibration_objective(const std::string& name);
 
-// "temperature", "temperature-bias", "vector", "matrix", "platt", "isotonic", "histogram", "affine",
-// "affine-features"; the
-// parser throws calib::invalid_argument for an unknown name, listing the known ones.
+// The methods, simplest first (the order of the lists in messages and help, and of `method auto`'s
+// candidates, so that a tie goes to the simpler map): the name, what the map is (one line, for help),
+// whether it maps categorical predictions (else normal ones), whether it is fitted by L-BFGS on its
+// objective (else exactly: PAV, bin frequencies), whether it takes only m = 2 classes.
+struct RecalibrationMethodInfo {
+    RecalibrationMethod method;
+    const char* name;
+    const char* summary;
+    bool categorical, parametric, two_classes;
+};
+const std::vector<RecalibrationMethodInfo>& recalibration_methods();
+const RecalibrationMethodInfo& method_info(RecalibrationMethod method);
+
+// The method's name; the parser throws calib::invalid_argument for an unknown name, listing the known ones.
 std::string to_string(RecalibrationMethod method);
 RecalibrationMethod parse_recalibration_method(const std::string& name);
-// Whether a method maps categorical predictions (else normal ones); whether it is fitted by L-BFGS on
-// its objective (every method but isotonic and histogram, whose fits are exact: PAV, bin frequencies).
 bool is_categorical(RecalibrationMethod method);
 bool is_parametric(RecalibrationMethod method);
 // The notions of the nll+mmd objective for the categorical maps (canonical, top-label, class-wise,
@@ -73,7 +87,8 @@ std::string recalibration_notion_names(bool categorical);
 struct RecalibrationOptions {
     // Probabilities are mapped to z = log max(p, floor): a zero would be −∞, which no map can move.
     double probability_floor = 1e-12;
-    double ridge = 1e-3;                // λ of matrix scaling, ≥ 0
+    double ridge = 1e-3;                // λ of matrix and dirichlet, ≥ 0
+    double intercept_ridge = 1e-3;      // μ of dirichlet, ≥ 0
     std::size_t max_iterations = 1000;  // L-BFGS iterations
     double gradient_tolerance = 1e-8;   // stop when ‖∇‖ ≤ tolerance · max(1, ‖θ‖)
     // nll_mmd: mean NLL + lambda · MMD², lambda finite ≥ 0 (must be 0 for nll), a notion of
@@ -122,7 +137,8 @@ double evaluate(const BinnedCurve& curve, double p);
 
 // A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
-//   matrix: [W row-major (m²), b_1 … b_m]; platt: [a, b]; affine: [a, b, s]; affine-features: [a, b, s0, s1].
+//   matrix, dirichlet: [W row-major (m²), b_1 … b_m]; platt: [a, b]; beta: [a, b, c]; affine: [a, b, s];
+//   affine-features: [a, b, s0, s1].
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
 // named x_k and y_k in the file (k the column, from 0). `bins` are the histogram map's, in the same
 // columns, named edges_k and values_k, with the binning and bin count they were fitted with.
@@ -131,7 +147,8 @@ struct RecalibrationMap {
     bool logits = false;            // categorical: the inputs are logits (else probabilities)
     int num_classes = 0;            // categorical: m
     double probability_floor = 1e-12;
-    double ridge = 0;               // matrix scaling's λ
+    double ridge = 0;               // matrix and dirichlet's λ, dirichlet's μ
+    double intercept_ridge = 0;
     RecalibrationObjective objective = RecalibrationObjective::nll;
     double lambda = 0;              // nll_mmd: the weight of MMD², its notion, the block size ⌊√n⌋ and
     MmdNotion notion = MmdNotion::canonical;  // the k_Z lengthscale fixed at the start of the fit
@@ -185,8 +202,9 @@ struct NamedParameter {
 };
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
-// The identity map of a method (T = 1, w = 1, W = I, a = 1, b = 0, s = s0 = s1 = 0; isotonic: the
-// curves through (0, 0) and (1, 1)). Throws invalid_argument for platt with num_classes ≠ 2.
+// The identity map of a method (T = 1, w = 1, W = I (matrix, dirichlet), a = 1, b = 0, s = s0 = s1 = 0; beta: a = b = 1,
+// c = 0; isotonic: the curves through (0, 0) and (1, 1)). Throws invalid_argument for platt or beta
+// with num_classes ≠ 2.
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 
@@ -204,7 +222,7 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
                                    RecalibrationMethod method = RecalibrationMethod::affine_features,
                                    const RecalibrationOptions& options = {});
 
-// The mean NLL of the recalibrated predictions (without matrix scaling's ridge), by the stable
+// The mean NLL of the recalibrated predictions (without matrix and dirichlet's penalties), by the stable
 // log-softmax: finite however small a recalibrated probability is. Isotonic, whose probabilities can be
 // exactly 0 beyond the range it was fitted on: −log max(q_y, probability_floor), as scikit-learn's
 // log_loss clips.

@@ -16,17 +16,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace calib {
 
 namespace {
-
-constexpr RecalibrationMethod all_methods[] = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias,
-                                               RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                               RecalibrationMethod::platt, RecalibrationMethod::isotonic,
-                                               RecalibrationMethod::histogram,
-                                               RecalibrationMethod::affine, RecalibrationMethod::affine_features};
 
 // The Gaussian MMD options of the normal maps' nll+mmd.
 void check_normal_mmd_options(const RecalibrationOptions& options) {
@@ -50,12 +45,22 @@ void check_normal_mmd_options(const RecalibrationOptions& options) {
         detail::fail(fn, "mmd_threshold = ", detail::format_value(*options.mmd_threshold), ", must be finite");
 }
 
+// The names of the family's maps fitted by L-BFGS, joined by ", ".
+std::string parametric_names(bool categorical) {
+    std::string names;
+    for (const RecalibrationMethodInfo& info : recalibration_methods())
+        if (info.categorical == categorical && info.parametric) names += (names.empty() ? "" : ", ") + std::string(info.name);
+    return names;
+}
+
 void check_options(const RecalibrationOptions& options, bool categorical) {
     if (!(options.probability_floor > 0 && options.probability_floor < 1))
         detail::fail("fit_recalibration", "probability_floor = ", detail::format_value(options.probability_floor),
                      ", must be in (0, 1)");
-    if (!(options.ridge >= 0 && std::isfinite(options.ridge)))
-        detail::fail("fit_recalibration", "ridge = ", detail::format_value(options.ridge), ", must be finite and >= 0");
+    for (const auto& [name, value] : {std::pair<const char*, double>{"ridge", options.ridge},
+                                      {"intercept_ridge", options.intercept_ridge}})
+        if (!(value >= 0 && std::isfinite(value)))
+            detail::fail("fit_recalibration", name, " = ", detail::format_value(value), ", must be finite and >= 0");
     if (options.max_iterations < 1) detail::fail("fit_recalibration", "max_iterations = 0, must be >= 1");
     if (options.histogram_bins > detail::max_histogram_bins)
         detail::fail("fit_recalibration", "histogram_bins = ", options.histogram_bins, ", must be <= ", detail::max_histogram_bins,
@@ -72,8 +77,7 @@ void check_options(const RecalibrationOptions& options, bool categorical) {
     if (options.objective == RecalibrationObjective::nll_mmd &&
         std::find(notions.begin(), notions.end(), options.notion) == notions.end())
         detail::fail("fit_recalibration", "notion = ", to_string(options.notion), ", the objective nll+mmd of the ",
-                     categorical ? "categorical maps (temperature, temperature-bias, vector, matrix)"
-                                 : "normal maps (affine, affine-features)",
+                     categorical ? "categorical" : "normal", " maps (", parametric_names(categorical), ")",
                      " takes ", recalibration_notion_names(categorical));
     if (!categorical && options.objective == RecalibrationObjective::nll_mmd)
         check_normal_mmd_options(options);
@@ -108,7 +112,8 @@ void check_family(const char* function, RecalibrationMethod method, bool categor
 
 detail::CategoricalProblem make_problem(const RecalibrationMap& map, const CategoricalScores& data) {
     detail::check_labelled_scores("fit_recalibration", data);
-    return {map.method, map.ridge, detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
+    return {map.method, map.ridge, map.intercept_ridge,
+            detail::input_columns(data.scores, data.logits, map.probability_floor), data.labels};
 }
 
 // |x| of the affine-features map's feature column: n rows, one column, finite values.
@@ -247,6 +252,38 @@ FitSummary minimise(RecalibrationMap& map, const RecalibrationOptions& options, 
     return summary;
 }
 
+// Beta calibration's constraint a, b ≥ 0 (Kull et al. 2017, who refit with the negative coefficient
+// fixed at 0): when the free minimum breaks it, the minimum on each face — a = 0, b = 0, a = b = 0 — that
+// keeps the other coefficient ≥ 0, the lowest of them. The NLL is convex in (a, b, c), so the constrained
+// minimum is the free minimum of its face: this is it exactly (for nll+mmd, the best of the faces' local
+// minima). A face's coordinates stay at 0 because their gradient is set to 0: L-BFGS's directions are
+// then 0 there. The summary keeps objective_before (the identity's) and counts every fit's evaluations.
+template <class Objective>
+void keep_beta_monotone(RecalibrationFit& fit, const RecalibrationOptions& options, const Objective& objective) {
+    const Vector free = fit.map.parameters;
+    if (free[0] >= 0 && free[1] >= 0) return;
+    std::optional<RecalibrationFit> best;
+    std::size_t evaluations = fit.summary.evaluations;
+    for (const std::vector<Eigen::Index>& fixed : {std::vector<Eigen::Index>{0}, {1}, {0, 1}}) {
+        RecalibrationFit face = fit;
+        face.map.parameters << 1, 1, 0;
+        for (const Eigen::Index k : fixed) face.map.parameters[k] = 0;
+        const FitSummary summary = minimise(face.map, options, [&](const Vector& theta, Vector* gradient) {
+            const double value = objective(theta, gradient);
+            if (gradient)
+                for (const Eigen::Index k : fixed) (*gradient)[k] = 0;
+            return value;
+        });
+        evaluations += summary.evaluations;
+        if (face.map.parameters[0] < 0 || face.map.parameters[1] < 0) continue;
+        face.summary = summary;
+        if (!best || summary.objective_after < best->summary.objective_after) best = face;
+    }
+    best->summary.objective_before = fit.summary.objective_before;
+    best->summary.evaluations = evaluations;
+    fit = *best;
+}
+
 // Fits a normal map (features: |x| for affine-features; Z for the individual notion).
 RecalibrationFit fit_normal(const NormalData& data, const Matrix& features, RecalibrationMethod method,
                             const RecalibrationOptions& options) {
@@ -285,27 +322,46 @@ FitTermination parse_fit_termination(const std::string& name) {
                  "line_search_failed");
 }
 
-std::string to_string(RecalibrationMethod method) {
-    switch (method) {
-    case RecalibrationMethod::temperature: return "temperature";
-    case RecalibrationMethod::temperature_bias: return "temperature-bias";
-    case RecalibrationMethod::vector: return "vector";
-    case RecalibrationMethod::matrix: return "matrix";
-    case RecalibrationMethod::platt: return "platt";
-    case RecalibrationMethod::isotonic: return "isotonic";
-    case RecalibrationMethod::histogram: return "histogram";
-    case RecalibrationMethod::affine: return "affine";
-    case RecalibrationMethod::affine_features: return "affine-features";
-    }
-    return "";
+const std::vector<RecalibrationMethodInfo>& recalibration_methods() {
+    using M = RecalibrationMethod;
+    static const std::vector<RecalibrationMethodInfo> methods = {
+        {M::temperature, "temperature", "softmax(z/T)", true, true, false},
+        {M::temperature_bias, "temperature-bias", "softmax(z/T + b)", true, true, false},
+        {M::platt, "platt", "m = 2: sigmoid(a (z1 - z0) + b)", true, true, true},
+        {M::beta, "beta", "m = 2: sigmoid(a ln p1 - b ln p0 + c), a, b >= 0", true, true, true},
+        {M::vector, "vector", "softmax(w*z + b)", true, true, false},
+        {M::matrix, "matrix", "softmax(Wz + b), with a ridge on the off-diagonal W", true, true, false},
+        {M::dirichlet, "dirichlet",
+         "softmax(W ln p + b), p the softmax of z, with Kull et al.'s ODIR ridges on the off-diagonal W and on b", true,
+         true, false},
+        {M::isotonic, "isotonic",
+         "PAV on each class's probability, one-vs-rest and renormalised; the last class's alone when m = 2", true,
+         false, false},
+        {M::histogram, "histogram",
+         "each class's probability binned, a bin's value its class frequency; one-vs-rest as isotonic", true, false,
+         false},
+        {M::affine, "affine", "N(a mu + b, (e^s sigma)^2)", false, true, false},
+        {M::affine_features, "affine-features", "N(a mu + b, (e^(s0 + s1 |x|) sigma)^2) with one feature x per observation",
+         false, true, false},
+    };
+    return methods;
 }
 
+const RecalibrationMethodInfo& method_info(RecalibrationMethod method) {
+    for (const RecalibrationMethodInfo& info : recalibration_methods())
+        if (info.method == method) return info;
+    detail::fail("method_info", "method ", static_cast<int>(method), " is not in recalibration_methods()");
+}
+
+std::string to_string(RecalibrationMethod method) { return method_info(method).name; }
+
 RecalibrationMethod parse_recalibration_method(const std::string& name) {
-    for (RecalibrationMethod method : all_methods)
-        if (to_string(method) == name) return method;
-    detail::fail("parse_recalibration_method", "method = '", name,
-                 "' is unknown; the methods are temperature, temperature-bias, vector, matrix, platt, isotonic, histogram, affine, "
-                 "affine-features");
+    std::string names;
+    for (const RecalibrationMethodInfo& info : recalibration_methods()) {
+        if (info.name == name) return info.method;
+        names += (names.empty() ? "" : ", ") + std::string(info.name);
+    }
+    detail::fail("parse_recalibration_method", "method = '", name, "' is unknown; the methods are ", names);
 }
 
 std::string to_string(RecalibrationObjective objective) {
@@ -318,13 +374,9 @@ RecalibrationObjective parse_recalibration_objective(const std::string& name) {
     detail::fail("parse_recalibration_objective", "objective = '", name, "' is unknown; the objectives are nll, nll+mmd");
 }
 
-bool is_categorical(RecalibrationMethod method) {
-    return method != RecalibrationMethod::affine && method != RecalibrationMethod::affine_features;
-}
+bool is_categorical(RecalibrationMethod method) { return method_info(method).categorical; }
 
-bool is_parametric(RecalibrationMethod method) {
-    return method != RecalibrationMethod::isotonic && method != RecalibrationMethod::histogram;
-}
+bool is_parametric(RecalibrationMethod method) { return method_info(method).parametric; }
 
 const std::vector<MmdNotion>& recalibration_notions(bool categorical) {
     static const std::vector<MmdNotion> classes = {MmdNotion::canonical, MmdNotion::top_label, MmdNotion::class_wise,
@@ -349,9 +401,9 @@ RecalibrationMap unfitted_map(RecalibrationMethod method, int num_classes, bool 
     if (!is_parametric(method) && options.objective == RecalibrationObjective::nll_mmd)
         detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted exactly (PAV, or bin "
                      "frequencies); the objective nll+mmd applies to the parametric maps");
-    if (method == RecalibrationMethod::platt && num_classes != 2)
-        detail::fail("fit_recalibration", "method = platt maps binary predictions (m = 2 classes), not m = ", num_classes,
-                     "; for more classes take temperature-bias or vector");
+    if (method_info(method).two_classes && num_classes != 2)
+        detail::fail("fit_recalibration", "method = ", to_string(method), " maps binary predictions (m = 2 classes), not m = ",
+                     num_classes, "; for more classes take temperature-bias or vector");
     RecalibrationMap map;
     map.method = method;
     map.probability_floor = options.probability_floor;
@@ -365,7 +417,8 @@ RecalibrationMap unfitted_map(RecalibrationMethod method, int num_classes, bool 
         map.logits = logits;
         map.num_classes = num_classes;
     }
-    if (method == RecalibrationMethod::matrix) map.ridge = options.ridge;
+    if (method == RecalibrationMethod::matrix || method == RecalibrationMethod::dirichlet) map.ridge = options.ridge;
+    if (method == RecalibrationMethod::dirichlet) map.intercept_ridge = options.intercept_ridge;
     if (method == RecalibrationMethod::histogram) {
         map.histogram_binning = options.histogram_binning;
         map.histogram_bins = options.histogram_bins;
@@ -389,10 +442,12 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     case RecalibrationMethod::temperature_bias: map.parameters = Vector::Zero(1 + m), map.parameters[0] = 1; break;
     case RecalibrationMethod::vector: map.parameters = Vector::Zero(2 * m), map.parameters.head(m).setOnes(); break;
     case RecalibrationMethod::matrix:
+    case RecalibrationMethod::dirichlet:
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
     case RecalibrationMethod::platt: map.parameters = Vector::Zero(2), map.parameters[0] = 1; break;
+    case RecalibrationMethod::beta: map.parameters = Vector::Zero(3), map.parameters.head(2).setOnes(); break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
     case RecalibrationMethod::histogram:
         detail::fail("identity_map", "method = histogram has no identity (a step function changes every prediction)");
@@ -417,9 +472,11 @@ RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationM
     }
     detail::CategoricalProblem problem = make_problem(fit.map, data);
     if (fit.map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(fit.map, problem);
-    fit.summary = minimise(fit.map, options, [&](const Vector& theta, Vector* gradient) {
+    const auto objective = [&](const Vector& theta, Vector* gradient) {
         return detail::categorical_objective(problem, theta, gradient);
-    });
+    };
+    fit.summary = minimise(fit.map, options, objective);
+    if (method == RecalibrationMethod::beta) keep_beta_monotone(fit, options, objective);
     return fit;
 }
 
@@ -446,7 +503,7 @@ double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& da
     if (map.method == RecalibrationMethod::isotonic) return detail::isotonic_nll(map, data);
     if (map.method == RecalibrationMethod::histogram) return detail::histogram_nll(map, data);
     detail::CategoricalProblem problem = make_problem(map, data);
-    problem.ridge = 0;
+    problem.ridge = problem.intercept_ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
 }
 

@@ -38,8 +38,10 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::temperature: return {{"temperature", 0, 1, false}};
     case RecalibrationMethod::temperature_bias: return {{"temperature", 0, 1, false}, {"bias", 1, m, true}};
     case RecalibrationMethod::vector: return {{"weights", 0, m, true}, {"bias", m, m, true}};
-    case RecalibrationMethod::matrix: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
+    case RecalibrationMethod::matrix:
+    case RecalibrationMethod::dirichlet: return {{"matrix", 0, m * m, true}, {"bias", m * m, m, true}};
     case RecalibrationMethod::platt: return {{"a", 0, 1, false}, {"b", 1, 1, false}};
+    case RecalibrationMethod::beta: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"c", 2, 1, false}};
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::histogram: return {};  // its curves or bins (named_parameters)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
@@ -142,7 +144,9 @@ std::string to_json(const RecalibrationFit& fit) {
         out.set("num_classes", map.num_classes);
         out.set("probability_floor", map.probability_floor);
     }
-    if (map.method == RecalibrationMethod::matrix) out.set("ridge", map.ridge);
+    if (map.method == RecalibrationMethod::matrix || map.method == RecalibrationMethod::dirichlet)
+        out.set("ridge", map.ridge);
+    if (map.method == RecalibrationMethod::dirichlet) out.set("intercept_ridge", map.intercept_ridge);
     if (map.method == RecalibrationMethod::histogram)
         out.set("binning", to_string(map.histogram_binning)).set("bins", map.histogram_bins);
     out.set("parameters", parameters);
@@ -189,8 +193,8 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         const std::size_t m = count(root, "num_classes");
         if (m < 2 || m > 100000) detail::fail(function, "num_classes = ", m, ", must be in [2, 100000]");
         map.num_classes = static_cast<int>(m);
-        if (map.method == RecalibrationMethod::platt && m != 2)
-            detail::fail(function, "num_classes = ", m, " does not fit method = platt (m = 2)");
+        if (method_info(map.method).two_classes && m != 2)
+            detail::fail(function, "num_classes = ", m, " does not fit method = ", to_string(map.method), " (m = 2)");
         map.probability_floor = number(root, "probability_floor");
         if (!(map.probability_floor > 0 && map.probability_floor < 1))
             detail::fail(function, "probability_floor = ", detail::format_value(map.probability_floor), ", must be in (0, 1)");
@@ -205,11 +209,14 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         map.histogram_bins = count(root, "bins");
         keys.insert(keys.end(), {"binning", "bins"});
     }
-    if (map.method == RecalibrationMethod::matrix) {
-        map.ridge = number(root, "ridge");
-        if (map.ridge < 0) detail::fail(function, "ridge = ", detail::format_value(map.ridge), ", must be >= 0");
-        keys.push_back("ridge");
-    }
+    const auto read_penalty = [&](const char* key, double& value) {
+        value = number(root, key);
+        if (value < 0) detail::fail(function, key, " = ", detail::format_value(value), ", must be >= 0");
+        keys.push_back(key);
+    };
+    const bool dirichlet = map.method == RecalibrationMethod::dirichlet;
+    if (map.method == RecalibrationMethod::matrix || dirichlet) read_penalty("ridge", map.ridge);
+    if (dirichlet) read_penalty("intercept_ridge", map.intercept_ridge);
     const std::string objective = text(root, "objective");
     if (objective != "nll" && objective != "nll+mmd")
         detail::fail(function, "objective = '", objective, "', must be nll or nll+mmd");
@@ -308,6 +315,12 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     only_keys(parameters, names, "parameters");
     const std::string problem = detail::map_parameter_problem(map);
     if (!problem.empty()) detail::fail(function, "parameters.", problem);
+    // The constraint of beta calibration's fit, which a file must keep too (its free minimum may break it).
+    if (map.method == RecalibrationMethod::beta)
+        for (const Eigen::Index k : {0, 1})
+            if (map.parameters[k] < 0)
+                detail::fail(function, "parameters.", k == 0 ? "a" : "b", " = ", detail::format_value(map.parameters[k]),
+                             ", must be >= 0 (the beta map is nondecreasing)");
     return fit;
 }
 

@@ -11,6 +11,7 @@
 #include "estimators/mmd_normal_gradient.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace calib::detail {
 
@@ -22,6 +23,22 @@ bool has_temperature(RecalibrationMethod method) {
     return method == RecalibrationMethod::temperature || method == RecalibrationMethod::temperature_bias;
 }
 
+// ln(1 + eˣ) without overflow.
+double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+
+// Beta calibration's features of one column (m = 2): ln p₁ and −ln p₀ of p = softmax(z), from the
+// log-odds d = z₁ − z₀ (so that logits and probabilities give the same map): ln p₁ = −softplus(−d).
+std::pair<double, double> beta_features(const Eigen::Ref<const Vector>& z) {
+    const double d = z[1] - z[0];
+    return {-softplus(-d), softplus(d)};
+}
+
+// ln softmax(z): dirichlet's input, the log-probabilities of logits, or of probabilities renormalised.
+Vector log_softmax(const Eigen::Ref<const Vector>& z) {
+    const double top = z.maxCoeff();
+    return z.array() - (top + std::log((z.array() - top).exp().sum()));
+}
+
 // l = f_θ(z) for one column z.
 void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Ref<const Vector>& z,
                 Vector& l) {
@@ -30,9 +47,11 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
     case RecalibrationMethod::temperature: l = z * std::exp(-theta[0]); break;
     case RecalibrationMethod::temperature_bias: l = z * std::exp(-theta[0]) + theta.tail(m); break;
     case RecalibrationMethod::vector: l = theta.head(m).cwiseProduct(z) + theta.tail(m); break;
-    case RecalibrationMethod::matrix: {
+    case RecalibrationMethod::matrix:
+    case RecalibrationMethod::dirichlet: {
         const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> w(theta.data(), m, m);
-        l.noalias() = w * z;
+        if (method == RecalibrationMethod::matrix) l.noalias() = w * z;
+        else l.noalias() = w * log_softmax(z);
         l += theta.tail(m);
         break;
     }
@@ -40,11 +59,26 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         l.setZero(m);
         l[1] = theta[0] * (z[1] - z[0]) + theta[1];
         break;
+    case RecalibrationMethod::beta: {  // m = 2: a ln p₁ − b ln p₀ + c, class 0's logit fixed at 0
+        const auto [log_p1, minus_log_p0] = beta_features(z);
+        l.setZero(m);
+        l[1] = theta[0] * log_p1 + theta[1] * minus_log_p0 + theta[2];
+        break;
+    }
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::histogram: fail("recalibration", "isotonic and histogram are not parametric maps");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
+}
+
+// Adds the gradient of l = W x + b: ∂/∂W_kl = g_k x_l, ∂/∂b = g. (x is the column itself for matrix,
+// not a copy, whose other alignment could change Eigen's rounding of the products.)
+template <class Column>
+void add_matrix_gradient(const Column& x, const Vector& g, Vector& gradient) {
+    const Eigen::Index m = x.size();
+    for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * x;
+    gradient.tail(m) += g;
 }
 
 // Adds ∂NLL_i/∂θ = (∂l/∂θ)ᵀ g for one observation.
@@ -61,14 +95,19 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         gradient.head(m) += g.cwiseProduct(z);
         gradient.tail(m) += g;
         break;
-    case RecalibrationMethod::matrix:
-        for (Eigen::Index k = 0; k < m; ++k) gradient.segment(k * m, m) += g[k] * z;  // ∂/∂W_kl = g_k z_l
-        gradient.tail(m) += g;
-        break;
+    case RecalibrationMethod::matrix: add_matrix_gradient(z, g, gradient); break;
+    case RecalibrationMethod::dirichlet: add_matrix_gradient(log_softmax(z), g, gradient); break;
     case RecalibrationMethod::platt:
         gradient[0] += g[1] * (z[1] - z[0]);
         gradient[1] += g[1];
         break;
+    case RecalibrationMethod::beta: {
+        const auto [log_p1, minus_log_p0] = beta_features(z);
+        gradient[0] += g[1] * log_p1;
+        gradient[1] += g[1] * minus_log_p0;
+        gradient[2] += g[1];
+        break;
+    }
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::histogram:
     case RecalibrationMethod::affine:
@@ -187,14 +226,24 @@ double categorical_objective(const CategoricalProblem& problem, const Vector& th
     double value = nll.value() / static_cast<double>(n);
     if (gradient) *gradient /= static_cast<double>(n);
     if (problem.lambda > 0) value += mmd_penalty(problem, theta, gradient);
-    if (problem.method == RecalibrationMethod::matrix && problem.ridge > 0)
-        for (Eigen::Index k = 0; k < m; ++k)
-            for (Eigen::Index j = 0; j < m; ++j) {
-                if (j == k) continue;
-                const double w = theta[k * m + j];
-                value += problem.ridge * w * w;
-                if (gradient) (*gradient)[k * m + j] += 2 * problem.ridge * w;
-            }
+    const bool dirichlet = problem.method == RecalibrationMethod::dirichlet;
+    if (problem.method != RecalibrationMethod::matrix && !dirichlet) return value;
+    // matrix: λ Σ_{k≠j} W_kj²; dirichlet (ODIR): λ/(m(m−1)) Σ_{k≠j} W_kj² + μ/m Σ_k b_k².
+    const double md = static_cast<double>(m);
+    const double off_diagonal = dirichlet ? problem.ridge / (md * (md - 1)) : problem.ridge;
+    for (Eigen::Index k = 0; k < m; ++k)
+        for (Eigen::Index j = 0; j < m; ++j) {
+            if (j == k || off_diagonal == 0) continue;
+            const double w = theta[k * m + j];
+            value += off_diagonal * w * w;
+            if (gradient) (*gradient)[k * m + j] += 2 * off_diagonal * w;
+        }
+    if (dirichlet && problem.intercept_ridge > 0)
+        for (Eigen::Index k = 0; k < m; ++k) {
+            const double b = theta[m * m + k], mu = problem.intercept_ridge / md;
+            value += mu * b * b;
+            if (gradient) (*gradient)[m * m + k] += 2 * mu * b;
+        }
     return value;
 }
 

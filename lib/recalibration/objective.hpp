@@ -16,6 +16,7 @@ namespace calib::detail {
 struct CategoricalProblem {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     double ridge = 0;
+    double intercept_ridge = 0;  // dirichlet's μ
     Matrix z;
     std::vector<int> labels;
     // + lambda · MMD² (block estimate, blocks of mmd_block_size) when lambda > 0.

@@ -34,8 +34,13 @@ bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
 
 const Condition with_mmd{"objective", {"nll+mmd"}};
 // The options of the objective and its optimiser, which the maps fitted by L-BFGS take (not isotonic's PAV).
-const Condition parametric{"method",
-                           {"temperature", "temperature-bias", "vector", "matrix", "platt", "affine", "affine-features"}};
+Condition parametric_methods() {
+    Condition condition{"method", {}};
+    for (const RecalibrationMethodInfo& m : recalibration_methods())
+        if (m.parametric) condition.values.push_back(m.name);
+    return condition;
+}
+const Condition parametric = parametric_methods();
 
 OptionList<RecalibrationOptions> categorical_options() {
     using O = RecalibrationOptions;
@@ -59,8 +64,14 @@ OptionList<RecalibrationOptions> categorical_options() {
                     named(std::vector<PredictionBinning>{PredictionBinning::equal_mass, PredictionBinning::uniform,
                                                          PredictionBinning::distinct})),
         real_option(&O::ridge,
-                    info("ridge", "L", "0.001", "the ridge on the off-diagonal entries of W, >= 0",
-                         {"method", {"matrix"}}),
+                    info("ridge", "L", "0.001",
+                         "the ridge on the off-diagonal entries of W, >= 0 (matrix: L sum W_kj^2; dirichlet: "
+                         "L/(m(m-1)) sum W_kj^2)",
+                         {"method", {"matrix", "dirichlet"}}),
+                    finite_nonnegative, "finite and >= 0"),
+        real_option(&O::intercept_ridge,
+                    info("intercept_ridge", "M", "0.001", "dirichlet: the ridge M/m sum b_k^2 on the intercepts, >= 0",
+                         {"method", {"dirichlet"}}),
                     finite_nonnegative, "finite and >= 0"),
         real_option(&O::probability_floor,
                     info("probability_floor", "F", "1e-12",
@@ -159,24 +170,16 @@ OptionList<MethodSelection> selection_options() {
 
 OptionList<FitSpec> fit_options(bool categorical) {
     using O = RecalibrationOptions;
-    const std::vector<RecalibrationMethod> methods =
-        categorical ? std::vector<RecalibrationMethod>{RecalibrationMethod::temperature,
-                                                       RecalibrationMethod::temperature_bias,
-                                                       RecalibrationMethod::vector, RecalibrationMethod::matrix,
-                                                       RecalibrationMethod::platt, RecalibrationMethod::isotonic,
-                                                       RecalibrationMethod::histogram}
-                    : std::vector<RecalibrationMethod>{RecalibrationMethod::affine, RecalibrationMethod::affine_features};
+    std::vector<RecalibrationMethod> methods;
+    std::vector<std::string> described;
+    for (const RecalibrationMethodInfo& m : recalibration_methods())
+        if (m.categorical == categorical) {
+            methods.push_back(m.method);
+            described.push_back(std::string(m.name) + " (" + m.summary + ")");
+        }
+    if (categorical) described.push_back("auto (the one of best cross-validated score)");
     const std::string family = categorical ? "categorical" : "normal";
-    OptionInfo method = info("method", "", "",
-                             categorical ? "temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector "
-                                           "(softmax(w*z + b)), matrix (softmax(Wz + b), with a ridge on the "
-                                           "off-diagonal W), platt (m = 2: sigmoid(a (z1 - z0) + b)), isotonic (PAV on each class's probability, one-vs-rest "
-                                           "and renormalised; the last class's alone when m = 2), histogram (each class's "
-                                           "probability binned, a bin's value its class frequency; one-vs-rest as isotonic) "
-                                           "or auto (the one of best "
-                                           "cross-validated score)"
-                                         : "affine (N(a mu + b, (e^s sigma)^2)) or affine-features (N(a mu + b, "
-                                           "(e^(s0 + s1 |x|) sigma)^2) with one feature x per observation)");
+    OptionInfo method = info("method", "", "", one_of(described));
     method.required = true;
     OptionInfo lambda = info("lambda", "L", "", "the weight of MMD^2 in the objective, >= 0", with_mmd);
     lambda.required = true;

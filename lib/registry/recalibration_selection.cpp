@@ -49,10 +49,9 @@ double row_score(const Matrix& q, Eigen::Index i, int label, CorpScore score, do
 }  // namespace
 
 std::vector<RecalibrationMethod> selection_candidates(int num_classes) {
-    std::vector<RecalibrationMethod> out = {RecalibrationMethod::temperature, RecalibrationMethod::temperature_bias};
-    if (num_classes == 2) out.push_back(RecalibrationMethod::platt);
-    out.insert(out.end(), {RecalibrationMethod::vector, RecalibrationMethod::matrix, RecalibrationMethod::isotonic,
-                           RecalibrationMethod::histogram});
+    std::vector<RecalibrationMethod> out;
+    for (const RecalibrationMethodInfo& m : recalibration_methods())
+        if (m.categorical && (!m.two_classes || num_classes == 2)) out.push_back(m.method);
     return out;
 }
 

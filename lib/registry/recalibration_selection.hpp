@@ -9,8 +9,8 @@
 
 namespace calib::detail {
 
-// The categorical methods that apply to m classes, simplest first (the choice on a tie): temperature,
-// temperature-bias, platt (m = 2), vector, matrix, isotonic, histogram.
+// The categorical methods that apply to m classes, simplest first (the choice on a tie), in the order
+// of recalibration_methods().
 std::vector<RecalibrationMethod> selection_candidates(int num_classes);
 
 struct SelectedMethod {

@@ -368,8 +368,10 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     name, objective, objective_before/after, iterations, evaluations, status, ...).
 
     Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
-    as for skce), method "temperature", "temperature-bias", "vector", "matrix" (ridge=, default
-    1e-3), "platt" (two classes), "isotonic" (by PAV; no objective options) or "auto" (the method of best
+    as for skce), method "temperature", "temperature-bias", "platt" (two classes), "beta" (two
+    classes: Kull et al.'s beta calibration), "vector", "matrix" (ridge=, default 1e-3), "dirichlet"
+    (ridge= and intercept_ridge=, Kull et al.'s ODIR), "isotonic" (by PAV; no objective options),
+    "histogram" (bins=, binning=) or "auto" (the method of best
     mean held-out score over folds= seeded folds, cv_seed=, by selection_score= "log" or "brier"; the
     result's selection). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
     observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the

@@ -92,7 +92,7 @@ def commands():
     out.append(("rank categorical", "rank --family categorical --input lenet.csv resnet.csv --replicates 50"))
     out.append(("estimate categorical logits", "estimate --family categorical --input logits.csv --logits --one-based-labels --estimator skce-unbiased"))
     out.append(("estimate categorical npy", "estimate --family categorical --input preds.npy --labels labels.npy --estimator skce-unbiased"))
-    for method in ("temperature", "vector", "matrix", "isotonic", "histogram"):
+    for method in ("temperature", "vector", "matrix", "dirichlet", "isotonic", "histogram"):
         out.append(("recalibrate categorical %s" % method,
                     "recalibrate fit --family categorical --input preds.csv --method %s --out map.json" % method))
     out.append(("recalibrate normal affine", "recalibrate fit --family normal --input gauss.csv --method affine --out map.json"))

@@ -1192,6 +1192,10 @@ done
 # here; docs/architecture.md, "Identical numbers").
 expect_json "recalibrate matrix" 'j["status"] in ("converged", "line_search_failed") and j["objective_after"] < j["objective_before"]' \
     "${fit[@]}" --method matrix --out matrix.json
+expect_json "recalibrate dirichlet" 'j["status"] in ("converged", "line_search_failed") and j["ridge"] == 0.001 and j["intercept_ridge"] == 0.5 and len(j["parameters"]["matrix"]) == 16 and len(j["parameters"]["bias"]) == 4 and j["objective_after"] < j["objective_before"]' \
+    "${fit[@]}" --method dirichlet --intercept-ridge 0.5 --out dirichlet.json
+expect_error "recalibrate intercept ridge without dirichlet" "option --intercept-ridge applies only with --method dirichlet, not matrix" -- \
+    "${fit[@]}" --method matrix --intercept-ridge 0.5 --out x.json
 expect_json "recalibrate holdout" 'j["holdout"]["n_held_out"] == 450 and j["holdout"]["n_fit"] == 1050 and j["holdout"]["nll_after"] < j["holdout"]["nll_before"] and 0 <= j["holdout"]["skce_bootstrap_p_value_before"] <= 1 and 0 <= j["holdout"]["skce_bootstrap_p_value_after"] <= 1' \
     "${fit[@]}" --method temperature --holdout 0.3 --seed 5 --out held.json
 # The held-out conditional MMD^2 (unbiased, one k_Z lengthscale for before and after): clearly positive
@@ -1235,7 +1239,7 @@ expect_json "recalibrate isotonic" 'j["status"] == "converged" and j["iterations
     recalibrate fit --family categorical --input over.csv --logits --method isotonic --holdout 0.3 --seed 5 --out iso.json
 expect_json "recalibrate apply isotonic" 'j["columns"] == 5 and all(abs(sum(map(float, r.split(",")[:4])) - 1) < 1e-12 for r in open("iso_out.csv").read().split()[1:])' \
     recalibrate apply --map iso.json --input over.csv --labelled --output iso_out.csv
-expect_error "recalibrate isotonic takes no objective" "option --objective applies only with --method temperature|temperature-bias|vector|matrix|platt|affine|affine-features, not isotonic" -- \
+expect_error "recalibrate isotonic takes no objective" "option --objective applies only with --method temperature|temperature-bias|platt|beta|vector|matrix|dirichlet|affine|affine-features, not isotonic" -- \
     recalibrate fit --family categorical --input over.csv --logits --method isotonic --objective nll --out x.json
 python3 -c 'import json; m = json.load(open("iso.json")); m["parameters"]["y_2"][0] = 2; json.dump(m, open("iso_bad.json", "w"))'
 expect_error "recalibrate isotonic map out of [0, 1]" "iso_bad.json: calib::recalibration_fit_from_json: parameters.y_2[0] = 2, must be in [0, 1]" -- \
@@ -1247,12 +1251,18 @@ expect_json "recalibrate platt" 'j["status"] == "converged" and sorted(j["parame
     recalibrate fit --family categorical --input over2.csv --logits --method platt --out platt.json
 expect_error "recalibrate platt of four classes" "method = platt maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method platt --out x.json
+expect_json "recalibrate beta" 'j["status"] == "converged" and sorted(j["parameters"]) == ["a", "b", "c"] and 0.35 < j["parameters"]["a"] < 0.65 and 0.35 < j["parameters"]["b"] < 0.65 and abs(j["parameters"]["c"]) < 0.2 and j["objective_after"] < j["objective_before"]' \
+    recalibrate fit --family categorical --input over2.csv --logits --method beta --out beta.json
+expect_json "recalibrate beta applied" 'j["columns"] == 3 and all(0 <= float(r.split(",")[1]) <= 1 for r in open("beta-out.csv").readlines()[1:])' \
+    recalibrate apply --map beta.json --input over2.csv --labelled --output beta-out.csv
+expect_error "recalibrate beta of four classes" "method = beta maps binary predictions (m = 2 classes), not m = 4" -- \
+    "${fit[@]}" --method beta --out x.json
 # auto: the cross-validated choice; the map is the chosen method's.
-expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
+expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
-expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix, not auto" -- \
+expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix|dirichlet, not auto" -- \
     "${fit[@]}" --method auto --ridge 1 --out x.json
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, vector, matrix, platt, isotonic, histogram or auto for family categorical" -- \
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram or auto for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
@@ -1315,7 +1325,7 @@ expect_error "recalibrate threshold without sign" "option --threshold applies on
     "${nfit[@]}" --method affine --lambda 1 --threshold 1 --out x.json
 expect_error "recalibrate kernel-y for categorical" "option --kernel-y does not apply to recalibrate fit --method temperature; its options are --method, --objective, --lambda, --notion, --bins, --binning, --ridge" -- \
     "${fit[@]}" --method temperature --objective nll+mmd --lambda 1 --kernel-y sign --out x.json
-expect_error "recalibrate ridge without matrix" "option --ridge applies only with --method matrix" -- \
+expect_error "recalibrate ridge without matrix" "option --ridge applies only with --method matrix|dirichlet" -- \
     "${fit[@]}" --method vector --ridge 0.1 --out x.json
 expect_error "recalibrate seed without holdout" "--seed applies only with --holdout" -- \
     "${fit[@]}" --method temperature --seed 3 --out x.json

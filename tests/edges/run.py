@@ -186,7 +186,7 @@ def operations(family):
     elif family not in ("mvnormal-diag", "mvnormal"):
         ops.append(("pit", None, ("pit", {})))
     if family == "categorical":
-        for method in ("temperature", "temperature-bias", "vector", "matrix", "platt", "isotonic", "histogram", "auto"):
+        for method in ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "isotonic", "histogram", "auto"):
             ops.append((f"recalibrate {method}", ["recalibrate", "fit", "--method", method, "--out", "MAP"],
                         ("recalibrate_fit", dict(method=method))))
     if family == "normal":

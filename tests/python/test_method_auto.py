@@ -33,7 +33,8 @@ def test_leave_one_out_scores_by_their_definition(m, score):
     probs = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
     labels = np.array([rng.choice(m, p=np.exp(z / 2) / np.exp(z / 2).sum()) for z in logits])
     fitted = calib.recalibrate_fit(probs, labels, method="auto", folds=40, selection_score=score)
-    methods = ["temperature", "temperature-bias"] + (["platt"] if m == 2 else []) + ["vector", "matrix", "isotonic", "histogram"]
+    methods = ["temperature", "temperature-bias"] + (["platt", "beta"] if m == 2 else []) + \
+        ["vector", "matrix", "dirichlet", "isotonic", "histogram"]
     assert list(fitted.selection["candidates"]) == methods
     expected = loo_scores(probs, labels, methods, score)
     for method in methods:
@@ -76,7 +77,7 @@ def test_refusals():
         calib.recalibrate_fit(probs, labels, method="auto")
     with pytest.raises(ValueError, match="option `folds` applies only with `method` auto, not vector"):
         calib.recalibrate_fit(probs, labels, method="vector", folds=3)
-    with pytest.raises(ValueError, match="option `ridge` applies only with `method` matrix, not auto"):
+    with pytest.raises(ValueError, match="option `ridge` applies only with `method` matrix|dirichlet, not auto"):
         calib.recalibrate_fit(probs, labels, method="auto", ridge=1)
     with pytest.raises(ValueError, match="option `method` = auto, must be one of affine or affine-features"):
         calib.recalibrate_fit(mean=np.zeros(4), std=np.ones(4), y=np.ones(4), method="auto")

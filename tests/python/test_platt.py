@@ -8,23 +8,11 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 import calib
-
-
-def newton_fit(feature, labels):
-    """(a, b) maximising Σ log σ(±(a x + b)) by Newton's method from (1, 0)."""
-    design = np.column_stack([feature, np.ones_like(feature)])
-    theta = np.array([1.0, 0.0])
-    for _ in range(100):
-        s = 1 / (1 + np.exp(-design @ theta))
-        step = np.linalg.solve(design.T @ (design * (s * (1 - s))[:, None]), design.T @ (labels - s))
-        theta += step
-        if np.abs(step).max() < 1e-15:
-            break
-    return theta
+from conftest import logistic_newton
 
 
 def logistic_fit(feature, labels):
-    a, b = newton_fit(feature, labels)
+    a, b = logistic_newton(np.column_stack([feature, np.ones_like(feature)]), labels)
     model = LogisticRegression(penalty=None, tol=1e-12, max_iter=100000).fit(feature[:, None], labels)
     assert model.coef_[0, 0] == pytest.approx(a, rel=1e-6) and model.intercept_[0] == pytest.approx(b, rel=1e-6)
     return a, b

@@ -142,7 +142,7 @@ def test_normal_individual_notion_takes_features_matching_cli(tmp_path):
 def test_recalibration_errors():
     _, arrays = family_arrays("categorical")
     probs, labels = arrays["probs"], arrays["labels"]
-    with pytest.raises(ValueError, match="option `ridge` applies only with `method` matrix, not temperature"):
+    with pytest.raises(ValueError, match="option `ridge` applies only with `method` matrix|dirichlet, not temperature"):
         calib.recalibrate_fit(probs, labels, method="temperature", ridge=1)
     with pytest.raises(ValueError, match="option `lambda` applies only with `objective` nll\\+mmd, not nll"):
         calib.recalibrate_fit(probs, labels, method="temperature", lambda_=1)
@@ -152,7 +152,7 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
     with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, vector, matrix, platt, isotonic, histogram or auto for family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram or auto for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
     with pytest.raises(ValueError, match="option `method` = spline, must be one of"):
         calib.recalibrate_fit(probs, labels, method="spline")
