@@ -150,6 +150,18 @@ CategoricalData read_binary(const std::string& path, const ReadOptions& options,
                          (predictions == 2 ? "; for two columns of probabilities (P(Y = 0), P(Y = 1): scikit-learn's "
                                              "predict_proba) use `family` categorical"
                                            : ""));
+    // Two columns that sum to 1 where the labels should be are a predict_proba without its labels.
+    for (long i = 0; i < table.rows && !input.separate; ++i) {
+        const double p0 = table.at(i, 0), y = table.at(i, 1);
+        if (y == std::floor(y)) continue;
+        if (std::abs(p0 + y - 1) <= 1e-6)
+            table.fail_at(i, 1, "y = " + detail::format_value(y) +
+                                    ", must be an integer (0 or 1); the row's two columns sum to 1, as scikit-learn's "
+                                    "predict_proba (P(Y = 0), P(Y = 1)) does: `family` binary takes P(Y = 1) and the "
+                                    "label; for both probabilities use `family` categorical with the labels in a "
+                                    "file given with `labels`");
+        break;
+    }
     const std::vector<int> y = labels_in(table, 1, 2, false, "y", false);
     try {
         return CategoricalData::from_binary(columns_of(table, 0, 1).col(0), y);

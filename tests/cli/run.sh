@@ -1394,6 +1394,9 @@ expect_error "labels forgotten" "over_probs.csv: line 1, column 4" "must be an i
     estimate --family categorical --input over_probs.csv --estimator ece
 expect_error "predict_proba as binary" "found 3 columns, expected 2 (p, y); for two columns of probabilities (P(Y = 0), P(Y = 1): scikit-learn's predict_proba) use --family categorical" -- \
     estimate --family binary --input proba2.csv --estimator ece
+printf '0.25,0.75\n0.625,0.375\n' >proba2_unlabelled.csv
+expect_error "predict_proba without labels as binary" "proba2_unlabelled.csv: line 1, column 2: y = 0.75, must be an integer (0 or 1); the row's two columns sum to 1, as scikit-learn's predict_proba (P(Y = 0), P(Y = 1)) does: --family binary takes P(Y = 1) and the label; for both probabilities use --family categorical with the labels in a file given with --labels" -- \
+    estimate --family binary --input proba2_unlabelled.csv --estimator ece
 # A fit stopped by its iteration limit, and a map worse than the identity on its held-out rows (matrix
 # scaling's 20 parameters on 12 fitted rows, without a ridge to speak of), warn and say so in the JSON.
 "$bin" "${fit[@]}" --method vector --max-iterations 2 --out x.json >out 2>err
