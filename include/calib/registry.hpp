@@ -328,12 +328,14 @@ struct RecalibrationRun {
 };
 // `method` auto (categorical maps): the method is chosen by its mean held-out score over `folds` seeded
 // folds (`cv_seed`), the log score (−log max(q_y, probability_floor)) or the Brier score, among every
-// categorical method that applies (docs/recalibration.md), each with its defaults; the map is then the
-// chosen method's fitted on every row (without holdout) or on the rows not held out.
+// categorical method that applies (docs/recalibration.md), or the `candidates` given, each with its
+// defaults; the map is then the chosen method's fitted on every row (without holdout) or on the rows
+// not held out.
 struct MethodSelection {
     std::size_t folds = 5;
     CorpScore score = CorpScore::log;
     std::uint64_t seed = default_seed;
+    std::vector<RecalibrationMethod> candidates;  // empty: every categorical method that applies to m
 };
 class RecalibrationSetup : public Setup {
 public:

@@ -8,6 +8,7 @@
 
 #include <calib/recalibration.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -165,6 +166,31 @@ OptionList<MethodSelection> selection_options() {
         integer_option(&O::seed,
                        info("cv_seed", "S", std::to_string(default_seed), "method auto: the seed of the folds", automatic),
                        0),
+        custom_option<O>(
+            info("candidates", "M1,M2,...", "all",
+                 "method auto: the methods to choose from (tried simplest first, in the order of the methods above), or all: "
+                 "every categorical method that applies to the number of classes",
+                 automatic),
+            [](O& o, const Value& v) {
+                const std::string text = text_value(v);
+                o.candidates.clear();
+                if (text == "all") return;
+                for (const std::string& name : split(text, ',')) {
+                    const auto it = std::find_if(recalibration_methods().begin(), recalibration_methods().end(),
+                                                 [&](const RecalibrationMethodInfo& m) { return m.categorical && m.name == name; });
+                    if (it == recalibration_methods().end())
+                        throw option_error("candidates", "'" + text + "'",
+                                           "all or a comma-separated list of categorical methods (unknown: '" + name + "')");
+                    if (std::find(o.candidates.begin(), o.candidates.end(), it->method) != o.candidates.end())
+                        throw option_error("candidates", "'" + text + "'", "a list without repeats ('" + name + "' is listed twice)");
+                    o.candidates.push_back(it->method);
+                }
+            },
+            [](const O& o) {
+                std::string text;
+                for (const RecalibrationMethod m : o.candidates) text += (text.empty() ? "" : ",") + to_string(m);
+                return Value(text.empty() ? std::string("all") : text);
+            }),
     };
 }
 

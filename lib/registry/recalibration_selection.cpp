@@ -70,7 +70,14 @@ SelectedMethod select_method(const CategoricalScores& data, const RecalibrationO
     Record scores;
     double best = 0;
     bool any = false;
-    for (const RecalibrationMethod method : selection_candidates(static_cast<int>(data.scores.cols()))) {
+    const int m = static_cast<int>(data.scores.cols());
+    for (const RecalibrationMethod method : selection.candidates)
+        if (method_info(method).two_classes && m != 2)
+            throw invalid_argument("`candidates` lists " + to_string(method) + ", which maps binary predictions (m = 2 "
+                                   "classes), not m = " + std::to_string(m));
+    for (const RecalibrationMethod method : selection_candidates(m)) {
+        const std::vector<RecalibrationMethod>& given = selection.candidates;
+        if (!given.empty() && std::find(given.begin(), given.end(), method) == given.end()) continue;
         CompensatedSum total;
         bool failed = false;
         const auto leave_out = [&](std::size_t f, const char* why) {

@@ -1260,6 +1260,12 @@ expect_error "recalibrate beta of four classes" "method = beta maps binary predi
 # auto: the cross-validated choice; the map is the chosen method's.
 expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
+expect_json "recalibrate auto among candidates" 'list(j["selection"]["candidates"]) == ["temperature", "vector"] and j["candidates"] == "vector,temperature"' \
+    "${fit[@]}" --method auto --candidates vector,temperature --out x.json
+expect_error "recalibrate auto candidate of two classes" "--candidates lists platt, which maps binary predictions (m = 2 classes), not m = 4" -- \
+    "${fit[@]}" --method auto --candidates temperature,platt --out x.json
+expect_error "recalibrate auto unknown candidate" "option --candidates = 'temperature,spline', must be all or a comma-separated list of categorical methods (unknown: 'spline')" -- \
+    "${fit[@]}" --method auto --candidates temperature,spline --out x.json
 expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix|dirichlet, not auto" -- \
     "${fit[@]}" --method auto --ridge 1 --out x.json
 expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram or auto for family categorical" -- \

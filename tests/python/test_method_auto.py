@@ -82,3 +82,23 @@ def test_refusals():
     with pytest.raises(ValueError, match="option `method` = auto, must be one of affine or affine-features"):
         calib.recalibrate_fit(mean=np.zeros(4), std=np.ones(4), y=np.ones(4), method="auto")
     assert calib.recalibrate_fit(probs, labels, method="temperature").selection is None
+
+
+def test_candidates_restrict_the_choice_and_keep_the_simplest_first_order():
+    _, arrays = family_arrays("categorical")
+    every = calib.recalibrate_fit(**arrays, method="auto", folds=3)
+    some = calib.recalibrate_fit(**arrays, method="auto", folds=3, candidates="matrix,vector,temperature")
+    assert list(some.selection["candidates"]) == ["temperature", "vector", "matrix"]
+    for method, score in some.selection["candidates"].items():
+        assert score == every.selection["candidates"][method]  # the same folds, the same fits
+    one = calib.recalibrate_fit(**arrays, method="auto", folds=3, candidates="histogram")
+    assert one["method"] == "histogram" and list(one.selection["candidates"]) == ["histogram"]
+    with pytest.raises(ValueError, match="`candidates` lists beta, which maps binary predictions \\(m = 2 classes\\)"):
+        calib.recalibrate_fit(**arrays, method="auto", candidates="temperature,beta")
+    with pytest.raises(ValueError, match="unknown: 'affine'"):
+        calib.recalibrate_fit(**arrays, method="auto", candidates="temperature,affine")
+    with pytest.raises(ValueError, match="'vector' is listed twice"):
+        calib.recalibrate_fit(**arrays, method="auto", candidates="vector,vector")
+    with pytest.raises(ValueError, match="option `candidates` applies only with `method` auto"):
+        calib.recalibrate_fit(**arrays, method="vector", candidates="vector")
+
