@@ -72,8 +72,8 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
     }
 }
 
-// Adds the gradient of l = W x + b: ∂/∂W_kl = g_k x_l, ∂/∂b = g. (x is the column itself for matrix,
-// not a copy, whose other alignment could change Eigen's rounding of the products.)
+// Adds the gradient of l = W x + b: ∂/∂W_kl = g_k x_l, ∂/∂b = g (x: the column z for matrix, its
+// log-softmax for dirichlet).
 template <class Column>
 void add_matrix_gradient(const Column& x, const Vector& g, Vector& gradient) {
     const Eigen::Index m = x.size();
