@@ -421,7 +421,7 @@ TEST_CASE("recalibrate apply: the map an option read at configure, its reading, 
     CHECK(reading->labelled);
     Vector labels(scores.scores.rows());
     for (Eigen::Index i = 0; i < labels.size(); ++i) labels[i] = scores.labels[static_cast<std::size_t>(i)];
-    const OperationRecord r = c->run({{"model", Predictions{scores.scores, labels}}}, {}, {});
+    const OperationRecord r = c->run({{"model", Predictions{scores.scores, labels, {}}}}, {}, {});
     const auto product = std::any_cast<std::shared_ptr<const Predictions>>(r.product);
     CHECK(product->values == apply_recalibration(fit.map, scores.scores));  // bitwise
     CHECK(product->observations == labels);                                 // copied as given
@@ -466,10 +466,10 @@ TEST_CASE("recalibrate apply: the map an option read at configure, its reading, 
     Matrix x(3, 1);
     x << 0.1, -2.0, 1.0;
     n->set_table("features", x);
-    const auto mapped = std::any_cast<std::shared_ptr<const Predictions>>(n->run({{"model", Predictions{forecasts, {}}}}, {}, {}).product);
+    const auto mapped = std::any_cast<std::shared_ptr<const Predictions>>(n->run({{"model", Predictions{forecasts, {}, {}}}}, {}, {}).product);
     CHECK(mapped->values == apply_recalibration(affine.map, forecasts.col(0), forecasts.col(1), x));
     CHECK(mapped->observations.size() == 0);
     n->set_table("features", Matrix::Zero(2, 1));  // a row per observation
-    CHECK_THROWS_WITH_AS(n->run({{"model", Predictions{forecasts, {}}}}, {}, {}), doctest::Contains("has 2 rows"),
+    CHECK_THROWS_WITH_AS(n->run({{"model", Predictions{forecasts, {}, {}}}}, {}, {}), doctest::Contains("has 2 rows"),
                          invalid_argument);
 }

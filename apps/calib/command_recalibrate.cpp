@@ -44,18 +44,24 @@ int run_recalibrate_fit(const std::vector<std::string>& arguments, Stage stage) 
 }
 
 // The library's operation `recalibrate apply`, its product (the recalibrated predictions, with the
-// labels or targets when --labelled) written to --output with a header line of their names.
+// labels or targets when --labelled) written to --output with a header line of their names, and a
+// venn-abers map's intervals of p_2 to --intervals: a file of their own, so that --output is always a
+// table of predictions that calib reads back.
 int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage) {
     OperationCall call(find_operation("recalibrate apply"), arguments);
     const std::string output = call.command.values().output;
+    const bool intervals = call.command.given("intervals");
     if (stage == Stage::options) return 0;
     check_output(call.args, "output", output);
+    if (intervals) check_output(call.args, "intervals", call.command.values().intervals);
 
     RunRecord run;
     const std::vector<ModelData> models = call.read_models(run);
     const OperationRecord record = call.configured->run(models, {}, ParallelOptions{});
     run.compute_seconds = record.compute_seconds;
     const Predictions& predictions = *std::any_cast<std::shared_ptr<const Predictions>>(record.product);
+    if (intervals && predictions.intervals.cols() == 0)
+        throw usage_error("--intervals applies only to a venn-abers map, not to " + std::get<std::string>(find(record.result, "method")));
     const bool classes = call.input.family->name == "categorical";
     std::vector<std::string> names;
     for (Eigen::Index k = 0; k < predictions.values.cols(); ++k)
@@ -66,9 +72,11 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
         table.rightCols(1) = predictions.observations;
         names.push_back(classes ? "label" : "y");
     }
+    if (intervals) write_table(call.command.values().intervals, predictions.intervals, {"lower", "upper"});
     write_table(output, table, names);
     JsonObject out = operation_json(record);
     out.set("output", output);
+    if (intervals) out.set("intervals", call.command.values().intervals);
     print_with_run_fields(out, call.input, run);
     return 0;
 }

@@ -436,9 +436,11 @@ Usage:
                         [--holdout F [--seed S]] --out map.json
   calib recalibrate apply --map map.json --input FILE [--labelled [--one-based-labels]]
                           [--simplex-tolerance T] [--renormalize] --output FILE.npy|FILE.csv
+                          [--intervals FILE.npy|FILE.csv]
 
 fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS, or
-fits isotonic maps by PAV (docs/recalibration.md), and writes the map as JSON. Methods:
+fits the exact maps (isotonic, histogram, venn-abers) directly (docs/recalibration.md), and writes
+the map as JSON. Methods:
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
                 off-diagonal W^2), dirichlet (softmax(W ln p + b), p the softmax of z, objective +
@@ -451,6 +453,9 @@ fits isotonic maps by PAV (docs/recalibration.md), and writes the map as JSON. M
                 renormalised; the second class's alone when m = 2), as scikit-learn's
                 CalibratedClassifierCV(method="isotonic"); histogram: each class's probability
                 binned (--bins, --binning) and mapped to the class's frequency in its bin;
+                venn-abers (two classes): the inductive Venn-Abers predictor, for each new
+                prediction the isotonic fits p0 and p1 of the validation set with it labelled 0
+                and 1, merged into p1 / (1 - p0 + p1) (apply --intervals writes lower = p0, upper = p1);
                 auto: the method of best cross-validated score (--folds, --selection-score)
   normal        affine: N(a mu + b, (e^s sigma)^2); affine-features: N(a mu + b,
                 (e^(s0 + s1 |x|) sigma)^2) with one feature x per row (--features)
@@ -468,14 +473,16 @@ Options of apply:
            options_text(CommandSetup("recalibrate apply").options()) + R"(
 Output: one JSON object on stdout. fit: command, method, objective, n, holdout (fraction, seed,
 n_fit, n_held_out, nll_before, nll_after, skce_bootstrap_p_value_before/after, mmd_notion,
-mmd_lengthscale, mmd_before, mmd_after), parameters,
-objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size, mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
+mmd_lengthscale, mmd_before, mmd_after), parameters (venn-abers: distinct_scores, the table being
+the map file's), objective_before, objective_after, (nll+mmd: lambda, notion, mmd_block_size,
+mmd_lengthscale), iterations, evaluations, status (converged, max_iterations,
 line_search_failed), map, then family, input, files, threads, compute_seconds,
 wall_time_seconds, calib_version; warnings (a fit stopped by --max-iterations, a map worse
 than the identity on the held-out rows: also on stderr). apply: command, method, n, columns, map,
-the reading options as used, output, then family (the map's), input, files, threads,
-compute_seconds, wall_time_seconds, calib_version. No output may be one of the command's input
-files.
+the reading options as used, output (its columns p_1 ... p_m or mu, sigma; label or y with
+--labelled), intervals (with --intervals; its columns lower, upper), then family (the map's),
+input, files, threads, compute_seconds, wall_time_seconds, calib_version. No output may be one
+of the command's input files.
 
 Examples:
   calib recalibrate fit --family categorical --input preds.npy --labels labels.npy --method temperature --holdout 0.3 --out map.json

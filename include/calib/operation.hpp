@@ -36,10 +36,13 @@ enum class ModelKind { data, scores, predictions };
 
 // A model's predictions alone, as a recalibration map takes them (ModelKind::predictions): class scores
 // n x m (logits, or probabilities as read) or a normal family's n x 2 (mu, sigma); with their
-// observations when given (the labels as given, e.g. 1-based, or the targets y), else empty.
+// observations when given (the labels as given, e.g. 1-based, or the targets y), else empty; and the
+// intervals [lower, upper] of class 2's probability when the map that gave them has them (venn-abers:
+// n x 2, recalibration.hpp's venn_abers_intervals), else empty.
 struct Predictions {
     Matrix values;
     Vector observations;
+    Matrix intervals;
 };
 
 // How a front-end reads an operation's Predictions: the family (categorical or normal), the reading

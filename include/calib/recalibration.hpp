@@ -21,6 +21,10 @@
 //     histogram          one-vs-rest as isotonic, each class's probability binned (prediction_bins.hpp:
 //                        equal-mass by default, B = ⌈n^{1/3}⌉ unless given) and mapped to the class's
 //                        frequency in its bin (Zadrozny & Elkan 2001)
+//     venn-abers         m = 2: the inductive Venn–Abers predictor (Vovk, Petej & Fedorova 2015): for a
+//                        new score the isotonic fits p0, p1 of the calibration set with it labelled 0 and
+//                        1 (VennAbersTable), merged into P(class 1) = p1 / (1 − p0 + p1);
+//                        venn_abers_intervals gives [p0, p1]
 //   regression (normal): affine Gaussian  N(a μ + b, (e^s σ)²)
 //                        affine-features    N(a μ + b, (e^{s₀ + s₁|x|} σ)²), x one feature per observation
 //
@@ -53,7 +57,7 @@
 namespace calib {
 
 enum class RecalibrationMethod { temperature, temperature_bias, platt, beta, vector, matrix, dirichlet, isotonic,
-                                 histogram, affine, affine_features };
+                                 histogram, venn_abers, affine, affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
@@ -135,6 +139,17 @@ struct BinnedCurve {
 };
 double evaluate(const BinnedCurve& curve, double p);
 
+// An inductive Venn–Abers predictor (Vovk & Petej 2014; Vovk, Petej & Fedorova 2015): the calibration
+// set's distinct scores s_1 < … < s_G (class 1's probability, or the log-odds z₁ − z₀ of a map on
+// logits), and for each place a new score can take the isotonic fits at it with its label taken to be 0
+// and 1 (p0 ≤ p1): at[g] for a score equal to s_{g+1} (pooled with its ties), between[g] for one
+// strictly between s_g and s_{g+1} (g = 0 … G, s_0 = −∞, s_{G+1} = +∞).
+struct VennAbersTable {
+    std::vector<double> scores;
+    std::vector<double> p0_at, p1_at;            // G each
+    std::vector<double> p0_between, p1_between;  // G + 1 each
+};
+
 // A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
 //   matrix, dirichlet: [W row-major (m²), b_1 … b_m]; platt: [a, b]; beta: [a, b, c]; affine: [a, b, s];
@@ -142,6 +157,7 @@ double evaluate(const BinnedCurve& curve, double p);
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
 // named x_k and y_k in the file (k the column, from 0). `bins` are the histogram map's, in the same
 // columns, named edges_k and values_k, with the binning and bin count they were fitted with.
+// `venn_abers` is the venn-abers map's table, its five lists by their names in the file.
 struct RecalibrationMap {
     RecalibrationMethod method = RecalibrationMethod::temperature;
     bool logits = false;            // categorical: the inputs are logits (else probabilities)
@@ -163,6 +179,7 @@ struct RecalibrationMap {
     Vector parameters;
     std::vector<MonotoneCurve> curves;
     std::vector<BinnedCurve> bins;
+    VennAbersTable venn_abers;
     PredictionBinning histogram_binning = PredictionBinning::equal_mass;
     std::size_t histogram_bins = 0;
 };
@@ -177,8 +194,9 @@ FitTermination parse_fit_termination(const std::string& name);
 
 // How a fit went: the objective at the identity map and at the fitted parameters, L-BFGS's iterations
 // (0 when the line search failed: LBFGS++ throws) and objective-and-gradient evaluations, why it stopped.
-// Isotonic: the mean NLL of the predictions and of the fitted map (probabilities floored as in
-// recalibrated_nll), 0 iterations and evaluations, converged (PAV is exact).
+// The exact maps (isotonic, histogram, venn-abers): the mean NLL of the predictions and of the fitted
+// map on the same data (probabilities floored as in recalibrated_nll), 0 iterations and evaluations,
+// converged.
 struct FitSummary {
     double objective_before = 0;
     double objective_after = 0;
@@ -203,14 +221,14 @@ struct NamedParameter {
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
 // The identity map of a method (T = 1, w = 1, W = I (matrix, dirichlet), a = 1, b = 0, s = s0 = s1 = 0; beta: a = b = 1,
-// c = 0; isotonic: the curves through (0, 0) and (1, 1)). Throws invalid_argument for platt or beta
-// with num_classes ≠ 2.
+// c = 0; isotonic: the curves through (0, 0) and (1, 1)). Throws invalid_argument for platt, beta or
+// venn-abers with num_classes ≠ 2, and for histogram and venn-abers, which have no identity.
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 
-// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling), or isotonic by PAV on the
-// probabilities (softmax of logits; the options other than probability_floor are the optimiser's, and
-// nll+mmd is refused). Throws invalid_argument for a method of the other family, bad options or labels
+// Fits a map by mean NLL (+ λ·MMD², + the ridge for matrix scaling), or an exact map (isotonic by PAV
+// on the probabilities, the softmax of logits; histogram; venn-abers), for which the options other than
+// probability_floor and the histogram's are the optimiser's and nll+mmd is refused. Throws invalid_argument for a method of the other family, bad options or labels
 // out of range.
 RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options = {});
@@ -223,8 +241,8 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
                                    const RecalibrationOptions& options = {});
 
 // The mean NLL of the recalibrated predictions (without matrix and dirichlet's penalties), by the stable
-// log-softmax: finite however small a recalibrated probability is. Isotonic, whose probabilities can be
-// exactly 0 beyond the range it was fitted on: −log max(q_y, probability_floor), as scikit-learn's
+// log-softmax: finite however small a recalibrated probability is. The exact maps, whose probabilities
+// can be exactly 0 (isotonic beyond the range it was fitted on, a histogram's bin of one class): −log max(q_y, probability_floor), as scikit-learn's
 // log_loss clips.
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data);
 double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, const Matrix& features = Matrix());
@@ -235,17 +253,21 @@ double recalibrated_nll(const RecalibrationMap& map, const NormalData& data, con
 Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores);
 Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,
                            const Matrix& features = Matrix());
+// A venn-abers map's n×2 intervals [p0, p1] of class 1's probability for the scores (checked as
+// apply_recalibration checks them); apply_recalibration gives their merge. Throws invalid_argument for
+// another map.
+Matrix venn_abers_intervals(const RecalibrationMap& map, const Matrix& scores);
 
 // The map file: the map and how its fit went, as a JSON object (doubles in shortest round-trip form), and
 // back: the reader is strict (exactly this schema) and checks the parameters (T > 0, finite values,
 // sizes).
 std::string to_json(const RecalibrationFit& fit);
 RecalibrationFit recalibration_fit_from_json(const std::string& text);
-// The text of a map file ("-": standard input), never more than max_map_file_bytes of it: a map of
-// m = 1000 classes (matrix scaling's m² + m parameters) takes about 25 MB, so a larger file (or a
-// device such as /dev/zero) is no map. Throws calib::invalid_argument "<path>: cannot be opened" or
-// "<path>: is larger than 64 MiB: not a map file …".
-inline constexpr std::size_t max_map_file_bytes = std::size_t{64} << 20;
+// The text of a map file ("-": standard input), never more than max_map_file_bytes of it: the largest
+// maps are venn-abers tables, about 100 bytes per distinct score (10⁷ scores: 0.98 GB), so a larger
+// file (or a device such as /dev/zero) is no map. Throws calib::invalid_argument "<path>: cannot be
+// opened" or "<path>: is larger than 1 GiB: not a map file …".
+inline constexpr std::size_t max_map_file_bytes = std::size_t{1} << 30;
 std::string read_map_text(const std::string& path);
 
 // The files of `calib recalibrate` (formats of io.hpp). A categorical file's predictions as given, with

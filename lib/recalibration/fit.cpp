@@ -6,8 +6,8 @@
 
 #include "core/check.hpp"
 #include "kernels/mmd_ops.hpp"
-#include "recalibration/histogram_map.hpp"
-#include "recalibration/isotonic_map.hpp"
+#include "recalibration/exact_maps.hpp"
+#include "recalibration/venn_abers_map.hpp"
 #include "recalibration/one_vs_rest.hpp"
 #include "recalibration/objective.hpp"
 
@@ -340,6 +340,9 @@ const std::vector<RecalibrationMethodInfo>& recalibration_methods() {
         {M::histogram, "histogram",
          "each class's probability binned, a bin's value its class frequency; one-vs-rest as isotonic", true, false,
          false},
+        {M::venn_abers, "venn-abers",
+         "m = 2: the inductive Venn-Abers predictor, p1 / (1 - p0 + p1) of the isotonic fits p0, p1 with the new "
+         "point labelled 0 and 1", true, false, true},
         {M::affine, "affine", "N(a mu + b, (e^s sigma)^2)", false, true, false},
         {M::affine_features, "affine-features", "N(a mu + b, (e^(s0 + s1 |x|) sigma)^2) with one feature x per observation",
          false, true, false},
@@ -450,7 +453,9 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
     case RecalibrationMethod::beta: map.parameters = Vector::Zero(3), map.parameters.head(2).setOnes(); break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
     case RecalibrationMethod::histogram:
-        detail::fail("identity_map", "method = histogram has no identity (a step function changes every prediction)");
+    case RecalibrationMethod::venn_abers:
+        detail::fail("identity_map", "method = ", to_string(method), " has no identity (a step function changes every "
+                     "prediction)");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -460,16 +465,12 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
 RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
-    if (method == RecalibrationMethod::histogram) {
+    if (const detail::ExactMap* exact = detail::exact_map(method)) {
         RecalibrationFit fit{unfitted_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
-        fit.summary = detail::fit_histogram(fit.map, data, options);
+        fit.summary = exact->fit(fit.map, data, options);
         return fit;
     }
     RecalibrationFit fit{identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
-    if (method == RecalibrationMethod::isotonic) {
-        fit.summary = detail::fit_isotonic(fit.map, data);
-        return fit;
-    }
     detail::CategoricalProblem problem = make_problem(fit.map, data);
     if (fit.map.objective == RecalibrationObjective::nll_mmd) set_mmd_term(fit.map, problem);
     const auto objective = [&](const Vector& theta, Vector* gradient) {
@@ -500,8 +501,7 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     check_family("recalibrated_nll", map.method, true);
-    if (map.method == RecalibrationMethod::isotonic) return detail::isotonic_nll(map, data);
-    if (map.method == RecalibrationMethod::histogram) return detail::histogram_nll(map, data);
+    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->nll(map, data);
     detail::CategoricalProblem problem = make_problem(map, data);
     problem.ridge = problem.intercept_ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
@@ -528,8 +528,7 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
                                     detail::format_value(scores(i, k)),
                                     ", must be in [0, 1] (the map was fitted on probabilities; for logits, fit a map on "
                                     "logits)");
-    if (map.method == RecalibrationMethod::isotonic) return detail::apply_isotonic(map, scores);
-    if (map.method == RecalibrationMethod::histogram) return detail::apply_histogram(map, scores);
+    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->apply(map, scores);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
     const Matrix p = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
     for (Eigen::Index i = 0; i < p.rows(); ++i)
@@ -538,6 +537,12 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
                 "calib::apply_recalibration: row ", i, ": the mapped logits are not finite (the map's parameters are "
                 "too extreme for this input, e.g. a temperature near 0 or matrix entries near the largest double)"));
     return p;
+}
+
+Matrix venn_abers_intervals(const RecalibrationMap& map, const Matrix& scores) {
+    if (map.method != RecalibrationMethod::venn_abers)
+        detail::fail("venn_abers_intervals", "the map is ", to_string(map.method), "; only a venn-abers map has intervals");
+    return detail::venn_abers_interval_table(map, scores);
 }
 
 Matrix apply_recalibration(const RecalibrationMap& map, const Vector& mean, const Vector& stddev,

@@ -65,6 +65,20 @@ double histogram_nll(const RecalibrationMap& map, const CategoricalScores& data)
     return one_vs_rest_nll(map, map.bins, data);
 }
 
+std::vector<NamedParameter> histogram_parameters(const RecalibrationMap& map) {
+    return per_class_parameters(map.bins, map.num_classes, "edges", "values",
+                                [](const BinnedCurve& f) { return f.upper_edges; }, [](const BinnedCurve& f) { return f.values; });
+}
+
+std::vector<std::string> histogram_parameter_names(int num_classes) {
+    return per_class_names(num_classes, "edges", "values");
+}
+
+void set_histogram_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists) {
+    map.bins = per_class_functions<BinnedCurve>(
+        lists, [](const std::vector<double>& edges, const std::vector<double>& values) { return BinnedCurve{edges, values}; });
+}
+
 std::string bins_problem(const RecalibrationMap& map) {
     const std::vector<int> columns = one_vs_rest_columns(map.num_classes);
     if (map.bins.size() != columns.size())

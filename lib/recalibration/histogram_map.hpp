@@ -5,13 +5,18 @@
 #include <calib/recalibration.hpp>
 
 #include <string>
+#include <vector>
 
 namespace calib::detail {
 
-// Fits the bins of `map` (its num_classes, logits and floor set) with the options' binning and bin count.
+// Its row of exact_maps.hpp: the fit with the options' binning and bin count, application and NLL, and
+// the bins edges_k, values_k in the map file.
 FitSummary fit_histogram(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 Matrix apply_histogram(const RecalibrationMap& map, const Matrix& scores);
 double histogram_nll(const RecalibrationMap& map, const CategoricalScores& data);
+std::vector<NamedParameter> histogram_parameters(const RecalibrationMap& map);
+std::vector<std::string> histogram_parameter_names(int num_classes);
+void set_histogram_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);
 
 // What makes the bins unusable ("" when usable): not one set per one-vs-rest column, edges and values
 // of different lengths or empty, edges not strictly increasing in (0, 1] with the last 1, values not in

@@ -40,7 +40,7 @@ MonotoneCurve curve_of(const IsotonicFit& fit) {
 
 }  // namespace
 
-FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data) {
+FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions&) {
     return fit_one_vs_rest(map, data, map.curves, [](const std::vector<double>& x, const std::vector<double>& y) {
                                return curve_of(isotonic_regression(x, y));
                            });
@@ -50,6 +50,18 @@ Matrix apply_isotonic(const RecalibrationMap& map, const Matrix& scores) { retur
 
 double isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     return one_vs_rest_nll(map, map.curves, data);
+}
+
+std::vector<NamedParameter> isotonic_parameters(const RecalibrationMap& map) {
+    return per_class_parameters(map.curves, map.num_classes, "x", "y", [](const MonotoneCurve& f) { return f.x; },
+                                [](const MonotoneCurve& f) { return f.y; });
+}
+
+std::vector<std::string> isotonic_parameter_names(int num_classes) { return per_class_names(num_classes, "x", "y"); }
+
+void set_isotonic_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists) {
+    map.curves = per_class_functions<MonotoneCurve>(
+        lists, [](const std::vector<double>& x, const std::vector<double>& y) { return MonotoneCurve{x, y}; });
 }
 
 std::string curves_problem(const RecalibrationMap& map) {

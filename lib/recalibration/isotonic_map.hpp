@@ -5,17 +5,19 @@
 #include <calib/recalibration.hpp>
 
 #include <string>
+#include <vector>
 
 namespace calib::detail {
 
-// Fits the curves of `map` (its num_classes, logits and floor set) on the data, and says how it went.
-FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data);
+// Its row of exact_maps.hpp: the fit (PAV; the options are not used), application and NLL, and the
+// curves x_k, y_k in the map file.
+FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 
-// The recalibrated probabilities of scores (probabilities in [0, 1], or logits: the map's input).
 Matrix apply_isotonic(const RecalibrationMap& map, const Matrix& scores);
-
-// The mean of −log max(q_{i,y_i}, floor) over the data.
 double isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data);
+std::vector<NamedParameter> isotonic_parameters(const RecalibrationMap& map);
+std::vector<std::string> isotonic_parameter_names(int num_classes);
+void set_isotonic_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);
 
 // What makes the curves unusable ("" when usable): not one per isotonic column, x and y of different
 // lengths or empty, x not strictly increasing in [0, 1], y not nondecreasing in [0, 1].

@@ -5,8 +5,7 @@
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
-#include "recalibration/isotonic_map.hpp"
-#include "recalibration/one_vs_rest.hpp"
+#include "recalibration/exact_maps.hpp"
 #include "recalibration/objective.hpp"
 
 #include <algorithm>
@@ -43,7 +42,8 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::platt: return {{"a", 0, 1, false}, {"b", 1, 1, false}};
     case RecalibrationMethod::beta: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"c", 2, 1, false}};
     case RecalibrationMethod::isotonic:
-    case RecalibrationMethod::histogram: return {};  // its curves or bins (named_parameters)
+    case RecalibrationMethod::histogram:
+    case RecalibrationMethod::venn_abers: return {};  // its lists (exact_maps.hpp)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
     case RecalibrationMethod::affine_features:
         return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s0", 2, 1, false}, {"s1", 3, 1, false}};
@@ -88,32 +88,8 @@ bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf 
 
 }  // namespace
 
-namespace {
-
-// A one-vs-rest map's two lists per class, `first`_k and `second`_k (k the column).
-template <class Function, class First, class Second>
-std::vector<NamedParameter> per_class(const RecalibrationMap& map, const std::vector<Function>& functions,
-                                      const std::string& first, const std::string& second, First first_of,
-                                      Second second_of) {
-    std::vector<NamedParameter> named;
-    const std::vector<int> columns = detail::one_vs_rest_columns(map.num_classes);
-    for (std::size_t c = 0; c < std::min(columns.size(), functions.size()); ++c) {
-        const std::string k = std::to_string(columns[c]);
-        named.push_back({first + "_" + k, first_of(functions[c]), true});
-        named.push_back({second + "_" + k, second_of(functions[c]), true});
-    }
-    return named;
-}
-
-}  // namespace
-
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
-    if (map.method == RecalibrationMethod::isotonic)
-        return per_class(map, map.curves, "x", "y", [](const MonotoneCurve& f) { return f.x; },
-                         [](const MonotoneCurve& f) { return f.y; });
-    if (map.method == RecalibrationMethod::histogram)
-        return per_class(map, map.bins, "edges", "values", [](const BinnedCurve& f) { return f.upper_edges; },
-                         [](const BinnedCurve& f) { return f.values; });
+    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->parameters(map);
     std::vector<NamedParameter> named;
     for (const Slot& slot : slots(map.method, map.num_classes))
         named.push_back({slot.name, values(map.parameters, slot.start, slot.count), slot.array});
@@ -223,7 +199,7 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
     map.objective = parse_recalibration_objective(objective);
     if (!is_parametric(map.method) && map.objective != RecalibrationObjective::nll)
         detail::fail(function, "objective = '", objective, "' does not fit method = ", to_string(map.method),
-                     " (fitted by PAV: nll)");
+                     " (fitted exactly: nll)");
     if (map.objective == RecalibrationObjective::nll_mmd) {
         map.lambda = number(root, "lambda");
         if (map.lambda < 0) detail::fail(function, "lambda = ", detail::format_value(map.lambda), ", must be >= 0");
@@ -286,18 +262,11 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         return out;
     };
     std::vector<std::string> names;
-    if (map.method == RecalibrationMethod::isotonic) {
-        for (const int column : detail::one_vs_rest_columns(map.num_classes)) {
-            const std::string k = std::to_string(column);
-            map.curves.push_back({list_of("x_" + k, 0), list_of("y_" + k, 0)});
-            names.insert(names.end(), {"x_" + k, "y_" + k});
-        }
-    } else if (map.method == RecalibrationMethod::histogram) {
-        for (const int column : detail::one_vs_rest_columns(map.num_classes)) {
-            const std::string k = std::to_string(column);
-            map.bins.push_back({list_of("edges_" + k, 0), list_of("values_" + k, 0)});
-            names.insert(names.end(), {"edges_" + k, "values_" + k});
-        }
+    if (const detail::ExactMap* exact = detail::exact_map(map.method)) {
+        names = exact->parameter_names(map.num_classes);
+        std::vector<std::vector<double>> lists;
+        for (const std::string& name : names) lists.push_back(list_of(name, 0));
+        exact->set_parameters(map, lists);
     } else {
         const std::vector<Slot> named = slots(map.method, map.num_classes);
         map.parameters = Vector::Zero(named.back().start + named.back().count);
@@ -337,8 +306,8 @@ std::string read_map_text(const std::string& path) {
         text.append(piece, static_cast<std::size_t>(file.gcount()));
     }
     if (text.size() > max_map_file_bytes)
-        throw invalid_argument(path + ": is larger than " + std::to_string(max_map_file_bytes >> 20) +
-                               " MiB: not a map file (a map of m = 1000 classes takes about 25 MB)");
+        throw invalid_argument(path + ": is larger than " + std::to_string(max_map_file_bytes >> 30) +
+                               " GiB: not a map file (a venn-abers map of 10^7 distinct scores takes 0.98 GB)");
     if (file.bad()) throw invalid_argument(path + ": cannot be read");
     // A UTF-8 byte-order mark (an editor's) before the JSON, which RFC 8259 lets a reader ignore.
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);

@@ -4,9 +4,8 @@
 #include "recalibration/objective.hpp"
 
 #include "core/check.hpp"
-#include "recalibration/histogram_map.hpp"
-#include "recalibration/isotonic_map.hpp"
 #include "core/compensated_sum.hpp"
+#include "recalibration/exact_maps.hpp"
 #include "estimators/mmd_gradient.hpp"
 #include "estimators/mmd_normal_gradient.hpp"
 
@@ -66,7 +65,8 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         break;
     }
     case RecalibrationMethod::isotonic:
-    case RecalibrationMethod::histogram: fail("recalibration", "isotonic and histogram are not parametric maps");
+    case RecalibrationMethod::histogram:
+    case RecalibrationMethod::venn_abers: fail("recalibration", to_string(method), " is not a parametric map");
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: fail("recalibration", "affine is not a categorical map");
     }
@@ -110,6 +110,7 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
     }
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::histogram:
+    case RecalibrationMethod::venn_abers:
     case RecalibrationMethod::affine:
     case RecalibrationMethod::affine_features: break;
     }
@@ -168,8 +169,7 @@ Matrix input_columns(const Matrix& scores, bool logits, double floor) {
 }
 
 std::string map_parameter_problem(const RecalibrationMap& map) {
-    if (map.method == RecalibrationMethod::isotonic) return curves_problem(map);
-    if (map.method == RecalibrationMethod::histogram) return bins_problem(map);
+    if (const ExactMap* exact = exact_map(map.method)) return exact->problem(map);
     for (const NamedParameter& p : named_parameters(map))
         for (std::size_t k = 0; k < p.values.size(); ++k) {
             const double x = p.values[k];

@@ -17,6 +17,13 @@ std::vector<int> one_vs_rest_columns(int num_classes) {
     return out;
 }
 
+std::vector<std::string> per_class_names(int num_classes, const std::string& first, const std::string& second) {
+    std::vector<std::string> names;
+    for (const int k : one_vs_rest_columns(num_classes))
+        names.insert(names.end(), {first + "_" + std::to_string(k), second + "_" + std::to_string(k)});
+    return names;
+}
+
 std::vector<MonotoneCurve> identity_curves(int num_classes) {
     return std::vector<MonotoneCurve>(one_vs_rest_columns(num_classes).size(), MonotoneCurve{{0.0, 1.0}, {0.0, 1.0}});
 }

@@ -9,12 +9,37 @@
 #include "core/check.hpp"
 #include "recalibration/objective.hpp"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace calib::detail {
 
 // The columns k with a function: {1} for m = 2, every column for m > 2.
 std::vector<int> one_vs_rest_columns(int num_classes);
+
+// A one-vs-rest map's two lists per calibrated column k in the map file, `first`_k and `second`_k: their
+// names for a map of m classes; the lists of `functions` (first_of(f), second_of(f)); `functions` from
+// the lists read in the names' order (make(first, second)).
+std::vector<std::string> per_class_names(int num_classes, const std::string& first, const std::string& second);
+template <class Function, class First, class Second>
+std::vector<NamedParameter> per_class_parameters(const std::vector<Function>& functions, int num_classes,
+                                                 const std::string& first, const std::string& second, First first_of,
+                                                 Second second_of) {
+    const std::vector<std::string> names = per_class_names(num_classes, first, second);
+    std::vector<NamedParameter> named;
+    for (std::size_t c = 0; c < std::min(names.size() / 2, functions.size()); ++c) {
+        named.push_back({names[2 * c], first_of(functions[c]), true});
+        named.push_back({names[2 * c + 1], second_of(functions[c]), true});
+    }
+    return named;
+}
+template <class Function, class Make>
+std::vector<Function> per_class_functions(const std::vector<std::vector<double>>& lists, Make make) {
+    std::vector<Function> functions;
+    for (std::size_t c = 0; c + 1 < lists.size(); c += 2) functions.push_back(make(lists[c], lists[c + 1]));
+    return functions;
+}
 
 // The identity: curves through (0, 0) and (1, 1) (isotonic.hpp's MonotoneCurve), one per column.
 std::vector<MonotoneCurve> identity_curves(int num_classes);

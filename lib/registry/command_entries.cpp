@@ -70,7 +70,11 @@ std::pair<OptionList<O>, O> command_options(const std::string& command) {
                 defaults};
     }
     if (command == "recalibrate apply")  // the map, the features and the reading options are the operation's
-        return {{file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true)}, defaults};
+        return {{file_option(&O::output, "output", ".npy (float64) or else CSV with a header line", true),
+                 file_option(&O::intervals, "intervals",
+                             "venn-abers maps: where each row's interval [lower, upper] of p_2 is written (.npy or "
+                             "CSV, as --output)")},
+                defaults};
     // Every operation (operation.hpp) has these; its own, such as test's `alpha`, are the operation's.
     if (is_operation(command)) {
         defaults.format = "json";

@@ -112,10 +112,11 @@ public:
         const ApplySpec& spec = setup_.values();
         const auto n = static_cast<std::size_t>(given.values.rows());
         const bool classes = is_categorical(given_map.method);
-        Predictions out{Matrix(), given.observations};
+        Predictions out{Matrix(), given.observations, Matrix()};
         const Stopwatch timer;
         if (classes) {
             out.values = apply_recalibration(given_map, given.values);
+            if (given_map.method == RecalibrationMethod::venn_abers) out.intervals = venn_abers_intervals(given_map, given.values);
         } else {
             const Matrix features = spec.features.empty() && !spec.feature_table
                                         ? Matrix()

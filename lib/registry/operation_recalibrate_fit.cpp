@@ -69,7 +69,11 @@ public:
         out.n = data.size();
         if (!fitted.selection.empty()) out.details.push_back({"selection", fitted.selection});
         if (!fitted.holdout.empty()) out.details.push_back({"holdout", fitted.holdout});
-        out.details.push_back({"parameters", parameter_record(map)});
+        // The venn-abers table, five lists about as long as the calibration set, is the map file's alone.
+        if (map.method == RecalibrationMethod::venn_abers)
+            out.details.push_back({"distinct_scores", static_cast<std::uint64_t>(map.venn_abers.scores.size())});
+        else
+            out.details.push_back({"parameters", parameter_record(map)});
         out.details.push_back({"objective_before", summary.objective_before});
         out.details.push_back({"objective_after", summary.objective_after});
         if (mmd)

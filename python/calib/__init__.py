@@ -371,7 +371,8 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     as for skce), method "temperature", "temperature-bias", "platt" (two classes), "beta" (two
     classes: Kull et al.'s beta calibration), "vector", "matrix" (ridge=, default 1e-3), "dirichlet"
     (ridge= and intercept_ridge=, Kull et al.'s ODIR), "isotonic" (by PAV; no objective options),
-    "histogram" (bins=, binning=) or "auto" (the method of best
+    "histogram" (bins=, binning=), "venn-abers" (two classes: the inductive Venn-Abers predictor) or
+    "auto" (the method of best
     mean held-out score over folds= seeded folds, cv_seed=, by selection_score= "log" or "brier"; the
     result's selection). Normal: mean, std, y, method "affine" or "affine-features" (features: one value x per
     observation). objective "nll" (default) or "nll+mmd" with lambda_ (the weight of MMD^2; the
@@ -398,7 +399,9 @@ def recalibrate_apply(recalibration_map, probs=None, *, mean=None, std=None, fea
     """Applies a map (a dict as recalibrate_fit returns, or the path of a JSON map file as `calib
     recalibrate fit` writes) to new predictions, as `calib recalibrate apply` does: probs (n, m) the
     raw scores the map takes (logits or probabilities, as it was fitted) give {"probs": (n, m)
-    probabilities}; mean and std (and features for affine-features) give {"mean": ..., "std": ...}.
+    probabilities} (a venn-abers map also "intervals": (n, 2), each row's [p0, p1] for the second
+    class, whose merge is probs[:, 1]); mean and std (and features for affine-features) give {"mean":
+    ..., "std": ...}.
     Probabilities are checked as every function checks them: m columns, the map's classes, entries in
     [0, 1] and rows on the simplex within simplex_tolerance (default auto: max(1e-6, m * 2^-24));
     renormalize=True divides each row by its sum first. The dict's arrays can be passed on:

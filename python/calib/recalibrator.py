@@ -11,7 +11,7 @@ class Recalibrator:
 
     Recalibrator(method="temperature", *, logits=False, one_based_labels=False, **options): method any
     categorical method of calib.recalibrate_fit ("temperature", "temperature-bias", "platt", "beta",
-    "vector", "matrix", "dirichlet", "isotonic", "histogram", "auto"); logits: the inputs of fit and
+    "vector", "matrix", "dirichlet", "isotonic", "histogram", "venn-abers", "auto"); logits: the inputs of fit and
     predict_proba are logits, not probabilities; one_based_labels: labels 1..m; options: the keyword options of calib.recalibrate_fit (objective,
     lambda_, notion, ridge, probability_floor, max_iterations, gradient_tolerance, ...), given as
     keywords and kept as given (None: the library's default). They are this estimator's parameters.
@@ -19,7 +19,8 @@ class Recalibrator:
     fit(probs, labels) fits the map and sets map_ (the calib.FittedMap, the JSON map file's fields),
     classes_ (0..m-1, or 1..m with one_based_labels) and n_features_in_ (m); predict_proba(probs) gives
     the recalibrated (n, m) probabilities, predict(probs) the class of largest probability (from
-    classes_)."""
+    classes_), and for a venn-abers map predict_interval(probs) the (n, 2) intervals [p0, p1] of the
+    second class's probability."""
 
     def __init__(self, method="temperature", *, logits=False, one_based_labels=False, **options):
         self.method = method
@@ -76,6 +77,16 @@ class Recalibrator:
         """The recalibrated probabilities (n, m) of new predictions, read as at fit."""
         from . import recalibrate_apply
         return recalibrate_apply(self._fitted_map(), probs)["probs"]
+
+    def predict_interval(self, probs):
+        """venn-abers: the (n, 2) intervals [p0, p1] of the second class's probability of new
+        predictions (predict_proba's second column is their merge p1 / (1 - p0 + p1))."""
+        from . import recalibrate_apply
+        applied = recalibrate_apply(self._fitted_map(), probs)
+        if "intervals" not in applied:
+            raise ValueError(f"predict_interval: the map is {self.map_['method']}; only a venn-abers map has "
+                             "intervals")
+        return applied["intervals"]
 
     def predict(self, probs):
         """The class of largest recalibrated probability of each row (the first on a tie)."""

@@ -73,15 +73,25 @@ Predictions prediction_arrays(const PredictionReading& reading, const py::dict& 
     return out;
 }
 
+namespace {
+
+// An n x k array in C order, NumPy's default.
+py::array_t<double> c_order_array(const Matrix& p) {
+    py::array_t<double> out({p.rows(), p.cols()});
+    auto w = out.mutable_unchecked<2>();
+    for (Eigen::Index i = 0; i < p.rows(); ++i)
+        for (Eigen::Index k = 0; k < p.cols(); ++k) w(i, k) = p(i, k);
+    return out;
+}
+
+}  // namespace
+
 py::dict prediction_dict(const PredictionReading& reading, const Predictions& predictions) {
     const Matrix& p = predictions.values;
     py::dict out;
     if (of_classes(reading)) {
-        py::array_t<double> probs({p.rows(), p.cols()});  // C order, as NumPy's default
-        auto w = probs.mutable_unchecked<2>();
-        for (Eigen::Index i = 0; i < p.rows(); ++i)
-            for (Eigen::Index k = 0; k < p.cols(); ++k) w(i, k) = p(i, k);
-        out["probs"] = probs;
+        out["probs"] = c_order_array(p);
+        if (predictions.intervals.size()) out["intervals"] = c_order_array(predictions.intervals);
         return out;
     }
     out["mean"] = py::array_t<double>(p.rows(), p.col(0).data());

@@ -1257,6 +1257,18 @@ expect_json "recalibrate beta applied" 'j["columns"] == 3 and all(0 <= float(r.s
     recalibrate apply --map beta.json --input over2.csv --labelled --output beta-out.csv
 expect_error "recalibrate beta of four classes" "method = beta maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method beta --out x.json
+# Venn-Abers on the same binary logits: a table over the distinct log-odds; apply --intervals writes
+# each row's lower <= upper in a file of their own, the merged probability in --output lying between.
+expect_json "recalibrate venn-abers" 'j["status"] == "converged" and j["distinct_scores"] == 2000 and "parameters" not in j and sorted(json.load(open("va.json"))["parameters"]) == ["p0_at", "p0_between", "p1_at", "p1_between", "scores"]' \
+    recalibrate fit --family categorical --input over2.csv --logits --method venn-abers --out va.json
+expect_json "recalibrate venn-abers applied" 'j["columns"] == 3 and j["intervals"] == "va-iv.csv" and open("va-out.csv").readline().strip() == "p_1,p_2,label" and open("va-iv.csv").readline().strip() == "lower,upper" and (lambda p, iv: len(iv) == 2000 and all(a <= q <= b for q, (a, b) in zip(p, iv)))([float(l.split(",")[1]) for l in open("va-out.csv").readlines()[1:]], [tuple(map(float, l.split(","))) for l in open("va-iv.csv").readlines()[1:]])' \
+    recalibrate apply --map va.json --input over2.csv --labelled --output va-out.csv --intervals va-iv.csv
+expect_error "recalibrate intervals of a platt map" "--intervals applies only to a venn-abers map, not to platt" -- \
+    recalibrate apply --map platt.json --input over2.csv --labelled --output x.csv --intervals x-iv.csv
+expect_error "recalibrate intervals over the output" "--output va-out.csv is the same file as --intervals va-out.csv" -- \
+    recalibrate apply --map va.json --input over2.csv --labelled --output va-out.csv --intervals va-out.csv
+expect_error "recalibrate venn-abers of four classes" "method = venn-abers maps binary predictions (m = 2 classes), not m = 4" -- \
+    "${fit[@]}" --method venn-abers --out x.json
 # auto: the cross-validated choice; the map is the chosen method's.
 expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
@@ -1268,7 +1280,7 @@ expect_error "recalibrate auto unknown candidate" "option --candidates = 'temper
     "${fit[@]}" --method auto --candidates temperature,spline --out x.json
 expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix|dirichlet, not auto" -- \
     "${fit[@]}" --method auto --ridge 1 --out x.json
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram or auto for family categorical" -- \
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, venn-abers or auto for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \
@@ -1350,7 +1362,7 @@ grep -q "nomap.json: nomap.json" err && bad "the missing map's path printed twic
 printf '\357\273\277' >bom_t.json && cat t.json >>bom_t.json
 expect_json "recalibrate apply: a map with a UTF-8 byte-order mark" 'j["n"] == 1500' \
     recalibrate apply --map bom_t.json --input over_x.csv --output x.csv
-expect_error "recalibrate apply: /dev/zero as the map" "/dev/zero: is larger than 64 MiB: not a map file" -- \
+expect_error "recalibrate apply: /dev/zero as the map" "/dev/zero: is larger than 1 GiB: not a map file" -- \
     recalibrate apply --map /dev/zero --input over_x.csv --output x.csv
 expect_error "recalibrate apply without --map" "missing option --map FILE" -- recalibrate apply --input over.csv --output x.csv
 expect_error "recalibrate apply bad header" "option --header = maybe, must be one of auto, yes or no" -- \

@@ -96,6 +96,13 @@ def edge_cases(family):
             cases.append(("tiny-probabilities", dict(probs=tiny, labels=labels), {"renormalize": True}))
             many = valid(family, rng, 30, m=300)
             cases.append(("m=300", many, {}))
+            # Two classes, for the binary maps (platt, beta, venn-abers): ties, and rows exactly 0 and 1.
+            two = valid(family, rng, 24, m=2)
+            two["probs"] = np.round(two["probs"], 1)
+            cases.append(("m=2 ties", two, {}))
+            saturated = np.zeros((24, 2))
+            saturated[np.arange(24), np.arange(24) % 2] = 1.0
+            cases.append(("m=2 saturated", dict(probs=saturated, labels=labels % 2), {}))
         else:
             cases.append(("one-hot-wrong", dict(probs=1.0 - labels.astype(float), labels=labels), {}))
         nan = dict(base, probs=base["probs"].copy())
@@ -186,7 +193,7 @@ def operations(family):
     elif family not in ("mvnormal-diag", "mvnormal"):
         ops.append(("pit", None, ("pit", {})))
     if family == "categorical":
-        for method in ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "isotonic", "histogram", "auto"):
+        for method in ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "isotonic", "histogram", "venn-abers", "auto"):
             ops.append((f"recalibrate {method}", ["recalibrate", "fit", "--method", method, "--out", "MAP"],
                         ("recalibrate_fit", dict(method=method))))
     if family == "normal":

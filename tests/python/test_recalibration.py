@@ -152,7 +152,7 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
     with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram or auto for family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, venn-abers or auto for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
     with pytest.raises(ValueError, match="option `method` = spline, must be one of"):
         calib.recalibrate_fit(probs, labels, method="spline")
@@ -286,8 +286,8 @@ def test_holdout_refused_alike():
 
 
 def test_map_files_are_read_within_a_bound():
-    """A map file is read as the command line reads it: /dev/zero stops at 64 MiB with one error."""
-    with pytest.raises(ValueError, match="/dev/zero: is larger than 64 MiB: not a map file"):
+    """A map file is read as the command line reads it: /dev/zero stops at 1 GiB with one error."""
+    with pytest.raises(ValueError, match="/dev/zero: is larger than 1 GiB: not a map file"):
         calib.recalibrate_apply("/dev/zero", np.full((2, 2), 0.5))
     with pytest.raises(ValueError, match="no/such/map.json: cannot be opened"):
         calib.recalibrate_apply("no/such/map.json", np.full((2, 2), 0.5))

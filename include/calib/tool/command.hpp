@@ -21,6 +21,7 @@ struct CommandOptions {
     bool quiet = false;                  // no progress bar
     std::string output;                  // report: its file; recalibrate apply: the output file
     std::string out;                     // recalibrate fit: the map file
+    std::string intervals;               // recalibrate apply: a venn-abers map's intervals file (optional)
 };
 class CommandSetup : public Setup {
 public:
