@@ -46,7 +46,7 @@ def scores(q, y):
 def rows(name, fit_p, fit_y, test_p, test_y):
     out = [(name, "none") + scores(test_p, test_y)]
     for method in METHODS:
-        if method in ("platt", "beta", "venn-abers") and fit_p.shape[1] != 2:
+        if method in ("beta", "venn-abers") and fit_p.shape[1] != 2:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a fit that did not converge: its status goes in the table

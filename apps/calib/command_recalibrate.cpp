@@ -54,14 +54,15 @@ int run_recalibrate_apply(const std::vector<std::string>& arguments, Stage stage
     if (stage == Stage::options) return 0;
     check_output(call.args, "output", output);
     if (intervals) check_output(call.args, "intervals", call.command.values().intervals);
+    const PredictionReading reading = *call.configured->reading();  // the map read: refused before the work
+    if (intervals && !reading.intervals)
+        throw usage_error("--intervals applies only to a venn-abers map, not to " + reading.method);
 
     RunRecord run;
     const std::vector<ModelData> models = call.read_models(run);
     const OperationRecord record = call.configured->run(models, {}, ParallelOptions{});
     run.compute_seconds = record.compute_seconds;
     const Predictions& predictions = *std::any_cast<std::shared_ptr<const Predictions>>(record.product);
-    if (intervals && predictions.intervals.cols() == 0)
-        throw usage_error("--intervals applies only to a venn-abers map, not to " + std::get<std::string>(find(record.result, "method")));
     const bool classes = call.input.family->name == "categorical";
     std::vector<std::string> names;
     for (Eigen::Index k = 0; k < predictions.values.cols(); ++k)

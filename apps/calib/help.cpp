@@ -445,10 +445,12 @@ the map as JSON. Methods:
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
                 off-diagonal W^2), dirichlet (softmax(W ln p + b), p the softmax of z, objective +
                 ridge/(m(m-1)) * sum of the off-diagonal W^2 + intercept_ridge/m * sum b^2: Kull et
-                al.'s ODIR), platt (two classes: sigmoid(a (z1 - z0) + b), Platt's
-                logistic map of the log-odds), beta (two classes: sigmoid(a ln p1 - b ln p0 + c)
-                with a, b >= 0, Kull et al.'s beta calibration, p the softmax of z); z are the
-                logits (--logits) or log max(p, 1e-12);
+                al.'s ODIR), platt (sigmoid(a (z1 - z0) + b), Platt's logistic map of
+                the log-odds; m > 2: one-vs-rest, sigmoid(a_k s_k + b_k) of each class's
+                log-odds s_k = ln(p_k / (1 - p_k)), rows renormalised), beta (two
+                classes: sigmoid(a ln p1 - b ln p0 + c) with a, b >= 0, Kull et al.'s beta
+                calibration, p the softmax of z); z are the logits (--logits) or log max(p,
+                1e-12);
                 isotonic: each class's probability by its isotonic regression (one-vs-rest,
                 renormalised; the second class's alone when m = 2), as scikit-learn's
                 CalibratedClassifierCV(method="isotonic"); histogram: each class's probability

@@ -47,11 +47,14 @@ struct Predictions {
 
 // How a front-end reads an operation's Predictions: the family (categorical or normal), the reading
 // options (classes and logits among them), and whether the observations are given (the input's last
-// column).
+// column); and, so that a front-end can refuse an option for them before the work, whether the
+// product will carry intervals (Predictions::intervals: a venn-abers map's) and the map's method.
 struct PredictionReading {
     const FamilyInfo* family = nullptr;
     ReadOptions read;
     bool labelled = false;
+    bool intervals = false;
+    std::string method;
 };
 
 struct OperationInfo {

@@ -11,7 +11,11 @@
 //     dirichlet          softmax(W ln p + b), p = softmax(z), with Kull et al.'s (2019) ODIR penalty
 //                        λ/(m(m−1)) Σ_{k≠l} W_kl² + μ/m Σ_k b_k² (off-diagonal and intercept regularisation)
 //     platt              m = 2: P(class 1) = σ(a·(z₁ − z₀) + b), the logistic map of the log-odds
-//                        (Platt 1999), fitted by the plain NLL (no target smoothing)
+//                        (Platt 1999), fitted by the plain NLL (no target smoothing); m > 2: one-vs-rest,
+//                        q_k = σ(a_k s_k + b_k) of class k's log-odds s_k = ln(p_k / (1 − p_k)) (of logits:
+//                        z_k − ln Σ_{j≠k} e^{z_j}), each (a_k, b_k) the binary fit on the indicators of class
+//                        k, then each row divided by its sum (Zadrozny & Elkan 2002, scikit-learn's
+//                        CalibratedClassifierCV(method="sigmoid"))
 //     beta               m = 2: P(class 1) = σ(a·ln p₁ − b·ln p₀ + c), p the softmax of z, with a, b ≥ 0 so
 //                        that the map is nondecreasing (Kull, Silva Filho & Flach 2017): the NLL's minimum
 //                        under the constraint, found on the faces a = 0, b = 0 when the free minimum breaks it
@@ -152,7 +156,8 @@ struct VennAbersTable {
 
 // A fitted map. `parameters` are the parametric map's own values, by name in the JSON file:
 //   temperature: [T]; temperature-bias: [T, b_1 … b_m]; vector: [w_1 … w_m, b_1 … b_m];
-//   matrix, dirichlet: [W row-major (m²), b_1 … b_m]; platt: [a, b]; beta: [a, b, c]; affine: [a, b, s];
+//   matrix, dirichlet: [W row-major (m²), b_1 … b_m]; platt: [a, b] (m = 2) or [a_1 … a_m, b_1 … b_m] (m > 2,
+//   lists a and b in the file); beta: [a, b, c]; affine: [a, b, s];
 //   affine-features: [a, b, s0, s1].
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
 // named x_k and y_k in the file (k the column, from 0). `bins` are the histogram map's, in the same
@@ -221,8 +226,8 @@ struct NamedParameter {
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map);
 
 // The identity map of a method (T = 1, w = 1, W = I (matrix, dirichlet), a = 1, b = 0, s = s0 = s1 = 0; beta: a = b = 1,
-// c = 0; isotonic: the curves through (0, 0) and (1, 1)). Throws invalid_argument for platt, beta or
-// venn-abers with num_classes ≠ 2, and for histogram and venn-abers, which have no identity.
+// c = 0; isotonic: the curves through (0, 0) and (1, 1); platt of m > 2: a_k = 1, b_k = 0). Throws
+// invalid_argument for beta or venn-abers with num_classes ≠ 2, and for histogram and venn-abers, which have no identity.
 RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool logits,
                               const RecalibrationOptions& options = {});
 

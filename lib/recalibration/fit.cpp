@@ -6,7 +6,7 @@
 
 #include "core/check.hpp"
 #include "kernels/mmd_ops.hpp"
-#include "recalibration/exact_maps.hpp"
+#include "recalibration/map_kinds.hpp"
 #include "recalibration/venn_abers_map.hpp"
 #include "recalibration/one_vs_rest.hpp"
 #include "recalibration/objective.hpp"
@@ -327,7 +327,9 @@ const std::vector<RecalibrationMethodInfo>& recalibration_methods() {
     static const std::vector<RecalibrationMethodInfo> methods = {
         {M::temperature, "temperature", "softmax(z/T)", true, true, false},
         {M::temperature_bias, "temperature-bias", "softmax(z/T + b)", true, true, false},
-        {M::platt, "platt", "m = 2: sigmoid(a (z1 - z0) + b)", true, true, true},
+        {M::platt, "platt",
+         "sigmoid(a (z1 - z0) + b); m > 2: one-vs-rest, sigmoid(a_k s_k + b_k) of each class's log-odds s_k, renormalised",
+         true, true, false},
         {M::beta, "beta", "m = 2: sigmoid(a ln p1 - b ln p0 + c), a, b >= 0", true, true, true},
         {M::vector, "vector", "softmax(w*z + b)", true, true, false},
         {M::matrix, "matrix", "softmax(Wz + b), with a ridge on the off-diagonal W", true, true, false},
@@ -404,6 +406,10 @@ RecalibrationMap unfitted_map(RecalibrationMethod method, int num_classes, bool 
     if (!is_parametric(method) && options.objective == RecalibrationObjective::nll_mmd)
         detail::fail("fit_recalibration", "method = ", to_string(method), " is fitted exactly (PAV, or bin "
                      "frequencies); the objective nll+mmd applies to the parametric maps");
+    if (detail::map_kind(method, num_classes) && options.objective == RecalibrationObjective::nll_mmd)
+        detail::fail("fit_recalibration", "method = ", to_string(method), " with m = ", num_classes,
+                     " classes is fitted one class at a time (one-vs-rest); the objective nll+mmd applies to maps of "
+                     "all classes at once");
     if (method_info(method).two_classes && num_classes != 2)
         detail::fail("fit_recalibration", "method = ", to_string(method), " maps binary predictions (m = 2 classes), not m = ",
                      num_classes, "; for more classes take temperature-bias or vector");
@@ -449,7 +455,9 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         map.parameters = Vector::Zero(m * m + m);
         for (Eigen::Index k = 0; k < m; ++k) map.parameters[k * m + k] = 1;
         break;
-    case RecalibrationMethod::platt: map.parameters = Vector::Zero(2), map.parameters[0] = 1; break;
+    case RecalibrationMethod::platt:  // [a, b]; m > 2: [a_0 … a_{m−1}, b_0 … b_{m−1}] (one-vs-rest)
+        map.parameters = Vector::Zero(m == 2 ? 2 : 2 * m), map.parameters.head(m == 2 ? 1 : m).setOnes();
+        break;
     case RecalibrationMethod::beta: map.parameters = Vector::Zero(3), map.parameters.head(2).setOnes(); break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
     case RecalibrationMethod::histogram:
@@ -465,9 +473,9 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
 RecalibrationFit fit_recalibration(const CategoricalScores& data, RecalibrationMethod method,
                                    const RecalibrationOptions& options) {
     check_family("fit_recalibration", method, true);
-    if (const detail::ExactMap* exact = detail::exact_map(method)) {
+    if (const detail::MapKind* kind = detail::map_kind(method, static_cast<int>(data.scores.cols()))) {
         RecalibrationFit fit{unfitted_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
-        fit.summary = exact->fit(fit.map, data, options);
+        fit.summary = kind->fit(fit.map, data, options);
         return fit;
     }
     RecalibrationFit fit{identity_map(method, static_cast<int>(data.scores.cols()), data.logits, options), {}};
@@ -501,7 +509,7 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     check_family("recalibrated_nll", map.method, true);
-    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->nll(map, data);
+    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) return kind->nll(map, data);
     detail::CategoricalProblem problem = make_problem(map, data);
     problem.ridge = problem.intercept_ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);
@@ -528,7 +536,7 @@ Matrix apply_recalibration(const RecalibrationMap& map, const Matrix& scores) {
                                     detail::format_value(scores(i, k)),
                                     ", must be in [0, 1] (the map was fitted on probabilities; for logits, fit a map on "
                                     "logits)");
-    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->apply(map, scores);
+    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) return kind->apply(map, scores);
     const Matrix z = detail::input_columns(scores, map.logits, map.probability_floor);
     const Matrix p = detail::mapped_probabilities(map.method, detail::to_coordinates(map.method, map.parameters), z);
     for (Eigen::Index i = 0; i < p.rows(); ++i)

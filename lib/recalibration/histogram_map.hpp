@@ -9,7 +9,7 @@
 
 namespace calib::detail {
 
-// Its row of exact_maps.hpp: the fit with the options' binning and bin count, application and NLL, and
+// Its row of map_kinds.hpp: the fit with the options' binning and bin count, application and NLL, and
 // the bins edges_k, values_k in the map file.
 FitSummary fit_histogram(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 Matrix apply_histogram(const RecalibrationMap& map, const Matrix& scores);

@@ -9,7 +9,7 @@
 
 namespace calib::detail {
 
-// Its row of exact_maps.hpp: the fit (PAV; the options are not used), application and NLL, and the
+// Its row of map_kinds.hpp: the fit (PAV; the options are not used), application and NLL, and the
 // curves x_k, y_k in the map file.
 FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 

@@ -5,7 +5,7 @@
 
 #include "core/check.hpp"
 #include "io/json_reader.hpp"
-#include "recalibration/exact_maps.hpp"
+#include "recalibration/map_kinds.hpp"
 #include "recalibration/objective.hpp"
 
 #include <algorithm>
@@ -43,7 +43,7 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::beta: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"c", 2, 1, false}};
     case RecalibrationMethod::isotonic:
     case RecalibrationMethod::histogram:
-    case RecalibrationMethod::venn_abers: return {};  // its lists (exact_maps.hpp)
+    case RecalibrationMethod::venn_abers: return {};  // its lists (map_kinds.hpp)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};
     case RecalibrationMethod::affine_features:
         return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s0", 2, 1, false}, {"s1", 3, 1, false}};
@@ -89,7 +89,7 @@ bool has_target_lengthscale(GaussianTarget t) { return t == GaussianTarget::rbf 
 }  // namespace
 
 std::vector<NamedParameter> named_parameters(const RecalibrationMap& map) {
-    if (const detail::ExactMap* exact = detail::exact_map(map.method)) return exact->parameters(map);
+    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) return kind->parameters(map);
     std::vector<NamedParameter> named;
     for (const Slot& slot : slots(map.method, map.num_classes))
         named.push_back({slot.name, values(map.parameters, slot.start, slot.count), slot.array});
@@ -262,11 +262,11 @@ RecalibrationFit recalibration_fit_from_json(const std::string& json) {
         return out;
     };
     std::vector<std::string> names;
-    if (const detail::ExactMap* exact = detail::exact_map(map.method)) {
-        names = exact->parameter_names(map.num_classes);
+    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) {
+        names = kind->parameter_names(map.num_classes);
         std::vector<std::vector<double>> lists;
         for (const std::string& name : names) lists.push_back(list_of(name, 0));
-        exact->set_parameters(map, lists);
+        kind->set_parameters(map, lists);
     } else {
         const std::vector<Slot> named = slots(map.method, map.num_classes);
         map.parameters = Vector::Zero(named.back().start + named.back().count);

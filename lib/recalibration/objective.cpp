@@ -5,7 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/compensated_sum.hpp"
-#include "recalibration/exact_maps.hpp"
+#include "recalibration/map_kinds.hpp"
 #include "estimators/mmd_gradient.hpp"
 #include "estimators/mmd_normal_gradient.hpp"
 
@@ -169,7 +169,7 @@ Matrix input_columns(const Matrix& scores, bool logits, double floor) {
 }
 
 std::string map_parameter_problem(const RecalibrationMap& map) {
-    if (const ExactMap* exact = exact_map(map.method)) return exact->problem(map);
+    if (const MapKind* kind = map_kind(map.method, map.num_classes)) return kind->problem(map);
     for (const NamedParameter& p : named_parameters(map))
         for (std::size_t k = 0; k < p.values.size(); ++k) {
             const double x = p.values[k];

@@ -40,6 +40,14 @@ Matrix one_vs_rest_inputs(const Matrix& scores, bool logits, const char* functio
     return mapped_probabilities(RecalibrationMethod::temperature, Vector::Zero(1), scores.transpose());
 }
 
+void renormalise_rows(Matrix& q) {
+    for (Eigen::Index i = 0; i < q.rows(); ++i) {
+        const double total = q.row(i).sum();
+        if (total > 0) q.row(i) /= total;
+        else q.row(i).setConstant(1.0 / static_cast<double>(q.cols()));
+    }
+}
+
 double floored_nll(const Matrix& q, const std::vector<int>& labels, double floor) {
     CompensatedSum sum;
     for (std::size_t i = 0; i < labels.size(); ++i)

@@ -51,6 +51,9 @@ Matrix one_vs_rest_inputs(const Matrix& scores, bool logits, const char* functio
 // The mean of −log max(q_{i,y_i}, floor).
 double floored_nll(const Matrix& q, const std::vector<int>& labels, double floor);
 
+// Each row of q (m > 2 columns, entries ≥ 0) divided by its sum; the uniform row for a row of zeros.
+void renormalise_rows(Matrix& q);
+
 // q from the functions (one per column of one_vs_rest_columns, evaluated by evaluate(f, p)), renormalised.
 template <class Function>
 Matrix one_vs_rest_probabilities(const std::vector<Function>& functions, const Matrix& p) {
@@ -63,11 +66,7 @@ Matrix one_vs_rest_probabilities(const std::vector<Function>& functions, const M
         q.col(0) = (1.0 - q.col(1).array()).matrix();
         return q;
     }
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const double total = q.row(i).sum();
-        if (total > 0) q.row(i) /= total;
-        else q.row(i).setConstant(1.0 / static_cast<double>(m));
-    }
+    renormalise_rows(q);
     return q;
 }
 

@@ -1,5 +1,5 @@
 // Internal: the inductive Venn–Abers map (recalibration.hpp, RecalibrationMethod::venn_abers) — its row
-// of exact_maps.hpp (the fit builds the table of venn_abers_table.hpp; apply gives the merged
+// of map_kinds.hpp (the fit builds the table of venn_abers_table.hpp; apply gives the merged
 // probability), and the intervals [p0, p1] that venn_abers_intervals returns.
 #pragma once
 

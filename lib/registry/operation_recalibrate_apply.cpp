@@ -103,6 +103,8 @@ public:
                               setup_.values().labelled};
         out.read.classes = classes ? given_map.num_classes : 0;
         out.read.logits = given_map.logits;
+        out.intervals = given_map.method == RecalibrationMethod::venn_abers;
+        out.method = to_string(given_map.method);
         return out;
     }
 
@@ -116,7 +118,7 @@ public:
         const Stopwatch timer;
         if (classes) {
             out.values = apply_recalibration(given_map, given.values);
-            if (given_map.method == RecalibrationMethod::venn_abers) out.intervals = venn_abers_intervals(given_map, given.values);
+            if (reading()->intervals) out.intervals = venn_abers_intervals(given_map, given.values);
         } else {
             const Matrix features = spec.features.empty() && !spec.feature_table
                                         ? Matrix()

@@ -3,6 +3,7 @@
 // RecalibrationSetup, the normal maps' features a table of the front-end's. The map is the record's
 // product (a RecalibrationFit), which each front-end writes as the JSON map file; the record's fields
 // are how the fit went.
+#include "recalibration/map_kinds.hpp"
 #include "registry/setup_operation.hpp"
 
 #include <calib/operation.hpp>
@@ -69,9 +70,9 @@ public:
         out.n = data.size();
         if (!fitted.selection.empty()) out.details.push_back({"selection", fitted.selection});
         if (!fitted.holdout.empty()) out.details.push_back({"holdout", fitted.holdout});
-        // The venn-abers table, five lists about as long as the calibration set, is the map file's alone.
-        if (map.method == RecalibrationMethod::venn_abers)
-            out.details.push_back({"distinct_scores", static_cast<std::uint64_t>(map.venn_abers.scores.size())});
+        const MapKind* kind = map_kind(map.method, map.num_classes);
+        if (kind && kind->record_count_name)  // a table as long as the data: the map file's alone
+            out.details.push_back({kind->record_count_name, static_cast<std::uint64_t>(kind->record_count(map))});
         else
             out.details.push_back({"parameters", parameter_record(map)});
         out.details.push_back({"objective_before", summary.objective_before});

@@ -368,7 +368,7 @@ def recalibrate_fit(probs=None, labels=None, *, method, family=None, features=No
     name, objective, objective_before/after, iterations, evaluations, status, ...).
 
     Categorical: probs (n, m) probabilities, or logits with logits=True, and labels (reading options
-    as for skce), method "temperature", "temperature-bias", "platt" (two classes), "beta" (two
+    as for skce), method "temperature", "temperature-bias", "platt" (m > 2: one-vs-rest), "beta" (two
     classes: Kull et al.'s beta calibration), "vector", "matrix" (ridge=, default 1e-3), "dirichlet"
     (ridge= and intercept_ridge=, Kull et al.'s ODIR), "isotonic" (by PAV; no objective options),
     "histogram" (bins=, binning=), "venn-abers" (two classes: the inductive Venn-Abers predictor) or

@@ -1249,8 +1249,13 @@ awk 'BEGIN { srand(5); for (i = 0; i < 2000; i++) { x = 8 * rand() - 4
     printf "0,%.17g,%d\n", x, rand() < 1 / (1 + exp(-x / 2)) } }' >over2.csv
 expect_json "recalibrate platt" 'j["status"] == "converged" and sorted(j["parameters"]) == ["a", "b"] and 0.35 < j["parameters"]["a"] < 0.65 and abs(j["parameters"]["b"]) < 0.2 and j["objective_after"] < j["objective_before"]' \
     recalibrate fit --family categorical --input over2.csv --logits --method platt --out platt.json
-expect_error "recalibrate platt of four classes" "method = platt maps binary predictions (m = 2 classes), not m = 4" -- \
-    "${fit[@]}" --method platt --out x.json
+# Four classes: one-vs-rest, each class's a and b, the rows renormalised; nll+mmd refused.
+expect_json "recalibrate platt of four classes" 'j["status"] != "max_iterations" and len(j["parameters"]["a"]) == len(j["parameters"]["b"]) == 4 and j["objective_after"] < j["objective_before"]' \
+    "${fit[@]}" --method platt --out platt4.json
+expect_json "recalibrate platt of four classes applied" 'j["columns"] == 5 and all(abs(sum(map(float, r.split(",")[:4])) - 1) < 1e-12 for r in open("platt4-out.csv").read().split()[1:])' \
+    recalibrate apply --map platt4.json --input over.csv --labelled --output platt4-out.csv
+expect_error "recalibrate platt of four classes by nll+mmd" "method = platt with m = 4 classes is fitted one class at a time (one-vs-rest)" -- \
+    "${fit[@]}" --method platt --objective nll+mmd --lambda 1 --out x.json
 expect_json "recalibrate beta" 'j["status"] == "converged" and sorted(j["parameters"]) == ["a", "b", "c"] and 0.35 < j["parameters"]["a"] < 0.65 and 0.35 < j["parameters"]["b"] < 0.65 and abs(j["parameters"]["c"]) < 0.2 and j["objective_after"] < j["objective_before"]' \
     recalibrate fit --family categorical --input over2.csv --logits --method beta --out beta.json
 expect_json "recalibrate beta applied" 'j["columns"] == 3 and all(0 <= float(r.split(",")[1]) <= 1 for r in open("beta-out.csv").readlines()[1:])' \
@@ -1270,12 +1275,12 @@ expect_error "recalibrate intervals over the output" "--output va-out.csv is the
 expect_error "recalibrate venn-abers of four classes" "method = venn-abers maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method venn-abers --out x.json
 # auto: the cross-validated choice; the map is the chosen method's.
-expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
+expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "platt", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
 expect_json "recalibrate auto among candidates" 'list(j["selection"]["candidates"]) == ["temperature", "vector"] and j["candidates"] == "vector,temperature"' \
     "${fit[@]}" --method auto --candidates vector,temperature --out x.json
-expect_error "recalibrate auto candidate of two classes" "--candidates lists platt, which maps binary predictions (m = 2 classes), not m = 4" -- \
-    "${fit[@]}" --method auto --candidates temperature,platt --out x.json
+expect_error "recalibrate auto candidate of two classes" "--candidates lists beta, which maps binary predictions (m = 2 classes), not m = 4" -- \
+    "${fit[@]}" --method auto --candidates temperature,beta --out x.json
 expect_error "recalibrate auto unknown candidate" "option --candidates = 'temperature,spline', must be all or a comma-separated list of categorical methods (unknown: 'spline')" -- \
     "${fit[@]}" --method auto --candidates temperature,spline --out x.json
 expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix|dirichlet, not auto" -- \

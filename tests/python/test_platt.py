@@ -54,13 +54,14 @@ def test_logits_give_the_log_odds_of_their_softmax():
     assert fitted["parameters"]["b"] == pytest.approx(b, rel=1e-10, abs=1e-12)
 
 
-def test_platt_is_for_two_classes():
+def test_a_binary_map_takes_two_columns():
+    """m = 2 is the binary map (a, b); m > 2 is one-vs-rest (test_platt_one_vs_rest.py), and a map of
+    either takes only its own number of columns."""
     probs = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2], [0.1, 0.1, 0.8]])
-    with pytest.raises(ValueError, match="method = platt maps binary predictions \\(m = 2 classes\\), not m = 3"):
-        calib.recalibrate_fit(probs, np.array([2, 0, 1]), method="platt")
+    assert len(calib.recalibrate_fit(probs, np.array([2, 0, 1]), method="platt")["parameters"]["a"]) == 3
     fitted = calib.recalibrate_fit(np.array([[0.3, 0.7], [0.6, 0.4], [0.2, 0.8]]), np.array([1, 0, 0]), method="platt")
     with pytest.raises(ValueError, match="probs has 3 columns, the map takes m = 2"):
         calib.recalibrate_apply(fitted, probs)
     changed = dict(fitted, num_classes=3)
-    with pytest.raises(ValueError, match="num_classes = 3 does not fit method = platt"):
+    with pytest.raises(ValueError, match="\"a\" must be an array"):  # a map of three classes has lists
         calib.recalibrate_apply(changed, probs)
