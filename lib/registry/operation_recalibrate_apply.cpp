@@ -100,11 +100,10 @@ public:
         const RecalibrationMap& given_map = map();
         const bool classes = is_categorical(given_map.method);
         PredictionReading out{&find_family(classes ? "categorical" : "normal"), setup_.values().read,
-                              setup_.values().labelled};
+                              setup_.values().labelled, given_map.method == RecalibrationMethod::venn_abers,
+                              to_string(given_map.method)};
         out.read.classes = classes ? given_map.num_classes : 0;
         out.read.logits = given_map.logits;
-        out.intervals = given_map.method == RecalibrationMethod::venn_abers;
-        out.method = to_string(given_map.method);
         return out;
     }
 
