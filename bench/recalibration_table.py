@@ -28,7 +28,7 @@ import calib
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 METHODS = ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "dirichlet", "isotonic",
-           "histogram", "venn-abers", "auto")
+           "top-label-isotonic", "histogram", "venn-abers", "auto")
 
 
 def scores(q, y):

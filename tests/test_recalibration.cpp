@@ -304,7 +304,7 @@ TEST_CASE("bad inputs give clear errors") {
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_recalibration_method("spline"),
                          "calib::parse_recalibration_method: method = 'spline' is unknown; the methods are temperature, "
-                         "temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, venn-abers, affine, affine-features",
+                         "temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, top-label-isotonic, histogram, venn-abers, affine, affine-features",
                          calib::invalid_argument);
 
     // A map of the other family.

@@ -218,7 +218,7 @@ TEST_CASE("a front-end's arguments: set in order, missing options, why an option
 TEST_CASE("the recalibration fit: the family's methods, the library's defaults and bounds, the features' rule") {
     const RecalibrationOptions library;
     RecalibrationSetup fit(find_family("categorical"));
-    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|platt|beta|vector|matrix|dirichlet|isotonic|histogram|venn-abers|auto)",
+    CHECK_THROWS_WITH_AS(fit.check(), "recalibrate fit needs the option `method` (temperature|temperature-bias|platt|beta|vector|matrix|dirichlet|isotonic|top-label-isotonic|histogram|venn-abers|auto)",
                          invalid_argument);
     fit.set("method", "matrix");
     fit.check();
@@ -231,7 +231,7 @@ TEST_CASE("the recalibration fit: the family's methods, the library's defaults a
     CHECK(o.gradient_tolerance == library.gradient_tolerance);
     CHECK_THROWS_WITH_AS(fit.set("method", "affine"),
                          "option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, "
-                         "dirichlet, isotonic, histogram, venn-abers or auto for family categorical",
+                         "dirichlet, isotonic, top-label-isotonic, histogram, venn-abers or auto for family categorical",
                          option_error);
     {  // method auto: the cross-validated choice, its options only with it
         RecalibrationSetup chooser(calib::find_family("categorical"));

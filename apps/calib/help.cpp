@@ -439,8 +439,8 @@ Usage:
                           [--intervals FILE.npy|FILE.csv]
 
 fit minimises the mean negative log-likelihood of the recalibrated predictions with L-BFGS, or
-fits the exact maps (isotonic, histogram, venn-abers) directly (docs/recalibration.md), and writes
-the map as JSON. Methods:
+fits the exact maps (isotonic, top-label-isotonic, histogram, venn-abers) directly
+(docs/recalibration.md), and writes the map as JSON. Methods:
   categorical   temperature (softmax(z/T)), temperature-bias (softmax(z/T + b)), vector
                 (softmax(w*z + b)), matrix (softmax(Wz + b), objective + ridge * sum of the
                 off-diagonal W^2), dirichlet (softmax(W ln p + b), p the softmax of z, objective +
@@ -453,7 +453,11 @@ the map as JSON. Methods:
                 1e-12);
                 isotonic: each class's probability by its isotonic regression (one-vs-rest,
                 renormalised; the second class's alone when m = 2), as scikit-learn's
-                CalibratedClassifierCV(method="isotonic"); histogram: each class's probability
+                CalibratedClassifierCV(method="isotonic"); top-label-isotonic: for each class c,
+                the isotonic regression of 1{y = c} on p_c over the rows whose top class is c
+                (Gupta & Ramdas's top-label calibration), the other classes sharing 1 - q_c in
+                proportion to their probabilities, each below q_c when q_c > 1/m (the top class
+                is kept); histogram: each class's probability
                 binned (--bins, --binning) and mapped to the class's frequency in its bin;
                 venn-abers (two classes): the inductive Venn-Abers predictor, for each new
                 prediction the isotonic fits p0 and p1 of the validation set with it labelled 0

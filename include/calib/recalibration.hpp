@@ -22,6 +22,13 @@
 //     isotonic           one-vs-rest isotonic regression of each class's probability (the last class's
 //                        alone when m = 2, the first then 1 − it), renormalised, as scikit-learn's
 //                        CalibratedClassifierCV(method="isotonic") does (Zadrozny & Elkan 2002)
+//     top-label-isotonic for each class c, the isotonic regression of 1{y = c} on p_c over the rows whose
+//                        top class (argmax p, the first on a tie) is c (Gupta & Ramdas 2022, top-label
+//                        calibration); a row of top class c gets q_c = f_c(p_c), the other classes shares
+//                        of 1 − q_c in proportion to p_j, each capped below q_c when q_c > 1/m (so c stays
+//                        the top class) and at (1 − q_c)/(m − 1) otherwise, classes of p_j = 0 taking what
+//                        the capped ones leave; a class no fitting row predicts keeps its curve through
+//                        (0, 0) and (1, 1)
 //     histogram          one-vs-rest as isotonic, each class's probability binned (prediction_bins.hpp:
 //                        equal-mass by default, B = ⌈n^{1/3}⌉ unless given) and mapped to the class's
 //                        frequency in its bin (Zadrozny & Elkan 2001)
@@ -61,7 +68,7 @@
 namespace calib {
 
 enum class RecalibrationMethod { temperature, temperature_bias, platt, beta, vector, matrix, dirichlet, isotonic,
-                                 histogram, venn_abers, affine, affine_features };
+                                 top_label_isotonic, histogram, venn_abers, affine, affine_features };
 enum class RecalibrationObjective { nll, nll_mmd };
 
 // "nll", "nll+mmd"; the parser throws calib::invalid_argument for another name.
@@ -160,7 +167,8 @@ struct VennAbersTable {
 //   lists a and b in the file); beta: [a, b, c]; affine: [a, b, s];
 //   affine-features: [a, b, s0, s1].
 // `curves` are the isotonic map's: class k's curve of p_k at index k (m > 2), or only class 1's (m = 2),
-// named x_k and y_k in the file (k the column, from 0). `bins` are the histogram map's, in the same
+// named x_k and y_k in the file (k the column, from 0); the top-label-isotonic map's, one per class
+// (m = 2 too), named so. `bins` are the histogram map's, in the same
 // columns, named edges_k and values_k, with the binning and bin count they were fitted with.
 // `venn_abers` is the venn-abers map's table, its five lists by their names in the file.
 struct RecalibrationMap {
@@ -199,7 +207,7 @@ FitTermination parse_fit_termination(const std::string& name);
 
 // How a fit went: the objective at the identity map and at the fitted parameters, L-BFGS's iterations
 // (0 when the line search failed: LBFGS++ throws) and objective-and-gradient evaluations, why it stopped.
-// The exact maps (isotonic, histogram, venn-abers): the mean NLL of the predictions and of the fitted
+// The exact maps (isotonic, top-label-isotonic, histogram, venn-abers): the mean NLL of the predictions and of the fitted
 // map on the same data (probabilities floored as in recalibrated_nll), 0 iterations and evaluations,
 // converged.
 struct FitSummary {

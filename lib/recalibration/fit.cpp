@@ -339,6 +339,9 @@ const std::vector<RecalibrationMethodInfo>& recalibration_methods() {
         {M::isotonic, "isotonic",
          "PAV on each class's probability, one-vs-rest and renormalised; the last class's alone when m = 2", true,
          false, false},
+        {M::top_label_isotonic, "top-label-isotonic",
+         "PAV of each predicted class's confidence on the rows that predict it (Gupta & Ramdas's top-label "
+         "calibration); the others share the rest, each below the top class", true, false, false},
         {M::histogram, "histogram",
          "each class's probability binned, a bin's value its class frequency; one-vs-rest as isotonic", true, false,
          false},
@@ -460,6 +463,9 @@ RecalibrationMap identity_map(RecalibrationMethod method, int num_classes, bool 
         break;
     case RecalibrationMethod::beta: map.parameters = Vector::Zero(3), map.parameters.head(2).setOnes(); break;
     case RecalibrationMethod::isotonic: map.curves = detail::identity_curves(num_classes); break;
+    case RecalibrationMethod::top_label_isotonic:
+        map.curves.assign(static_cast<std::size_t>(num_classes), MonotoneCurve{{0.0, 1.0}, {0.0, 1.0}});
+        break;
     case RecalibrationMethod::histogram:
     case RecalibrationMethod::venn_abers:
         detail::fail("identity_map", "method = ", to_string(method), " has no identity (a step function changes every "

@@ -27,8 +27,6 @@ double evaluate(const MonotoneCurve& curve, double x) {
 
 namespace detail {
 
-namespace {
-
 MonotoneCurve curve_of(const IsotonicFit& fit) {
     MonotoneCurve curve;
     for (const IsotonicBlock& block : fit.blocks) {
@@ -37,8 +35,6 @@ MonotoneCurve curve_of(const IsotonicFit& fit) {
     }
     return curve;
 }
-
-}  // namespace
 
 FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions&) {
     return fit_one_vs_rest(map, data, map.curves, [](const std::vector<double>& x, const std::vector<double>& y) {
@@ -64,8 +60,9 @@ void set_isotonic_parameters(RecalibrationMap& map, const std::vector<std::vecto
         lists, [](const std::vector<double>& x, const std::vector<double>& y) { return MonotoneCurve{x, y}; });
 }
 
-std::string curves_problem(const RecalibrationMap& map) {
-    const std::vector<int> columns = one_vs_rest_columns(map.num_classes);
+std::string curves_problem(const RecalibrationMap& map) { return curves_problem(map, one_vs_rest_columns(map.num_classes)); }
+
+std::string curves_problem(const RecalibrationMap& map, const std::vector<int>& columns) {
     if (map.curves.size() != columns.size())
         return concat("curves: ", map.curves.size(), " curves, the map of m = ", map.num_classes, " classes has ",
                       columns.size());

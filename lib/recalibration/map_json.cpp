@@ -42,6 +42,7 @@ std::vector<Slot> slots(RecalibrationMethod method, Eigen::Index m) {
     case RecalibrationMethod::platt: return {{"a", 0, 1, false}, {"b", 1, 1, false}};
     case RecalibrationMethod::beta: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"c", 2, 1, false}};
     case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::top_label_isotonic:
     case RecalibrationMethod::histogram:
     case RecalibrationMethod::venn_abers: return {};  // its lists (map_kinds.hpp)
     case RecalibrationMethod::affine: return {{"a", 0, 1, false}, {"b", 1, 1, false}, {"s", 2, 1, false}};

@@ -4,6 +4,7 @@
 #include "recalibration/histogram_map.hpp"
 #include "recalibration/isotonic_map.hpp"
 #include "recalibration/platt_one_vs_rest.hpp"
+#include "recalibration/top_label_isotonic.hpp"
 #include "recalibration/venn_abers_map.hpp"
 
 namespace calib::detail {
@@ -17,6 +18,9 @@ const MapKind* map_kind(RecalibrationMethod method, int num_classes) {
     static const MapKind maps[] = {
         {RecalibrationMethod::isotonic, fit_isotonic, apply_isotonic, isotonic_nll, isotonic_parameters,
          isotonic_parameter_names, set_isotonic_parameters, curves_problem, nullptr, nullptr},
+        {RecalibrationMethod::top_label_isotonic, fit_top_label_isotonic, apply_top_label_isotonic,
+         top_label_isotonic_nll, top_label_isotonic_parameters, top_label_isotonic_parameter_names,
+         set_top_label_isotonic_parameters, top_label_curves_problem, nullptr, nullptr},
         {RecalibrationMethod::histogram, fit_histogram, apply_histogram, histogram_nll, histogram_parameters,
          histogram_parameter_names, set_histogram_parameters, bins_problem, nullptr, nullptr},
         {RecalibrationMethod::venn_abers, fit_venn_abers, apply_venn_abers, venn_abers_nll, venn_abers_parameters,

@@ -1,5 +1,5 @@
 // Internal: the recalibration maps not fitted by L-BFGS on the joint objective of objective.hpp — the
-// exact ones (recalibration.hpp's methods with parametric = false: isotonic, histogram, venn-abers) and
+// exact ones (recalibration.hpp's methods with parametric = false: isotonic, top-label-isotonic, histogram, venn-abers) and
 // Platt scaling of m > 2 classes (one-vs-rest, fitted class by class) — each a row of functions, so
 // that fit.cpp, objective.cpp and map_json.cpp call the row instead of switching on the method. Adding
 // such a map is its file and its row here (docs/architecture.md, "How to add a recalibration method").

@@ -65,6 +65,7 @@ void map_column(RecalibrationMethod method, const Vector& theta, const Eigen::Re
         break;
     }
     case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::top_label_isotonic:
     case RecalibrationMethod::histogram:
     case RecalibrationMethod::venn_abers: fail("recalibration", to_string(method), " is not a parametric map");
     case RecalibrationMethod::affine:
@@ -109,6 +110,7 @@ void add_gradient(RecalibrationMethod method, const Vector& theta, const Eigen::
         break;
     }
     case RecalibrationMethod::isotonic:
+    case RecalibrationMethod::top_label_isotonic:
     case RecalibrationMethod::histogram:
     case RecalibrationMethod::venn_abers:
     case RecalibrationMethod::affine:

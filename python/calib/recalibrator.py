@@ -11,8 +11,9 @@ class Recalibrator:
 
     Recalibrator(method="temperature", *, logits=False, one_based_labels=False, **options): method any
     categorical method of calib.recalibrate_fit ("temperature", "temperature-bias", "platt", "beta",
-    "vector", "matrix", "dirichlet", "isotonic", "histogram", "venn-abers", "auto"); logits: the inputs of fit and
-    predict_proba are logits, not probabilities; one_based_labels: labels 1..m; options: the keyword options of calib.recalibrate_fit (objective,
+    "vector", "matrix", "dirichlet", "isotonic", "top-label-isotonic", "histogram", "venn-abers",
+    "auto"); logits: the inputs of fit and predict_proba are logits, not probabilities; one_based_labels:
+    labels 1..m; options: the keyword options of calib.recalibrate_fit (objective,
     lambda_, notion, ridge, probability_floor, max_iterations, gradient_tolerance, ...), given as
     keywords and kept as given (None: the library's default). They are this estimator's parameters.
 

@@ -92,7 +92,7 @@ def commands():
     out.append(("rank categorical", "rank --family categorical --input lenet.csv resnet.csv --replicates 50"))
     out.append(("estimate categorical logits", "estimate --family categorical --input logits.csv --logits --one-based-labels --estimator skce-unbiased"))
     out.append(("estimate categorical npy", "estimate --family categorical --input preds.npy --labels labels.npy --estimator skce-unbiased"))
-    for method in ("temperature", "platt", "vector", "matrix", "isotonic", "histogram"):
+    for method in ("temperature", "platt", "vector", "matrix", "isotonic", "top-label-isotonic", "histogram"):
         out.append(("recalibrate categorical %s" % method,
                     "recalibrate fit --family categorical --input preds.csv --method %s --out map.json" % method))
     # At its default ridges Dirichlet calibration of these 10 classes stops at max_iterations, a point on

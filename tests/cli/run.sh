@@ -1275,7 +1275,7 @@ expect_error "recalibrate intervals over the output" "--output va-out.csv is the
 expect_error "recalibrate venn-abers of four classes" "method = venn-abers maps binary predictions (m = 2 classes), not m = 4" -- \
     "${fit[@]}" --method venn-abers --out x.json
 # auto: the cross-validated choice; the map is the chosen method's.
-expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "platt", "vector", "matrix", "dirichlet", "isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
+expect_json "recalibrate auto" '(s := j["selection"])["chosen"] == j["method"] == json.load(open("auto.json"))["method"] and s["folds"] == 4 and s["score"] == "brier" and set(s["candidates"]) == {"temperature", "temperature-bias", "platt", "vector", "matrix", "dirichlet", "isotonic", "top-label-isotonic", "histogram"} and s["candidates"][s["chosen"]] == min(s["candidates"].values())' \
     "${fit[@]}" --method auto --folds 4 --selection-score brier --out auto.json
 expect_json "recalibrate auto among candidates" 'list(j["selection"]["candidates"]) == ["temperature", "vector"] and j["candidates"] == "vector,temperature"' \
     "${fit[@]}" --method auto --candidates vector,temperature --out x.json
@@ -1285,7 +1285,7 @@ expect_error "recalibrate auto unknown candidate" "option --candidates = 'temper
     "${fit[@]}" --method auto --candidates temperature,spline --out x.json
 expect_error "recalibrate auto takes no ridge" "option --ridge applies only with --method matrix|dirichlet, not auto" -- \
     "${fit[@]}" --method auto --ridge 1 --out x.json
-expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, venn-abers or auto for family categorical" -- \
+expect_error "recalibrate method of another family" "option --method = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, top-label-isotonic, histogram, venn-abers or auto for family categorical" -- \
     "${fit[@]}" --method affine --out x.json
 expect_error "recalibrate unknown method" "option --method = spline, must be one of temperature" -- "${fit[@]}" --method spline --out x.json
 expect_error "recalibrate labels out of range" "label = 4, must be in [0, 3]" -- \

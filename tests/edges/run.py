@@ -193,7 +193,7 @@ def operations(family):
     elif family not in ("mvnormal-diag", "mvnormal"):
         ops.append(("pit", None, ("pit", {})))
     if family == "categorical":
-        for method in ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "isotonic", "histogram", "venn-abers", "auto"):
+        for method in ("temperature", "temperature-bias", "platt", "beta", "vector", "matrix", "isotonic", "top-label-isotonic", "histogram", "venn-abers", "auto"):
             ops.append((f"recalibrate {method}", ["recalibrate", "fit", "--method", method, "--out", "MAP"],
                         ("recalibrate_fit", dict(method=method))))
     if family == "normal":

@@ -34,7 +34,7 @@ def test_leave_one_out_scores_by_their_definition(m, score):
     labels = np.array([rng.choice(m, p=np.exp(z / 2) / np.exp(z / 2).sum()) for z in logits])
     fitted = calib.recalibrate_fit(probs, labels, method="auto", folds=40, selection_score=score)
     methods = ["temperature", "temperature-bias", "platt"] + (["beta"] if m == 2 else []) + \
-        ["vector", "matrix", "dirichlet", "isotonic", "histogram"] + (["venn-abers"] if m == 2 else [])
+        ["vector", "matrix", "dirichlet", "isotonic", "top-label-isotonic", "histogram"] + (["venn-abers"] if m == 2 else [])
     assert list(fitted.selection["candidates"]) == methods
     expected = loo_scores(probs, labels, methods, score)
     for method in methods:

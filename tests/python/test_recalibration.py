@@ -152,7 +152,7 @@ def test_recalibration_errors():
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, notion="group")
     with pytest.raises(TypeError, match="option `kernel_y` does not apply to recalibrate fit `method` vector"):
         calib.recalibrate_fit(probs, labels, method="vector", objective="nll+mmd", lambda_=1, kernel_y="sign")
-    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, histogram, venn-abers or auto for family categorical"):
+    with pytest.raises(ValueError, match="option `method` = affine, must be one of temperature, temperature-bias, platt, beta, vector, matrix, dirichlet, isotonic, top-label-isotonic, histogram, venn-abers or auto for family categorical"):
         calib.recalibrate_fit(probs, labels, method="affine")
     with pytest.raises(ValueError, match="option `method` = spline, must be one of"):
         calib.recalibrate_fit(probs, labels, method="spline")
