@@ -515,7 +515,13 @@ RecalibrationFit fit_recalibration(const NormalData& data, const Matrix& feature
 
 double recalibrated_nll(const RecalibrationMap& map, const CategoricalScores& data) {
     check_family("recalibrated_nll", map.method, true);
-    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) return kind->nll(map, data);
+    if (const detail::MapKind* kind = detail::map_kind(map.method, map.num_classes)) {
+        detail::check_labelled_scores("recalibrated_nll", data);
+        if (data.scores.cols() != map.num_classes)
+            detail::fail("recalibrated_nll", "scores has ", data.scores.cols(), " columns, must have the map's m = ",
+                         map.num_classes);
+        return detail::floored_nll(kind->apply(map, data.scores), data.labels, map.probability_floor);
+    }
     detail::CategoricalProblem problem = make_problem(map, data);
     problem.ridge = problem.intercept_ridge = 0;
     return detail::categorical_objective(problem, detail::to_coordinates(map.method, map.parameters), nullptr);

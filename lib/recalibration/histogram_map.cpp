@@ -61,10 +61,6 @@ FitSummary fit_histogram(RecalibrationMap& map, const CategoricalScores& data, c
 
 Matrix apply_histogram(const RecalibrationMap& map, const Matrix& scores) { return apply_one_vs_rest(map, map.bins, scores); }
 
-double histogram_nll(const RecalibrationMap& map, const CategoricalScores& data) {
-    return one_vs_rest_nll(map, map.bins, data);
-}
-
 std::vector<NamedParameter> histogram_parameters(const RecalibrationMap& map) {
     return per_class_parameters(map.bins, map.num_classes, "edges", "values",
                                 [](const BinnedCurve& f) { return f.upper_edges; }, [](const BinnedCurve& f) { return f.values; });

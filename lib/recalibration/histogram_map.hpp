@@ -1,5 +1,5 @@
 // Internal: the histogram-binning recalibration map (recalibration.hpp, RecalibrationMethod::histogram)
-// — its fit, application, NLL and the rule on its bins. fit.cpp and map_json.cpp dispatch here.
+// — its fit, application and the rule on its bins. fit.cpp and map_json.cpp dispatch here.
 #pragma once
 
 #include <calib/recalibration.hpp>
@@ -13,7 +13,6 @@ namespace calib::detail {
 // the bins edges_k, values_k in the map file.
 FitSummary fit_histogram(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 Matrix apply_histogram(const RecalibrationMap& map, const Matrix& scores);
-double histogram_nll(const RecalibrationMap& map, const CategoricalScores& data);
 std::vector<NamedParameter> histogram_parameters(const RecalibrationMap& map);
 std::vector<std::string> histogram_parameter_names(int num_classes);
 void set_histogram_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);

@@ -44,10 +44,6 @@ FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, co
 
 Matrix apply_isotonic(const RecalibrationMap& map, const Matrix& scores) { return apply_one_vs_rest(map, map.curves, scores); }
 
-double isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data) {
-    return one_vs_rest_nll(map, map.curves, data);
-}
-
 std::vector<NamedParameter> isotonic_parameters(const RecalibrationMap& map) {
     return per_class_parameters(map.curves, map.num_classes, "x", "y", [](const MonotoneCurve& f) { return f.x; },
                                 [](const MonotoneCurve& f) { return f.y; });

@@ -1,5 +1,5 @@
 // Internal: the isotonic recalibration map (recalibration.hpp, RecalibrationMethod::isotonic) — its fit
-// by PAV, its application, its NLL and the rule on its curves. fit.cpp and map_json.cpp dispatch here.
+// by PAV, its application and the rule on its curves. fit.cpp and map_json.cpp dispatch here.
 #pragma once
 
 #include <calib/isotonic.hpp>
@@ -15,7 +15,6 @@ namespace calib::detail {
 FitSummary fit_isotonic(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 
 Matrix apply_isotonic(const RecalibrationMap& map, const Matrix& scores);
-double isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data);
 std::vector<NamedParameter> isotonic_parameters(const RecalibrationMap& map);
 std::vector<std::string> isotonic_parameter_names(int num_classes);
 void set_isotonic_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);

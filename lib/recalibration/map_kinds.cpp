@@ -11,19 +11,19 @@ namespace calib::detail {
 
 const MapKind* map_kind(RecalibrationMethod method, int num_classes) {
     static const MapKind platt_one_vs_rest = {RecalibrationMethod::platt, fit_platt_one_vs_rest, apply_platt_one_vs_rest,
-                                              platt_one_vs_rest_nll, platt_one_vs_rest_parameters,
+                                              platt_one_vs_rest_parameters,
                                               platt_one_vs_rest_parameter_names, set_platt_one_vs_rest_parameters,
                                               platt_one_vs_rest_problem, nullptr, nullptr};
     if (method == RecalibrationMethod::platt) return num_classes > 2 ? &platt_one_vs_rest : nullptr;
     static const MapKind maps[] = {
-        {RecalibrationMethod::isotonic, fit_isotonic, apply_isotonic, isotonic_nll, isotonic_parameters,
+        {RecalibrationMethod::isotonic, fit_isotonic, apply_isotonic, isotonic_parameters,
          isotonic_parameter_names, set_isotonic_parameters, curves_problem, nullptr, nullptr},
         {RecalibrationMethod::top_label_isotonic, fit_top_label_isotonic, apply_top_label_isotonic,
-         top_label_isotonic_nll, top_label_isotonic_parameters, top_label_isotonic_parameter_names,
+         top_label_isotonic_parameters, top_label_isotonic_parameter_names,
          set_top_label_isotonic_parameters, top_label_curves_problem, nullptr, nullptr},
-        {RecalibrationMethod::histogram, fit_histogram, apply_histogram, histogram_nll, histogram_parameters,
+        {RecalibrationMethod::histogram, fit_histogram, apply_histogram, histogram_parameters,
          histogram_parameter_names, set_histogram_parameters, bins_problem, nullptr, nullptr},
-        {RecalibrationMethod::venn_abers, fit_venn_abers, apply_venn_abers, venn_abers_nll, venn_abers_parameters,
+        {RecalibrationMethod::venn_abers, fit_venn_abers, apply_venn_abers, venn_abers_parameters,
          venn_abers_parameter_names, set_venn_abers_parameters, venn_abers_problem, "distinct_scores",
          [](const RecalibrationMap& map) { return map.venn_abers.scores.size(); }},
     };

@@ -17,10 +17,9 @@ struct MapKind {
     RecalibrationMethod method;
     // Fits the map (its method, num_classes, logits and floor set) on checked options, and says how it went.
     FitSummary (*fit)(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
-    // The n×m recalibrated probabilities of scores (the map's input, checked against its m), and their
-    // mean −log max(q_y, floor) on labelled scores.
+    // The n×m recalibrated probabilities of scores (the map's input, checked against its m); their
+    // NLL is recalibrated_nll's, from these.
     Matrix (*apply)(const RecalibrationMap& map, const Matrix& scores);
-    double (*nll)(const RecalibrationMap& map, const CategoricalScores& data);
     // Its lists in the map file's "parameters": written from a map; named for a map of m classes and read
     // back in that order.
     std::vector<NamedParameter> (*parameters)(const RecalibrationMap& map);

@@ -70,18 +70,10 @@ Matrix one_vs_rest_probabilities(const std::vector<Function>& functions, const M
     return q;
 }
 
-// A map's functions applied to scores (its input: probabilities, or logits), and their floored NLL on
-// labelled scores of the map's m.
+// A map's functions applied to scores (its input: probabilities, or logits).
 template <class Function>
 Matrix apply_one_vs_rest(const RecalibrationMap& map, const std::vector<Function>& functions, const Matrix& scores) {
     return one_vs_rest_probabilities(functions, one_vs_rest_inputs(scores, map.logits, "apply_recalibration"));
-}
-template <class Function>
-double one_vs_rest_nll(const RecalibrationMap& map, const std::vector<Function>& functions, const CategoricalScores& data) {
-    check_labelled_scores("recalibrated_nll", data);
-    if (data.scores.cols() != map.num_classes)
-        fail("recalibrated_nll", "scores has ", data.scores.cols(), " columns, must have the map's m = ", map.num_classes);
-    return floored_nll(apply_one_vs_rest(map, functions, data.scores), data.labels, map.probability_floor);
 }
 
 // Fits one function per column by fit_column(x, y) (x the column's probabilities, y the indicators of

@@ -81,13 +81,6 @@ Matrix apply_platt_one_vs_rest(const RecalibrationMap& map, const Matrix& scores
     return probabilities(map.parameters, one_vs_rest_log_odds(scores, map.logits, map.probability_floor, "apply_recalibration"));
 }
 
-double platt_one_vs_rest_nll(const RecalibrationMap& map, const CategoricalScores& data) {
-    check_labelled_scores("recalibrated_nll", data);
-    if (data.scores.cols() != map.num_classes)
-        fail("recalibrated_nll", "scores has ", data.scores.cols(), " columns, must have the map's m = ", map.num_classes);
-    return floored_nll(apply_platt_one_vs_rest(map, data.scores), data.labels, map.probability_floor);
-}
-
 std::vector<NamedParameter> platt_one_vs_rest_parameters(const RecalibrationMap& map) {
     const Eigen::Index m = map.parameters.size() / 2;
     const auto list = [&](Eigen::Index start) {

@@ -21,7 +21,6 @@ Matrix one_vs_rest_log_odds(const Matrix& scores, bool logits, double floor, con
 // evaluations the fits' sums, its termination the worst (max_iterations, then line_search_failed).
 FitSummary fit_platt_one_vs_rest(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 Matrix apply_platt_one_vs_rest(const RecalibrationMap& map, const Matrix& scores);
-double platt_one_vs_rest_nll(const RecalibrationMap& map, const CategoricalScores& data);
 // The map file's lists a = [a_0 … a_{m−1}] and b = [b_0 … b_{m−1}], held in map.parameters as [a, b].
 std::vector<NamedParameter> platt_one_vs_rest_parameters(const RecalibrationMap& map);
 std::vector<std::string> platt_one_vs_rest_parameter_names(int num_classes);

@@ -93,13 +93,6 @@ Matrix apply_top_label_isotonic(const RecalibrationMap& map, const Matrix& score
     return top_label_probabilities(map.curves, one_vs_rest_inputs(scores, map.logits, "apply_recalibration"));
 }
 
-double top_label_isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data) {
-    check_labelled_scores("recalibrated_nll", data);
-    if (data.scores.cols() != map.num_classes)
-        fail("recalibrated_nll", "scores has ", data.scores.cols(), " columns, must have the map's m = ", map.num_classes);
-    return floored_nll(apply_top_label_isotonic(map, data.scores), data.labels, map.probability_floor);
-}
-
 std::vector<NamedParameter> top_label_isotonic_parameters(const RecalibrationMap& map) {
     std::vector<NamedParameter> named;
     const std::vector<std::string> names = top_label_isotonic_parameter_names(map.num_classes);

@@ -17,7 +17,6 @@ FitSummary fit_top_label_isotonic(RecalibrationMap& map, const CategoricalScores
 // A row of top class c: q_c = f_c(p_c), the others their share of the rest, (1 − q_c) p_j / Σ_{k≠c} p_k,
 // or (1 − q_c) / (m − 1) each when that sum is 0.
 Matrix apply_top_label_isotonic(const RecalibrationMap& map, const Matrix& scores);
-double top_label_isotonic_nll(const RecalibrationMap& map, const CategoricalScores& data);
 std::vector<NamedParameter> top_label_isotonic_parameters(const RecalibrationMap& map);
 std::vector<std::string> top_label_isotonic_parameter_names(int num_classes);
 void set_top_label_isotonic_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);

@@ -82,11 +82,6 @@ Matrix apply_venn_abers(const RecalibrationMap& map, const Matrix& scores) {
     return q;
 }
 
-double venn_abers_nll(const RecalibrationMap& map, const CategoricalScores& data) {
-    check_labelled_scores("recalibrated_nll", data);
-    return floored_nll(apply_venn_abers(map, data.scores), data.labels, map.probability_floor);
-}
-
 std::vector<NamedParameter> venn_abers_parameters(const RecalibrationMap& map) {
     const VennAbersTable& t = map.venn_abers;
     const std::vector<double>* lists[] = {&t.scores, &t.p0_at, &t.p1_at, &t.p0_between, &t.p1_between};

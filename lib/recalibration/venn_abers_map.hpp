@@ -12,7 +12,6 @@ namespace calib::detail {
 
 FitSummary fit_venn_abers(RecalibrationMap& map, const CategoricalScores& data, const RecalibrationOptions& options);
 Matrix apply_venn_abers(const RecalibrationMap& map, const Matrix& scores);
-double venn_abers_nll(const RecalibrationMap& map, const CategoricalScores& data);
 std::vector<NamedParameter> venn_abers_parameters(const RecalibrationMap& map);
 std::vector<std::string> venn_abers_parameter_names(int num_classes);
 void set_venn_abers_parameters(RecalibrationMap& map, const std::vector<std::vector<double>>& lists);
