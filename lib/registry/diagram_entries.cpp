@@ -1,6 +1,7 @@
-// The diagrams (registry.hpp, DiagramSetup): the CORP reliability diagram, the binned reliability diagram,
-// the PIT histogram and the coverage of central intervals, their options with the bounds of corp.hpp's and
-// reliability.hpp's functions (said before the data are read), and each one's call on a data set.
+// The diagrams (registry.hpp, DiagramSetup), one row each of the diagram kinds' table: the CORP reliability
+// diagram, the binned reliability diagram, the PIT histogram and the coverage of central intervals, with
+// their options (the bounds of corp.hpp's and reliability.hpp's functions, said before the data are read)
+// and each one's call on a data set.
 #include "core/check.hpp"
 #include "registry/common_options.hpp"
 #include "registry/models.hpp"
@@ -72,65 +73,56 @@ OptionList<V> corp_options() {
                                          named<CorpScore>({CorpScore::brier, CorpScore::log}))}));
 }
 
-OptionList<O> diagram_options(const std::string& diagram) {
-    if (diagram == "reliability") {
-        using R = ReliabilityOptions;
-        return OptionList<O>{
-                   custom_option<O>(info("k", "K", "",
-                                         "the class of a class-wise diagram (p_ik against 1{y_i = k}); default: "
-                                         "top-label, the confidence max_k p_ik against whether the label is that class"),
-                                    [](O& o, const Value& v) {
-                                        o.k = static_cast<int>(unsigned_value("k", v, 0, INT_MAX));
-                                    },
-                                    [](const O& o) { return o.k ? Value(std::uint64_t(*o.k)) : Value(std::string()); }),
-               } +
-               nested(&O::reliability,
-                      OptionList<R>{
-                          enum_option(&R::binning,
-                                      info("binning", "", "uniform",
-                                           "uniform: the ECE's bins [0, 1/B], (1/B, 2/B], ...; equal-mass: B bins of "
-                                           "equal counts (B <= n)"),
-                                      named<ReliabilityBinning>(
-                                          {ReliabilityBinning::uniform, ReliabilityBinning::equal_mass})),
-                      }) +
-               OptionList<O>{bins_option(max_histogram_bins, "the number of bins"), reliability_level_option()} +
-               nested(&O::reliability,
-                      OptionList<R>{integer_option(
-                          &R::smooth_points,
-                          info("smooth_points", "P", "0",
-                               "with P > 0 also the reliability curve without bins at P points: a Gaussian kernel "
-                               "smoother of the events against the logit of the probability, bandwidth by Silverman's "
-                               "rule, with a pointwise Wilson band at the level"),
-                          0, 100000)});
-    }
-    if (diagram == "pit")
-        return {bins_option(max_histogram_bins, "equal bins of [0, 1]"), reliability_level_option()};
-    if (diagram == "coverage")
-        return {custom_option<O>(info("nominal", "T1,T2,...", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95",
-                                      "the nominal levels of the central intervals, each in (0, 1)"),
-                                 [](O& o, const Value& v) {
-                                     std::vector<double> levels;
-                                     for (const std::string& part : split(text_value(v), ','))
-                                         levels.push_back(real_value("nominal", part, in_unit_interval,
-                                                                     "a comma-separated list of levels in (0, 1)"));
-                                     o.nominal = std::move(levels);
-                                 },
-                                 [](const O& o) {
-                                     std::string text;
-                                     for (const double t : o.nominal) text += (text.empty() ? "" : ",") + to_text(Value(t));
-                                     return Value(text);
-                                 }),
-                reliability_level_option()};
-    return {};
+OptionList<V> reliability_options() {
+    using R = ReliabilityOptions;
+    const OptionList<O> k = {custom_option<O>(
+        info("k", "K", "",
+             "the class of a class-wise diagram (p_ik against 1{y_i = k}); default: top-label, the confidence "
+             "max_k p_ik against whether the label is that class"),
+        [](O& o, const Value& v) { o.k = static_cast<int>(unsigned_value("k", v, 0, INT_MAX)); },
+        [](const O& o) { return o.k ? Value(std::uint64_t(*o.k)) : Value(std::string()); })};
+    const OptionList<O> binning = nested(
+        &O::reliability,
+        OptionList<R>{enum_option(&R::binning,
+                                  info("binning", "", "uniform",
+                                       "uniform: the ECE's bins [0, 1/B], (1/B, 2/B], ...; equal-mass: B bins of "
+                                       "equal counts (B <= n)"),
+                                  named<ReliabilityBinning>({ReliabilityBinning::uniform, ReliabilityBinning::equal_mass}))});
+    const OptionList<O> smooth = nested(
+        &O::reliability,
+        OptionList<R>{integer_option(&R::smooth_points,
+                                     info("smooth_points", "P", "0",
+                                          "with P > 0 also the reliability curve without bins at P points: a Gaussian "
+                                          "kernel smoother of the events against the logit of the probability, "
+                                          "bandwidth by Silverman's rule, with a pointwise Wilson band at the level"),
+                                     0, 100000)});
+    return nested(&V::options, k + binning +
+                                   OptionList<O>{bins_option(max_histogram_bins, "the number of bins"),
+                                                 reliability_level_option()} +
+                                   smooth);
 }
 
-const MethodInfo& diagram_method(const std::string& diagram) {
-    std::string known;
-    for (const MethodInfo& m : diagram_methods()) {
-        if (m.name == diagram) return m;
-        known += (known.empty() ? "" : ", ") + m.name;
-    }
-    throw invalid_argument("unknown diagram '" + diagram + "', expected " + known);
+OptionList<V> pit_options() {
+    return nested(&V::options,
+                  OptionList<O>{bins_option(max_histogram_bins, "equal bins of [0, 1]"), reliability_level_option()});
+}
+
+OptionList<V> coverage_options() {
+    const Option<O> nominal = custom_option<O>(
+        info("nominal", "T1,T2,...", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95",
+             "the nominal levels of the central intervals, each in (0, 1)"),
+        [](O& o, const Value& v) {
+            std::vector<double> levels;
+            for (const std::string& part : split(text_value(v), ','))
+                levels.push_back(real_value("nominal", part, in_unit_interval, "a comma-separated list of levels in (0, 1)"));
+            o.nominal = std::move(levels);
+        },
+        [](const O& o) {
+            std::string text;
+            for (const double t : o.nominal) text += (text.empty() ? "" : ",") + to_text(Value(t));
+            return Value(text);
+        });
+    return nested(&V::options, OptionList<O>{nominal, reliability_level_option()});
 }
 
 // The CORP diagram of the event's binary predictions, the event first; class-wise: one per class.
@@ -149,36 +141,80 @@ Record corp_record(const AnyData& data, const V& v, const ParallelOptions& paral
     return {{"event", to_text(v.event)}, {"classes", std::move(classes)}};
 }
 
-// The PIT histogram or the coverage of predictive distributions (of the squared Mahalanobis distance's
-// PIT for multivariate normals, with their dimension).
-Record predictive_record(const std::string& diagram, const AnyData& data, const O& o) {
+// The binned diagram: top-label, or class k's against the rest.
+Record reliability_record(const AnyData& data, const V& v, const ParallelOptions&) {
+    const CategoricalData& d = classes_of("the reliability diagram", data);
+    const O& o = v.options;
+    return (o.k ? class_reliability_diagram(d, *o.k, o.reliability) : reliability_diagram(d, o.reliability)).record();
+}
+
+// The checks of predictive distributions (of the squared Mahalanobis distance's PIT for multivariate
+// normals, with their dimension), refused for class predictions.
+PredictiveChecks predictive_checks_of(const std::string& diagram, const AnyData& data, const O& o) {
     if (std::holds_alternative<CategoricalData>(data))
         throw invalid_argument("`diagram` " + diagram + " is of predictive distributions, not of class predictions "
                                "(`diagram` corp or reliability)");
-    const PredictiveChecks c = predictive_checks(data, o.reliability.bins, o.nominal, o.reliability.level);
-    Record r = diagram == "pit" ? c.pit.record() : c.coverage.record();
+    return predictive_checks(data, o.reliability.bins, o.nominal, o.reliability.level);
+}
+
+Record with_dimension(Record r, const PredictiveChecks& c) {
     if (c.dimension) r.push_back({"dimension", std::uint64_t(c.dimension)});
     return r;
 }
 
+Record pit_record(const AnyData& data, const V& v, const ParallelOptions&) {
+    const PredictiveChecks c = predictive_checks_of("pit", data, v.options);
+    return with_dimension(c.pit.record(), c);
+}
+
+Record coverage_record(const AnyData& data, const V& v, const ParallelOptions&) {
+    const PredictiveChecks c = predictive_checks_of("coverage", data, v.options);
+    return with_dimension(c.coverage.record(), c);
+}
+
+// A diagram: what it is, its options, its call on a data set. diagram_methods() lists the infos.
+struct DiagramKind {
+    MethodInfo info;
+    OptionList<V> (*options)();
+    Record (*run)(const AnyData& data, const V& values, const ParallelOptions& parallel);
+};
+
+const std::vector<DiagramKind>& diagram_kinds() {
+    static const std::vector<DiagramKind> all{
+        {{"corp", "the CORP reliability diagram: the PAV-recalibrated probabilities with consistency and confidence "
+                  "bands, and the score decomposition (Dimitriadis, Gneiting & Jordan 2021)",
+          "CORP reliability diagram", true},
+         corp_options, corp_record},
+        {{"reliability", "the binned reliability diagram: each bin's event frequency with its Clopper-Pearson interval",
+          "reliability diagram", true},
+         reliability_options, reliability_record},
+        {{"pit", "the histogram of the probability integral transform, with a band for uniformity", "PIT histogram"},
+         pit_options, pit_record},
+        {{"coverage", "the coverage of central prediction intervals at nominal levels, with Clopper-Pearson intervals",
+          "coverage of central intervals"},
+         coverage_options, coverage_record}};
+    return all;
+}
+
+const DiagramKind& diagram_kind(const std::string& diagram) {
+    std::string known;
+    for (const DiagramKind& kind : diagram_kinds()) {
+        if (kind.info.name == diagram) return kind;
+        known += (known.empty() ? "" : ", ") + kind.info.name;
+    }
+    throw invalid_argument("unknown diagram '" + diagram + "', expected " + known);
+}
+
 class DiagramEntry final : public WithOptions<SetupModel, V> {
 public:
-    explicit DiagramEntry(const std::string& diagram)
-        : WithOptions<SetupModel, V>(diagram_method(diagram),
-                                     diagram == "corp" ? corp_options() : nested(&V::options, diagram_options(diagram)),
-                                     {}) {}
+    explicit DiagramEntry(const DiagramKind& kind) : WithOptions<SetupModel, V>(kind.info, kind.options(), {}), kind_(&kind) {}
     using WithOptions<SetupModel, V>::values;
     std::shared_ptr<SetupModel> clone() const override { return std::make_shared<DiagramEntry>(*this); }
 
-    Record run(const AnyData& data, const ParallelOptions& parallel) const {
-        const std::string& diagram = info().name;
-        const V& v = values();
-        if (diagram == "corp") return corp_record(data, v, parallel);
-        if (diagram != "reliability") return predictive_record(diagram, data, v.options);
-        const CategoricalData& d = classes_of("the reliability diagram", data);
-        const O& o = v.options;
-        return (o.k ? class_reliability_diagram(d, *o.k, o.reliability) : reliability_diagram(d, o.reliability)).record();
-    }
+    Record run(const AnyData& data, const ParallelOptions& parallel) const { return kind_->run(data, values(), parallel); }
+
+private:
+    const DiagramKind* kind_;
 };
 
 }  // namespace
@@ -186,19 +222,16 @@ public:
 }  // namespace detail
 
 const std::vector<MethodInfo>& diagram_methods() {
-    static const std::vector<MethodInfo> all{
-        {"corp", "the CORP reliability diagram: the PAV-recalibrated probabilities with consistency and confidence "
-                 "bands, and the score decomposition (Dimitriadis, Gneiting & Jordan 2021)",
-         "CORP reliability diagram", true},
-        {"reliability", "the binned reliability diagram: each bin's event frequency with its Clopper-Pearson interval",
-         "reliability diagram", true},
-        {"pit", "the histogram of the probability integral transform, with a band for uniformity", "PIT histogram"},
-        {"coverage", "the coverage of central prediction intervals at nominal levels, with Clopper-Pearson intervals",
-         "coverage of central intervals"}};
+    static const std::vector<MethodInfo> all = [] {
+        std::vector<MethodInfo> infos;
+        for (const detail::DiagramKind& kind : detail::diagram_kinds()) infos.push_back(kind.info);
+        return infos;
+    }();
     return all;
 }
 
-DiagramSetup::DiagramSetup(const std::string& diagram) : Setup(std::make_shared<detail::DiagramEntry>(diagram)) {}
+DiagramSetup::DiagramSetup(const std::string& diagram)
+    : Setup(std::make_shared<detail::DiagramEntry>(detail::diagram_kind(diagram))) {}
 
 const DiagramOptions& DiagramSetup::values() const {
     return static_cast<const detail::DiagramEntry&>(*model_).values().options;
