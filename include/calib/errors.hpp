@@ -33,4 +33,10 @@ public:
     explicit numerical_error(const std::string& message);
 };
 
+// A call stopped at its caller's request (Progress::stop_requested, calib/parallel.hpp).
+class cancelled : public std::runtime_error {
+public:
+    explicit cancelled(const std::string& message);
+};
+
 }  // namespace calib

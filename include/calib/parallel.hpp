@@ -12,11 +12,18 @@ namespace calib {
 // thread, concurrently), in the stage's own units (pairs, rows, replicates). An implementation must
 // be thread-safe and cheap: it is called once per work item of thousands of pairs, never per pair.
 // Progress never changes a result.
+//
+// stop_requested() lets the caller stop a call early (Python's Ctrl-C): the long stages ask it
+// before each work item (from any thread, concurrently; it must be cheap), skip the items left once it
+// is true, and at the end of the stage the call throws calib::cancelled. A call that finishes is
+// never changed by it. Across ParallelOptions::processes every process must be asked alike (one
+// process stopping alone would leave the others waiting in a collective).
 class Progress {
 public:
     virtual ~Progress() = default;
     virtual void start(const char* stage, std::uint64_t total) = 0;
     virtual void advance(std::uint64_t amount) = 0;
+    virtual bool stop_requested() const { return false; }
 };
 
 // The processes one call is spread over (the ranks of an MPI job: calib/mpi.hpp, `make mpi`). Every

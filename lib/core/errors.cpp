@@ -11,4 +11,6 @@ invalid_argument::invalid_argument(const std::string& message, long row, long co
 numerical_error::numerical_error(const std::string& message)
     : std::runtime_error(detail::printable(message, max_message_chars)) {}
 
+cancelled::cancelled(const std::string& message) : std::runtime_error(detail::printable(message, max_message_chars)) {}
+
 }  // namespace calib

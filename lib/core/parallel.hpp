@@ -19,11 +19,12 @@ namespace calib::detail {
 template <class F>
 void parallel_for(std::size_t count, const ParallelOptions& parallel, F&& task, const char* stage = nullptr) {
     const int threads = resolve_num_threads(parallel.num_threads);
-    const StageProgress progress(stage ? parallel : ParallelOptions{parallel.num_threads, nullptr}, stage, count);
+    const StageProgress progress(parallel, stage, count);
     std::exception_ptr error;
     std::mutex mutex;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t t = 0; t < count; ++t) {
+        if (progress.stopped()) continue;
         try {
             task(t);
         } catch (...) {
@@ -32,6 +33,7 @@ void parallel_for(std::size_t count, const ParallelOptions& parallel, F&& task, 
         }
         progress.advance(1);
     }
+    progress.finish();
     if (error) std::rethrow_exception(error);
 }
 

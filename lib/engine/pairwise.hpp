@@ -134,12 +134,14 @@ void for_each_pair_chunk(const Term& term, std::vector<State>& states, const Par
     const Processes* processes = spread_over(parallel);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t s = 0; s < strips; ++s) {
+        if (progress.stopped()) continue;
         State& state = states[static_cast<std::size_t>(omp_get_thread_num())];
         const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
         if (owns_item(processes, s))
             for_each_strip_chunk(term, r0, r1, n, [&](const double* x, std::size_t len) { visit(state, x, len); });
         progress.advance(pairs_of_strip(r0, r1, n));
     }
+    progress.finish();
 }
 
 // After each process computed its own items (owns_item) of `sums`, item k being the entries
@@ -188,6 +190,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
         const std::size_t items = (num_blocks + per_item - 1) / per_item;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
         for (std::size_t item = 0; item < items; ++item) {
+            if (progress.stopped()) continue;
             const std::size_t b_end = std::min(num_blocks, (item + 1) * per_item);
             if (owns_item(processes, item))
                 for (std::size_t b = item * per_item; b < b_end; ++b) {
@@ -196,6 +199,7 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
                 }
             progress.advance((b_end - item * per_item) * (block_size * (block_size - 1) / 2));
         }
+        progress.finish();
         share_items(processes, blocks, per_item);
         return blocks;
     }
@@ -204,12 +208,14 @@ std::vector<PairSums> block_pair_sums(const Term& term, std::size_t block_size, 
     std::vector<PairSums> strips(num_blocks * strips_per_block);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t item = 0; item < strips.size(); ++item) {
+        if (progress.stopped()) continue;
         const std::size_t b = item / strips_per_block, r = item % strips_per_block;
         const std::size_t begin = b * block_size, end = begin + block_size;
         const std::size_t r0 = begin + r * strip_rows, r1 = std::min(end, r0 + strip_rows);
         if (owns_item(processes, item)) strip_sums(term, r0, r1, end, strips[item]);
         progress.advance(pairs_of_strip(r0, r1, end));
     }
+    progress.finish();
     share_items(processes, strips, 1);
     for (std::size_t b = 0; b < num_blocks; ++b)
         for (std::size_t r = 0; r < strips_per_block; ++r) blocks[b].add(strips[b * strips_per_block + r]);
@@ -234,6 +240,7 @@ std::vector<double> part_pair_sums(const Term& term, const ParallelOptions& para
     const Processes* processes = spread_over(parallel);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t s = 0; s < strips; ++s) {
+        if (progress.stopped()) continue;
         const std::size_t r0 = s * strip_rows, r1 = std::min(n, r0 + strip_rows);
         if (owns_item(processes, s)) {
             alignas(64) double buffer[chunk_width];
@@ -247,6 +254,7 @@ std::vector<double> part_pair_sums(const Term& term, const ParallelOptions& para
         }
         progress.advance(pairs_of_strip(r0, r1, n));
     }
+    progress.finish();
     share_items(processes, strip_parts, parts);
     std::vector<CompensatedSum> totals(parts);
     for (std::size_t s = 0; s < strips; ++s)
@@ -292,12 +300,14 @@ void fill_upper_rows(const Term& term, double* out, const ParallelOptions& paral
     const StageProgress progress(parallel, "Gram matrix", n);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t i = 0; i < n; ++i) {
+        if (progress.stopped()) continue;
         for (std::size_t j0 = i / chunk_width * chunk_width; j0 < n; j0 += chunk_width) {
             const std::size_t start = std::max(i, j0);
             term.row(i, start, std::min(n, j0 + chunk_width), out + i * n + start);
         }
         progress.advance(1);
     }
+    progress.finish();
 }
 
 // The full n×n matrix H (opt-in, O(n²) memory): the upper triangle by rows, mirrored.
@@ -321,9 +331,11 @@ void for_each_row_strip(std::size_t n, std::size_t rows, const ParallelOptions& 
     const StageProgress progress(parallel, stage, n);
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1 && !omp_in_parallel())
     for (std::size_t s = 0; s < strips; ++s) {
+        if (progress.stopped()) continue;
         body(s * rows, std::min(n, (s + 1) * rows));
         progress.advance(std::min(n, (s + 1) * rows) - s * rows);
     }
+    progress.finish();
 }
 
 // Rows [i0, i1) of G := H·C (from column 0) or Hᵤ·C (`upper`: from the diagonal on, zeros to its

@@ -23,14 +23,59 @@
 
 #include <algorithm>
 #include <any>
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
+#include <thread>
 
 namespace py = pybind11;
 
 namespace calib::python {
 
 namespace {
+
+// Python's Ctrl-C as the library's stop request (Progress::stop_requested): the calling thread, between
+// its work items and at most every 50 ms, takes the GIL and checks Python's signals; a KeyboardInterrupt
+// (or what a signal handler raised) stays set on it and stops the call. The other threads only read
+// the flag, and a call shorter than 50 ms never takes the GIL.
+class StopOnSignal final : public Progress {
+public:
+    void start(const char*, std::uint64_t) override {}
+    void advance(std::uint64_t) override {}
+    bool stop_requested() const override {
+        if (signalled_.load(std::memory_order_relaxed)) return true;
+        if (std::this_thread::get_id() != caller_) return false;
+        const auto now = std::chrono::steady_clock::now();
+        if (now < next_check_) return false;
+        next_check_ = now + interval;
+        const py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) signalled_.store(true, std::memory_order_relaxed);
+        return signalled_.load(std::memory_order_relaxed);
+    }
+    bool signalled() const { return signalled_.load(std::memory_order_relaxed); }
+
+private:
+    static constexpr std::chrono::milliseconds interval{50};
+    const std::thread::id caller_ = std::this_thread::get_id();
+    mutable std::chrono::steady_clock::time_point next_check_ = std::chrono::steady_clock::now() + interval;
+    mutable std::atomic<bool> signalled_{false};
+};
+
+// work(progress) with the GIL released, stopped by Ctrl-C: the exception the signal raised is raised
+// here.
+template <class Work>
+auto run_interruptibly(Work&& work) {
+    StopOnSignal stop;
+    try {
+        const py::gil_scoped_release release;
+        auto result = work(&stop);
+        if (!stop.signalled()) return result;
+    } catch (const cancelled&) {
+        if (!stop.signalled()) throw;
+    }
+    throw py::error_already_set();
+}
 
 // Further arrays of the data's family (test locations, a training set): a tuple of them in the
 // family's order or a dict by name.
@@ -121,11 +166,8 @@ py::dict run(const std::string& name, const std::string& family, const py::list&
             throw invalid_argument(what + ": " + option + " takes a file name, not arrays");
         configured->set_table(option, table_matrix(item.second, option));
     }
-    std::optional<OperationRecord> record;
-    {
-        py::gil_scoped_release release;
-        record = configured->run(data, inputs, ParallelOptions{threads});
-    }
+    std::optional<OperationRecord> record = run_interruptibly(
+        [&](Progress* stop) { return configured->run(data, inputs, ParallelOptions{threads, stop}); });
     for (const std::string& warning : record->warnings) warn(warning);
     const auto* fit = std::any_cast<std::shared_ptr<const RecalibrationFit>>(&record->product);
     if (!page.empty())
