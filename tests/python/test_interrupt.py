@@ -8,9 +8,13 @@ import sys
 import time
 
 CHILD = r"""
+import signal
 import time
 import numpy as np
 import calib
+# Python leaves SIGINT ignored when it starts with it ignored (a job started in the background, as CI
+# runs are): the handler that raises KeyboardInterrupt is installed here in any case.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(0)
 p = rng.uniform(size=200000)
 y = (rng.uniform(size=p.size) < p).astype(int)
