@@ -5,12 +5,15 @@
 
 #include "estimators/binning.hpp"
 
+#include <calib/prediction_bins.hpp>
+
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <utility>
 #include <cmath>
@@ -21,6 +24,7 @@
 #include <vector>
 
 using calib::CategoricalData;
+using calib::EceAggregate;
 using calib::EceDistance;
 using calib::EceMode;
 using calib::EceOptions;
@@ -56,6 +60,19 @@ EceOptions uniform(int nbins, EceDistance d = EceDistance::tv, EceMode mode = Ec
     EceOptions o;
     o.nbins = nbins;
     o.distance = d;
+    o.mode = mode;
+    return o;
+}
+
+EceOptions with(EceOptions o, EceAggregate aggregate) {
+    o.aggregate = aggregate;
+    return o;
+}
+
+EceOptions counted(calib::BinningScheme scheme, int nbins, EceMode mode = EceMode::top_label) {
+    EceOptions o;
+    o.binning = scheme;
+    o.nbins = nbins;
     o.mode = mode;
     return o;
 }
@@ -253,6 +270,184 @@ TEST_CASE("top-label ECE by hand, every distance") {
     CHECK(calib::ece(CategoricalData(tie, {1}), top(EceDistance::tv)) == doctest::Approx(0.4));
 }
 
+// The same data, aggregated otherwise: MCE = max(0, .3, .2, .9) = .9; RMS = √(.2·(.09 + .04 + .81))
+// = √.188. Two bins of the confidences (.5, .5, .7, .8, .9): quantile puts the edge at their median
+// .7 (position 2), equal-mass at (.7 + .8)/2 (parts of 3 and 2), so both make {.5, .5, .7}
+// (c̄ = 17/30, accuracy 2/3: .1) and {.8, .9} (c̄ .85, accuracy .5: .35): ECE = .6·.1 + .4·.35 = .20,
+// MCE .35, RMS = √(.6·.01 + .4·.1225) = √.055.
+TEST_CASE("MCE, RMS, equal-mass and quantile top-label ECE by hand") {
+    const CategoricalData data(five_points, {2, 1, 1, 0, 0});
+    const EceOptions top = uniform(10, EceDistance::tv, EceMode::top_label);
+    CHECK(calib::ece(data, with(top, EceAggregate::max)) == doctest::Approx(0.9).epsilon(1e-14));
+    CHECK(calib::ece(data, with(top, EceAggregate::rms)) == doctest::Approx(0.433589667773576).epsilon(1e-14));
+    for (const auto scheme : {calib::BinningScheme::equal_mass, calib::BinningScheme::quantile}) {
+        CAPTURE(static_cast<int>(scheme));
+        CHECK(calib::ece(data, counted(scheme, 2)) == doctest::Approx(0.20).epsilon(1e-14));
+        CHECK(calib::ece(data, with(counted(scheme, 2), EceAggregate::max)) == doctest::Approx(0.35).epsilon(1e-14));
+        CHECK(calib::ece(data, with(counted(scheme, 2), EceAggregate::rms)) ==
+              doctest::Approx(0.2345207879911715).epsilon(1e-14));
+        // One bin is one uniform bin; as many bins as points put each distinct value alone.
+        CHECK(calib::ece(data, counted(scheme, 1)) ==
+              doctest::Approx(calib::ece(data, uniform(1, EceDistance::tv, EceMode::top_label))));
+        CHECK(calib::ece(data, counted(scheme, 5)) == doctest::Approx(0.28).epsilon(1e-14));
+    }
+}
+
+// Class-wise on the five points with labels (0, 1, 2, 0, 1), 10 uniform bins, TV (= |p̄ − ȳ| per cell):
+//   class 0: p = .4 .5 .3 .1 .8, y = 1 0 0 1 0, each alone: (.6 + .5 + .3 + .9 + .8)/5 = .62
+//   class 1: p = .1 .3 .7 0 .1, y = 0 1 0 0 1: bin 1 = {.1, 0, .1} (p̄ 1/15, ȳ 1/3: 4/15), .3 → .7,
+//            .7 → .7: .6·4/15 + .2·1.4 = .44
+//   class 2: p = .5 .2 0 .9 .1, y = 0 0 1 0 0: bin 1 = {0, .1} (p̄ .05, ȳ .5: .45), .5, .2, .9:
+//            .4·.45 + .2·1.6 = .5
+// ECE = (.62 + .44 + .5)/3 = .52; MCE = .9; RMS² = (2.15 + (3·16/225 + .98) + (2·.2025 + 1.1))/15
+// = 2909/9000.
+TEST_CASE("class-wise ECE by hand") {
+    const CategoricalData data(five_points, five_labels);
+    const EceOptions cw = uniform(10, EceDistance::tv, EceMode::class_wise);
+    CHECK(calib::ece(data, cw) == doctest::Approx(0.52).epsilon(1e-14));
+    CHECK(calib::ece(data, with(cw, EceAggregate::max)) == doctest::Approx(0.9).epsilon(1e-14));
+    CHECK(calib::ece(data, with(cw, EceAggregate::rms)) == doctest::Approx(0.5685263601823773).epsilon(1e-14));
+    // The L1 distance of 2-vectors is twice their TV.
+    CHECK(calib::ece(data, uniform(10, EceDistance::l1, EceMode::class_wise)) == doctest::Approx(1.04).epsilon(1e-14));
+}
+
+namespace {
+
+// The binned errors of the events "label is k" by plain loops: cells keyed by (event, bin), with
+// `bin_of` giving each value's bin; returns {mean, max, rms} with cell weights n_cell/(n·events).
+struct Reference {
+    double mean = 0, max = 0, rms = 0;
+};
+
+template <class BinOf>
+Reference reference_errors(const std::vector<std::vector<double>>& q, const std::vector<std::vector<int>>& hit,
+                           BinOf bin_of) {
+    const double n = static_cast<double>(q.front().size()), events = static_cast<double>(q.size());
+    Reference r;
+    for (std::size_t e = 0; e < q.size(); ++e) {
+        std::map<int, std::array<double, 3>> cells;  // bin → (count, Σ q, Σ hit)
+        for (std::size_t i = 0; i < q[e].size(); ++i) {
+            auto& c = cells[bin_of(e, q[e][i])];
+            c[0] += 1;
+            c[1] += q[e][i];
+            c[2] += hit[e][i];
+        }
+        for (const auto& [bin, c] : cells) {
+            const double d = std::abs(c[1] / c[0] - c[2] / c[0]), w = c[0] / (n * events);
+            r.mean += w * d;
+            r.rms += w * d * d;
+            r.max = std::max(r.max, d);
+        }
+    }
+    r.rms = std::sqrt(r.rms);
+    return r;
+}
+
+// The B − 1 inner edges of the equal-count parts (the larger parts first), halfway across each gap.
+std::vector<double> equal_mass_edges(std::vector<double> values, int nbins) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size(), parts = std::min<std::size_t>(static_cast<std::size_t>(nbins), n);
+    std::vector<std::size_t> sizes(parts, n / parts);
+    for (std::size_t b = 0; b < n % parts; ++b) ++sizes[b];
+    std::vector<double> edges;
+    std::size_t end = 0;
+    for (std::size_t b = 0; b + 1 < parts; ++b) {
+        end += sizes[b];
+        edges.push_back(0.5 * (values[end - 1] + values[end]));
+    }
+    return edges;
+}
+
+// The B − 1 inner quantile edges of `values` by the textbook linear rule.
+std::vector<double> quantile_edges(std::vector<double> values, int nbins) {
+    std::sort(values.begin(), values.end());
+    std::vector<double> edges;
+    for (int j = 1; j < nbins; ++j) {
+        const double position = static_cast<double>(values.size() - 1) * j / nbins;
+        const std::size_t i = static_cast<std::size_t>(position);
+        const double gamma = position - static_cast<double>(i);
+        edges.push_back(gamma == 0 ? values[i] : values[i] + gamma * (values[i + 1] - values[i]));
+    }
+    return edges;
+}
+
+}  // namespace
+
+TEST_CASE("class-wise, equal-mass, max and rms agree with plain loops on random data") {
+    boost::random::mt19937_64 rng(58);
+    for (Eigen::Index m : {2, 3, 7}) {
+        for (std::size_t n : {1, 2, 9, 200}) {
+            const Matrix p = calib::synthetic::dirichlet(static_cast<Eigen::Index>(n), m, 0.7, rng);
+            std::vector<int> y(n);
+            for (std::size_t i = 0; i < n; ++i) y[i] = calib::synthetic::draw_label(p.row(static_cast<Eigen::Index>(i)), rng);
+            const CategoricalData data(p, y);
+            // Events: each class (class-wise) and the top label.
+            std::vector<std::vector<double>> classes(static_cast<std::size_t>(m)), top(1);
+            std::vector<std::vector<int>> class_hits(static_cast<std::size_t>(m)), top_hits(1);
+            for (std::size_t i = 0; i < n; ++i) {
+                Eigen::Index argmax = 0;
+                for (Eigen::Index k = 0; k < m; ++k) {
+                    classes[static_cast<std::size_t>(k)].push_back(p(static_cast<Eigen::Index>(i), k));
+                    class_hits[static_cast<std::size_t>(k)].push_back(y[i] == k);
+                    if (p(static_cast<Eigen::Index>(i), k) > p(static_cast<Eigen::Index>(i), argmax)) argmax = k;
+                }
+                top[0].push_back(p(static_cast<Eigen::Index>(i), argmax));
+                top_hits[0].push_back(y[i] == argmax);
+            }
+            for (int nbins : {1, 4, 15}) {
+                CAPTURE(m);
+                CAPTURE(n);
+                CAPTURE(nbins);
+                const auto uniform_bin = [&](std::size_t, double v) {
+                    return std::max(1, static_cast<int>(std::ceil(nbins * v)));
+                };
+                const auto check = [&](const EceOptions& o, const Reference& r) {
+                    CHECK(calib::ece(data, o) == doctest::Approx(r.mean).epsilon(1e-12));
+                    CHECK(calib::ece(data, with(o, EceAggregate::max)) == doctest::Approx(r.max).epsilon(1e-12));
+                    CHECK(calib::ece(data, with(o, EceAggregate::rms)) == doctest::Approx(r.rms).epsilon(1e-12));
+                };
+                check(uniform(nbins, EceDistance::tv, EceMode::class_wise),
+                      reference_errors(classes, class_hits, uniform_bin));
+                check(uniform(nbins, EceDistance::tv, EceMode::top_label), reference_errors(top, top_hits, uniform_bin));
+                for (const EceMode mode : {EceMode::class_wise, EceMode::top_label})
+                    for (const auto scheme : {calib::BinningScheme::equal_mass, calib::BinningScheme::quantile}) {
+                        CAPTURE(static_cast<int>(scheme));
+                        const auto& q = mode == EceMode::top_label ? top : classes;
+                        std::vector<std::vector<double>> edges;
+                        for (const auto& values : q)
+                            edges.push_back(scheme == calib::BinningScheme::quantile ? quantile_edges(values, nbins)
+                                                                                     : equal_mass_edges(values, nbins));
+                        const auto edge_bin = [&](std::size_t e, double v) {  // a value on an edge goes below it
+                            return static_cast<int>(std::count_if(edges[e].begin(), edges[e].end(),
+                                                                  [v](double edge) { return edge < v; }));
+                        };
+                        check(counted(scheme, nbins, mode),
+                              reference_errors(q, mode == EceMode::top_label ? top_hits : class_hits, edge_bin));
+                    }
+            }
+        }
+    }
+}
+
+// Quantile edges on ties: of (0, 0, 0, 0, 1) with 4 bins the inner edges are 0, 0, 0 (positions 1, 2, 3),
+// merged into one; of (.1, …, .5) with 2 bins the median .3 (position 2), which is in the bin below;
+// of (0, .2, …, 1) with 2 bins position 2.5, halfway between .4 and .6.
+TEST_CASE("quantile bin edges with ties, on a sample point and between points") {
+    using calib::PredictionBinning;
+    CHECK(calib::bin_upper_edges({0, 0, 0, 0, 1}, PredictionBinning::quantile, 4) == std::vector<double>{0, 1});
+    CHECK(calib::bin_upper_edges({0.5, 0.1, 0.3, 0.2, 0.4}, PredictionBinning::quantile, 2) ==
+          std::vector<double>{0.3, 1});
+    const std::vector<double> six = calib::bin_upper_edges({1, 0.8, 0.6, 0.4, 0.2, 0}, PredictionBinning::quantile, 2);
+    REQUIRE(six.size() == 2);
+    CHECK(six[0] == doctest::Approx(0.5).epsilon(1e-15));
+    CHECK(calib::bin_upper_edges({0.25}, PredictionBinning::quantile, 3) == std::vector<double>{0.25, 1});
+    CHECK(calib::to_string(PredictionBinning::quantile) == "quantile");
+    // One class never predicted above 0: its only cell is p = 0 with frequency 0 (no error).
+    const CategoricalData never(rows({{0.6, 0.4, 0}, {0.3, 0.7, 0}}), {0, 1});
+    CHECK(calib::ece(never, counted(calib::BinningScheme::quantile, 3, EceMode::class_wise)) ==
+          doctest::Approx((0.4 + 0.3 + 0.3 + 0.4) / 6).epsilon(1e-14));
+}
+
 // julia-reference §2.12 item 5: binary data are 2-class vectors, so TV is not halved.
 // p = .3, y = 1: TV([.7, .3], [0, 1]) = .7 (the reference's scalar form would give .35).
 TEST_CASE("binary predictions are not halved") {
@@ -362,12 +557,15 @@ TEST_CASE("ECE lies in (0, 1) on random data") {
 }
 
 TEST_CASE("option names round-trip") {
-    for (EceMode mode : {EceMode::canonical, EceMode::top_label})
+    for (EceMode mode : {EceMode::canonical, EceMode::top_label, EceMode::class_wise})
         CHECK(calib::parse_ece_mode(calib::to_string(mode)) == mode);
+    for (EceAggregate a : {EceAggregate::mean, EceAggregate::max, EceAggregate::rms})
+        CHECK(calib::parse_ece_aggregate(calib::to_string(a)) == a);
     for (EceDistance d : {EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
                           EceDistance::sqeuclidean})
         CHECK(calib::parse_ece_distance(calib::to_string(d)) == d);
     CHECK(calib::to_string(EceMode::top_label) == "top-label");
+    CHECK(calib::to_string(EceMode::class_wise) == "class-wise");
 }
 
 TEST_CASE("invalid options throw calib::invalid_argument") {
@@ -397,9 +595,17 @@ TEST_CASE("invalid options throw calib::invalid_argument") {
     o = {};
     o.binning = static_cast<calib::BinningScheme>(7);
     CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+    o = {};
+    o.aggregate = static_cast<EceAggregate>(7);
+    CHECK_THROWS_AS(calib::ece(data, o), calib::invalid_argument);
+    o = counted(calib::BinningScheme::quantile, 3, EceMode::canonical);
+    CHECK_THROWS_WITH_AS(calib::ece(data, o), doctest::Contains("use mode top-label or class-wise"),
+                         calib::invalid_argument);
+    CHECK_THROWS_WITH_AS(calib::parse_ece_aggregate("average"), doctest::Contains("the aggregates are mean, max, rms"),
+                         calib::invalid_argument);
 
     CHECK_THROWS_WITH_AS(calib::parse_ece_mode("toplabel"),
-                         doctest::Contains("must be one of: canonical, top-label"),
+                         doctest::Contains("must be one of: canonical, top-label, class-wise"),
                          calib::invalid_argument);
     CHECK_THROWS_WITH_AS(calib::parse_ece_distance("TV"),
                          doctest::Contains("must be one of: tv, l1, euclidean, sqeuclidean"),

@@ -304,7 +304,7 @@ TEST_CASE("the recalibration fit: the family's methods, the library's defaults a
 TEST_CASE("messages every front-end shares: unused and missing options, their context") {
     EstimatorSetup ece = make_estimator("ece");
     CHECK(unused_option_message("bins", {&ece}, message_context(ece)) ==
-          "option `bins` does not apply to `estimator` ece; its options are `binning`, `distance`, `mode`");
+          "option `bins` does not apply to `estimator` ece; its options are `binning`, `distance`, `mode`, `aggregate`");
     EstimatorSetup ckce = make_estimator("ckce");
     CHECK(unused_option_message("features", {&ckce, nullptr}, message_context(ckce)) ==
           "option `features` applies only with `ckce_method` rff, not exact (`estimator` ckce)");

@@ -63,32 +63,46 @@ Matrix ucme_deviations(const Data& data, const Data& locations, const Kernel& ke
 //   ECE = Σ_{non-empty bins b} (n_b / n) · d(mean prediction in b, label frequencies in b).
 // Modes: canonical bins the full probability vector; top_label reduces each observation to the
 // 2-class problem ([c, 1 − c], 1{y = argmax p}) with confidence c = max_k p_k (ties: first class)
-// and bins the confidence.
+// and bins the confidence; class_wise reduces it to m such problems ([p_k, 1 − p_k], 1{y = k}),
+// bins each class's p_k on its own and takes the cells of all classes, each weighted n_kb/(n·m)
+// (Kull et al. 2019's class-wise ECE: the mean over classes of their binned errors).
 // Binnings:
 //   uniform(nbins)   each coordinate x ∈ [0,1] goes to bin ⌈nbins·x⌉ (x = 0 → bin 1): bins are
 //                    [0, 1/nbins], (1/nbins, 2/nbins], …; a bin of a probability vector is the tuple
 //                    of its coordinates' bins (canonical) or the confidence's bin (top-label).
+//   equal_mass(nbins), quantile(nbins)  (top-label and class-wise: one number per observation) the
+//                    rules of prediction_bins.hpp on the binned values: equal_mass splits their sorted
+//                    order into nbins parts of equal counts (Kumar et al. 2019, as the debiased L2 error
+//                    does); quantile puts the edges at their empirical quantiles (scikit-learn's
+//                    calibration_curve, strategy "quantile"). A value on an edge is in the bin below.
 //   median_variance(minsize, maxbins)  recursively split the set whose coordinate has the largest
 //                    sample variance at that coordinate's median (below: x < v, above: x ≥ v, v the
 //                    (⌊k/2⌋+1)-th smallest of k values) while both parts keep ≥ minsize points; a part
 //                    with < 2·minsize points becomes a bin; at most maxbins bins.
 // Distances d: tv (½ L1, default), l1, euclidean, sqeuclidean.
-enum class EceMode { canonical, top_label };
+// Aggregates over the non-empty bins (cells, class-wise), each of weight w_b = n_b/n (n_kb/(n·m)):
+//   mean  Σ_b w_b d_b (the ECE); max  max_b d_b (the maximum calibration error, MCE, of Naeini et al.
+//   2015); rms  √(Σ_b w_b d_b²) (the RMS calibration error; torchmetrics' norm "l2" with tv).
+enum class EceMode { canonical, top_label, class_wise };
 enum class EceDistance { tv, l1, euclidean, sqeuclidean };
-enum class BinningScheme { uniform, median_variance };
+enum class EceAggregate { mean, max, rms };
+enum class BinningScheme { uniform, median_variance, equal_mass, quantile };
 struct EceOptions {
     BinningScheme binning = BinningScheme::uniform;
-    int nbins = 10;             // uniform: bins per coordinate, ≥ 1
+    int nbins = 10;             // uniform (per coordinate), equal_mass, quantile: bins, ≥ 1
     int minsize = 10;           // median_variance: minimum bin size, ≥ 1
     int maxbins = INT_MAX;      // median_variance: maximum number of bins, ≥ 1
     EceDistance distance = EceDistance::tv;
     EceMode mode = EceMode::canonical;
+    EceAggregate aggregate = EceAggregate::mean;
 };
 double ece(const CategoricalData& data, const EceOptions& options = {});
 
 std::string to_string(EceMode mode);
 std::string to_string(EceDistance distance);
+std::string to_string(EceAggregate aggregate);
 EceMode parse_ece_mode(const std::string& name);
+EceAggregate parse_ece_aggregate(const std::string& name);
 EceDistance parse_ece_distance(const std::string& name);
 
 }  // namespace calib

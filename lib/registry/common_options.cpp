@@ -4,9 +4,11 @@
 #include "ckce/memory.hpp"
 #include "registry/models.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace calib::detail {
 
@@ -78,6 +80,9 @@ OptionList<SimplexOptions> simplex_options(const Condition& condition) {
 // ---- ECE -----------------------------------------------------------------------------------------------
 
 void check_ece_binning(const char* function, const EceOptions& o, std::size_t n) {
+    if ((o.binning == BinningScheme::equal_mass || o.binning == BinningScheme::quantile) && o.mode == EceMode::canonical)
+        fail(function, "`binning` ", binning_text(o), " bins one number per observation, but `mode` canonical bins "
+             "the whole probability vector; use `mode` top-label or class-wise, or a uniform or median-variance `binning`");
     if (o.binning == BinningScheme::median_variance && static_cast<std::size_t>(o.minsize) > n)
         fail(function, "`binning` ", binning_text(o), " makes bins of at least ", o.minsize,
              " observations, but n = ", n, "; give more data or a smaller minimum bin size");
@@ -85,15 +90,18 @@ void check_ece_binning(const char* function, const EceOptions& o, std::size_t n)
 
 std::string binning_text(const EceOptions& o) {
     if (o.binning == BinningScheme::uniform) return "uniform:" + std::to_string(o.nbins);
+    if (o.binning == BinningScheme::equal_mass) return "equal-mass:" + std::to_string(o.nbins);
+    if (o.binning == BinningScheme::quantile) return "quantile:" + std::to_string(o.nbins);
     return "median-variance:" + std::to_string(o.minsize) + (o.maxbins == INT_MAX ? "" : ":" + std::to_string(o.maxbins));
 }
 
 namespace {
 
-// uniform:NBINS or median-variance:MINSIZE[:MAXBINS], each count an integer >= 1.
+// uniform:NBINS, equal-mass:NBINS, quantile:NBINS or median-variance:MINSIZE[:MAXBINS], each count an
+// integer >= 1.
 void parse_binning(EceOptions& ece, const Value& value) {
     const std::string text = text_value(value);
-    const std::string rule = "uniform:NBINS or median-variance:MINSIZE[:MAXBINS] with counts >= 1";
+    const std::string rule = "uniform:NBINS, equal-mass:NBINS, quantile:NBINS or median-variance:MINSIZE[:MAXBINS] with counts >= 1";
     const std::vector<std::string> parts = split(text, ':');
     const std::string& scheme = parts.front();
     std::vector<int> counts;
@@ -104,8 +112,11 @@ void parse_binning(EceOptions& ece, const Value& value) {
             throw option_error("binning", "'" + text + "'", rule);
         }
     }
-    if (scheme == "uniform" && counts.size() == 1) {
-        ece.binning = BinningScheme::uniform;
+    const std::vector<std::pair<std::string, BinningScheme>> counted = {
+        {"uniform", BinningScheme::uniform}, {"equal-mass", BinningScheme::equal_mass}, {"quantile", BinningScheme::quantile}};
+    const auto named_scheme = std::find_if(counted.begin(), counted.end(), [&](const auto& s) { return s.first == scheme; });
+    if (named_scheme != counted.end() && counts.size() == 1) {
+        ece.binning = named_scheme->second;
         ece.nbins = counts[0];
     } else if (scheme == "median-variance" && (counts.size() == 1 || counts.size() == 2)) {
         ece.binning = BinningScheme::median_variance;
@@ -128,7 +139,9 @@ OptionList<EceOptions> ece_options() {
     return {
         custom_option<EceOptions>(
             info("binning", "SCHEME", "uniform:10",
-                 "uniform:NBINS (bins per coordinate) or median-variance:MINSIZE[:MAXBINS]"),
+                 "uniform:NBINS (equal-width bins per coordinate), equal-mass:NBINS (bins of equal counts, edges "
+                 "halfway between them), quantile:NBINS (edges at the quantiles, scikit-learn's quantile "
+                 "strategy) — these two with modes top-label and class-wise — or median-variance:MINSIZE[:MAXBINS]"),
             parse_binning, [](const EceOptions& o) { return Value(binning_text(o)); }),
         enum_option(&EceOptions::distance,
                     info("distance", "tv|l1|euclidean|sqeuclidean", "tv",
@@ -136,11 +149,18 @@ OptionList<EceOptions> ece_options() {
                     named<EceDistance>({EceDistance::tv, EceDistance::l1, EceDistance::euclidean,
                                         EceDistance::sqeuclidean})),
         enum_option(&EceOptions::mode,
-                    info("mode", "top-label|canonical", "top-label",
-                         "bin the confidence of the top label (top-label: the ECE of ML practice) or the whole "
-                         "probability vector (canonical, Widmann et al. 2019; its bias grows with m and shrinks "
-                         "with n: docs/ece.md)"),
-                    named<EceMode>({EceMode::canonical, EceMode::top_label})),
+                    info("mode", "top-label|class-wise|canonical", "top-label",
+                         "bin the confidence of the top label (top-label: the ECE of ML practice), each class's "
+                         "probability on its own and average over the classes (class-wise, Kull et al. 2019) or the "
+                         "whole probability vector (canonical, Widmann et al. 2019; its bias grows with m and "
+                         "shrinks with n: docs/ece.md)"),
+                    named<EceMode>({EceMode::canonical, EceMode::top_label, EceMode::class_wise})),
+        enum_option(&EceOptions::aggregate,
+                    info("aggregate", "mean|max|rms", "mean",
+                         "how the bins' distances are combined: mean, weighted by the bins' shares of the data (the "
+                         "ECE), max over the non-empty bins (the maximum calibration error, MCE) or rms, the square "
+                         "root of the weighted mean of their squares (the RMS calibration error)"),
+                    named<EceAggregate>({EceAggregate::mean, EceAggregate::max, EceAggregate::rms})),
     };
 }
 

@@ -1,6 +1,7 @@
 // What a model comparison says, in words and fields (registry.hpp, ComparisonRun): the one source of
 // `calib rank`'s JSON and table, the report's ranking and calib.rank's result.
 #include "registry/models.hpp"
+#include "registry/common_options.hpp"
 
 #include "core/check.hpp"
 
@@ -19,7 +20,11 @@ bool listed(const std::vector<std::string>& names, const std::string& name) {
 }
 
 // The options of the ECE and those of the kernel estimators (the CKCE's, whose kernel the JKCE shares).
-bool ece_option(const std::string& name) { return name == "binning" || name == "distance" || name == "mode"; }
+bool ece_option(const std::string& name) {
+    static const detail::OptionList<EceOptions> options = detail::ece_options();
+    return std::any_of(options.begin(), options.end(),
+                       [&](const detail::Option<EceOptions>& o) { return o.info.name == name; });
+}
 bool comparison_option(const std::string& name) {
     return name == "estimators" || name == "replicates" || name == "level" || name == "seed";
 }

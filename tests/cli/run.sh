@@ -89,7 +89,7 @@ def check(j, expression):
         assert ("alpha" in j) == ("reject" in j), "alpha without reject or reject without alpha"
     else:  # calib estimate
         own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
-               "ece": ["binning", "distance", "mode"]}
+               "ece": ["binning", "distance", "mode", "aggregate"]}
         no_kernel = ["ece", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"]
         need = ["estimator", "estimate"] + run + (kernel if j["estimator"] not in no_kernel + ["mmd"] else []) + \
             own.get(j["estimator"], []) + (["notion", "kernel"] if j["estimator"] == "mmd" else [])
@@ -190,6 +190,26 @@ expect_json "hand lengthscale given" 'j["lengthscale"] == 1 and j["lengthscale_r
     "${hand[@]}" --estimator skce-unbiased
 # ECE of the same file: each prediction is alone in its bin, at TV distance 1 from its label.
 expect_json "hand ece" 'j["estimate"] == 1' estimate --family categorical --input hand.csv --estimator ece
+# The ECE's aggregates, scalar binnings and class-wise mode on tests/test_ece.cpp's five 3-class points
+# (headerless, labels 1-based in a file of their own): top-label with labels (2,1,1,0,0) has MCE .9,
+# RMS √.188 and, with quantile:2 or equal-mass:2, ECE .20; class-wise with labels (0,1,2,0,1) .52.
+printf '0.4,0.1,0.5\n0.5,0.3,0.2\n0.3,0.7,0.0\n0.1,0.0,0.9\n0.8,0.1,0.1\n' >five.csv
+printf '3\n2\n2\n1\n1\n' >five_top.csv
+printf '1\n2\n3\n1\n2\n' >five_classes.csv
+five=(estimate --family categorical --input five.csv --one-based-labels --estimator ece)
+expect_json "ece max" 'abs(j["estimate"] - 0.9) < 1e-14 and j["aggregate"] == "max"' \
+    "${five[@]}" --labels five_top.csv --aggregate max
+expect_json "ece rms" 'abs(j["estimate"] - math.sqrt(0.188)) < 1e-14 and j["aggregate"] == "rms"' \
+    "${five[@]}" --labels five_top.csv --aggregate rms
+for binning in quantile:2 equal-mass:2; do
+    expect_json "ece $binning" 'abs(j["estimate"] - 0.2) < 1e-14 and j["binning"] == "'"$binning"'" and j["aggregate"] == "mean"' \
+        "${five[@]}" --labels five_top.csv --binning "$binning"
+done
+expect_json "ece class-wise" 'abs(j["estimate"] - 0.52) < 1e-14 and j["mode"] == "class-wise"' \
+    "${five[@]}" --labels five_classes.csv --mode class-wise
+expect_error "ece quantile canonical" "--binning" "canonical" "top-label or class-wise" -- \
+    "${five[@]}" --labels five_top.csv --mode canonical --binning quantile:3
+expect_error "bad aggregate" "--aggregate" "mean, max or rms" -- "${five[@]}" --labels five_top.csv --aggregate median
 # Median heuristic on the same file: the one TV distance is 1; over all four ordered pairs with
 # the diagonal, {0, 0, 1, 1}, the median is 0.5.
 expect_json "median over pairs" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "median"' \
@@ -586,7 +606,7 @@ expect_error "ucme without test locations" "--test-locations" -- estimate "${ok_
 expect_error "test-locations for skce" "--test-locations" -- \
     estimate "${ok_args[@]}" --estimator skce-unbiased --test-locations hand.csv
 expect_error "binning for skce" "--binning" -- estimate "${ok_args[@]}" --estimator skce-unbiased --binning uniform:5
-for binning in uniform uniform:0 uniform:x foo:3 median-variance median-variance:1:2:3 uniform:5:5; do
+for binning in uniform uniform:0 uniform:x foo:3 median-variance median-variance:1:2:3 uniform:5:5 quantile equal-mass:0 quantile:2:2; do
     expect_error "bad binning $binning" "--binning" -- estimate "${ok_args[@]}" --estimator ece --binning "$binning"
 done
 expect_error "bad distance" "--distance" -- estimate "${ok_args[@]}" --estimator ece --distance kl
