@@ -5,6 +5,7 @@
 #include <calib/debiased_l2.hpp>
 #include <calib/mmd.hpp>
 #include <calib/registry.hpp>
+#include <calib/scores.hpp>
 #include <calib/tool/command.hpp>
 #include <calib/smooth_ece.hpp>
 #include <calib/squared_ce.hpp>
@@ -416,10 +417,14 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
     const CategoricalData locations = synthetic::dirichlet_data(5, 4, 0.5, rng);
     const Kernel kernel = default_kernel(data);
     const CategoricalData binary = synthetic::dirichlet_data(90, 2, 0.7, rng);
+    Vector mean(90), sd(90), y(90);
+    for (Eigen::Index i = 0; i < 90; ++i) mean(i) = std::sin(0.3 * i), sd(i) = 0.5 + 0.01 * i, y(i) = std::cos(0.7 * i);
+    const NormalData normal(mean, sd, y);
     for (const MethodInfo& m : estimator_methods()) {
         CAPTURE(m.name);
         EstimatorSetup setup = make_estimator(m.name);
-        const AnyData any = m.binary_only ? AnyData(binary) : AnyData(data), at = locations;
+        const AnyData any = m.univariate_only ? AnyData(normal) : m.binary_only ? AnyData(binary) : AnyData(data),
+                      at = locations;
         if (m.name == "ucme") setup.set("test_locations", "five points");
         if (m.name == "ici") setup.set("replicates", "20"), setup.set("span", "0.5");
         if (m.name == "debiased-l2") setup.set("replicates", "10"), setup.set("binning", "equal-mass:5");
@@ -493,6 +498,16 @@ TEST_CASE("every estimator run through the registry equals the library call, bit
             CHECK(r.estimate == reference.mcb);
             CHECK(std::get<double>(find(r.details, "dsc")) == reference.dsc);
             CHECK(std::get<double>(find(r.details, "unc")) == reference.unc);
+        } else if (m.name == "crps") {
+            CHECK(r.estimate == mean_crps(normal));
+        } else if (m.name == "calibration-ratio") {
+            const CalibrationRatio reference = calibration_ratio(binary);
+            CHECK(r.estimate == reference.ratio);
+            CHECK(std::get<double>(find(r.details, "events")) == reference.events);
+        } else if (m.name == "normalized-entropy") {
+            const NormalizedEntropy reference = normalized_entropy(binary);
+            CHECK(r.estimate == reference.value);
+            CHECK(std::get<double>(find(r.details, "base_rate_used")) == reference.base_rate);
         } else {
             FAIL("an estimator without a reference here: add one");
         }

@@ -130,6 +130,7 @@ std::string methods_text(const std::vector<MethodInfo>& methods) {
     for (const MethodInfo& m : methods)
         out += entry(m.name, m.summary + (m.binary_only    ? " (binary; categorical: 2 classes, or --event)"
                                           : m.classes_only ? " (categorical and binary only)"
+                                          : m.univariate_only ? " (univariate families only)"
                                                            : ""));
     return out;
 }

@@ -18,6 +18,7 @@
 #include <calib/prediction_bins.hpp>
 #include <calib/recalibration.hpp>
 #include <calib/reliability.hpp>
+#include <calib/scores.hpp>
 #include <calib/seed.hpp>
 #include <calib/squared_ce.hpp>
 #include <calib/version.hpp>

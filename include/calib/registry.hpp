@@ -59,6 +59,7 @@ struct MethodInfo {
     std::string title;          // what is computed, in words ("quadratic test with a bootstrap null")
     bool classes_only = false;  // applies only to class predictions (categorical and binary)
     bool binary_only = false;   // applies only to binary predictions (binary, or categorical with two classes)
+    bool univariate_only = false;  // applies only to univariate distributions (FamilyInfo::univariate)
     // Its own cost grows at most linearly in n (O(n B), O(n J)): its median lengthscale is then taken on
     // linear_median_subsample observations by default, so that choosing it never costs more than the
     // method (configure; docs/cli.md, "The median lengthscale of linear-time methods").
@@ -454,6 +455,9 @@ std::string unused_option_message(const std::string& name, const std::vector<con
 // "… applies only to binary predictions (`family` binary, or categorical with two classes or an `event`),
 // not normal".
 void check_classes(const std::string& what, const FamilyInfo& family, bool binary = false);
+// The same for a method of univariate distributions: "`estimator` crps applies only to `family` normal,
+// laplace or mixture-normal, not categorical".
+void check_univariate(const std::string& what, const FamilyInfo& family);
 // "missing option `block_size` B|sqrt": a required option that applies was not given (Setup::missing).
 std::string missing_option_message(const OptionInfo& option);
 

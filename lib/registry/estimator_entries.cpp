@@ -2,6 +2,7 @@
 #include "registry/common_options.hpp"
 #include "registry/mmd_options.hpp"
 #include "registry/models.hpp"
+#include "registry/score_entries.hpp"
 #include "registry/squared_ce_entries.hpp"
 
 #include <calib/calibration_curve.hpp>
@@ -338,6 +339,7 @@ std::vector<Registered<MethodModel<EstimateResult>>> make_estimators() {
              return estimate("corp", r.mcb, r.n, details);
          }}));
     for (auto& e : squared_ce_estimators()) all.push_back(std::move(e));
+    for (auto& e : score_estimators()) all.push_back(std::move(e));
     return all;
 }
 

@@ -31,6 +31,7 @@ ConfiguredMethod<MethodSetup> configure_method(MethodSetup method, const std::st
                                                const Preset* preset, GivenOptions& given) {
     const std::string what = "`" + kind + "` " + method.info().name;
     if (method.info().classes_only || method.info().binary_only) check_classes(what, family, method.info().binary_only);
+    if (method.info().univariate_only) check_univariate(what, family);
     if (preset) check_preset_family(*preset, family);
     ConfiguredMethod<MethodSetup> out{std::move(method), std::nullopt, preset};
     set_given_options(out.method, given);

@@ -183,6 +183,12 @@ inline MethodInfo linear_method(std::string name, std::string summary, std::stri
     info.linear_time = true;
     return info;
 }
+// A method of univariate distributions (normal, laplace, mixture-normal), at most linear in n.
+inline MethodInfo univariate_method(std::string name, std::string summary, std::string title) {
+    MethodInfo info = linear_method(std::move(name), std::move(summary), std::move(title));
+    info.univariate_only = true;
+    return info;
+}
 // A method of binary predictions (the binary family, or categorical with two classes: the library
 // checks the number of classes on the data).
 inline MethodInfo binary_method(std::string name, std::string summary, std::string title) {

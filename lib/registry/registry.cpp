@@ -196,6 +196,14 @@ void check_classes(const std::string& what, const FamilyInfo& family, bool binar
     throw invalid_argument(what + " applies only to `family` " + detail::one_of(classes) + ", not " + family.name);
 }
 
+void check_univariate(const std::string& what, const FamilyInfo& family) {
+    if (family.univariate) return;
+    std::vector<std::string> univariate;
+    for (const FamilyInfo& f : families())
+        if (f.univariate) univariate.push_back(f.name);
+    throw invalid_argument(what + " applies only to `family` " + detail::one_of(univariate) + ", not " + family.name);
+}
+
 std::string missing_option_message(const OptionInfo& option) {
     return "missing option `" + option.name + "`" + (option.metavar.empty() ? "" : " " + option.metavar);
 }

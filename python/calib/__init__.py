@@ -442,12 +442,13 @@ def interval_coverage(u, nominal=None, level=None):
 
 
 def estimators():
-    """The estimators: a list of dicts (name, summary, title, classes_only, binary_only, options)."""
+    """The estimators: a list of dicts (name, summary, title, classes_only, binary_only, univariate_only, options)."""
     return _calib.methods("estimator")
 
 
 def methods():
-    """The calibration tests: a list of dicts (name, summary, title, classes_only, binary_only, options)."""
+    """The calibration tests: a list of dicts (name, summary, title, classes_only, binary_only, univariate_only,
+    options)."""
     return _calib.methods("test")
 
 

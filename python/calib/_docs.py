@@ -31,7 +31,8 @@ def _methods(methods):
     out = []
     for m in methods:
         only = (" (binary predictions only)" if m["binary_only"]
-                else " (class predictions only)" if m["classes_only"] else "")
+                else " (class predictions only)" if m["classes_only"]
+                else " (univariate distributions only)" if m["univariate_only"] else "")
         out.append(f"{m['name']}: {m['summary']}{only}")
         if m["options"]:
             out.append(_options(m["options"]))

@@ -243,7 +243,7 @@ py::dict interval_coverage_dict(const std::vector<double>& u, py::dict options) 
 py::dict method_info(const MethodInfo& m, const std::vector<OptionInfo>& options) {
     return py::dict(py::arg("name") = m.name, py::arg("summary") = m.summary, py::arg("title") = m.title,
                     py::arg("classes_only") = m.classes_only, py::arg("binary_only") = m.binary_only,
-                    py::arg("options") = option_list(options));
+                    py::arg("univariate_only") = m.univariate_only, py::arg("options") = option_list(options));
 }
 
 py::list methods(const std::string& kind) {

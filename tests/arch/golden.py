@@ -42,6 +42,7 @@ ESTIMATORS = {
     "ece": "", "ckce": "", "mmd": "", "ce-bins": "", "ce-kde": "", "ce-kkr": "", "ce-ukkr": "", "brier": "",
     "ucme": "--test-locations locations.csv", "ici": "--replicates 50",
     "debiased-l2": "--replicates 50", "smooth-ece": "--replicates 20 --curve-points 5", "corp": "--score log",
+    "crps": "", "calibration-ratio": "", "normalized-entropy": "",
 }
 TESTS = {
     "block": "--block-size sqrt", "bootstrap": "--replicates 200", "gamma": "", "spectral": "",
@@ -52,7 +53,9 @@ TESTS = {
 }
 # The binary CME test's one test location (p, y), written beside the sample files.
 BINARY_LOCATION = ("binary_location.csv", "p,y\n0.3,1\n")
-BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "t-cal", "ici", "smooth-ece", "corp")
+BINARY_ONLY = ("spiegelhalter", "citl", "hosmer-lemeshow", "cox", "ks", "kuiper", "t-cal", "ici", "smooth-ece", "corp",
+               "calibration-ratio", "normalized-entropy")
+UNIVARIATE = ("normal", "laplace", "mixture-normal")
 
 
 def applies(family, method):
@@ -64,6 +67,8 @@ def applies(family, method):
         return family in CLASSES + ("normal",)
     if method == "ucme":
         return family == "normal"  # locations.csv holds normal predictions
+    if method == "crps":
+        return family in UNIVARIATE
     return True
 
 

@@ -90,7 +90,8 @@ def check(j, expression):
     else:  # calib estimate
         own = {"skce-block": ["block_size", "num_blocks"], "ucme": ["num_locations"],
                "ece": ["binning", "distance", "mode", "aggregate"]}
-        no_kernel = ["ece", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier"]
+        no_kernel = ["ece", "ce-bins", "ce-kde", "ce-kkr", "ce-ukkr", "brier", "crps", "calibration-ratio",
+                     "normalized-entropy"]
         need = ["estimator", "estimate"] + run + (kernel if j["estimator"] not in no_kernel + ["mmd"] else []) + \
             own.get(j["estimator"], []) + (["notion", "kernel"] if j["estimator"] == "mmd" else [])
     missing = [k for k in need if k not in j]
@@ -210,6 +211,27 @@ expect_json "ece class-wise" 'abs(j["estimate"] - 0.52) < 1e-14 and j["mode"] ==
 expect_error "ece quantile canonical" "--binning" "canonical" "top-label or class-wise" -- \
     "${five[@]}" --labels five_top.csv --mode canonical --binning quantile:3
 expect_error "bad aggregate" "--aggregate" "mean, max or rms" -- "${five[@]}" --labels five_top.csv --aggregate median
+# The CRPS at the centre (tests/test_scores.cpp): N(0, 1) at 0 gives (√2 − 1)/√π, L(0, 1) at 0 gives 1/4;
+# the calibration ratio and normalised entropy of p = (.2, .6, .9, .5), y = (0, 1, 1, 0): 2.2/2, and the log
+# loss over log 2.
+printf '0,1,0\n0,1,0\n' >crps_centre.csv
+expect_json "crps normal" 'abs(j["estimate"] - (math.sqrt(2) - 1) / math.sqrt(math.pi)) < 1e-15' \
+    estimate --family normal --input crps_centre.csv --estimator crps
+expect_json "crps laplace" 'j["estimate"] == 0.25' estimate --family laplace --input crps_centre.csv --estimator crps
+printf '0.2,0\n0.6,1\n0.9,1\n0.5,0\n' >ratio.csv
+expect_json "calibration ratio" 'abs(j["estimate"] - 1.1) < 1e-15 and j["events"] == 2 and j["event"] == "auto"' \
+    estimate --family binary --input ratio.csv --estimator calibration-ratio
+expect_json "normalized entropy" 'abs(j["estimate"] + (math.log(.8) + math.log(.6) + math.log(.9) + math.log(.5)) / 4 / math.log(2)) < 1e-15 and j["base_rate_used"] == 0.5 and j["base_rate"] == "data"' \
+    estimate --family binary --input ratio.csv --estimator normalized-entropy
+expect_json "normalized entropy given base rate" 'j["base_rate_used"] == 0.25 and j["base_rate"] == 0.25' \
+    estimate --family binary --input ratio.csv --estimator normalized-entropy --base-rate 0.25
+expect_error "crps of class predictions" "--estimator crps" "normal, laplace or mixture-normal" -- \
+    estimate --family binary --input ratio.csv --estimator crps
+expect_error "bad base rate" "--base-rate" "(0, 1)" -- \
+    estimate --family binary --input ratio.csv --estimator normalized-entropy --base-rate 1
+printf '0.2,0\n0.6,0\n' >no_events.csv
+expect_error "calibration ratio without events" "no event" -- \
+    estimate --family binary --input no_events.csv --estimator calibration-ratio
 # Median heuristic on the same file: the one TV distance is 1; over all four ordered pairs with
 # the diagonal, {0, 0, 1, 1}, the median is 0.5.
 expect_json "median over pairs" 'j["lengthscale"] == 1 and j["lengthscale_rule"] == "median"' \

@@ -28,7 +28,7 @@ PUBLIC = {
     "npy.hpp": "io", "io.hpp": "io", "record.hpp": "io", "tool/json.hpp": "io",
     "kernels.hpp": "kernels", "mmd.hpp": "kernels", "mmd_kinds.hpp": "kernels",
     "estimators.hpp": "estimators", "reliability.hpp": "estimators", "isotonic.hpp": "estimators",
-    "corp.hpp": "estimators", "prediction_bins.hpp": "estimators",
+    "corp.hpp": "estimators", "prediction_bins.hpp": "estimators", "scores.hpp": "estimators",
     "hypothesis.hpp": "hypothesis",
     "squared_ce.hpp": "squared_ce",
     "metrics.hpp": "metrics",
